@@ -1,0 +1,50 @@
+#pragma once
+// Analytical alpha-beta model: a fast estimate of a schedule's all-reduce time, and the bandwidth
+// lower bound every result is compared against.
+
+#include <cstdint>
+
+#include "model/collective/schedule.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+
+/// Parameters of the alpha-beta estimate (cycles of the network clock).
+struct CostParams {
+  double per_hop_cycles = 1;      ///< router pipeline per hop, cycles
+  int packet_bytes = 256;         ///< payload bytes per packet
+  int head_flit_bytes = 16;       ///< header bytes per packet
+};
+
+/// Estimate of one schedule at one size.
+struct CostEstimate {
+  double cycles = 0;              ///< estimated completion, cycles
+  double latency_cycles = 0;      ///< sum over steps of the step's worst path latency
+  double bandwidth_cycles = 0;    ///< sum over steps of the step's most loaded link's bytes / bw
+};
+
+/// Per-step synchronous estimate (step s starts when step s-1 ended everywhere; steps add up):
+/// each step costs its worst message latency (sum over the message's path of link wire latency +
+/// per_hop_cycles) plus the serialisation of the most loaded directed link in that step: the sum
+/// of the wire bytes of every message of the step crossing it (chunk bytes + ceil(chunk bytes /
+/// packet_bytes) x head_flit_bytes) / the link's bytes_per_cycle (contention counted). Paths are
+/// Op::path or the topology's route. A message's own serialisation is counted once (through its
+/// links' load), not again in its latency.
+CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology,
+                           std::uint64_t bytes, const CostParams& params = {});
+
+/// Bandwidth lower bound of an all-reduce of `bytes` per node, cycles: the larger of
+/// 2(N-1)/N * bytes / (per-node injection bandwidth with `ports` NIC ports) and
+/// 2(N-1) * bytes / (total bandwidth of the links endpoints inject into / receive from).
+/// Per-node injection bandwidth = the `ports` fastest out-links of the slowest endpoint
+/// (ports <= 0: the topology's ports_per_node()); the link form sums, per endpoint, its `ports`
+/// fastest in-links.
+double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t bytes);
+
+/// Lower bound on MultiTree time steps: ceil(N(N-1) / L), L = directed links endpoints can use
+/// in one step = sum over endpoints of min(ports_per_node, out-links). On direct topologies with
+/// the default ports this is every directed link; on switch topologies N x ports (endpoint
+/// uplinks).
+int step_lower_bound(const Topology& topology);
+
+}  // namespace mt

@@ -1,0 +1,66 @@
+#pragma once
+// The all-reduce schedule: pure data that every algorithm produces, the verifier replays, the
+// simulator's NICs execute and the RTL scheduler's table is packed from. See
+// model/collective/SCHEDULE_FORMAT.md for the JSON form and the execution semantics.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+/// Thrown when a schedule file or object is malformed (not when it is well-formed but wrong: that
+/// is a VerifyReport).
+class ScheduleError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What the receiver does with the data of a message.
+enum class OpKind {
+  kReduce,     ///< receiver adds the chunk into its buffer (reduce-scatter direction)
+  kBroadcast,  ///< receiver overwrites its buffer with the chunk (all-gather direction)
+};
+
+/// One message: node `node` sends chunk `chunk` to endpoint `peer` once every message in `deps`
+/// has arrived at `node`. The data carried is the sender's buffer for that chunk at issue time.
+struct Op {
+  int id = 0;            ///< global message id, equal to its index in Schedule::ops
+  int node = 0;          ///< sending endpoint
+  int peer = 0;          ///< receiving endpoint
+  int chunk = 0;         ///< chunk index, 0..num_chunks-1
+  int flow = 0;          ///< tree / ring / flow id the message belongs to (0..num_flows-1)
+  int step = 0;          ///< time step of the schedule this message belongs to (0-based)
+  int port = -1;         ///< sender NIC port to use, -1 = any (the NIC picks by route)
+  OpKind kind = OpKind::kReduce;
+  std::vector<int> deps; ///< ids of messages that must have arrived at `node` before issue
+  /// Explicit path as directed link ids (source routing, e.g. MultiTree on switch topologies);
+  /// empty = the topology's routing function.
+  std::vector<int> path;
+};
+
+/// A complete all-reduce schedule for `nodes` endpoints. The data buffer of every node is split
+/// into `num_chunks` equal chunks (chunk c holds elements [c*E/num_chunks, (c+1)*E/num_chunks)).
+struct Schedule {
+  std::string algorithm;  ///< CLI name of the algorithm that built it, e.g. "multitree"
+  std::string topology;   ///< topology spec it was built for, e.g. "torus:4x4"
+  int nodes = 0;
+  int num_chunks = 0;
+  int num_flows = 0;
+  int num_steps = 0;      ///< 1 + largest Op::step
+  std::vector<Op> ops;    ///< all messages; a node's messages in list order form its program
+
+  /// Appends an op, assigning its id, and keeps num_steps/num_flows up to date. Returns the id.
+  int add(Op op);
+  /// Ids of the ops sent by `node`, in program order.
+  std::vector<int> ops_of(int node) const;
+};
+
+/// First and one-past-last element of chunk c when the buffer holds `elements` elements.
+std::uint64_t chunk_begin(int chunk, int num_chunks, std::uint64_t elements);
+std::uint64_t chunk_end(int chunk, int num_chunks, std::uint64_t elements);
+
+const char* to_string(OpKind kind);
+
+}  // namespace mt

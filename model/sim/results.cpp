@@ -1,0 +1,171 @@
+#include "model/sim/results.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "model/sim/scenario_loader.h"
+
+namespace mt {
+namespace {
+
+// Writes `text` to `path` through a temporary file, so a reader never sees a partial file.
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path + ": cannot write the results file");
+    out << text;
+    if (!out.flush()) throw std::runtime_error(path + ": write failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw std::runtime_error(path + ": cannot move the results file into place");
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(digits) << v;
+  return os.str();
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunResult& r) {
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& l : r.links)
+    links.push_back({{"link", l.link}, {"src", l.src}, {"dst", l.dst}, {"bytes", l.bytes},
+                     {"utilization", l.utilization}});
+  return {{"scenario", r.scenario},
+          {"topology", r.topology},
+          {"algorithm", r.algorithm},
+          {"nodes", r.nodes},
+          {"ports", r.ports},
+          {"bytes", r.bytes},
+          {"completion_cycles", r.completion_cycles},
+          {"clock_ghz", r.clock_ghz},
+          {"completion_ns", r.completion_ns},
+          {"bound_cycles", r.bound_cycles},
+          {"efficiency", r.efficiency},
+          {"estimate_cycles", r.estimate_cycles},
+          {"steps", r.steps},
+          {"messages", r.messages},
+          {"packets", r.packets},
+          {"data_verified", r.data_verified},
+          {"data_mode", r.data_mode},
+          {"error", r.error},
+          {"wall_seconds", r.wall_seconds},
+          {"node_finish_cycles", r.node_finish_cycles},
+          {"links", links}};
+}
+
+RunResult run_result_from_json(const nlohmann::json& j) {
+  RunResult r;
+  r.scenario = j.at("scenario").get<std::string>();
+  r.topology = j.at("topology").get<std::string>();
+  r.algorithm = j.at("algorithm").get<std::string>();
+  r.nodes = j.at("nodes").get<int>();
+  r.ports = j.at("ports").get<int>();
+  r.bytes = j.at("bytes").get<std::uint64_t>();
+  r.completion_cycles = j.at("completion_cycles").get<std::uint64_t>();
+  r.clock_ghz = j.at("clock_ghz").get<double>();
+  r.completion_ns = j.at("completion_ns").get<double>();
+  r.bound_cycles = j.at("bound_cycles").get<double>();
+  r.efficiency = j.at("efficiency").get<double>();
+  r.estimate_cycles = j.at("estimate_cycles").get<double>();
+  r.steps = j.at("steps").get<int>();
+  r.messages = j.at("messages").get<std::uint64_t>();
+  r.packets = j.at("packets").get<std::uint64_t>();
+  r.data_verified = j.at("data_verified").get<bool>();
+  r.data_mode = j.at("data_mode").get<std::string>();
+  r.error = j.at("error").get<std::string>();
+  r.wall_seconds = j.at("wall_seconds").get<double>();
+  r.node_finish_cycles = j.at("node_finish_cycles").get<std::vector<std::uint64_t>>();
+  for (const auto& l : j.at("links"))
+    r.links.push_back({l.at("link").get<int>(), l.at("src").get<int>(), l.at("dst").get<int>(),
+                       l.at("bytes").get<std::uint64_t>(), l.at("utilization").get<double>()});
+  return r;
+}
+
+void write_results_json(const std::string& path, const std::vector<RunResult>& runs) {
+  nlohmann::json doc = {{"runs", nlohmann::json::array()}};
+  for (const auto& r : runs) doc["runs"].push_back(to_json(r));
+  write_atomically(path, doc.dump(2) + "\n");
+}
+
+void write_results_csv(const std::string& path, const std::vector<RunResult>& runs) {
+  std::ostringstream os;
+  os << "scenario,topology,algorithm,nodes,ports,bytes,completion_cycles,clock_ghz,completion_ns,"
+        "bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_verified,data_mode,"
+        "error,wall_seconds\n";
+  for (const auto& r : runs)
+    os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
+       << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ',' << r.completion_cycles << ','
+       << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ',' << fixed(r.bound_cycles, 1) << ','
+       << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
+       << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
+       << r.data_mode << ',' << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3) << '\n';
+  write_atomically(path, os.str());
+}
+
+std::string format_results_table(const std::vector<RunResult>& runs) {
+  if (runs.empty()) return "no runs\n";
+  // Speedups are against ring at the same size when ring ran, else against the first algorithm.
+  std::map<std::uint64_t, double> reference_ns;
+  std::string reference_name = runs.front().algorithm;
+  for (const auto& r : runs)
+    if (r.algorithm == "ring") reference_name = "ring";
+  for (const auto& r : runs)
+    if (r.algorithm == reference_name && r.error.empty()) reference_ns[r.bytes] = r.completion_ns;
+
+  std::ostringstream os;
+  const RunResult& first = runs.front();
+  os << "scenario " << first.scenario << ": " << first.topology << ", " << first.nodes
+     << " nodes; cycles are network clock cycles at " << first.clock_ghz << " GHz ("
+     << fixed(1.0 / first.clock_ghz, 3) << " ns each)\n\n";
+  os << std::left << std::setw(9) << "size" << std::setw(18) << "algorithm" << std::right
+     << std::setw(6) << "ports" << std::setw(7) << "steps" << std::setw(13) << "cycles"
+     << std::setw(12) << "time_us" << std::setw(13) << "bound_cyc" << std::setw(8) << "eff"
+     << std::setw(10) << "vs_" + reference_name << std::setw(9) << "data" << "\n";
+  std::uint64_t last_size = runs.front().bytes;
+  for (const auto& r : runs) {
+    if (r.bytes != last_size) os << "\n";
+    last_size = r.bytes;
+    os << std::left << std::setw(9) << format_byte_size(r.bytes) << std::setw(18) << r.algorithm
+       << std::right << std::setw(6) << r.ports << std::setw(7) << r.steps;
+    if (!r.error.empty() && r.completion_cycles == 0) {
+      os << "  FAILED: " << r.error << "\n";
+      continue;
+    }
+    const auto ref = reference_ns.find(r.bytes);
+    const std::string speedup =
+        ref == reference_ns.end() || r.completion_ns <= 0 ? "-" : fixed(ref->second / r.completion_ns, 2) + "x";
+    const std::string data = !r.error.empty()     ? "FAILED"
+                             : r.data_mode == "off" ? "timing"
+                             : r.data_verified      ? (r.data_mode == "sampled" ? "sampled" : "ok")
+                                                    : "WRONG";
+    os << std::setw(13) << r.completion_cycles << std::setw(12) << fixed(r.completion_ns / 1000, 3)
+       << std::setw(13) << fixed(r.bound_cycles, 0) << std::setw(8) << fixed(r.efficiency, 3)
+       << std::setw(10) << speedup << std::setw(9) << data << "\n";
+    if (!r.error.empty()) os << "    error: " << r.error << "\n";
+  }
+  os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "
+        "time steps;\n  cycles = simulated completion; time_us = cycles / clock; bound_cyc = "
+        "bandwidth lower bound (2(N-1)/N x size\n  over per-node injection bandwidth, or the "
+        "link-count form where tighter); eff = bound_cyc / cycles;\n  vs_"
+     << reference_name << " = speedup over " << reference_name
+     << " at the same size; data = ok (every node's result equals the exact sum),\n  sampled "
+        "(timing-only, sampled chunks checked), timing (not checked), WRONG or FAILED.\n";
+  return os.str();
+}
+
+}  // namespace mt

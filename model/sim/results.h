@@ -1,0 +1,26 @@
+#pragma once
+// Results of scenario runs: JSON and CSV files, and the text table printed on stdout.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/sim/run_result.h"
+
+namespace mt {
+
+/// One run as JSON (all RunResult fields; per-link and per-node arrays included).
+nlohmann::json to_json(const RunResult& run);
+/// Inverse of to_json (used to pass results from a run's process back to the CLI).
+RunResult run_result_from_json(const nlohmann::json& j);
+
+/// Writes {"runs": [...]} to `path` atomically (a temporary file renamed into place).
+void write_results_json(const std::string& path, const std::vector<RunResult>& runs);
+/// Writes one CSV row per run (scalar fields only) to `path` atomically.
+void write_results_csv(const std::string& path, const std::vector<RunResult>& runs);
+
+/// Human-readable table: one row per run, grouped by size, with the speedup over ring (or over
+/// the first algorithm when ring did not run) and a legend explaining every column and unit.
+std::string format_results_table(const std::vector<RunResult>& runs);
+
+}  // namespace mt

@@ -1,0 +1,44 @@
+#pragma once
+// The outcome of simulating one scenario point (one algorithm at one size).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+/// Traffic on one directed link during a run.
+struct LinkStat {
+  int link = 0;                 ///< directed link id
+  int src = 0;                  ///< vertex the link leaves
+  int dst = 0;                  ///< vertex the link enters
+  std::uint64_t bytes = 0;      ///< bytes serialised (payload + headers)
+  double utilization = 0;       ///< busy cycles / completion cycles, 0..1
+};
+
+/// One scenario point. Cycles are cycles of the clock named by clock_ghz.
+struct RunResult {
+  std::string scenario;
+  std::string topology;          ///< topology spec, e.g. "torus:4x4"
+  std::string algorithm;         ///< label of the algorithm run
+  int nodes = 0;
+  int ports = 0;                 ///< NIC ports per node used by this run
+  std::uint64_t bytes = 0;       ///< all-reduce size per node, bytes
+  std::uint64_t completion_cycles = 0;
+  double clock_ghz = 1.0;
+  double completion_ns = 0;
+  double bound_cycles = 0;       ///< bandwidth lower bound, cycles
+  double efficiency = 0;         ///< bound_cycles / completion_cycles
+  double estimate_cycles = 0;    ///< analytical alpha-beta estimate, cycles
+  int steps = 0;                 ///< schedule time steps
+  std::uint64_t messages = 0;    ///< schedule messages executed
+  std::uint64_t packets = 0;     ///< packets injected
+  bool data_verified = false;    ///< every node's final buffer equals the exact reduction
+  std::string data_mode;         ///< "full", "sampled" (timing-only with sampled chunks) or "off"
+  std::string error;             ///< non-empty when the run failed (data mismatch, stall)
+  std::vector<std::uint64_t> node_finish_cycles;  ///< per endpoint, cycle its last chunk was final
+  std::vector<LinkStat> links;
+  double wall_seconds = 0;       ///< host time spent simulating
+};
+
+}  // namespace mt

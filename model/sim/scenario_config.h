@@ -1,0 +1,74 @@
+#pragma once
+// Plain configuration structs of a scenario. Filled and validated only by the scenario loader
+// (model/sim/scenario_loader); every constructor takes the `const ...Config&` it needs.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/collective/algorithm.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+
+/// Router (also used as the switch of switched topologies). Cycles are network clock cycles.
+struct RouterConfig {
+  int pipeline_cycles = 1;     ///< routing + switch allocation + traversal latency, cycles
+  int vcs = 4;                 ///< virtual channels per input port (>= 2 on torus: dateline)
+  int buffer_flits = 318;      ///< input buffer depth per VC, flits
+  bool step_priority = false;  ///< arbitrate by schedule step (older step first) when true
+};
+
+/// Network interface of every endpoint.
+struct NicConfig {
+  std::string scheduler = "tlm";        ///< "tlm": C++ golden scheduler; "rtl": Verilated nic_sched
+  std::string flow_control = "packet";  ///< "packet": per-packet credits; "message": per message
+  std::string issue = "software";       ///< "software": host issues ops when deps are met;
+                                        ///< "hardware": co-designed NIC scheduler, step order
+  double reduce_elems_per_cycle = 32;   ///< reduction unit throughput, elements per cycle
+  int packet_bytes = 256;               ///< payload bytes per packet
+  int head_flit_bytes = 16;             ///< header bytes added to every packet
+  int flit_bytes = 16;                  ///< flit size, bytes (buffers are counted in flits)
+  int software_issue_cycles = 0;        ///< host overhead per issued op in software mode, cycles
+};
+
+/// One algorithm to run at every size.
+struct AlgorithmRun {
+  std::string name;         ///< CLI algorithm name, e.g. "multitree"
+  std::string label;        ///< name shown in results (defaults to name)
+  AlgorithmParams params;   ///< algorithm parameters
+  int ports = 0;            ///< NIC ports for this run; 0 = nic.ports
+  std::string where;        ///< "file:line:col" of the entry, for error messages
+};
+
+/// What to all-reduce.
+struct CollectiveConfig {
+  std::vector<AlgorithmRun> algorithms;
+  std::vector<std::uint64_t> sizes_bytes = {1u << 20};  ///< bytes per node buffer
+  std::string dtype = "fp32";                           ///< "fp32" or "int32"
+  bool verify_data = true;   ///< move and sum real data and check every node's result
+  /// Above this buffer size data runs timing-only with sampled chunks still checked, bytes.
+  std::uint64_t max_data_bytes = 64ull << 20;
+};
+
+/// Files written after the run (empty = not written). CLI flags override these.
+struct OutputConfig {
+  std::string json;
+  std::string csv;
+};
+
+/// A whole scenario file.
+struct ScenarioConfig {
+  std::string name;             ///< scenario name (defaults to the file's stem)
+  std::string description;      ///< free text shown above the results
+  std::string source_file;      ///< path the scenario was loaded from
+  double clock_ghz = 1.0;       ///< clock of links, routers and NICs; all cycles count this clock
+  std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
+  TopologyConfig topology;
+  RouterConfig router;
+  NicConfig nic;
+  CollectiveConfig collective;
+  OutputConfig output;
+};
+
+}  // namespace mt

@@ -1,0 +1,543 @@
+#include "model/sim/scenario_loader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace mt {
+namespace {
+
+constexpr int kMaxEndpoints = 4096;
+constexpr std::uint64_t kMaxBytes = 1ull << 40;  // 1 TiB per node buffer
+constexpr std::size_t kMaxFileBytes = 4u << 20;   // a scenario is a few KiB; refuse huge files
+
+// Byte offset of the first invalid UTF-8 sequence, or npos.
+std::size_t find_invalid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    if (c < 0x80) extra = 0;
+    else if ((c & 0xE0) == 0xC0 && c >= 0xC2) extra = 1;
+    else if ((c & 0xF0) == 0xE0) extra = 2;
+    else if ((c & 0xF8) == 0xF0 && c <= 0xF4) extra = 3;
+    else return i;
+    if (i + static_cast<std::size_t>(extra) >= s.size()) return i;  // truncated sequence
+    for (int k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0xC0) != 0x80) return i;
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return std::string::npos;
+}
+
+// Reads one YAML document into a ScenarioConfig, naming file:line:col and the key path of every
+// problem. Overridden keys (from --set) are named by their --set text instead of a file position.
+class Reader {
+ public:
+  Reader(std::string source, std::map<std::string, std::string> overridden)
+      : source_(std::move(source)), overridden_(std::move(overridden)) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
+                         const std::string& what) const {
+    throw ScenarioError(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + what);
+  }
+
+  std::string where(const YAML::Node& node, const std::string& path) const {
+    for (const auto& [key, text] : overridden_)
+      if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0)
+        return "--set " + key + "=" + text;
+    const YAML::Mark m = node.Mark();
+    if (m.line < 0) return source_;
+    return source_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+  }
+
+  // Calls handler(key, value, path) for every entry of a mapping; rejects unknown and repeated keys.
+  void each_key(const YAML::Node& map, const std::string& path, const std::vector<std::string>& keys,
+                const std::function<void(const std::string&, const YAML::Node&,
+                                         const std::string&)>& handler) const {
+    if (!map.IsMap()) fail(map, path, "expected a mapping of keys (" + join(keys) + ")");
+    std::set<std::string> seen;
+    for (const auto& entry : map) {
+      if (!entry.first.IsScalar()) fail(entry.first, path, "keys must be plain names");
+      const std::string key = entry.first.Scalar();
+      const std::string sub = path.empty() ? key : path + "." + key;
+      if (std::find(keys.begin(), keys.end(), key) == keys.end())
+        fail(entry.first, sub, "unknown key; expected one of: " + join(keys));
+      if (!seen.insert(key).second) fail(entry.first, sub, "key given twice");
+      handler(key, entry.second, sub);
+    }
+  }
+
+  std::string scalar(const YAML::Node& n, const std::string& path, const char* what) const {
+    if (!n.IsScalar()) fail(n, path, std::string("expected ") + what + ", got " + kind_of(n));
+    return n.Scalar();
+  }
+
+  long long integer(const YAML::Node& n, const std::string& path, long long lo,
+                    long long hi) const {
+    const std::string s = scalar(n, path, "an integer");
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(s, &used, 10);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size()) fail(n, path, "expected an integer, got \"" + s + "\"");
+    if (v < lo || v > hi) fail(n, path, range_text(s, std::to_string(lo), std::to_string(hi)));
+    return v;
+  }
+
+  int integer32(const YAML::Node& n, const std::string& path, int lo, int hi) const {
+    return static_cast<int>(integer(n, path, lo, hi));
+  }
+
+  double real(const YAML::Node& n, const std::string& path, double lo, double hi,
+              bool lo_open) const {
+    const std::string s = scalar(n, path, "a number");
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+      fail(n, path, "expected a number, got \"" + s + "\"");
+    if ((lo_open ? v <= lo : v < lo) || v > hi)
+      fail(n, path, "\"" + s + "\" is out of range: must be " + (lo_open ? "> " : ">= ") +
+                        fmt(lo) + " and <= " + fmt(hi));
+    return v;
+  }
+
+  bool boolean(const YAML::Node& n, const std::string& path) const {
+    const std::string s = scalar(n, path, "true or false");
+    if (s == "true" || s == "yes" || s == "on") return true;
+    if (s == "false" || s == "no" || s == "off") return false;
+    fail(n, path, "expected true or false, got \"" + s + "\"");
+  }
+
+  std::string choice(const YAML::Node& n, const std::string& path,
+                     const std::vector<std::string>& allowed) const {
+    const std::string s = scalar(n, path, "a name");
+    if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+      fail(n, path, "\"" + s + "\" is not one of: " + join(allowed));
+    return s;
+  }
+
+  std::string text(const YAML::Node& n, const std::string& path) const {
+    return scalar(n, path, "a string");
+  }
+
+  std::uint64_t bytes(const YAML::Node& n, const std::string& path) const {
+    const std::string s = scalar(n, path, "a size in bytes (e.g. 4096, 64KiB, 1MiB)");
+    std::uint64_t v = 0;
+    try {
+      v = parse_byte_size(s);
+    } catch (const std::invalid_argument& e) {
+      fail(n, path, e.what());
+    }
+    if (v > kMaxBytes) fail(n, path, "\"" + s + "\" is larger than the 1TiB limit");
+    return v;
+  }
+
+  std::vector<YAML::Node> list(const YAML::Node& n, const std::string& path, bool allow_scalar,
+                               std::size_t max_items) const {
+    std::vector<YAML::Node> items;
+    if (n.IsSequence()) {
+      for (const auto& item : n) items.push_back(item);
+    } else if (allow_scalar && n.IsScalar()) {
+      items.push_back(n);
+    } else {
+      fail(n, path, "expected a list, got " + kind_of(n));
+    }
+    if (items.empty()) fail(n, path, "the list is empty");
+    if (items.size() > max_items)
+      fail(n, path, "the list has " + std::to_string(items.size()) + " entries; at most " +
+                        std::to_string(max_items) + " are allowed");
+    return items;
+  }
+
+  static std::string kind_of(const YAML::Node& n) {
+    if (n.IsMap()) return "a mapping";
+    if (n.IsSequence()) return "a list";
+    if (n.IsNull()) return "nothing (null)";
+    return "\"" + n.Scalar() + "\"";
+  }
+  static std::string join(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+    return out;
+  }
+  static std::string fmt(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  }
+  static std::string range_text(const std::string& s, const std::string& lo, const std::string& hi) {
+    return "\"" + s + "\" is out of range: must be between " + lo + " and " + hi;
+  }
+
+ private:
+  std::string source_;
+  std::map<std::string, std::string> overridden_;
+};
+
+void read_topology(const Reader& r, const YAML::Node& node, const std::string& path,
+                   TopologyConfig& t) {
+  if (node.IsScalar()) {  // shorthand: a CLI spec string such as "torus:4x4"
+    try {
+      const TopologyConfig parsed = parse_topology_spec(node.Scalar());
+      t.kind = parsed.kind;
+      t.dims = parsed.dims;
+      t.fattree_k = parsed.fattree_k;
+      t.fattree_levels = parsed.fattree_levels;
+      t.bigraph_m = parsed.bigraph_m;
+      t.bigraph_n = parsed.bigraph_n;
+      t.switch_nodes = parsed.switch_nodes;
+    } catch (const TopologyError& e) {
+      r.fail(node, path, e.what());
+    }
+    return;
+  }
+  r.each_key(node, path,
+             {"kind", "dims", "k", "levels", "m", "n", "nodes", "switches", "edges",
+              "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "kind") {
+                 t.kind = r.choice(v, p, {"ring", "torus", "mesh", "fattree", "bigraph", "switch",
+                                          "custom"});
+               } else if (key == "dims") {
+                 t.dims.clear();
+                 std::size_t i = 0;
+                 for (const auto& d : r.list(v, p, true, 3))
+                   t.dims.push_back(r.integer32(d, p + "[" + std::to_string(i++) + "]", 1,
+                                                kMaxEndpoints));
+               } else if (key == "k") {
+                 t.fattree_k = r.integer32(v, p, 2, 256);
+               } else if (key == "levels") {
+                 t.fattree_levels = r.integer32(v, p, 2, 2);
+               } else if (key == "m") {
+                 t.bigraph_m = r.integer32(v, p, 1, kMaxEndpoints);
+               } else if (key == "n") {
+                 t.bigraph_n = r.integer32(v, p, 2, kMaxEndpoints);
+               } else if (key == "nodes") {
+                 t.switch_nodes = t.custom_nodes = r.integer32(v, p, 1, kMaxEndpoints);
+               } else if (key == "switches") {
+                 t.custom_switches = r.integer32(v, p, 0, kMaxEndpoints);
+               } else if (key == "edges") {
+                 t.custom_edges.clear();
+                 std::size_t i = 0;
+                 for (const auto& e : r.list(v, p, false, 1u << 20)) {
+                   const std::string ep = p + "[" + std::to_string(i++) + "]";
+                   if (!e.IsSequence() || e.size() != 2)
+                     r.fail(e, ep, "expected a pair [a, b] of vertex ids");
+                   t.custom_edges.push_back({r.integer32(e[0], ep + "[0]", 0, 2 * kMaxEndpoints),
+                                             r.integer32(e[1], ep + "[1]", 0, 2 * kMaxEndpoints)});
+                 }
+               } else if (key == "link_bytes_per_cycle") {
+                 t.link_bytes_per_cycle = r.real(v, p, 0, 1e6, true);
+               } else if (key == "link_latency_cycles") {
+                 t.link_latency_cycles = r.integer32(v, p, 0, 1000000);
+               } else if (key == "nic_link_latency_cycles") {
+                 t.nic_link_latency_cycles = r.integer32(v, p, 0, 1000000);
+               }
+             });
+}
+
+void read_router(const Reader& r, const YAML::Node& node, const std::string& path,
+                 RouterConfig& c) {
+  r.each_key(node, path, {"pipeline_cycles", "vcs", "buffer_flits", "step_priority"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "pipeline_cycles") c.pipeline_cycles = r.integer32(v, p, 0, 1000);
+               if (key == "vcs") c.vcs = r.integer32(v, p, 1, 16);
+               if (key == "buffer_flits") c.buffer_flits = r.integer32(v, p, 1, 1 << 20);
+               if (key == "step_priority") c.step_priority = r.boolean(v, p);
+             });
+}
+
+void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, NicConfig& c,
+              TopologyConfig& t) {
+  r.each_key(node, path,
+             {"ports", "scheduler", "flow_control", "issue", "reduce_elems_per_cycle",
+              "packet_bytes", "head_flit_bytes", "flit_bytes", "software_issue_cycles"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "ports") t.ports_per_node = r.integer32(v, p, 0, 64);
+               if (key == "scheduler") c.scheduler = r.choice(v, p, {"tlm", "rtl"});
+               if (key == "flow_control") c.flow_control = r.choice(v, p, {"packet", "message"});
+               if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});
+               if (key == "reduce_elems_per_cycle")
+                 c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
+               if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
+               if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
+               if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);
+               if (key == "software_issue_cycles")
+                 c.software_issue_cycles = r.integer32(v, p, 0, 1000000);
+             });
+}
+
+AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::string& path) {
+  AlgorithmRun run;
+  const std::vector<std::string> known = algorithm_names();
+  if (node.IsScalar()) {
+    run.name = r.choice(node, path, known);
+  } else {
+    r.each_key(node, path, {"name", "label", "params", "ports"},
+               [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+                 if (key == "name") run.name = r.choice(v, p, known);
+                 if (key == "label") run.label = r.text(v, p);
+                 if (key == "ports") run.ports = r.integer32(v, p, 1, 64);
+                 if (key == "params") {
+                   if (!v.IsMap()) r.fail(v, p, "expected a mapping of parameter: value");
+                   for (const auto& kv : v)
+                     run.params[r.text(kv.first, p)] =
+                         r.scalar(kv.second, p + "." + kv.first.Scalar(), "a scalar value");
+                 }
+               });
+    if (run.name.empty()) r.fail(node, path, "missing key \"name\"");
+  }
+  if (run.label.empty()) run.label = run.name;
+  run.where = r.where(node, path);
+  return run;
+}
+
+void read_collective(const Reader& r, const YAML::Node& node, const std::string& path,
+                     CollectiveConfig& c) {
+  r.each_key(node, path, {"algorithms", "sizes", "dtype", "verify_data", "max_data_bytes"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "algorithms") {
+                 c.algorithms.clear();
+                 std::size_t i = 0;
+                 for (const auto& a : r.list(v, p, true, 64))
+                   c.algorithms.push_back(read_algorithm(r, a, p + "[" + std::to_string(i++) + "]"));
+                 std::set<std::string> labels;
+                 for (const auto& a : c.algorithms)
+                   if (!labels.insert(a.label).second)
+                     r.fail(v, p, "two entries are labelled \"" + a.label +
+                                      "\"; give each a distinct label");
+               } else if (key == "sizes") {
+                 c.sizes_bytes.clear();
+                 std::size_t i = 0;
+                 for (const auto& s : r.list(v, p, true, 1024)) {
+                   const std::string sp = p + "[" + std::to_string(i++) + "]";
+                   const std::uint64_t b = r.bytes(s, sp);
+                   if (b % 4 != 0)
+                     r.fail(s, sp, std::to_string(b) + " bytes is not a whole number of 4-byte elements");
+                   c.sizes_bytes.push_back(b);
+                 }
+               } else if (key == "dtype") {
+                 c.dtype = r.choice(v, p, {"fp32", "int32"});
+               } else if (key == "verify_data") {
+                 c.verify_data = r.boolean(v, p);
+               } else if (key == "max_data_bytes") {
+                 c.max_data_bytes = r.bytes(v, p);
+               }
+             });
+}
+
+void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
+  if (!root.IsDefined() || root.IsNull())
+    r.fail(root, "", "the scenario is empty; expected a mapping with at least topology and collective");
+  YAML::Node topology_node;
+  bool has_topology = false;
+  r.each_key(root, "",
+             {"name", "description", "clock_ghz", "watchdog_cycles", "topology", "router", "nic",
+              "collective", "output"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "name") s.name = r.text(v, p);
+               if (key == "description") s.description = r.text(v, p);
+               if (key == "clock_ghz") s.clock_ghz = r.real(v, p, 0, 100, true);
+               if (key == "watchdog_cycles")
+                 s.watchdog_cycles = static_cast<std::uint64_t>(r.integer(v, p, 100, 1ll << 50));
+               if (key == "topology") {
+                 topology_node = v;
+                 has_topology = true;
+                 read_topology(r, v, p, s.topology);
+               }
+               if (key == "router") read_router(r, v, p, s.router);
+               if (key == "nic") read_nic(r, v, p, s.nic, s.topology);
+               if (key == "collective") read_collective(r, v, p, s.collective);
+               if (key == "output")
+                 r.each_key(v, p, {"json", "csv"},
+                            [&](const std::string& k, const YAML::Node& o, const std::string& op) {
+                              (k == "json" ? s.output.json : s.output.csv) = r.text(o, op);
+                            });
+             });
+  if (!has_topology) r.fail(root, "topology", "missing: every scenario needs a topology");
+  if (s.collective.algorithms.empty())
+    r.fail(root, "collective.algorithms", "missing: list at least one algorithm");
+
+  // Cross-key checks: the topology must exist with this port count, and buffers must hold a
+  // whole packet (virtual cut-through moves whole packets).
+  try {
+    const Topology topology(s.topology);
+    if (topology.kind() == "torus" && s.router.vcs < 2)
+      r.fail(root, "router.vcs", "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+    for (const auto& a : s.collective.algorithms) {
+      if (a.ports == 0) continue;
+      TopologyConfig with_ports = s.topology;
+      with_ports.ports_per_node = a.ports;
+      const Topology check(with_ports);
+    }
+  } catch (const TopologyError& e) {
+    r.fail(topology_node, "topology", e.what());
+  }
+  const int packet_flits =
+      (s.nic.packet_bytes + s.nic.head_flit_bytes + s.nic.flit_bytes - 1) / s.nic.flit_bytes;
+  if (packet_flits > s.router.buffer_flits)
+    r.fail(root, "router.buffer_flits",
+           std::to_string(s.router.buffer_flits) + " flits cannot hold one packet of " +
+               std::to_string(packet_flits) + " flits (nic.packet_bytes + nic.head_flit_bytes)");
+}
+
+// The mapping form of a spec-string topology ("torus:4x4" -> {kind: torus, dims: [4, 4]}).
+YAML::Node topology_spec_as_map(const TopologyConfig& spec) {
+  YAML::Node m(YAML::NodeType::Map);
+  m["kind"] = spec.kind;
+  if (spec.kind == "fattree") {
+    m["k"] = spec.fattree_k;
+    m["levels"] = spec.fattree_levels;
+  } else if (spec.kind == "bigraph") {
+    m["m"] = spec.bigraph_m;
+    m["n"] = spec.bigraph_n;
+  } else if (spec.kind == "switch") {
+    m["nodes"] = spec.switch_nodes;
+  } else {
+    for (const int d : spec.dims) m["dims"].push_back(d);
+  }
+  return m;
+}
+
+// Splits "a.b.c=value" and sets that key in `root`, creating mappings on the way.
+void apply_override(YAML::Node& root, const std::string& text,
+                    std::map<std::string, std::string>& overridden) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ScenarioError("--set " + text + ": expected key.path=value");
+  const std::string key = text.substr(0, eq);
+  const std::string value = text.substr(eq + 1);
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError("--set " + text + ": value is not valid YAML: " + e.msg);
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (part.empty()) throw ScenarioError("--set " + text + ": empty key in \"" + key + "\"");
+    parts.push_back(part);
+  }
+  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  std::vector<YAML::Node> chain{root};
+  std::string walked;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    walked += (walked.empty() ? "" : ".") + parts[i];
+    YAML::Node& parent = chain.back();
+    if (!parent.IsMap())
+      throw ScenarioError("--set " + text + ": \"" + walked + "\" is inside a value that is not a mapping");
+    YAML::Node child = parent[parts[i]];
+    if (!child.IsDefined() || child.IsNull()) {
+      parent[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      child = parent[parts[i]];
+    } else if (child.IsScalar() && parts[i] == "topology") {
+      // A spec-string topology stays replaceable key by key: expand it into a mapping.
+      parent[parts[i]] = topology_spec_as_map(parse_topology_spec(child.Scalar()));
+      child = parent[parts[i]];
+    }
+    chain.push_back(child);
+  }
+  if (!chain.back().IsMap())
+    throw ScenarioError("--set " + text + ": \"" + walked + "\" is not a mapping");
+  chain.back()[parts.back()] = parsed;
+  overridden[key] = value;
+}
+
+}  // namespace
+
+ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
+                                  const std::vector<std::string>& overrides) {
+  if (const std::size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n');
+    const auto line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+    const auto col = bad - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+    throw ScenarioError(source_name + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                        ": the file is not valid UTF-8 (byte " + std::to_string(bad) + ")");
+  }
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" +
+                        std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+  }
+  std::map<std::string, std::string> overridden;
+  try {
+    for (const auto& o : overrides) apply_override(root, o, overridden);
+  } catch (const TopologyError& e) {
+    throw ScenarioError(std::string("--set: ") + e.what());
+  }
+  ScenarioConfig s;
+  s.source_file = source_name;
+  const Reader reader(source_name, overridden);
+  read_scenario(reader, root, s);
+  if (s.name.empty()) {
+    const auto slash = source_name.find_last_of('/');
+    std::string stem = source_name.substr(slash == std::string::npos ? 0 : slash + 1);
+    if (const auto dot = stem.rfind('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
+    s.name = stem;
+  }
+  return s;
+}
+
+ScenarioConfig load_scenario_file(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path + ": cannot open the scenario file");
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes)
+      throw ScenarioError(path + ": the file is larger than 4 MiB; a scenario is a few KiB of YAML");
+  }
+  return load_scenario_text(text, path, overrides);
+}
+
+std::uint64_t parse_byte_size(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+    ++i;
+  const std::string number = text.substr(0, i);
+  std::string unit = text.substr(i);
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  if (number.empty() || std::count(number.begin(), number.end(), '.') > 1)
+    throw std::invalid_argument("\"" + text + "\" is not a size: expected a positive number of "
+                                "bytes with an optional unit B, KiB, MiB, GiB, KB, MB, GB");
+  static const std::map<std::string, double> kUnits = {
+      {"", 1},          {"B", 1},           {"KiB", 1024.0},  {"MiB", 1048576.0},
+      {"GiB", 1073741824.0}, {"KB", 1e3},   {"MB", 1e6},      {"GB", 1e9}};
+  const auto unit_it = kUnits.find(unit);
+  if (unit_it == kUnits.end())
+    throw std::invalid_argument("\"" + text + "\" has an unknown unit \"" + unit +
+                                "\"; use B, KiB, MiB, GiB, KB, MB or GB");
+  const double value = std::stod(number) * unit_it->second;
+  if (value < 1) throw std::invalid_argument("\"" + text + "\" is not a positive size");
+  if (value != std::floor(value))
+    throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes");
+  if (value > 1e18) throw std::invalid_argument("\"" + text + "\" is too large");
+  return static_cast<std::uint64_t>(value);
+}
+
+std::string format_byte_size(std::uint64_t bytes) {
+  static const char* kNames[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  while (unit < 4 && bytes != 0 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return std::to_string(bytes) + kNames[unit];
+}
+
+}  // namespace mt

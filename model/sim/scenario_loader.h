@@ -1,0 +1,37 @@
+#pragma once
+// The scenario loader: the only code that reads YAML. It fills a ScenarioConfig and validates it
+// completely (unknown keys, wrong types, impossible values) before anything runs.
+// The schema is documented in scenarios/README.md.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/sim/scenario_config.h"
+
+namespace mt {
+
+/// Bad scenario input. what() reads "file:line:col: key.path: what is wrong".
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Loads and validates a scenario file. `overrides` are "key.path=value" strings (from
+/// `--set`), applied before validation; value is parsed as YAML (`4`, `fp32`, `[1MiB, 4MiB]`).
+ScenarioConfig load_scenario_file(const std::string& path,
+                                  const std::vector<std::string>& overrides = {});
+
+/// Same, from text; `source_name` stands for the file name in error messages.
+ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
+                                  const std::vector<std::string>& overrides = {});
+
+/// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB
+/// (binary) or KB, MB, GB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument
+/// with a reason when the text is not a positive whole number of bytes.
+std::uint64_t parse_byte_size(const std::string& text);
+
+/// Formats a byte count with the largest binary unit that divides it ("64MiB", "1536B").
+std::string format_byte_size(std::uint64_t bytes);
+
+}  // namespace mt

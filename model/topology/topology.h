@@ -1,0 +1,133 @@
+#pragma once
+// Network topologies: endpoints (NICs), switches and directed links, with one routing function per
+// family. Pure C++ (no SystemC): the simulator, the schedule builders and the verifier share it.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+/// Thrown for a topology that cannot exist (0 nodes, bad dims, unknown family, bad spec string).
+class TopologyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One explicit edge of a `custom` topology (bidirectional: two directed links are made).
+struct EdgeConfig {
+  int a = 0;  ///< vertex id (endpoints 0..nodes-1, switches nodes..nodes+switches-1)
+  int b = 0;  ///< vertex id
+};
+
+/// Everything needed to build a topology. Filled by the scenario loader or by parse_topology_spec.
+struct TopologyConfig {
+  /// Family: ring, torus, mesh, fattree, bigraph, switch, custom.
+  std::string kind = "torus";
+  /// ring: {N}; torus: {X,Y} or {X,Y,Z}; mesh: {X,Y}. Endpoint id = x + X*(y + Y*z).
+  std::vector<int> dims = {4, 4};
+  int fattree_k = 4;       ///< fattree: switch radix k (k/2 endpoints per leaf, k leaves, k/2 spines)
+  int fattree_levels = 2;  ///< fattree: only 2 is supported
+  int bigraph_m = 4;       ///< bigraph: endpoints per switch
+  int bigraph_n = 4;       ///< bigraph: switches, split into two halves of n/2 (n even)
+  int switch_nodes = 16;   ///< switch: endpoints on the single crossbar switch
+  int custom_nodes = 0;    ///< custom: number of endpoints
+  int custom_switches = 0; ///< custom: number of switches
+  std::vector<EdgeConfig> custom_edges;  ///< custom: bidirectional edges
+  /// Bandwidth of every directed link, bytes per network clock cycle (16 = 16 GB/s at 1 GHz).
+  double link_bytes_per_cycle = 16.0;
+  /// Wire latency of a router-to-router (or switch-to-switch) link, cycles.
+  int link_latency_cycles = 150;
+  /// Latency of an endpoint-to-switch link on switch topologies, cycles (direct topologies have none).
+  int nic_link_latency_cycles = 150;
+  /// NIC ports per endpoint; 0 = default (one per network link on direct topologies, 1 on switched).
+  int ports_per_node = 0;
+};
+
+/// One directed link. Ids are dense: 0..links()-1.
+struct Link {
+  int id = 0;
+  int src = 0;                        ///< vertex id the link leaves
+  int dst = 0;                        ///< vertex id the link enters
+  double bytes_per_cycle = 16.0;      ///< serialisation bandwidth, bytes per cycle
+  int latency_cycles = 0;             ///< wire latency, cycles
+  int reverse = -1;                   ///< id of the link dst->src (every link has one)
+};
+
+/// A network: endpoints 0..nodes()-1 (each holds a NIC), switches nodes()..vertices()-1, and
+/// directed links between vertices. Direct topologies (ring, torus, mesh) have no switches: the
+/// endpoint's router is the vertex itself.
+class Topology {
+ public:
+  explicit Topology(const TopologyConfig& config);
+
+  /// Canonical spec string, e.g. "torus:4x4", "fattree:k=8,levels=2".
+  const std::string& name() const { return name_; }
+  /// Family name: ring, torus, mesh, fattree, bigraph, switch, custom.
+  const std::string& kind() const { return config_.kind; }
+  const TopologyConfig& config() const { return config_; }
+  /// Dimensions for ring/torus/mesh (empty otherwise).
+  const std::vector<int>& dims() const { return config_.dims; }
+
+  int nodes() const { return nodes_; }                 ///< endpoints (NICs)
+  int vertices() const { return static_cast<int>(out_.size()); }  ///< endpoints + switches
+  int switches() const { return vertices() - nodes_; }
+  bool is_switch(int v) const { return v >= nodes_; }
+  bool is_direct() const { return switches() == 0; }   ///< no switches (ring, torus, mesh)
+  int ports_per_node() const { return ports_per_node_; }
+
+  const std::vector<Link>& links() const { return links_; }
+  const Link& link(int id) const { return links_.at(static_cast<size_t>(id)); }
+  /// Directed links leaving vertex v, in a fixed order (direct topologies: see neighbor order).
+  const std::vector<int>& out_links(int v) const { return out_.at(static_cast<size_t>(v)); }
+  const std::vector<int>& in_links(int v) const { return in_.at(static_cast<size_t>(v)); }
+  /// Link id from u to v, or -1 when they are not adjacent.
+  int link_between(int u, int v) const;
+  /// Endpoint neighbors of endpoint u on direct topologies in the order N (y-1), S (y+1),
+  /// W (x-1), E (x+1) (then -Z, +Z), skipping missing ones (mesh edges) and duplicates (dimension
+  /// of size 2); ring: W, E. Other kinds: endpoints directly linked to u, in link order.
+  std::vector<int> neighbors(int u) const;
+
+  /// Deterministic deadlock-free route from endpoint src to endpoint dst as link ids:
+  /// dimension-order on torus (x, then y, then z; shortest direction, exactly half way goes +),
+  /// XY(Z) on mesh, ring the shortest way (ties +). Fat-tree: up/down, endpoint->leaf[->spine
+  /// (dst mod k/2)->leaf]->endpoint. BiGraph: endpoint->switch[->switch of the other half]->
+  /// endpoint, or for two switches of the same half via the other half's switch (dst mod n/2).
+  /// Switch: endpoint->switch->endpoint. Custom: shortest path, lowest link id at every hop.
+  /// Empty when src == dst. Throws TopologyError for ids out of range.
+  std::vector<int> route(int src, int dst) const;
+  /// Hop count (links) of a shortest path between two vertices; -1 if unreachable.
+  int distance(int u, int v) const;
+  /// Largest endpoint-to-endpoint shortest-path hop count.
+  int diameter() const;
+  /// Directed links whose both ends are endpoints or that carry endpoint traffic: all links.
+  int directed_links() const { return static_cast<int>(links_.size()); }
+  /// Coordinates {x}, {x,y} or {x,y,z} of endpoint u on ring/torus/mesh (empty on other kinds).
+  std::vector<int> coords(int u) const;
+
+ private:
+  void add_link(int a, int b, int latency_cycles);
+  void build_ring_torus_mesh();
+  void build_fattree();
+  void build_bigraph();
+  void build_switch();
+  void build_custom();
+  void compute_distances();
+
+  TopologyConfig config_;
+  std::string name_;
+  int nodes_ = 0;
+  int ports_per_node_ = 1;
+  std::vector<Link> links_;
+  std::vector<std::vector<int>> out_;
+  std::vector<std::vector<int>> in_;
+  std::vector<std::int16_t> dist_;  // all-pairs hop counts, row-major vertices x vertices; -1 = none
+};
+
+/// Parses a CLI topology spec: "ring:16", "torus:4x4", "torus:4x4x4", "mesh:8x8",
+/// "fattree:k=8,levels=2", "bigraph:m=4,n=8", "switch:nodes=16". Throws TopologyError naming the
+/// bad part. Link bandwidth/latency keep their defaults.
+TopologyConfig parse_topology_spec(const std::string& spec);
+
+}  // namespace mt

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package mtsim needs, only when missing. Idempotent: quiet and fast when
+# everything is present. Works as root or through sudo.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libsystemc-dev verilator catch2
+  libyaml-cpp-dev libboost-graph-dev libboost-program-options-dev nlohmann-json3-dev
+  yosys opensta qflow-tech-osu018
+  python3 python3-matplotlib graphviz
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done" >&2

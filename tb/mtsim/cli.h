@@ -1,0 +1,28 @@
+#pragma once
+// Shared pieces of the mtsim command-line tool (the system testbench).
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mt::cli {
+
+/// Exit statuses of every mtsim command.
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;  ///< data or schedule verification failed, or a run stalled
+constexpr int kExitBadInput = 2;     ///< bad option, scenario, topology, algorithm or file
+
+/// Bad input detected by the CLI itself (exit 2).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// `mtsim run`: simulate every point of a scenario.
+int run_command(const std::vector<std::string>& args);
+/// `mtsim schedule`: build, verify and print a schedule without simulating it.
+int schedule_command(const std::vector<std::string>& args);
+/// `mtsim verify`: verify a schedule JSON file written by anyone.
+int verify_command(const std::vector<std::string>& args);
+
+}  // namespace mt::cli

@@ -1,0 +1,214 @@
+// `mtsim schedule` and `mtsim verify`: schedules without simulation.
+
+#include <boost/program_options.hpp>
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "model/collective/algorithm.h"
+#include "model/collective/cost_model.h"
+#include "model/collective/schedule_io.h"
+#include "model/collective/verify.h"
+#include "model/sim/scenario_loader.h"
+#include "tb/mtsim/cli.h"
+
+namespace po = boost::program_options;
+
+namespace mt::cli {
+namespace {
+
+// Facts printed next to every schedule, so users see how far from optimal it is.
+struct Analysis {
+  int reduce_steps = 0;     // distinct steps holding reduce messages (reduce-scatter phase)
+  int broadcast_steps = 0;  // distinct steps holding broadcast messages (all-gather phase)
+  int step_lower_bound = 0; // per phase: ceil(N(N-1) / directed links usable per step)
+  int diameter = 0;
+  std::uint64_t bytes = 0;
+  CostEstimate estimate;
+  double bound_cycles = 0;
+};
+
+Analysis analyse(const Schedule& s, const Topology& t, std::uint64_t bytes) {
+  Analysis a;
+  std::set<int> reduce_steps, broadcast_steps;
+  for (const auto& op : s.ops) (op.kind == OpKind::kReduce ? reduce_steps : broadcast_steps).insert(op.step);
+  a.reduce_steps = static_cast<int>(reduce_steps.size());
+  a.broadcast_steps = static_cast<int>(broadcast_steps.size());
+  a.step_lower_bound = step_lower_bound(t);
+  a.diameter = t.diameter();
+  a.bytes = bytes;
+  a.estimate = estimate_cost(s, t, bytes);
+  a.bound_cycles = bandwidth_bound_cycles(t, t.ports_per_node(), bytes);
+  return a;
+}
+
+nlohmann::json analysis_json(const Analysis& a, const VerifyReport& v) {
+  return {{"verified", v.ok},
+          {"error", v.first_error},
+          {"contended_link_steps", v.contention.size()},
+          {"steps", v.num_steps},
+          {"reduce_scatter_steps", a.reduce_steps},
+          {"all_gather_steps", a.broadcast_steps},
+          {"step_lower_bound", a.step_lower_bound},
+          {"diameter", a.diameter},
+          {"estimate_bytes", a.bytes},
+          {"estimate_cycles", a.estimate.cycles},
+          {"estimate_latency_cycles", a.estimate.latency_cycles},
+          {"estimate_bandwidth_cycles", a.estimate.bandwidth_cycles},
+          {"bound_cycles", a.bound_cycles}};
+}
+
+void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Analysis& a,
+                const VerifyReport& v) {
+  os << "schedule " << s.algorithm << " on " << t.name() << ": " << s.nodes << " nodes, "
+     << t.ports_per_node() << " NIC ports per node, " << s.num_chunks << " chunks, "
+     << s.num_flows << " flows, " << s.ops.size() << " messages\n";
+  os << "  verified:           " << (v.ok ? "yes, every node ends with every chunk reduced from all "
+                                            "nodes exactly once" : "NO: " + v.first_error) << "\n";
+  os << "  steps:              " << s.num_steps << " (reduce-scatter " << a.reduce_steps
+     << ", all-gather " << a.broadcast_steps << ")\n";
+  os << "  step lower bound:   " << a.step_lower_bound
+     << " per phase (ceil(N(N-1) / directed links usable per step))\n";
+  os << "  network diameter:   " << a.diameter << " hops\n";
+  os << "  link contention:    " << v.contention.size()
+     << " (step, directed link) pairs used by more than one message\n";
+  os << "  estimate at " << format_byte_size(a.bytes) << ": " << std::fixed << std::setprecision(0)
+     << a.estimate.cycles << " cycles (latency " << a.estimate.latency_cycles << " + bandwidth "
+     << a.estimate.bandwidth_cycles << "); bandwidth bound " << a.bound_cycles << " cycles\n";
+  os << "  (cycles of the network clock; per-step alpha-beta model with default link latency "
+     << t.config().link_latency_cycles << " cycles and " << t.config().link_bytes_per_cycle
+     << " bytes/cycle per link)\n";
+  std::map<int, std::pair<int, int>> per_step;  // step -> (reduce, broadcast) messages
+  for (const auto& op : s.ops) {
+    auto& counts = per_step[op.step];
+    (op.kind == OpKind::kReduce ? counts.first : counts.second)++;
+  }
+  os << "  messages per step:";
+  for (const auto& [step, counts] : per_step)
+    os << " " << step << ":" << counts.first + counts.second;
+  os << "\n";
+}
+
+AlgorithmParams parse_params(const std::vector<std::string>& items) {
+  AlgorithmParams params;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--param " + item + ": expected key=value");
+    params[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return params;
+}
+
+std::uint64_t parse_size_option(const std::string& name, const std::string& text) {
+  try {
+    return parse_byte_size(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--" + name + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+int schedule_command(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "mtsim schedule --topology SPEC --algorithm NAME [options]\n\n"
+      "Builds one all-reduce schedule, verifies it symbolically and prints it with its step count,\n"
+      "step lower bound, network diameter, link contention and an analytical time estimate.\n\n"
+      "options");
+  std::string topology_spec, algorithm, format = "text", size = "1MiB";
+  std::vector<std::string> param_items;
+  int ports = 0;
+  opts.add_options()("help,h", "show this help")(
+      "topology,t", po::value(&topology_spec),
+      "topology spec: ring:16, torus:4x4, torus:4x4x4, mesh:8x8, fattree:k=8,levels=2, "
+      "bigraph:m=4,n=8, switch:nodes=16")(
+      "algorithm,a", po::value(&algorithm), "algorithm name (see the list below)")(
+      "param,p", po::value(&param_items)->composing(), "algorithm parameter key=value (repeatable)")(
+      "ports", po::value(&ports), "NIC ports per node (default: one per network link on direct "
+                                  "topologies, 1 on switched ones)")(
+      "bytes", po::value(&size), "all-reduce size per node for the estimate (default 1MiB)")(
+      "format,f", po::value(&format), "output: text (summary), json (schedule file readable by "
+                                      "mtsim verify, plus an \"analysis\" object) or dot (Graphviz)");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts << "\nalgorithms:\n";
+    for (const auto& name : algorithm_names()) std::cout << "  " << algorithm_help(name) << "\n";
+    return kExitOk;
+  }
+  if (topology_spec.empty()) throw UsageError("--topology is required (e.g. --topology torus:4x4)");
+  if (algorithm.empty()) throw UsageError("--algorithm is required (e.g. --algorithm multitree)");
+  if (format != "text" && format != "json" && format != "dot")
+    throw UsageError("--format " + format + ": expected text, json or dot");
+  const std::uint64_t bytes = parse_size_option("bytes", size);
+
+  TopologyConfig config = parse_topology_spec(topology_spec);
+  config.ports_per_node = ports;
+  const Topology topology(config);
+  const Schedule schedule = build_schedule(algorithm, topology, parse_params(param_items));
+  const VerifyReport report = verify(schedule, topology);
+  const Analysis analysis = analyse(schedule, topology, bytes);
+
+  if (format == "json") {
+    nlohmann::json j = to_json(schedule);
+    j["analysis"] = analysis_json(analysis, report);
+    std::cout << j.dump(1) << "\n";
+  } else if (format == "dot") {
+    std::cout << to_dot(schedule, topology);
+  } else {
+    print_text(std::cout, schedule, topology, analysis, report);
+  }
+  if (!report.ok) {
+    std::cerr << "mtsim schedule: verification failed: " << report.first_error << "\n";
+    return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+int verify_command(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "mtsim verify SCHEDULE.json [options]\n\n"
+      "Replays a schedule symbolically: every node must end with every chunk reduced from all N\n"
+      "contributions exactly once, whatever the message timing. Exit 0 when it does, 1 when it\n"
+      "does not (the first violation is named), 2 when the file cannot be read or parsed.\n\n"
+      "options");
+  std::string file, topology_spec;
+  opts.add_options()("help,h", "show this help")(
+      "topology,t", po::value(&topology_spec),
+      "topology to check links against (default: the file's \"topology\" field)")(
+      "file", po::value(&file), "schedule JSON file");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts;
+    return kExitOk;
+  }
+  if (file.empty()) throw UsageError("missing SCHEDULE.json (mtsim verify --help)");
+  const Schedule schedule = load_schedule_file(file);
+  if (topology_spec.empty()) topology_spec = schedule.topology;
+  if (topology_spec.empty())
+    throw UsageError(file + ": no \"topology\" field; pass --topology SPEC");
+  const Topology topology(parse_topology_spec(topology_spec));
+  const VerifyReport report = verify(schedule, topology);
+  std::cout << file << ": " << schedule.algorithm << " on " << topology.name() << ", "
+            << schedule.nodes << " nodes, " << schedule.ops.size() << " messages, "
+            << report.num_steps << " steps, " << report.contention.size()
+            << " contended (step, link) pairs\n";
+  if (!report.ok) {
+    std::cout << "FAILED: " << report.first_error << "\n";
+    for (std::size_t i = 1; i < report.errors.size(); ++i)
+      std::cout << "  also: " << report.errors[i] << "\n";
+    return kExitCheckFailed;
+  }
+  std::cout << "OK: every node ends with every chunk reduced from all " << schedule.nodes
+            << " contributions exactly once\n";
+  return kExitOk;
+}
+
+}  // namespace mt::cli

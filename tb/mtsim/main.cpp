@@ -1,0 +1,63 @@
+// mtsim: command-line front end of the MultiTree all-reduce simulator.
+
+#include <boost/program_options/errors.hpp>
+#include <iostream>
+#include <systemc>
+
+#include "model/collective/algorithm.h"
+#include "model/collective/schedule.h"
+#include "model/sim/scenario_loader.h"
+#include "model/topology/topology.h"
+#include "tb/mtsim/cli.h"
+
+namespace {
+
+const char* const kUsage = R"(mtsim: SystemC/TLM-2.0 model of MultiTree and other all-reduce schedules
+
+usage: mtsim COMMAND [options]     (mtsim COMMAND --help for the options of one command)
+
+commands:
+  run SCENARIO.yaml     simulate every algorithm x size of a scenario and print a result table
+  schedule              build and verify one schedule (no simulation); text, JSON or Graphviz DOT
+  verify SCHEDULE.json  verify a schedule file: every node must end with every chunk reduced
+                        from all N contributions exactly once, whatever the message timing
+
+Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB); times are cycles of the network
+clock given in the scenario (clock_ghz) and nanoseconds.
+Exit status: 0 success, 1 a check failed (data or schedule verification, stalled run),
+2 bad input (options, scenario, topology, algorithm, unreadable file).
+)";
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  using namespace mt::cli;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? kExitBadInput : kExitOk;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "run") return run_command(args);
+    if (command == "schedule") return schedule_command(args);
+    if (command == "verify") return verify_command(args);
+    std::cerr << "mtsim: unknown command \"" << command << "\"; expected run, schedule or verify"
+              << " (mtsim --help)\n";
+    return kExitBadInput;
+  } catch (const boost::program_options::error& e) {
+    std::cerr << "mtsim " << command << ": " << e.what() << " (mtsim " << command << " --help)\n";
+  } catch (const UsageError& e) {
+    std::cerr << "mtsim " << command << ": " << e.what() << "\n";
+  } catch (const mt::ScenarioError& e) {
+    std::cerr << "mtsim: " << e.what() << "\n";
+  } catch (const mt::TopologyError& e) {
+    std::cerr << "mtsim: topology: " << e.what() << "\n";
+  } catch (const mt::AlgorithmError& e) {
+    std::cerr << "mtsim: algorithm: " << e.what() << "\n";
+  } catch (const mt::ScheduleError& e) {
+    std::cerr << "mtsim: schedule: " << e.what() << "\n";
+  }
+  return kExitBadInput;
+}

@@ -1,0 +1,198 @@
+// The scenario loader: every key of the schema, and malformed or hostile input rejected with
+// "file:line:col: key.path: what is wrong".
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+
+#include "model/sim/scenario_loader.h"
+
+using mt::ScenarioError;
+using mt::load_scenario_text;
+
+namespace {
+
+const char* const kValid = R"(name: demo
+clock_ghz: 1.5
+topology:
+  kind: torus
+  dims: [4, 4]
+  link_bytes_per_cycle: 32
+  link_latency_cycles: 10
+router:
+  pipeline_cycles: 3
+  vcs: 2
+  buffer_flits: 64
+nic:
+  ports: 2
+  flow_control: message
+  packet_bytes: 512
+collective:
+  algorithms: [ring, {name: multitree, label: mt}]
+  sizes: [32KiB, 1MiB, 4096, 2 MB]
+  dtype: int32
+)";
+
+// Loads `text` and returns the error message, or "" if it loaded.
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    load_scenario_text(text, "bad.yaml", overrides);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a valid scenario fills every config struct") {
+  const mt::ScenarioConfig s = load_scenario_text(kValid, "demo.yaml");
+  CHECK(s.name == "demo");
+  CHECK(s.clock_ghz == 1.5);
+  CHECK(s.topology.kind == "torus");
+  CHECK(s.topology.dims == std::vector<int>{4, 4});
+  CHECK(s.topology.link_bytes_per_cycle == 32);
+  CHECK(s.topology.link_latency_cycles == 10);
+  CHECK(s.topology.ports_per_node == 2);
+  CHECK(s.router.pipeline_cycles == 3);
+  CHECK(s.router.vcs == 2);
+  CHECK(s.router.buffer_flits == 64);
+  CHECK(s.nic.flow_control == "message");
+  CHECK(s.nic.packet_bytes == 512);
+  REQUIRE(s.collective.algorithms.size() == 2);
+  CHECK(s.collective.algorithms[0].name == "ring");
+  CHECK(s.collective.algorithms[0].label == "ring");
+  CHECK(s.collective.algorithms[1].name == "multitree");
+  CHECK(s.collective.algorithms[1].label == "mt");
+  CHECK(s.collective.algorithms[1].where == "demo.yaml:17:22");
+  CHECK(s.collective.sizes_bytes == std::vector<std::uint64_t>{32768, 1048576, 4096, 2000000});
+  CHECK(s.collective.dtype == "int32");
+}
+
+TEST_CASE("the scenario name defaults to the file stem") {
+  const std::string text = "topology: ring:8\ncollective: {algorithms: [ring]}\n";
+  CHECK(load_scenario_text(text, "dir/my_run.yaml").name == "my_run");
+  CHECK(load_scenario_text(text, "dir/my_run.yaml").topology.dims == std::vector<int>{8});
+}
+
+TEST_CASE("byte sizes parse with binary and decimal units") {
+  CHECK(mt::parse_byte_size("4096") == 4096);
+  CHECK(mt::parse_byte_size("64KiB") == 65536);
+  CHECK(mt::parse_byte_size("1.5 KiB") == 1536);
+  CHECK(mt::parse_byte_size("3MB") == 3000000);
+  CHECK(mt::parse_byte_size("1GiB") == 1073741824);
+  CHECK_THROWS_WITH(mt::parse_byte_size("-4"), Catch::Contains("is not a size"));
+  CHECK_THROWS_WITH(mt::parse_byte_size("4 parsecs"), Catch::Contains("unknown unit \"parsecs\""));
+  CHECK_THROWS_WITH(mt::parse_byte_size("0.5"), Catch::Contains("not a positive size"));
+  CHECK_THROWS_WITH(mt::parse_byte_size("1.3KiB"), Catch::Contains("not a whole number of bytes"));
+  CHECK(mt::format_byte_size(65536) == "64KiB");
+  CHECK(mt::format_byte_size(1536) == "1536B");
+  CHECK(mt::format_byte_size(64ull << 20) == "64MiB");
+}
+
+TEST_CASE("unknown keys are named with file, line, column and the allowed keys") {
+  const std::string text = "topology: torus:4x4\nnic:\n  portz: 4\ncollective: {algorithms: [ring]}\n";
+  CHECK(error_of(text) ==
+        "bad.yaml:3:3: nic.portz: unknown key; expected one of: ports, scheduler, flow_control, "
+        "issue, reduce_elems_per_cycle, packet_bytes, head_flit_bytes, flit_bytes, "
+        "software_issue_cycles");
+  CHECK_THAT(error_of("topologee: ring:4\n"), Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
+}
+
+TEST_CASE("wrong types are rejected with the key path") {
+  const std::string base = "topology: torus:4x4\ncollective: {algorithms: [ring]}\n";
+  CHECK(error_of(base + "clock_ghz: fast\n") == "bad.yaml:3:12: clock_ghz: expected a number, got \"fast\"");
+  CHECK(error_of(base + "router: {vcs: [1, 2]}\n") ==
+        "bad.yaml:3:15: router.vcs: expected an integer, got a list");
+  CHECK(error_of(base + "router: {step_priority: maybe}\n") ==
+        "bad.yaml:3:25: router.step_priority: expected true or false, got \"maybe\"");
+  CHECK(error_of(base + "nic: 4\n") ==
+        "bad.yaml:3:6: nic: expected a mapping of keys (ports, scheduler, flow_control, issue, "
+        "reduce_elems_per_cycle, packet_bytes, head_flit_bytes, flit_bytes, software_issue_cycles)");
+  CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
+        "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
+  CHECK(error_of("topology: {kind: torus, dims: [4, 4.5]}\ncollective: {algorithms: [ring]}\n") ==
+        "bad.yaml:1:35: topology.dims[1]: expected an integer, got \"4.5\"");
+}
+
+TEST_CASE("impossible values are rejected") {
+  const std::string algos = "collective: {algorithms: [ring]}\n";
+  CHECK(error_of("topology: {kind: torus, dims: [0, 4]}\n" + algos) ==
+        "bad.yaml:1:32: topology.dims[0]: \"0\" is out of range: must be between 1 and 4096");
+  CHECK(error_of("topology: {kind: switch, nodes: -3}\n" + algos) ==
+        "bad.yaml:1:33: topology.nodes: \"-3\" is out of range: must be between 1 and 4096");
+  CHECK(error_of("topology: {kind: torus, dims: [4096, 4096]}\n" + algos) ==
+        "bad.yaml:1:11: topology: topology has 16777216 endpoints; at most 4096 are supported");
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], sizes: [-1MiB]}\n") ==
+        "bad.yaml:2:42: collective.sizes[0]: \"-1MiB\" is not a size: expected a positive number of "
+        "bytes with an optional unit B, KiB, MiB, GiB, KB, MB, GB");
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], sizes: [6]}\n") ==
+        "bad.yaml:2:42: collective.sizes[0]: 6 bytes is not a whole number of 4-byte elements");
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], sizes: [2TiB]}\n") ==
+        "bad.yaml:2:42: collective.sizes[0]: \"2TiB\" has an unknown unit \"TiB\"; use B, KiB, MiB, GiB, KB, MB or GB");
+  CHECK_THAT(error_of("topology: torus:4x4\ncollective: {algorithms: [quantum]}\n"),
+             Catch::StartsWith("bad.yaml:2:27: collective.algorithms[0]: \"quantum\" is not one of: ring"));
+  CHECK(error_of("topology: torus:4x4\nrouter: {vcs: 1}\n" + algos) ==
+        "bad.yaml:1:1: router.vcs: a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+  CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 8}\n" + algos) ==
+        "bad.yaml:1:1: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
+        "(nic.packet_bytes + nic.head_flit_bytes)");
+  CHECK_THAT(error_of("topology: torus:4x4\nnic: {ports: 9}\n" + algos),
+             Catch::StartsWith("bad.yaml:1:11: topology: ") && Catch::Contains("ports"));
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring, ring]}\n") ==
+        "bad.yaml:2:26: collective.algorithms: two entries are labelled \"ring\"; give each a distinct label");
+}
+
+TEST_CASE("missing sections, empty and non-YAML files are rejected") {
+  CHECK(error_of("") == "bad.yaml: the scenario is empty; expected a mapping with at least topology and collective");
+  CHECK(error_of("# only a comment\n") ==
+        "bad.yaml: the scenario is empty; expected a mapping with at least topology and collective");
+  CHECK(error_of("collective: {algorithms: [ring]}\n") ==
+        "bad.yaml:1:1: topology: missing: every scenario needs a topology");
+  CHECK(error_of("topology: ring:4\n") ==
+        "bad.yaml:1:1: collective.algorithms: missing: list at least one algorithm");
+  CHECK_THAT(error_of("- just\n- a list\n"),
+             Catch::StartsWith("bad.yaml:1:1: expected a mapping of keys (name, description"));
+  CHECK_THAT(error_of("topology: {kind: torus\n"), Catch::StartsWith("bad.yaml:2:1: YAML syntax error: "));
+}
+
+TEST_CASE("hostile input: non-UTF-8, deep nesting, duplicate keys, huge values") {
+  CHECK(error_of("name: caf\xe9\n") == "bad.yaml:1:10: the file is not valid UTF-8 (byte 9)");
+  CHECK(error_of("name: a\nname: b\ntopology: ring:4\n") == "bad.yaml:2:1: name: key given twice");
+  std::string deep = "topology: ring:4\nrouter: ";
+  for (int i = 0; i < 5000; ++i) deep += "[";
+  CHECK_THAT(error_of(deep), Catch::StartsWith("bad.yaml:"));
+  std::string deep_map = "nic:\n  ports: {a: {b: {c: {d: {e: 1}}}}}\n";
+  CHECK(error_of(deep_map) == "bad.yaml:2:10: nic.ports: expected an integer, got a mapping");
+  CHECK(error_of("topology: torus:4x4\nwatchdog_cycles: 99999999999999999999999\n") ==
+        "bad.yaml:2:18: watchdog_cycles: expected an integer, got \"99999999999999999999999\"");
+}
+
+TEST_CASE("--set overrides keys before validation and names itself in errors") {
+  const mt::ScenarioConfig s = load_scenario_text(
+      kValid, "demo.yaml", {"nic.ports=4", "collective.sizes=[1MiB]", "router.step_priority=true"});
+  CHECK(s.topology.ports_per_node == 4);
+  CHECK(s.collective.sizes_bytes == std::vector<std::uint64_t>{1048576});
+  CHECK(s.router.step_priority);
+  CHECK(error_of(kValid, {"nic.ports=many"}) ==
+        "--set nic.ports=many: nic.ports: expected an integer, got \"many\"");
+  CHECK(error_of(kValid, {"nic.portz=4"}) == "--set nic.portz=4: nic.portz: unknown key; expected one "
+        "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, packet_bytes, "
+        "head_flit_bytes, flit_bytes, software_issue_cycles");
+  CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
+  CHECK(error_of(kValid, {"name.x=1"}) == "--set name.x=1: \"name\" is not a mapping");
+  // A spec-string topology can still be changed key by key.
+  const mt::ScenarioConfig t = load_scenario_text(
+      "topology: torus:4x4\ncollective: {algorithms: [ring]}\n", "t.yaml", {"topology.link_latency_cycles=7"});
+  CHECK(t.topology.link_latency_cycles == 7);
+  CHECK(t.topology.dims == std::vector<int>{4, 4});
+}
+
+TEST_CASE("every shipped scenario loads") {
+  for (const char* name : {"default.yaml"}) {
+    INFO(name);
+    CHECK_NOTHROW(mt::load_scenario_file(std::string(MT_SOURCE_DIR) + "/scenarios/" + name));
+  }
+  CHECK_THROWS_WITH(mt::load_scenario_file("/nonexistent/x.yaml"),
+                    "/nonexistent/x.yaml: cannot open the scenario file");
+}
