@@ -48,26 +48,32 @@ int param_int(const std::string& algorithm, const AlgorithmParams& params, const
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes = 2);
 
 /// Derives dependencies for chunk-pipelined algorithms (ring, halving-doubling, 2D ring): every
-/// send of chunk c by node u depends on the last message that delivered chunk c to u. Arrivals
-/// recorded during a step become visible only after commit(), so a node never depends on a
-/// message of the step it is sending in.
+/// send of chunk c by node u depends on the messages that delivered chunk c to u so far: every
+/// reduce arrival since the last broadcast arrival, and that broadcast arrival (which is itself
+/// ordered after the earlier ones). Arrivals recorded during a step become visible only after
+/// commit(), so a node never depends on a message of the step it is sending in.
 class ArrivalTracker {
  public:
   /// Tracker for `nodes` endpoints and `chunks` chunks, with no arrival yet.
   ArrivalTracker(int nodes, int chunks);
-  /// Dependencies of a send of `chunk` by `node`: the last committed arrival, or none.
+  /// Dependencies of a send of `chunk` by `node` (committed arrivals only).
   std::vector<int> deps(int node, int chunk) const;
-  /// Records that message `id` delivers `chunk` to `node` (visible after commit()).
-  void record(int node, int chunk, int id);
+  /// Records that message `id` of `kind` delivers `chunk` to `node` (visible after commit()).
+  void record(int node, int chunk, int id, OpKind kind);
   /// Makes the arrivals recorded since the last commit visible.
   void commit();
   /// Adds `op` to `schedule` with deps from this tracker, records its arrival; returns its id.
   int send(Schedule& schedule, Op op);
 
  private:
+  struct Pending {
+    size_t slot;
+    int id;
+    OpKind kind;
+  };
   int chunks_;
-  std::vector<int> last_;  // node * chunks + chunk -> message id, -1 = own contribution only
-  std::vector<std::pair<int, int>> pending_;  // (index into last_, message id)
+  std::vector<std::vector<int>> arrivals_;  // node * chunks + chunk -> message ids
+  std::vector<Pending> pending_;
 };
 
 /// Returns `schedule` with its ops stably reordered by step (ids and deps renumbered), so that a

@@ -11,16 +11,16 @@ namespace mt {
 
 /// Parameters of the alpha-beta estimate (cycles of the network clock).
 struct CostParams {
-  double per_hop_cycles = 1;      ///< router pipeline per hop, cycles
-  int packet_bytes = 256;         ///< payload bytes per packet
-  int head_flit_bytes = 16;       ///< header bytes per packet
+  double per_hop_cycles = 1;  ///< router pipeline per hop, cycles
+  int packet_bytes = 256;     ///< payload bytes per packet
+  int head_flit_bytes = 16;   ///< header bytes per packet
 };
 
 /// Estimate of one schedule at one size.
 struct CostEstimate {
-  double cycles = 0;              ///< estimated completion, cycles
-  double latency_cycles = 0;      ///< sum over steps of the step's worst path latency
-  double bandwidth_cycles = 0;    ///< sum over steps of the step's most loaded link's bytes / bw
+  double cycles = 0;            ///< estimated completion, cycles
+  double latency_cycles = 0;    ///< sum over steps of the step's worst path latency
+  double bandwidth_cycles = 0;  ///< sum over steps of the step's most loaded link's bytes / bw
 };
 
 /// Per-step synchronous estimate (step s starts when step s-1 ended everywhere; steps add up):
@@ -29,9 +29,10 @@ struct CostEstimate {
 /// of the wire bytes of every message of the step crossing it (chunk bytes + ceil(chunk bytes /
 /// packet_bytes) x head_flit_bytes) / the link's bytes_per_cycle (contention counted). Paths are
 /// Op::path or the topology's route. A message's own serialisation is counted once (through its
-/// links' load), not again in its latency.
-CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology,
-                           std::uint64_t bytes, const CostParams& params = {});
+/// links' load), not again in its latency. Throws ScheduleError for a negative step or a chunk
+/// out of range.
+CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
+                           const CostParams& params = {});
 
 /// Bandwidth lower bound of an all-reduce of `bytes` per node, cycles: the larger of
 /// 2(N-1)/N * bytes / (per-node injection bandwidth with `ports` NIC ports) and

@@ -26,15 +26,15 @@ enum class OpKind {
 /// One message: node `node` sends chunk `chunk` to endpoint `peer` once every message in `deps`
 /// has arrived at `node`. The data carried is the sender's buffer for that chunk at issue time.
 struct Op {
-  int id = 0;            ///< global message id, equal to its index in Schedule::ops
-  int node = 0;          ///< sending endpoint
-  int peer = 0;          ///< receiving endpoint
-  int chunk = 0;         ///< chunk index, 0..num_chunks-1
-  int flow = 0;          ///< tree / ring / flow id the message belongs to (0..num_flows-1)
-  int step = 0;          ///< time step of the schedule this message belongs to (0-based)
-  int port = -1;         ///< sender NIC port to use, -1 = any (the NIC picks by route)
+  int id = 0;     ///< global message id, equal to its index in Schedule::ops
+  int node = 0;   ///< sending endpoint
+  int peer = 0;   ///< receiving endpoint
+  int chunk = 0;  ///< chunk index, 0..num_chunks-1
+  int flow = 0;   ///< tree / ring / flow id the message belongs to (0..num_flows-1)
+  int step = 0;   ///< time step of the schedule this message belongs to (0-based)
+  int port = -1;  ///< sender NIC port to use, -1 = any (the NIC picks by route)
   OpKind kind = OpKind::kReduce;
-  std::vector<int> deps; ///< ids of messages that must have arrived at `node` before issue
+  std::vector<int> deps;  ///< ids of messages that must have arrived at `node` before issue
   /// Explicit path as directed link ids (source routing, e.g. MultiTree on switch topologies);
   /// empty = the topology's routing function.
   std::vector<int> path;
@@ -48,8 +48,8 @@ struct Schedule {
   int nodes = 0;
   int num_chunks = 0;
   int num_flows = 0;
-  int num_steps = 0;      ///< 1 + largest Op::step
-  std::vector<Op> ops;    ///< all messages; a node's messages in list order form its program
+  int num_steps = 0;    ///< 1 + largest Op::step
+  std::vector<Op> ops;  ///< all messages; a node's messages in list order form its program
 
   /// Appends an op, assigning its id, and keeps num_steps/num_flows up to date. Returns the id.
   int add(Op op);

@@ -13,8 +13,8 @@ namespace mt {
 /// Two messages of the same step sharing one directed link.
 struct Contention {
   int step = 0;
-  int link = 0;    ///< directed link id
-  int op_a = 0;    ///< message ids
+  int link = 0;  ///< directed link id
+  int op_a = 0;  ///< message ids
   int op_b = 0;
 };
 
@@ -23,17 +23,21 @@ struct Contention {
 struct VerifyReport {
   bool ok = true;
   /// First violation, precise and readable, e.g. "node 3 chunk 5: contribution of node 7 arrives
-  /// twice (messages 12 and 40)". Empty when ok.
+  /// twice (message 40; already held)". Empty when ok.
   std::string first_error;
-  std::vector<std::string> errors;       ///< all violations found (first_error is errors[0])
-  std::vector<Contention> contention;    ///< every contended (step, link) pair
-  int num_steps = 0;
-  int num_messages = 0;
+  /// Violations found (first_error is errors[0]): at most 20, then one "... and K more error(s)
+  /// not shown" line.
+  std::vector<std::string> errors;
+  std::vector<Contention> contention;  ///< every contended (step, link) pair, by step then link
+  int num_steps = 0;                   ///< Schedule::num_steps
+  int num_messages = 0;                ///< number of ops
 };
 
-/// Replays `schedule` on `topology`. Never throws for a wrong schedule; throws ScheduleError only
-/// when ids are out of range in a way that makes replay meaningless (the report says so instead
-/// where possible).
+/// Replays `schedule` on `topology` with the semantics of SCHEDULE_FORMAT.md, in this order:
+/// structure (ids, ranges, node count, dependency targets; replay stops here on error), explicit
+/// paths and contention, dependency cycles (replay stops), timing races (replay stops: it would
+/// show one arbitrary timing), then the symbolic replay and the final all-contributions check.
+/// Never throws for a wrong schedule: every problem is an entry of VerifyReport::errors.
 VerifyReport verify(const Schedule& schedule, const Topology& topology);
 
 }  // namespace mt

@@ -1,5 +1,6 @@
 #include "model/sim/results.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -127,6 +128,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   for (const auto& r : runs)
     if (r.algorithm == reference_name && r.error.empty()) reference_ns[r.bytes] = r.completion_ns;
 
+  const int speedup_width = static_cast<int>(std::max<std::size_t>(10, reference_name.size() + 5));
   std::ostringstream os;
   const RunResult& first = runs.front();
   os << "scenario " << first.scenario << ": " << first.topology << ", " << first.nodes
@@ -135,7 +137,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   os << std::left << std::setw(9) << "size" << std::setw(18) << "algorithm" << std::right
      << std::setw(6) << "ports" << std::setw(7) << "steps" << std::setw(13) << "cycles"
      << std::setw(12) << "time_us" << std::setw(13) << "bound_cyc" << std::setw(8) << "eff"
-     << std::setw(10) << "vs_" + reference_name << std::setw(9) << "data" << "\n";
+     << std::setw(speedup_width) << "vs_" + reference_name << std::setw(9) << "data" << "\n";
   std::uint64_t last_size = runs.front().bytes;
   for (const auto& r : runs) {
     if (r.bytes != last_size) os << "\n";
@@ -155,7 +157,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
                                                     : "WRONG";
     os << std::setw(13) << r.completion_cycles << std::setw(12) << fixed(r.completion_ns / 1000, 3)
        << std::setw(13) << fixed(r.bound_cycles, 0) << std::setw(8) << fixed(r.efficiency, 3)
-       << std::setw(10) << speedup << std::setw(9) << data << "\n";
+       << std::setw(speedup_width) << speedup << std::setw(9) << data << "\n";
     if (!r.error.empty()) os << "    error: " << r.error << "\n";
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "

@@ -38,6 +38,9 @@ struct RunResult {
   std::string error;             ///< non-empty when the run failed (data mismatch, stall)
   std::vector<std::uint64_t> node_finish_cycles;  ///< per endpoint, cycle its last chunk was final
   std::vector<LinkStat> links;
+  /// Per schedule message (index = message id): cycle its last packet was applied at the peer
+  /// (0 when it never arrived).
+  std::vector<std::uint64_t> message_arrival_cycles;
   double wall_seconds = 0;       ///< host time spent simulating
 };
 

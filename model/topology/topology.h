@@ -25,34 +25,38 @@ struct EdgeConfig {
 struct TopologyConfig {
   /// Family: ring, torus, mesh, fattree, bigraph, switch, custom.
   std::string kind = "torus";
-  /// ring: {N}; torus: {X,Y} or {X,Y,Z}; mesh: {X,Y}. Endpoint id = x + X*(y + Y*z).
+  /// ring: {N}; torus and mesh: {X,Y} or {X,Y,Z}. Endpoint id = x + X*(y + Y*z). Every dimension
+  /// >= 1; a torus dimension of size 2 has one link between its two nodes, size 1 none.
   std::vector<int> dims = {4, 4};
-  int fattree_k = 4;       ///< fattree: switch radix k (k/2 endpoints per leaf, k leaves, k/2 spines)
-  int fattree_levels = 2;  ///< fattree: only 2 is supported
-  int bigraph_m = 4;       ///< bigraph: endpoints per switch
-  int bigraph_n = 4;       ///< bigraph: switches, split into two halves of n/2 (n even)
-  int switch_nodes = 16;   ///< switch: endpoints on the single crossbar switch
-  int custom_nodes = 0;    ///< custom: number of endpoints
-  int custom_switches = 0; ///< custom: number of switches
+  /// fattree: switch radix k, even (k leaves with k/2 endpoints each, k/2 spines: N = k*k/2).
+  int fattree_k = 4;
+  int fattree_levels = 2;   ///< fattree: only 2 is supported
+  int bigraph_m = 4;        ///< bigraph: endpoints per switch (N = m*n)
+  int bigraph_n = 4;        ///< bigraph: switches, split into two halves of n/2 (n even)
+  int switch_nodes = 16;    ///< switch: endpoints on the single crossbar switch
+  int custom_nodes = 0;     ///< custom: number of endpoints
+  int custom_switches = 0;  ///< custom: number of switches
   std::vector<EdgeConfig> custom_edges;  ///< custom: bidirectional edges
   /// Bandwidth of every directed link, bytes per network clock cycle (16 = 16 GB/s at 1 GHz).
   double link_bytes_per_cycle = 16.0;
   /// Wire latency of a router-to-router (or switch-to-switch) link, cycles.
   int link_latency_cycles = 150;
-  /// Latency of an endpoint-to-switch link on switch topologies, cycles (direct topologies have none).
+  /// Latency of an endpoint-to-switch link on switch topologies, cycles (direct topologies have
+  /// none).
   int nic_link_latency_cycles = 150;
-  /// NIC ports per endpoint; 0 = default (one per network link on direct topologies, 1 on switched).
+  /// NIC ports per endpoint; 0 = default (one per network link on direct topologies, 1 on
+  /// switched).
   int ports_per_node = 0;
 };
 
 /// One directed link. Ids are dense: 0..links()-1.
 struct Link {
-  int id = 0;
-  int src = 0;                        ///< vertex id the link leaves
-  int dst = 0;                        ///< vertex id the link enters
-  double bytes_per_cycle = 16.0;      ///< serialisation bandwidth, bytes per cycle
-  int latency_cycles = 0;             ///< wire latency, cycles
-  int reverse = -1;                   ///< id of the link dst->src (every link has one)
+  int id = 0;                     ///< index in Topology::links()
+  int src = 0;                    ///< vertex id the link leaves
+  int dst = 0;                    ///< vertex id the link enters
+  double bytes_per_cycle = 16.0;  ///< serialisation bandwidth, bytes per cycle
+  int latency_cycles = 0;         ///< wire latency, cycles
+  int reverse = -1;               ///< id of the link dst->src (every link has one)
 };
 
 /// A network: endpoints 0..nodes()-1 (each holds a NIC), switches nodes()..vertices()-1, and
@@ -70,17 +74,21 @@ class Topology {
   /// Dimensions for ring/torus/mesh (empty otherwise).
   const std::vector<int>& dims() const { return config_.dims; }
 
-  int nodes() const { return nodes_; }                 ///< endpoints (NICs)
+  int nodes() const { return nodes_; }                            ///< endpoints (NICs)
   int vertices() const { return static_cast<int>(out_.size()); }  ///< endpoints + switches
-  int switches() const { return vertices() - nodes_; }
-  bool is_switch(int v) const { return v >= nodes_; }
-  bool is_direct() const { return switches() == 0; }   ///< no switches (ring, torus, mesh)
+  int switches() const { return vertices() - nodes_; }            ///< switch vertices
+  bool is_switch(int v) const { return v >= nodes_; }             ///< vertex v is a switch
+  bool is_direct() const { return switches() == 0; }  ///< no switches (ring, torus, mesh)
+  /// NIC ports per endpoint: config value, or the default (most links of any endpoint on direct
+  /// topologies, 1 on switched ones). Never more than the endpoints' link count.
   int ports_per_node() const { return ports_per_node_; }
 
-  const std::vector<Link>& links() const { return links_; }
+  const std::vector<Link>& links() const { return links_; }  ///< all directed links, by id
+  /// Link `id`; throws std::out_of_range for a bad id.
   const Link& link(int id) const { return links_.at(static_cast<size_t>(id)); }
   /// Directed links leaving vertex v, in a fixed order (direct topologies: see neighbor order).
   const std::vector<int>& out_links(int v) const { return out_.at(static_cast<size_t>(v)); }
+  /// Directed links entering vertex v (direct topologies: from the neighbors, in neighbor order).
   const std::vector<int>& in_links(int v) const { return in_.at(static_cast<size_t>(v)); }
   /// Link id from u to v, or -1 when they are not adjacent.
   int link_between(int u, int v) const;
@@ -89,19 +97,22 @@ class Topology {
   /// of size 2); ring: W, E. Other kinds: endpoints directly linked to u, in link order.
   std::vector<int> neighbors(int u) const;
 
-  /// Deterministic deadlock-free route from endpoint src to endpoint dst as link ids:
+  /// Deterministic minimal route from endpoint src to endpoint dst as link ids:
   /// dimension-order on torus (x, then y, then z; shortest direction, exactly half way goes +),
   /// XY(Z) on mesh, ring the shortest way (ties +). Fat-tree: up/down, endpoint->leaf[->spine
   /// (dst mod k/2)->leaf]->endpoint. BiGraph: endpoint->switch[->switch of the other half]->
   /// endpoint, or for two switches of the same half via the other half's switch (dst mod n/2).
   /// Switch: endpoint->switch->endpoint. Custom: shortest path, lowest link id at every hop.
-  /// Empty when src == dst. Throws TopologyError for ids out of range.
+  /// Empty when src == dst. Throws TopologyError for ids out of range. Deadlock freedom: mesh XY,
+  /// fat-tree up/down and switch routes are deadlock-free as is; ring/torus need dateline virtual
+  /// channels; BiGraph needs a separate virtual channel for a second switch-to-switch hop.
   std::vector<int> route(int src, int dst) const;
-  /// Hop count (links) of a shortest path between two vertices; -1 if unreachable.
+  /// Hop count (links) of a shortest path between two vertices (endpoints or switches). O(1):
+  /// closed forms per family, a precomputed BFS table on custom topologies (always connected).
   int distance(int u, int v) const;
-  /// Largest endpoint-to-endpoint shortest-path hop count.
-  int diameter() const;
-  /// Directed links whose both ends are endpoints or that carry endpoint traffic: all links.
+  /// Largest endpoint-to-endpoint shortest-path hop count (precomputed).
+  int diameter() const { return diameter_; }
+  /// Number of directed links (every physical connection counts twice).
   int directed_links() const { return static_cast<int>(links_.size()); }
   /// Coordinates {x}, {x,y} or {x,y,z} of endpoint u on ring/torus/mesh (empty on other kinds).
   std::vector<int> coords(int u) const;
@@ -113,8 +124,11 @@ class Topology {
   void build_bigraph();
   void build_switch();
   void build_custom();
-  void compute_distances();
+  void compute_custom_distances();
+  int compute_diameter() const;
 
+  enum class Family { kRing, kTorus, kMesh, kFatTree, kBiGraph, kSwitch, kCustom };
+  Family family_ = Family::kTorus;
   TopologyConfig config_;
   std::string name_;
   int nodes_ = 0;
@@ -122,7 +136,10 @@ class Topology {
   std::vector<Link> links_;
   std::vector<std::vector<int>> out_;
   std::vector<std::vector<int>> in_;
-  std::vector<std::int16_t> dist_;  // all-pairs hop counts, row-major vertices x vertices; -1 = none
+  // custom only (other families have closed forms): all-pairs hop counts from Boost.Graph BFS,
+  // row-major vertices x vertices.
+  std::vector<std::int16_t> dist_;
+  int diameter_ = 0;
 };
 
 /// Parses a CLI topology spec: "ring:16", "torus:4x4", "torus:4x4x4", "mesh:8x8",

@@ -1,6 +1,7 @@
 // mtsim: command-line front end of the MultiTree all-reduce simulator.
 
 #include <boost/program_options/errors.hpp>
+#include <cstdlib>
 #include <iostream>
 #include <systemc>
 
@@ -60,4 +61,11 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mtsim: schedule: " << e.what() << "\n";
   }
   return kExitBadInput;
+}
+
+// SystemC's own main() prints its banner on stderr before it calls sc_main, so sc_main cannot
+// turn it off; this main sets the switch first, then runs the kernel's usual entry.
+int main(int argc, char* argv[]) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

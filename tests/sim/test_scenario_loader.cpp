@@ -168,7 +168,7 @@ TEST_CASE("hostile input: non-UTF-8, deep nesting, duplicate keys, huge values")
         "bad.yaml:2:18: watchdog_cycles: expected an integer, got \"99999999999999999999999\"");
 }
 
-TEST_CASE("--set overrides keys before validation and names itself in errors") {
+TEST_CASE("overrides from --set apply before validation and name themselves in errors") {
   const mt::ScenarioConfig s = load_scenario_text(
       kValid, "demo.yaml", {"nic.ports=4", "collective.sizes=[1MiB]", "router.step_priority=true"});
   CHECK(s.topology.ports_per_node == 4);

@@ -1,0 +1,183 @@
+#include "model/collective/algorithm.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include "model/collective/dbtree.h"
+#include "model/collective/halving_doubling.h"
+#include "model/collective/multitree.h"
+#include "model/collective/ring.h"
+#include "model/collective/ring2d.h"
+
+namespace mt {
+
+namespace {
+
+using Builder = std::function<Schedule(const Topology&, const AlgorithmParams&)>;
+
+struct Entry {
+  const char* name;
+  Builder build;
+  const char* help;
+};
+
+const std::vector<Entry>& registry() {
+  static const std::vector<Entry> entries = {
+      {"ring", build_ring,
+       "unidirectional ring over a Hamiltonian cycle of the topology: N chunks, reduce-scatter "
+       "then "
+       "all-gather, 2(N-1) steps; no parameters"},
+      {"ring_bi", build_ring_bi,
+       "two rings in opposite directions, each with half of the data: 2N chunks, 2(N-1) steps; no "
+       "parameters"},
+      {"ring2d", build_ring2d,
+       "hierarchical 2D ring on a 2D torus/mesh: half of the data rows-then-columns, the other "
+       "half "
+       "columns-then-rows in the opposite direction, 2(X-1)+2(Y-1) steps; no parameters"},
+      {"dbtree", build_dbtree,
+       "NCCL-style double binary tree, each tree carries half of the data, pipelined; "
+       "pipeline=<chunks per tree> (default 8)"},
+      {"halving_doubling", build_halving_doubling,
+       "recursive halving reduce-scatter + recursive doubling all-gather, N a power of two, "
+       "2 log2(N) steps, nearest partners first; no parameters"},
+      {"multitree", build_multitree,
+       "MultiTree (ISCA 2021): one spanning tree per node built top-down with link/port "
+       "reservation per time step, 2T steps; NIC ports from the topology; no parameters"},
+  };
+  return entries;
+}
+
+std::string known_names() {
+  std::string out;
+  for (const auto& e : registry()) {
+    if (!out.empty()) out += ", ";
+    out += e.name;
+  }
+  return out;
+}
+
+const Entry& find(const std::string& name) {
+  for (const auto& e : registry()) {
+    if (name == e.name) return e;
+  }
+  throw AlgorithmError("unknown algorithm '" + name + "' (known: " + known_names() + ")");
+}
+
+}  // namespace
+
+Schedule build_schedule(const std::string& name, const Topology& topology,
+                        const AlgorithmParams& params) {
+  return find(name).build(topology, params);
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto& e : registry()) names.emplace_back(e.name);
+  return names;
+}
+
+std::string algorithm_help(const std::string& name) {
+  return find(name).help;
+}
+
+void check_params(const std::string& algorithm, const AlgorithmParams& params,
+                  const std::vector<std::string>& known) {
+  for (const auto& kv : params) {
+    if (std::find(known.begin(), known.end(), kv.first) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw AlgorithmError(algorithm + ": unknown parameter '" + kv.first +
+                           "' (known: " + (list.empty() ? std::string("none") : list) + ")");
+    }
+  }
+}
+
+int param_int(const std::string& algorithm, const AlgorithmParams& params, const std::string& key,
+              int fallback, int min_value) {
+  auto it = params.find(key);
+  if (it == params.end()) return fallback;
+  size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(it->second, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != it->second.size()) {
+    throw AlgorithmError(algorithm + ": parameter '" + key + "' must be an integer, got '" +
+                         it->second + "'");
+  }
+  if (value < min_value) {
+    throw AlgorithmError(algorithm + ": parameter '" + key +
+                         "' must be >= " + std::to_string(min_value) + ", got " + it->second);
+  }
+  return value;
+}
+
+void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes) {
+  if (topology.nodes() < min_nodes) {
+    throw AlgorithmError(algorithm + " needs at least " + std::to_string(min_nodes) +
+                         " endpoints, topology " + topology.name() + " has " +
+                         std::to_string(topology.nodes()));
+  }
+}
+
+ArrivalTracker::ArrivalTracker(int nodes, int chunks)
+    : chunks_(chunks), arrivals_(static_cast<size_t>(nodes) * static_cast<size_t>(chunks)) {}
+
+std::vector<int> ArrivalTracker::deps(int node, int chunk) const {
+  return arrivals_.at(static_cast<size_t>(node) * static_cast<size_t>(chunks_) +
+                      static_cast<size_t>(chunk));
+}
+
+void ArrivalTracker::record(int node, int chunk, int id, OpKind kind) {
+  pending_.push_back(
+      {static_cast<size_t>(node) * static_cast<size_t>(chunks_) + static_cast<size_t>(chunk), id,
+       kind});
+}
+
+void ArrivalTracker::commit() {
+  for (const Pending& p : pending_) {
+    auto& list = arrivals_.at(p.slot);
+    if (p.kind == OpKind::kBroadcast) list.clear();  // overwrite: ordered after all earlier ones
+    list.push_back(p.id);
+  }
+  pending_.clear();
+}
+
+int ArrivalTracker::send(Schedule& schedule, Op op) {
+  for (int d : deps(op.node, op.chunk)) op.deps.push_back(d);
+  const int peer = op.peer;
+  const int chunk = op.chunk;
+  const OpKind kind = op.kind;
+  const int id = schedule.add(std::move(op));
+  record(peer, chunk, id, kind);
+  return id;
+}
+
+Schedule sort_by_step(const Schedule& schedule) {
+  std::vector<int> order(schedule.ops.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return schedule.ops[static_cast<size_t>(a)].step < schedule.ops[static_cast<size_t>(b)].step;
+  });
+  std::vector<int> new_id(schedule.ops.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    new_id[static_cast<size_t>(order[i])] = static_cast<int>(i);
+  Schedule out;
+  out.algorithm = schedule.algorithm;
+  out.topology = schedule.topology;
+  out.nodes = schedule.nodes;
+  out.num_chunks = schedule.num_chunks;
+  for (int old : order) {
+    Op op = schedule.ops[static_cast<size_t>(old)];
+    for (int& d : op.deps) d = new_id[static_cast<size_t>(d)];
+    out.add(std::move(op));
+  }
+  out.num_flows = std::max(out.num_flows, schedule.num_flows);
+  out.num_steps = std::max(out.num_steps, schedule.num_steps);
+  return out;
+}
+
+}  // namespace mt

@@ -1,0 +1,116 @@
+#include "model/collective/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+namespace {
+
+/// Bytes of chunk c when `bytes` are split into `chunks` (same split as chunk_begin/chunk_end).
+std::uint64_t chunk_bytes(int c, int chunks, std::uint64_t bytes) {
+  const auto n = static_cast<std::uint64_t>(chunks);
+  const auto i = static_cast<std::uint64_t>(c);
+  return (i + 1) * bytes / n - i * bytes / n;
+}
+
+}  // namespace
+
+// Per-step synchronous estimate: step s starts when step s-1 has ended everywhere. Its cost is
+// the slowest message's pipeline latency plus the time the most loaded directed link needs to
+// serialise everything the step puts on it (headers included). A message's own serialisation is
+// therefore counted once, through the load of its links, not again in its latency.
+CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
+                           const CostParams& params) {
+  CostEstimate est;
+  if (schedule.ops.empty()) return est;
+  if (schedule.num_chunks <= 0) {
+    throw ScheduleError("estimate_cost: schedule has " + std::to_string(schedule.num_chunks) +
+                        " chunks");
+  }
+  int steps = 0;
+  for (const Op& op : schedule.ops) {
+    if (op.step < 0 || op.chunk < 0 || op.chunk >= schedule.num_chunks) {
+      throw ScheduleError("estimate_cost: message " + std::to_string(op.id) + " has step " +
+                          std::to_string(op.step) + " and chunk " + std::to_string(op.chunk) +
+                          " (chunks 0.." + std::to_string(schedule.num_chunks - 1) + ")");
+    }
+    steps = std::max(steps, op.step + 1);
+  }
+  std::vector<double> latency(static_cast<size_t>(std::max(steps, 0)), 0.0);
+  std::vector<std::map<int, double>> load(static_cast<size_t>(std::max(steps, 0)));
+  const double packet = std::max(1, params.packet_bytes);
+  for (const Op& op : schedule.ops) {
+    const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
+    const auto payload = static_cast<double>(chunk_bytes(op.chunk, schedule.num_chunks, bytes));
+    const double wire = payload + std::ceil(payload / packet) * params.head_flit_bytes;
+    double lat = 0;
+    for (int l : path) {
+      lat += topology.link(l).latency_cycles + params.per_hop_cycles;
+      load[static_cast<size_t>(op.step)][l] += wire;
+    }
+    latency[static_cast<size_t>(op.step)] = std::max(latency[static_cast<size_t>(op.step)], lat);
+  }
+  for (int s = 0; s < steps; ++s) {
+    double worst = 0;
+    for (const auto& kv : load[static_cast<size_t>(s)]) {
+      worst = std::max(worst, kv.second / topology.link(kv.first).bytes_per_cycle);
+    }
+    est.latency_cycles += latency[static_cast<size_t>(s)];
+    est.bandwidth_cycles += worst;
+  }
+  est.cycles = est.latency_cycles + est.bandwidth_cycles;
+  return est;
+}
+
+double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t bytes) {
+  const int n = topology.nodes();
+  if (n < 2) return 0;
+  if (ports <= 0) ports = topology.ports_per_node();
+  if (ports <= 0) ports = 1;
+  const double total = static_cast<double>(bytes);
+  // Per-node form: every node must send and receive 2(N-1)/N of its buffer; it can inject over
+  // at most `ports` of its links at once (the fastest ones), and the slowest node bounds all.
+  double injection = 0;
+  bool first = true;
+  for (int u = 0; u < n; ++u) {
+    std::vector<double> bw;
+    for (int l : topology.out_links(u)) bw.push_back(topology.link(l).bytes_per_cycle);
+    std::sort(bw.rbegin(), bw.rend());
+    double sum = 0;
+    for (size_t i = 0; i < bw.size() && static_cast<int>(i) < ports; ++i) sum += bw[i];
+    injection = first ? sum : std::min(injection, sum);
+    first = false;
+  }
+  double per_node = 0;
+  if (injection > 0) per_node = 2.0 * (n - 1) / n * total / injection;
+  // Link form: all nodes together receive 2(N-1) buffers' worth, over the links entering
+  // endpoints (each usable by at most `ports` receptions per node).
+  double entering = 0;
+  for (int u = 0; u < n; ++u) {
+    std::vector<double> bw;
+    for (int l : topology.in_links(u)) bw.push_back(topology.link(l).bytes_per_cycle);
+    std::sort(bw.rbegin(), bw.rend());
+    for (size_t i = 0; i < bw.size() && static_cast<int>(i) < ports; ++i) entering += bw[i];
+  }
+  double link_form = 0;
+  if (entering > 0) link_form = 2.0 * (n - 1) * total / entering;
+  return std::max(per_node, link_form);
+}
+
+int step_lower_bound(const Topology& topology) {
+  const long n = topology.nodes();
+  if (n < 2) return 0;
+  const int ports = std::max(1, topology.ports_per_node());
+  long usable = 0;
+  for (int u = 0; u < n; ++u) {
+    usable += std::min<long>(ports, static_cast<long>(topology.out_links(u).size()));
+  }
+  if (usable <= 0) return 0;
+  return static_cast<int>((n * (n - 1) + usable - 1) / usable);
+}
+
+}  // namespace mt

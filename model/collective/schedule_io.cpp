@@ -1,0 +1,259 @@
+#include "model/collective/schedule_io.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace mt {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::string join_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw ScheduleError((path.empty() ? std::string("schedule") : path) + ": " + what);
+}
+
+const char* type_name(const Json& j) {
+  return j.type_name();
+}
+
+int as_int(const Json& j, const std::string& path) {
+  if (!j.is_number_integer()) fail(path, std::string("expected integer, got ") + type_name(j));
+  if (j.is_number_unsigned()) {
+    const auto v = j.get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      fail(path, std::to_string(v) + " is out of range for an integer");
+    }
+    return static_cast<int>(v);
+  }
+  const auto v = j.get<std::int64_t>();
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    fail(path, std::to_string(v) + " is out of range for an integer");
+  }
+  return static_cast<int>(v);
+}
+
+std::string as_string(const Json& j, const std::string& path) {
+  if (!j.is_string()) fail(path, std::string("expected string, got ") + type_name(j));
+  return j.get<std::string>();
+}
+
+std::vector<int> as_int_list(const Json& j, const std::string& path) {
+  if (!j.is_array()) fail(path, std::string("expected array of integers, got ") + type_name(j));
+  std::vector<int> result;
+  result.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    result.push_back(as_int(j[i], path + "[" + std::to_string(i) + "]"));
+  }
+  return result;
+}
+
+const Json& required(const Json& obj, const std::string& key, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(join_path(path, key), "missing");
+  return *it;
+}
+
+void reject_unknown_keys(const Json& obj, const std::set<std::string>& known,
+                         const std::string& path) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (known.count(it.key()) == 0) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      fail(path, "unknown key \"" + it.key() + "\" (known keys: " + list + ")");
+    }
+  }
+}
+
+Op op_from_json(const Json& j, int index) {
+  const std::string path = "ops[" + std::to_string(index) + "]";
+  if (!j.is_object()) fail(path, std::string("expected object, got ") + type_name(j));
+  reject_unknown_keys(
+      j, {"id", "node", "peer", "chunk", "flow", "step", "port", "kind", "deps", "path"}, path);
+  Op op;
+  op.id = as_int(required(j, "id", path), path + ".id");
+  if (op.id != index) {
+    fail(path + ".id",
+         "is " + std::to_string(op.id) + " but must equal the op's index " + std::to_string(index));
+  }
+  op.node = as_int(required(j, "node", path), path + ".node");
+  op.peer = as_int(required(j, "peer", path), path + ".peer");
+  op.chunk = as_int(required(j, "chunk", path), path + ".chunk");
+  op.flow = as_int(required(j, "flow", path), path + ".flow");
+  op.step = as_int(required(j, "step", path), path + ".step");
+  if (j.contains("port")) op.port = as_int(j["port"], path + ".port");
+  const std::string kind = as_string(required(j, "kind", path), path + ".kind");
+  try {
+    op.kind = parse_op_kind(kind);
+  } catch (const ScheduleError& e) {
+    fail(path + ".kind", e.what());
+  }
+  if (j.contains("deps")) op.deps = as_int_list(j["deps"], path + ".deps");
+  if (j.contains("path")) op.path = as_int_list(j["path"], path + ".path");
+  return op;
+}
+
+}  // namespace
+
+OpKind parse_op_kind(const std::string& text) {
+  if (text == "reduce") return OpKind::kReduce;
+  if (text == "broadcast") return OpKind::kBroadcast;
+  throw ScheduleError("\"" + text + "\" is not an op kind (expected \"reduce\" or \"broadcast\")");
+}
+
+nlohmann::json to_json(const Schedule& schedule) {
+  Json ops = Json::array();
+  for (const Op& op : schedule.ops) {
+    Json j = {{"id", op.id},
+              {"node", op.node},
+              {"peer", op.peer},
+              {"chunk", op.chunk},
+              {"flow", op.flow},
+              {"step", op.step},
+              {"kind", to_string(op.kind)},
+              {"deps", op.deps}};
+    if (op.port != -1) j["port"] = op.port;
+    if (!op.path.empty()) j["path"] = op.path;
+    ops.push_back(std::move(j));
+  }
+  return Json{{"format", kScheduleFormat},
+              {"version", kScheduleFormatVersion},
+              {"algorithm", schedule.algorithm},
+              {"topology", schedule.topology},
+              {"nodes", schedule.nodes},
+              {"num_chunks", schedule.num_chunks},
+              {"num_flows", schedule.num_flows},
+              {"num_steps", schedule.num_steps},
+              {"ops", std::move(ops)}};
+}
+
+Schedule schedule_from_json(const nlohmann::json& json) {
+  if (!json.is_object()) fail("", std::string("expected a JSON object, got ") + type_name(json));
+  reject_unknown_keys(json,
+                      {"format", "version", "algorithm", "topology", "nodes", "num_chunks",
+                       "num_flows", "num_steps", "ops", "analysis"},
+                      "");
+  // "analysis" is what `mtsim schedule --format json` adds (steps, bounds, estimate): output for
+  // people, ignored when reading, so its files verify as they are.
+  const std::string format = as_string(required(json, "format", ""), "format");
+  if (format != kScheduleFormat) {
+    fail("format", "is \"" + format + "\"; expected \"" + kScheduleFormat + "\"");
+  }
+  const int version = as_int(required(json, "version", ""), "version");
+  if (version != kScheduleFormatVersion) {
+    fail("version", "is " + std::to_string(version) + "; this build reads version " +
+                        std::to_string(kScheduleFormatVersion));
+  }
+  Schedule s;
+  s.algorithm = as_string(required(json, "algorithm", ""), "algorithm");
+  s.topology = as_string(required(json, "topology", ""), "topology");
+  s.nodes = as_int(required(json, "nodes", ""), "nodes");
+  s.num_chunks = as_int(required(json, "num_chunks", ""), "num_chunks");
+  s.num_flows = as_int(required(json, "num_flows", ""), "num_flows");
+  s.num_steps = as_int(required(json, "num_steps", ""), "num_steps");
+  const Json& ops = required(json, "ops", "");
+  if (!ops.is_array()) fail("ops", std::string("expected array, got ") + type_name(ops));
+  s.ops.reserve(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Op op = op_from_json(ops[i], static_cast<int>(i));
+    const std::string path = "ops[" + std::to_string(i) + "]";
+    if (op.step >= s.num_steps) {
+      fail(path + ".step",
+           "is " + std::to_string(op.step) + " but num_steps is " + std::to_string(s.num_steps));
+    }
+    if (op.flow >= s.num_flows) {
+      fail(path + ".flow",
+           "is " + std::to_string(op.flow) + " but num_flows is " + std::to_string(s.num_flows));
+    }
+    s.ops.push_back(std::move(op));
+  }
+  return s;
+}
+
+Schedule load_schedule_file(const std::string& path) {
+  const std::string where = "schedule file \"" + path + "\": ";
+  std::ifstream in(path);
+  if (!in)
+    throw ScheduleError("cannot read schedule file \"" + path + "\": " + std::strerror(errno));
+  Json json;
+  try {
+    json = Json::parse(in);
+  } catch (const Json::parse_error& e) {
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep "parse error at line L,
+    // column C: ...".
+    std::string what = e.what();
+    const auto bracket = what.find("] ");
+    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
+      what = what.substr(bracket + 2);
+    }
+    throw ScheduleError(where + "invalid JSON: " + what);
+  }
+  try {
+    return schedule_from_json(json);
+  } catch (const ScheduleError& e) {
+    throw ScheduleError(where + e.what());
+  }
+}
+
+void save_schedule_file(const Schedule& schedule, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) {
+    throw ScheduleError("cannot write schedule file \"" + path + "\": " + std::strerror(errno));
+  }
+  out << to_json(schedule).dump(2) << '\n';
+  if (!out) throw ScheduleError("cannot write schedule file \"" + path + "\"");
+}
+
+std::string to_dot(const Schedule& schedule, const Topology& topology) {
+  static const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  constexpr int kColors = sizeof(kPalette) / sizeof(kPalette[0]);
+  std::ostringstream dot;
+  dot << "digraph schedule {\n";
+  dot << "  graph [label=\"" << schedule.algorithm << " on " << schedule.topology << ": "
+      << schedule.nodes << " nodes, " << schedule.num_chunks << " chunks, " << schedule.num_flows
+      << " flows, " << schedule.num_steps << " steps\", labelloc=t];\n";
+  dot << "  node [shape=circle, fontsize=10];\n";
+  dot << "  edge [fontsize=8];\n";
+  const auto& dims = topology.dims();
+  const int nodes = std::min(schedule.nodes, topology.nodes());
+  for (int u = 0; u < nodes; ++u) {
+    dot << "  n" << u << " [label=\"" << u << "\"";
+    if (dims.size() >= 2) {
+      // Grid layout; z layers are shifted diagonally so they do not overlap.
+      const auto c = topology.coords(u);
+      const double z = dims.size() == 3 ? c[2] : 0;
+      const double x = 1.5 * c[0] + z * (1.5 * dims[0] + 1.0);
+      const double y = -1.5 * c[1] - z * 0.5;
+      dot << ", pos=\"" << x << "," << y << "!\"";
+    } else if (dims.size() == 1 && dims[0] > 1) {
+      const double angle = 2.0 * M_PI * u / dims[0];
+      const double r = std::max(1.5, 0.4 * dims[0]);
+      dot << ", pos=\"" << r * std::sin(angle) << "," << r * std::cos(angle) << "!\"";
+    }
+    dot << "];\n";
+  }
+  for (const Op& op : schedule.ops) {
+    const int flow = op.flow < 0 ? 0 : op.flow;
+    dot << "  n" << op.node << " -> n" << op.peer << " [label=\"s" << op.step << " c" << op.chunk
+        << "\", color=\"" << kPalette[flow % kColors] << "\", fontcolor=\""
+        << kPalette[flow % kColors] << "\"";
+    if (op.kind == OpKind::kBroadcast) dot << ", style=dashed";
+    dot << "];\n";
+  }
+  dot << "}\n";
+  return dot.str();
+}
+
+}  // namespace mt

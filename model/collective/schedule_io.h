@@ -1,0 +1,41 @@
+#pragma once
+// Schedule serialisation: the JSON file format (see model/collective/SCHEDULE_FORMAT.md) and a
+// Graphviz DOT rendering of a schedule's trees and flows.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/collective/schedule.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+
+/// Format tag written to and required in every schedule file ("format" key).
+inline constexpr const char* kScheduleFormat = "mtsim-schedule";
+/// Version of the schedule file format ("version" key).
+inline constexpr int kScheduleFormatVersion = 1;
+
+/// "reduce" -> kReduce, "broadcast" -> kBroadcast; throws ScheduleError for anything else.
+OpKind parse_op_kind(const std::string& text);
+
+/// The JSON form of `schedule` (empty paths and port -1 are omitted).
+nlohmann::json to_json(const Schedule& schedule);
+
+/// Parses the JSON form. Throws ScheduleError naming the JSON path of the bad field, e.g.
+/// "ops[12].chunk: expected integer". Checks form only (types, keys, ids equal to the index,
+/// num_steps/num_flows covering every op); whether the schedule is correct is verify()'s job.
+Schedule schedule_from_json(const nlohmann::json& json);
+
+/// Reads a schedule file. Throws ScheduleError for an unreadable file, invalid JSON (with line and
+/// column) or a malformed schedule (with the JSON path), each prefixed with the file name.
+Schedule load_schedule_file(const std::string& path);
+
+/// Writes the JSON form to `path` (2-space indented). Throws ScheduleError when it cannot write.
+void save_schedule_file(const Schedule& schedule, const std::string& path);
+
+/// Graphviz digraph of the schedule: one vertex per endpoint (pinned at its coordinates on 2D/3D
+/// direct topologies, for `neato -n` or `fdp`), one edge per message labelled "s<step> c<chunk>",
+/// coloured by flow; broadcasts are dashed.
+std::string to_dot(const Schedule& schedule, const Topology& topology);
+
+}  // namespace mt

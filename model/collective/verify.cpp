@@ -1,0 +1,499 @@
+#include "model/collective/verify.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace mt {
+
+namespace {
+
+constexpr size_t kMaxErrors = 20;
+// Memory budget of the happens-before bitsets, 64-bit words (64 MiB).
+constexpr std::uint64_t kAncestorBudgetWords = std::uint64_t{8} << 20;
+// Largest replay state (one contributor bitset per node and chunk), 64-bit words (1 GiB).
+constexpr std::uint64_t kReplayLimitWords = std::uint64_t{1} << 27;
+
+/// Error collector that keeps the first kMaxErrors messages and counts the rest.
+class ErrorList {
+ public:
+  void add(std::string message) {
+    if (errors_.size() < kMaxErrors) {
+      errors_.push_back(std::move(message));
+    } else {
+      ++suppressed_;
+    }
+  }
+  bool empty() const { return errors_.empty(); }
+  std::vector<std::string> take() {
+    std::vector<std::string> result = std::move(errors_);
+    if (suppressed_ > 0) {
+      result.push_back("... and " + std::to_string(suppressed_) + " more error(s) not shown");
+    }
+    return result;
+  }
+
+ private:
+  std::vector<std::string> errors_;
+  size_t suppressed_ = 0;
+};
+
+std::string str(int v) {
+  return std::to_string(v);
+}
+
+// "node 7" or "nodes 7, 9" (at most 8 ids, then "and K more").
+std::string node_list(const std::vector<int>& ids) {
+  std::string s = ids.size() == 1 ? "node " : "nodes ";
+  const size_t shown = std::min<size_t>(ids.size(), 8);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) s += ", ";
+    s += str(ids[i]);
+  }
+  if (ids.size() > shown) s += " and " + std::to_string(ids.size() - shown) + " more";
+  return s;
+}
+
+// Validates ids, ranges and dependency targets. Returns false when replay would be meaningless.
+bool check_structure(const Schedule& s, const Topology& t, ErrorList& errors) {
+  if (s.nodes != t.nodes()) {
+    errors.add("schedule is for " + str(s.nodes) + " nodes but topology " + t.name() + " has " +
+               str(t.nodes()) + " endpoints");
+    return false;
+  }
+  if (s.num_chunks < 1) {
+    errors.add("schedule has num_chunks " + str(s.num_chunks) + "; it must be >= 1");
+    return false;
+  }
+  const int n = s.nodes;
+  const int m = static_cast<int>(s.ops.size());
+  bool ok = true;
+  auto fail = [&](std::string message) {
+    errors.add(std::move(message));
+    ok = false;
+  };
+  for (int i = 0; i < m; ++i) {
+    const Op& op = s.ops[static_cast<size_t>(i)];
+    const std::string msg = "message " + str(i);
+    if (op.id != i) fail("ops[" + str(i) + "] has id " + str(op.id) + "; ids must equal the index");
+    if (op.node < 0 || op.node >= n) {
+      fail(msg + ": node " + str(op.node) + " is out of range 0.." + str(n - 1));
+    }
+    if (op.peer < 0 || op.peer >= n) {
+      fail(msg + ": peer " + str(op.peer) + " is out of range 0.." + str(n - 1));
+    } else if (op.peer == op.node) {
+      fail(msg + ": node " + str(op.node) + " sends to itself");
+    }
+    if (op.chunk < 0 || op.chunk >= s.num_chunks) {
+      fail(msg + ": chunk " + str(op.chunk) + " is out of range 0.." + str(s.num_chunks - 1));
+    }
+    if (op.step < 0) {
+      fail(msg + ": step " + str(op.step) + " is negative");
+    } else if (op.step >= s.num_steps) {
+      fail(msg + ": step " + str(op.step) + " is >= num_steps " + str(s.num_steps));
+    }
+    if (op.flow < 0) {
+      fail(msg + ": flow " + str(op.flow) + " is negative");
+    } else if (op.flow >= s.num_flows) {
+      fail(msg + ": flow " + str(op.flow) + " is >= num_flows " + str(s.num_flows));
+    }
+    if (op.port < -1 || op.port >= t.ports_per_node()) {
+      fail(msg + ": port " + str(op.port) + " is out of range (-1 = any, or 0.." +
+           str(t.ports_per_node() - 1) + ")");
+    }
+    if (op.kind != OpKind::kReduce && op.kind != OpKind::kBroadcast) {
+      fail(msg + ": kind " + str(static_cast<int>(op.kind)) + " is neither reduce nor broadcast");
+    }
+    for (int d : op.deps) {
+      if (d < 0 || d >= m) {
+        fail(msg + " depends on message " + str(d) + ", which does not exist (ids are 0.." +
+             str(m - 1) + ")");
+      } else if (s.ops[static_cast<size_t>(d)].peer != op.node) {
+        fail(msg + " at node " + str(op.node) + " depends on message " + str(d) +
+             ", which is sent to node " + str(s.ops[static_cast<size_t>(d)].peer) + ", not node " +
+             str(op.node));
+      }
+    }
+  }
+  return ok;
+}
+
+// Validates explicit paths and lists every (step, directed link) used by two or more messages.
+bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
+                 std::vector<Contention>& contention) {
+  bool ok = true;
+  const int num_links = t.directed_links();
+  // key = step * links + link -> first op id; second op id once contended (-1 before).
+  std::unordered_map<std::uint64_t, std::pair<int, int>> use;
+  use.reserve(s.ops.size() * 4);
+  for (const Op& op : s.ops) {
+    std::vector<int> path;
+    if (!op.path.empty()) {
+      int cur = op.node;
+      bool good = true;
+      for (int l : op.path) {
+        if (l < 0 || l >= num_links) {
+          errors.add("message " + str(op.id) + ": path link " + str(l) +
+                     " does not exist (links are 0.." + str(num_links - 1) + ")");
+          good = false;
+          break;
+        }
+        if (t.link(l).src != cur) {
+          errors.add("message " + str(op.id) + ": path from node " + str(op.node) + " to node " +
+                     str(op.peer) + " is not connected: link " + str(l) + " leaves vertex " +
+                     str(t.link(l).src) + ", expected vertex " + str(cur));
+          good = false;
+          break;
+        }
+        cur = t.link(l).dst;
+      }
+      if (good && cur != op.peer) {
+        errors.add("message " + str(op.id) + ": path from node " + str(op.node) +
+                   " ends at vertex " + str(cur) + ", not at peer " + str(op.peer));
+        good = false;
+      }
+      if (!good) {
+        ok = false;
+        continue;
+      }
+      path = op.path;
+    } else {
+      path = t.route(op.node, op.peer);
+    }
+    for (int l : path) {
+      const std::uint64_t key =
+          static_cast<std::uint64_t>(op.step) * static_cast<std::uint64_t>(num_links) +
+          static_cast<std::uint64_t>(l);
+      auto [it, inserted] = use.emplace(key, std::make_pair(op.id, -1));
+      // Ops of one step with the same sender, receiver and flow are the pieces (chunks) of one
+      // logical message, serialised back to back: not contention.
+      const Op& first = s.ops[static_cast<std::size_t>(it->second.first)];
+      const bool same_message =
+          first.node == op.node && first.peer == op.peer && first.flow == op.flow;
+      if (!inserted && it->second.second < 0 && !same_message) {
+        it->second.second = op.id;
+        contention.push_back({op.step, l, it->second.first, op.id});
+      }
+    }
+  }
+  std::sort(contention.begin(), contention.end(), [](const Contention& a, const Contention& b) {
+    return std::make_pair(a.step, a.link) < std::make_pair(b.step, b.link);
+  });
+  return ok;
+}
+
+// Topological order of the dependency DAG; reports a cycle and returns false if there is one.
+bool topological_order(const Schedule& s, std::vector<int>& order, ErrorList& errors) {
+  const int m = static_cast<int>(s.ops.size());
+  std::vector<int> indeg(static_cast<size_t>(m), 0);
+  std::vector<std::vector<int>> children(static_cast<size_t>(m));
+  for (const Op& op : s.ops) {
+    for (int d : op.deps) {
+      children[static_cast<size_t>(d)].push_back(op.id);
+      ++indeg[static_cast<size_t>(op.id)];
+    }
+  }
+  std::deque<int> ready;
+  for (int i = 0; i < m; ++i) {
+    if (indeg[static_cast<size_t>(i)] == 0) ready.push_back(i);
+  }
+  order.clear();
+  order.reserve(static_cast<size_t>(m));
+  while (!ready.empty()) {
+    const int x = ready.front();
+    ready.pop_front();
+    order.push_back(x);
+    for (int c : children[static_cast<size_t>(x)]) {
+      if (--indeg[static_cast<size_t>(c)] == 0) ready.push_back(c);
+    }
+  }
+  if (static_cast<int>(order.size()) == m) return true;
+
+  // Every op left has an unissued dependency; walking those from any of them must close a cycle.
+  int start = 0;
+  while (indeg[static_cast<size_t>(start)] == 0) ++start;
+  std::vector<int> position(static_cast<size_t>(m), -1);
+  std::vector<int> walk;
+  int cur = start;
+  while (position[static_cast<size_t>(cur)] < 0) {
+    position[static_cast<size_t>(cur)] = static_cast<int>(walk.size());
+    walk.push_back(cur);
+    for (int d : s.ops[static_cast<size_t>(cur)].deps) {
+      if (indeg[static_cast<size_t>(d)] > 0) {
+        cur = d;
+        break;
+      }
+    }
+  }
+  std::vector<int> cycle(walk.begin() + position[static_cast<size_t>(cur)], walk.end());
+  std::string text = "dependency cycle: message " + str(cycle[0]);
+  for (size_t i = 1; i < cycle.size(); ++i) {
+    text += (i == 1 ? " waits for " : ", which waits for ") + str(cycle[i]);
+  }
+  text += (cycle.size() == 1 ? " waits for " : ", which waits for ") + str(cycle[0]);
+  errors.add(text);
+  const size_t stuck = static_cast<size_t>(m) - order.size() - cycle.size();
+  if (stuck > 0) {
+    errors.add(std::to_string(stuck) +
+               " more message(s) can never be issued: they wait, directly or indirectly, on a "
+               "dependency cycle");
+  }
+  return false;
+}
+
+// Happens-before queries "does message x happen before the issue of message y" (x is a transitive
+// dependency of y), answered with bitsets over the DAG in blocks of x to bound memory.
+class Ancestry {
+ public:
+  Ancestry(const Schedule& s, const std::vector<int>& order) : s_(s), order_(order) {
+    position_.assign(s.ops.size(), 0);
+    for (size_t i = 0; i < order.size(); ++i)
+      position_[static_cast<size_t>(order[i])] = static_cast<int>(i);
+  }
+
+  /// Adds a query; returns its index into answers().
+  size_t ask(int x, int y) {
+    queries_.push_back({x, y});
+    return queries_.size() - 1;
+  }
+
+  /// Answers every query: answers()[q] is true when queries[q].x is an ancestor of queries[q].y.
+  const std::vector<char>& solve() {
+    answers_.assign(queries_.size(), 0);
+    const std::uint64_t m = s_.ops.size();
+    if (m == 0 || queries_.empty()) return answers_;
+    const std::uint64_t total_words = (m + 63) / 64;
+    const std::uint64_t words =
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>(total_words, kAncestorBudgetWords / m));
+    const std::uint64_t block_bits = words * 64;
+    // Queries that can be true, grouped by block of x.
+    std::vector<std::vector<size_t>> by_block((m + block_bits - 1) / block_bits);
+    for (size_t q = 0; q < queries_.size(); ++q) {
+      const auto [x, y] = queries_[q];
+      if (position_[static_cast<size_t>(x)] < position_[static_cast<size_t>(y)]) {
+        by_block[static_cast<std::uint64_t>(x) / block_bits].push_back(q);
+      }
+    }
+    std::vector<std::uint64_t> rows;
+    for (size_t b = 0; b < by_block.size(); ++b) {
+      if (by_block[b].empty()) continue;
+      const std::uint64_t base = b * block_bits;
+      rows.assign(m * words, 0);
+      for (int id : order_) {
+        std::uint64_t* row = &rows[static_cast<std::uint64_t>(id) * words];
+        for (int d : s_.ops[static_cast<size_t>(id)].deps) {
+          const std::uint64_t* dep_row = &rows[static_cast<std::uint64_t>(d) * words];
+          for (std::uint64_t w = 0; w < words; ++w) row[w] |= dep_row[w];
+          const auto ud = static_cast<std::uint64_t>(d);
+          if (ud >= base && ud < base + block_bits) {
+            row[(ud - base) / 64] |= std::uint64_t{1} << ((ud - base) % 64);
+          }
+        }
+      }
+      for (size_t q : by_block[b]) {
+        const auto [x, y] = queries_[q];
+        const std::uint64_t bit = static_cast<std::uint64_t>(x) - base;
+        answers_[q] = (rows[static_cast<std::uint64_t>(y) * words + bit / 64] >> (bit % 64)) & 1u;
+      }
+    }
+    return answers_;
+  }
+
+ private:
+  const Schedule& s_;
+  const std::vector<int>& order_;
+  std::vector<int> position_;
+  std::vector<std::pair<int, int>> queries_;
+  std::vector<char> answers_;
+};
+
+// Every arrival at (u, c) must be ordered with every issue from (u, c), and with every other
+// arrival at (u, c) when either of the two is a broadcast.
+void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& errors, bool& ok) {
+  const auto key = [&](int node, int chunk) {
+    return static_cast<std::int64_t>(node) * s.num_chunks + chunk;
+  };
+  std::vector<int> issues(s.ops.size());
+  std::vector<int> arrivals(s.ops.size());
+  for (size_t i = 0; i < s.ops.size(); ++i) issues[i] = arrivals[i] = static_cast<int>(i);
+  std::stable_sort(issues.begin(), issues.end(), [&](int a, int b) {
+    return key(s.ops[static_cast<size_t>(a)].node, s.ops[static_cast<size_t>(a)].chunk) <
+           key(s.ops[static_cast<size_t>(b)].node, s.ops[static_cast<size_t>(b)].chunk);
+  });
+  std::stable_sort(arrivals.begin(), arrivals.end(), [&](int a, int b) {
+    return key(s.ops[static_cast<size_t>(a)].peer, s.ops[static_cast<size_t>(a)].chunk) <
+           key(s.ops[static_cast<size_t>(b)].peer, s.ops[static_cast<size_t>(b)].chunk);
+  });
+  struct Check {
+    int a;  // an arrival
+    int b;  // an issue (arrival_pair == false) or another arrival
+    bool arrival_pair;
+    size_t ab;  // query: a happens before b
+    size_t ba;  // query: b happens before a
+  };
+  Ancestry ancestry(s, order);
+  std::vector<Check> checks;
+  size_t ii = 0;
+  for (size_t ai = 0; ai < arrivals.size();) {
+    const Op& first = s.ops[static_cast<size_t>(arrivals[ai])];
+    const std::int64_t k = key(first.peer, first.chunk);
+    size_t aend = ai;
+    while (aend < arrivals.size() && key(s.ops[static_cast<size_t>(arrivals[aend])].peer,
+                                         s.ops[static_cast<size_t>(arrivals[aend])].chunk) == k) {
+      ++aend;
+    }
+    while (ii < issues.size() && key(s.ops[static_cast<size_t>(issues[ii])].node,
+                                     s.ops[static_cast<size_t>(issues[ii])].chunk) < k) {
+      ++ii;
+    }
+    size_t iend = ii;
+    while (iend < issues.size() && key(s.ops[static_cast<size_t>(issues[iend])].node,
+                                       s.ops[static_cast<size_t>(issues[iend])].chunk) == k) {
+      ++iend;
+    }
+    for (size_t x = ai; x < aend; ++x) {
+      const int a = arrivals[x];
+      for (size_t y = ii; y < iend; ++y) {
+        const int b = issues[y];
+        checks.push_back({a, b, false, ancestry.ask(a, b), ancestry.ask(b, a)});
+      }
+      for (size_t y = x + 1; y < aend; ++y) {
+        const int b = arrivals[y];
+        if (s.ops[static_cast<size_t>(a)].kind == OpKind::kBroadcast ||
+            s.ops[static_cast<size_t>(b)].kind == OpKind::kBroadcast) {
+          checks.push_back({a, b, true, ancestry.ask(a, b), ancestry.ask(b, a)});
+        }
+      }
+    }
+    ai = aend;
+  }
+  const std::vector<char>& answers = ancestry.solve();
+  for (const Check& c : checks) {
+    if (answers[c.ab] || answers[c.ba]) continue;
+    const Op& a = s.ops[static_cast<size_t>(c.a)];
+    const Op& b = s.ops[static_cast<size_t>(c.b)];
+    const std::string where = "node " + str(a.peer) + " chunk " + str(a.chunk) + ": ";
+    if (c.arrival_pair) {
+      errors.add(where + "arrivals of messages " + str(a.id) + " (" + to_string(a.kind) + ") and " +
+                 str(b.id) + " (" + to_string(b.kind) +
+                 ") are unordered: the final value depends on timing");
+    } else {
+      errors.add(where + "arrival of message " + str(a.id) + " and issue of message " + str(b.id) +
+                 " are unordered: the value sent depends on timing");
+    }
+    ok = false;
+  }
+}
+
+// Symbolic replay in a topological order (issue then immediate arrival of every message), then
+// the final check that every node holds every chunk reduced from all N contributions.
+void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors, bool& ok) {
+  const std::uint64_t n = static_cast<std::uint64_t>(s.nodes);
+  const std::uint64_t chunks = static_cast<std::uint64_t>(s.num_chunks);
+  const std::uint64_t words = (n + 63) / 64;
+  if (n * chunks * words > kReplayLimitWords) {
+    errors.add("cannot replay " + std::to_string(n) + " nodes x " + std::to_string(chunks) +
+               " chunks: the symbolic state would need " +
+               std::to_string(n * chunks * words * 8 >> 20) + " MiB (limit " +
+               std::to_string(kReplayLimitWords * 8 >> 20) + " MiB); use fewer chunks");
+    ok = false;
+    return;
+  }
+  std::vector<std::uint64_t> sets(n * chunks * words, 0);
+  std::vector<char> received(n * chunks, 0);
+  auto set_of = [&](int node, int chunk) {
+    return &sets[(static_cast<std::uint64_t>(node) * chunks + static_cast<std::uint64_t>(chunk)) *
+                 words];
+  };
+  for (std::uint64_t u = 0; u < n; ++u) {
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      sets[(u * chunks + c) * words + u / 64] |= std::uint64_t{1} << (u % 64);
+    }
+  }
+  std::vector<std::uint64_t> snapshot(words);
+  std::vector<int> twice;
+  for (int id : order) {
+    const Op& op = s.ops[static_cast<size_t>(id)];
+    const std::uint64_t* src = set_of(op.node, op.chunk);
+    std::copy(src, src + words, snapshot.begin());
+    std::uint64_t* dst = set_of(op.peer, op.chunk);
+    received[static_cast<std::uint64_t>(op.peer) * chunks + static_cast<std::uint64_t>(op.chunk)] =
+        1;
+    if (op.kind == OpKind::kBroadcast) {
+      std::copy(snapshot.begin(), snapshot.end(), dst);
+      continue;
+    }
+    twice.clear();
+    for (std::uint64_t w = 0; w < words; ++w) {
+      std::uint64_t overlap = dst[w] & snapshot[w];
+      while (overlap) {
+        const int bit = __builtin_ctzll(overlap);
+        twice.push_back(static_cast<int>(w * 64 + static_cast<std::uint64_t>(bit)));
+        overlap &= overlap - 1;
+      }
+      dst[w] |= snapshot[w];
+    }
+    if (!twice.empty()) {
+      errors.add("node " + str(op.peer) + " chunk " + str(op.chunk) + ": contribution" +
+                 (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
+                 (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " + str(op.id) +
+                 "; already held)");
+      ok = false;
+    }
+  }
+  std::vector<int> missing;
+  for (std::uint64_t u = 0; u < n; ++u) {
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      const std::uint64_t* set = &sets[(u * chunks + c) * words];
+      missing.clear();
+      for (std::uint64_t v = 0; v < n; ++v) {
+        if (!((set[v / 64] >> (v % 64)) & 1u)) missing.push_back(static_cast<int>(v));
+      }
+      if (missing.empty()) continue;
+      ok = false;
+      const std::string where = "node " + std::to_string(u);
+      if (!received[u * chunks + c]) {
+        errors.add(where + " never receives chunk " + std::to_string(c));
+      } else {
+        errors.add(where + " chunk " + std::to_string(c) + " ends without the contribution" +
+                   (missing.size() == 1 ? " of " : "s of ") + node_list(missing));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+VerifyReport verify(const Schedule& schedule, const Topology& topology) {
+  VerifyReport report;
+  report.num_steps = schedule.num_steps;
+  report.num_messages = static_cast<int>(schedule.ops.size());
+  ErrorList errors;
+  bool ok = check_structure(schedule, topology, errors);
+  if (ok) {
+    ok = check_paths(schedule, topology, errors, report.contention);
+    std::vector<int> order;
+    if (topological_order(schedule, order, errors)) {
+      // With a race the replay would show one arbitrary timing: report the races only.
+      bool race_free = true;
+      check_races(schedule, order, errors, race_free);
+      if (race_free) {
+        replay(schedule, order, errors, ok);
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+  }
+  report.errors = errors.take();
+  report.ok = ok && report.errors.empty();
+  report.first_error = report.errors.empty() ? std::string() : report.errors.front();
+  return report;
+}
+
+}  // namespace mt

@@ -1,0 +1,153 @@
+#include "model/nic/data_store.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace mt {
+
+const char* to_string(DataMode mode) {
+  switch (mode) {
+    case DataMode::kFull: return "full";
+    case DataMode::kSampled: return "sampled";
+    case DataMode::kOff: return "off";
+  }
+  return "off";
+}
+
+Dtype parse_dtype(const std::string& name) {
+  if (name == "int32") return Dtype::kInt32;
+  if (name == "fp32") return Dtype::kFp32;
+  throw DataStoreError("unknown dtype '" + name + "' (expected int32 or fp32)");
+}
+
+DataStore::DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks,
+                     std::uint64_t elements, int samples_per_chunk)
+    : mode_(mode), dtype_(dtype), nodes_(nodes), num_chunks_(num_chunks), elements_(elements) {
+  chunk_offset_.assign(static_cast<std::size_t>(num_chunks) + 1, 0);
+  if (mode_ == DataMode::kOff) return;
+  for (int c = 0; c < num_chunks; ++c) {
+    chunk_offset_[static_cast<std::size_t>(c)] = index_.size();
+    const std::uint64_t begin = chunk_begin(c, num_chunks, elements);
+    const std::uint64_t end = chunk_end(c, num_chunks, elements);
+    const std::uint64_t n = end - begin;
+    const auto samples = static_cast<std::uint64_t>(std::max(samples_per_chunk, 2));
+    if (mode_ == DataMode::kFull || n <= samples) {
+      for (std::uint64_t e = begin; e < end; ++e) index_.push_back(e);
+    } else {
+      for (std::uint64_t k = 0; k < samples; ++k) index_.push_back(begin + k * (n - 1) / (samples - 1));
+    }
+  }
+  chunk_offset_[static_cast<std::size_t>(num_chunks)] = index_.size();
+  buffers_.resize(static_cast<std::size_t>(nodes));
+  for (int u = 0; u < nodes; ++u) {
+    std::vector<std::uint32_t>& buffer = buffers_[static_cast<std::size_t>(u)];
+    buffer.resize(index_.size());
+    for (std::size_t j = 0; j < index_.size(); ++j) buffer[j] = initial_bits(u, index_[j]);
+  }
+}
+
+double DataStore::initial_value(Dtype dtype, int node, std::uint64_t element) {
+  const auto u = static_cast<std::uint64_t>(node) + 1;
+  if (dtype == Dtype::kInt32) {
+    // < 2^20: the sum of 1024 nodes stays below 2^30.
+    return static_cast<double>((u * 1000003u + element * 7u) % 1048573u);
+  }
+  // < 2^14: every partial sum of 1024 nodes is an integer below 2^24, exact in fp32.
+  return static_cast<double>((u * 7919u + element * 13u) % 16381u);
+}
+
+std::uint32_t DataStore::initial_bits(int node, std::uint64_t element) const {
+  const double value = initial_value(dtype_, node, element);
+  if (dtype_ == Dtype::kInt32) return static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
+  const auto f = static_cast<float>(value);
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+
+std::uint32_t DataStore::add(std::uint32_t a, std::uint32_t b) const {
+  if (dtype_ == Dtype::kInt32) return a + b;  // two's complement int32 addition
+  float fa = 0;
+  float fb = 0;
+  std::memcpy(&fa, &a, sizeof(fa));
+  std::memcpy(&fb, &b, sizeof(fb));
+  const float sum = fa + fb;
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &sum, sizeof(bits));
+  return bits;
+}
+
+double DataStore::to_double(std::uint32_t bits) const {
+  if (dtype_ == Dtype::kInt32) return static_cast<double>(static_cast<std::int32_t>(bits));
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof(f));
+  return static_cast<double>(f);
+}
+
+int DataStore::snapshot(int node, int chunk) {
+  if (mode_ == DataMode::kOff) return -1;
+  int handle = 0;
+  if (free_snapshots_.empty()) {
+    handle = static_cast<int>(snapshots_.size());
+    snapshots_.emplace_back();
+  } else {
+    handle = free_snapshots_.back();
+    free_snapshots_.pop_back();
+  }
+  const std::vector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
+  const auto first = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk)));
+  const auto last = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk) + 1));
+  snapshots_[static_cast<std::size_t>(handle)].assign(buffer.begin() + first, buffer.begin() + last);
+  return handle;
+}
+
+void DataStore::apply(int node, int chunk, OpKind kind, int handle) {
+  if (mode_ == DataMode::kOff || handle < 0) return;
+  std::vector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
+  const std::vector<std::uint32_t>& data = snapshots_.at(static_cast<std::size_t>(handle));
+  const std::size_t first = chunk_offset_.at(static_cast<std::size_t>(chunk));
+  for (std::size_t j = 0; j < data.size(); ++j) {
+    buffer[first + j] = kind == OpKind::kReduce ? add(buffer[first + j], data[j]) : data[j];
+  }
+  free_snapshots_.push_back(handle);
+}
+
+double DataStore::value(int node, std::uint64_t element) const {
+  const auto it = std::lower_bound(index_.begin(), index_.end(), element);
+  if (it == index_.end() || *it != element) throw std::out_of_range("element not tracked");
+  return to_double(buffers_.at(static_cast<std::size_t>(node))[static_cast<std::size_t>(it - index_.begin())]);
+}
+
+std::string DataStore::check() const {
+  if (mode_ == DataMode::kOff) return "";
+  std::vector<std::uint32_t> expected(index_.size(), 0);
+  if (dtype_ == Dtype::kFp32) {
+    const float zero = 0.0f;
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &zero, sizeof(bits));
+    std::fill(expected.begin(), expected.end(), bits);
+  }
+  for (int u = 0; u < nodes_; ++u) {
+    for (std::size_t j = 0; j < index_.size(); ++j) expected[j] = add(expected[j], initial_bits(u, index_[j]));
+  }
+  std::uint64_t differ = 0;
+  std::ostringstream first;
+  for (int u = 0; u < nodes_; ++u) {
+    const std::vector<std::uint32_t>& buffer = buffers_[static_cast<std::size_t>(u)];
+    for (std::size_t j = 0; j < index_.size(); ++j) {
+      if (buffer[j] == expected[j]) continue;
+      if (differ++ == 0) {
+        const auto chunk = std::upper_bound(chunk_offset_.begin(), chunk_offset_.end(), j) -
+                           chunk_offset_.begin() - 1;
+        first << "data mismatch: node " << u << " element " << index_[j] << " (chunk " << chunk
+              << "): got " << to_double(buffer[j]) << ", expected " << to_double(expected[j]);
+      }
+    }
+  }
+  if (differ == 0) return "";
+  first << "; " << differ << " tracked element" << (differ == 1 ? "" : "s") << " differ";
+  return first.str();
+}
+
+}  // namespace mt

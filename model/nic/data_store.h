@@ -1,0 +1,80 @@
+#pragma once
+// The data every node all-reduces: initial values, message snapshots, element-wise reduction and
+// the final check against the exact sum. Plain C++ (no SystemC). In sampled mode only a few
+// elements per chunk are tracked, so memory does not grow with the buffer size.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/collective/schedule.h"
+
+namespace mt {
+
+/// Thrown for an unknown dtype.
+class DataStoreError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Which elements are tracked.
+enum class DataMode {
+  kFull,     ///< every element of every node's buffer
+  kSampled,  ///< `samples_per_chunk` evenly spaced elements of every chunk (first and last included)
+  kOff,      ///< none: timing only
+};
+
+/// "full", "sampled" or "off".
+const char* to_string(DataMode mode);
+
+/// Element type of the all-reduce.
+enum class Dtype { kInt32, kFp32 };
+
+/// Parses "int32" / "fp32"; throws DataStoreError otherwise.
+Dtype parse_dtype(const std::string& name);
+
+/// Per-node buffers of tracked elements (4-byte int32 or fp32, stored as bit patterns).
+class DataStore {
+ public:
+  /// `elements`: elements per node buffer; chunks split it as chunk_begin/chunk_end.
+  DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks, std::uint64_t elements,
+            int samples_per_chunk = 4);
+
+  DataMode mode() const { return mode_; }
+  Dtype dtype() const { return dtype_; }
+  /// Elements tracked per node.
+  std::uint64_t tracked() const { return index_.size(); }
+
+  /// Initial value of element `element` of node `node`: small integers, so that the sum over
+  /// 1024 nodes is exact in int32 and in fp32.
+  static double initial_value(Dtype dtype, int node, std::uint64_t element);
+
+  /// Copies node's tracked elements of `chunk`; returns a handle for apply() (-1 in off mode).
+  int snapshot(int node, int chunk);
+  /// Adds (kReduce) or copies (kBroadcast) snapshot `handle` into node's `chunk`, then frees it.
+  void apply(int node, int chunk, OpKind kind, int handle);
+  /// Current value of a tracked element of `node` (throws std::out_of_range if not tracked).
+  double value(int node, std::uint64_t element) const;
+  /// Empty when every node holds the exact reduction of all inputs, else the first mismatch
+  /// ("node 3 element 17 (chunk 2): got 5, expected 9; 12 elements differ"). Off mode: empty.
+  std::string check() const;
+
+ private:
+  std::uint32_t initial_bits(int node, std::uint64_t element) const;
+  std::uint32_t add(std::uint32_t a, std::uint32_t b) const;
+  double to_double(std::uint32_t bits) const;
+
+  DataMode mode_;
+  Dtype dtype_;
+  int nodes_;
+  int num_chunks_;
+  std::uint64_t elements_;
+  std::vector<std::uint64_t> index_;         // tracked position -> element index
+  std::vector<std::uint64_t> chunk_offset_;  // chunk -> first tracked position (num_chunks + 1)
+  std::vector<std::vector<std::uint32_t>> buffers_;    // per node
+  std::vector<std::vector<std::uint32_t>> snapshots_;  // pool of message snapshots
+  std::vector<int> free_snapshots_;
+};
+
+}  // namespace mt

@@ -1,0 +1,327 @@
+#include "model/nic/nic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace mt {
+
+namespace {
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+}  // namespace
+
+Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnvironment& env,
+         std::unique_ptr<Scheduler> scheduler, const CycleClock& clock)
+    : sc_core::sc_module(name),
+      tx_socket("tx_socket", static_cast<std::size_t>(params.ports)),
+      rx_socket("rx_socket", static_cast<std::size_t>(params.ports)),
+      params_(params),
+      env_(env),
+      scheduler_(std::move(scheduler)),
+      clock_(clock) {
+  std::vector<SchedulerOp> program;
+  program.reserve(params_.program.size());
+  for (std::size_t i = 0; i < params_.program.size(); ++i) {
+    const Op& op = env_.schedule->ops[static_cast<std::size_t>(params_.program[i])];
+    program.push_back(SchedulerOp{op.id, params_.program_ports[i], op.step, op.deps});
+  }
+  scheduler_->load(program, params_.ports);
+
+  tx_.resize(static_cast<std::size_t>(params_.ports));
+  const auto range = env_.routing->vc_range(0, params_.tx_vcs);
+  for (TxPort& port : tx_) {
+    port.credits.assign(static_cast<std::size_t>(params_.tx_vcs), params_.tx_credits_per_vc);
+    port.vc_first = range.first;
+    port.vc_last = range.second;
+    port.vc_next = range.first;
+  }
+  rx_flits_.assign(static_cast<std::size_t>(params_.ports), 0);
+  for (int p = 0; p < params_.ports; ++p) {
+    tx_socket[static_cast<std::size_t>(p)].register_nb_transport_bw(this, &Nic::tx_bw, p);
+    rx_socket[static_cast<std::size_t>(p)].register_nb_transport_fw(this, &Nic::rx_fw, p);
+  }
+  SC_METHOD(process);
+  sensitive << wake_;
+}
+
+int Nic::packets_for(std::uint64_t bytes, int packet_bytes) {
+  const auto per = static_cast<std::uint64_t>(packet_bytes);
+  return std::max(1, static_cast<int>((bytes + per - 1) / per));
+}
+
+int Nic::flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes) {
+  return (payload_bytes + head_flit_bytes + flit_bytes - 1) / flit_bytes;
+}
+
+std::uint64_t Nic::reduce_cycles(int elements, double elems_per_cycle) {
+  if (elements <= 0) return 0;
+  return static_cast<std::uint64_t>(std::ceil(elements / elems_per_cycle - 1e-9));
+}
+
+void Nic::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock_.now();
+  if (cycle <= now) {
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    wake_.notify(clock_.to_time(cycle - now));
+  }
+}
+
+tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                              sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_RESP) {
+    SC_REPORT_ERROR(name(), "unexpected phase on a NIC port's backward path");
+    return tlm::TLM_COMPLETED;
+  }
+  const PacketExtension& packet = packet_of(payload);
+  const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
+  credits_.push_back(Timed{cycle, seq_++, nullptr, port, packet.credit_vc, packet.flits});
+  std::push_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
+  wake_at(cycle);
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                              sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(name(), "unexpected phase on a NIC receive port");
+    return tlm::TLM_COMPLETED;
+  }
+  const PacketExtension& packet = packet_of(payload);
+  if (packet.dst != params_.node) {
+    SC_REPORT_ERROR(name(), ("packet of message " + std::to_string(packet.message) +
+                             " for node " + std::to_string(packet.dst) + " delivered here")
+                                .c_str());
+  }
+  int& occupancy = rx_flits_[static_cast<std::size_t>(port)];
+  occupancy += packet.flits;
+  if (occupancy > params_.rx_buffer_flits) {
+    SC_REPORT_ERROR(name(), "receive buffer overflow: credit protocol violated (model bug)");
+  }
+  // The packet is usable once its tail has arrived.
+  const std::uint64_t tail = clock_.now() + clock_.to_cycles(delay) + packet.serialization_cycles;
+  rx_.push_back(Timed{tail, seq_++, &payload, port, packet.vc, packet.flits});
+  std::push_heap(rx_.begin(), rx_.end(), std::greater<Timed>());
+  wake_at(tail);
+  return tlm::TLM_ACCEPTED;
+}
+
+void Nic::complete_packet(const Timed& item, std::uint64_t now) {
+  tlm::tlm_generic_payload& payload = *item.payload;
+  PacketExtension& packet = packet_of(payload);
+  rx_flits_[static_cast<std::size_t>(item.port)] -= packet.flits;
+  last_progress_ = now;
+  // Free the receive buffer slot: the credit travels back over the ejection channel.
+  packet.credit_vc = item.vc;
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  rx_socket[static_cast<std::size_t>(item.port)]->nb_transport_bw(payload, phase, delay);
+
+  MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(packet.message)];
+  ++record.received;
+  if (record.received == record.packets) {
+    record.arrived = true;
+    record.arrival_cycle = now;
+    env_.data->apply(params_.node, packet.chunk, packet.kind, record.snapshot);
+    record.snapshot = -1;
+    ++arrivals_;
+    scheduler_->on_arrival(packet.message);
+  }
+  env_.pool->release(&payload);
+}
+
+bool Nic::service_port(int p, std::uint64_t now) {
+  TxPort& port = tx_[static_cast<std::size_t>(p)];
+  if (port.busy_until > now) return false;
+  if (port.index < 0) {
+    const int index = scheduler_->next_ready(p, now);
+    if (index < 0) return false;
+    scheduler_->pop(p);
+    const int message = params_.program[static_cast<std::size_t>(index)];
+    const Op& op = env_.schedule->ops[static_cast<std::size_t>(message)];
+    port.index = index;
+    port.message = message;
+    port.next_packet = 0;
+    port.bytes = (chunk_end(op.chunk, env_.schedule->num_chunks, params_.elements) -
+                  chunk_begin(op.chunk, env_.schedule->num_chunks, params_.elements)) *
+                 static_cast<std::uint64_t>(params_.element_bytes);
+    port.packets = packets_for(port.bytes, params_.packet_bytes);
+    port.start = std::max(now, host_free_) + params_.software_issue_cycles;
+    host_free_ = port.start;
+    MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
+    record.packets = port.packets;
+    record.issued = true;
+    record.issue_cycle = port.start;
+    // The message carries the sender's chunk as it is when the operation issues.
+    record.snapshot = env_.data->snapshot(params_.node, op.chunk);
+    last_progress_ = now;
+  }
+  if (port.start > now) return false;
+
+  const Op& op = env_.schedule->ops[static_cast<std::size_t>(port.message)];
+  const std::uint64_t offset =
+      static_cast<std::uint64_t>(port.next_packet) * static_cast<std::uint64_t>(params_.packet_bytes);
+  const int payload_bytes = static_cast<int>(
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(params_.packet_bytes), port.bytes - offset));
+  const int flits = flits_for(payload_bytes, params_.head_flit_bytes, params_.flit_bytes);
+  const int span = port.vc_last - port.vc_first;
+  int vc = -1;
+  const int start = ((port.vc_next - port.vc_first) % span + span) % span;
+  for (int k = 0; k < span; ++k) {
+    const int candidate = port.vc_first + (start + k) % span;
+    if (port.credits[static_cast<std::size_t>(candidate)] >= flits) {
+      vc = candidate;
+      break;
+    }
+  }
+  if (vc < 0) return false;  // wait for a credit
+  port.credits[static_cast<std::size_t>(vc)] -= flits;
+  port.vc_next = vc + 1;
+
+  tlm::tlm_generic_payload* payload = env_.pool->acquire();
+  payload->set_data_length(static_cast<unsigned int>(payload_bytes));
+  PacketExtension& packet = packet_of(*payload);
+  packet.src = params_.node;
+  packet.dst = op.peer;
+  packet.flow = op.flow;
+  packet.chunk = op.chunk;
+  packet.message = op.id;
+  packet.step = op.step;
+  packet.kind = op.kind;
+  packet.index = port.next_packet;
+  packet.packets = port.packets;
+  packet.payload_bytes = payload_bytes;
+  packet.elements = (payload_bytes + params_.element_bytes - 1) / params_.element_bytes;
+  packet.flits = flits;
+  packet.path = env_.paths[static_cast<std::size_t>(op.id)];
+  packet.vc = vc;
+  packet.vc_class = 0;
+  packet.dim = -1;
+  packet.hop = 0;
+  packet.credit_vc = 0;
+  if (params_.drives_links) {
+    // The port is the first link of the route: the packet has taken it once it is sent.
+    packet.hop = 1;
+    env_.routing->advance((*packet.path)[0], packet.dim, packet.vc_class);
+  }
+
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status =
+      tx_socket[static_cast<std::size_t>(p)]->nb_transport_fw(*payload, phase, delay);
+  const std::uint64_t serialization =
+      (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
+  port.busy_until = now + serialization;
+  ++packets_sent_;
+  last_progress_ = now;
+  if (++port.next_packet == port.packets) {
+    port.index = -1;
+    port.message = -1;
+  }
+  return true;
+}
+
+void Nic::process() {
+  const std::uint64_t now = clock_.now();
+  while (!credits_.empty() && credits_.front().cycle <= now) {
+    const Timed credit = credits_.front();
+    std::pop_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
+    credits_.pop_back();
+    tx_[static_cast<std::size_t>(credit.port)].credits[static_cast<std::size_t>(credit.vc)] +=
+        credit.flits;
+  }
+  // Packets whose tail has arrived enter the reduction unit in arrival order.
+  while (!rx_.empty() && rx_.front().cycle <= now) {
+    Timed item = rx_.front();
+    std::pop_heap(rx_.begin(), rx_.end(), std::greater<Timed>());
+    rx_.pop_back();
+    const PacketExtension& packet = packet_of(*item.payload);
+    const std::uint64_t cycles =
+        packet.kind == OpKind::kReduce
+            ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle)
+            : 0;  // a broadcast chunk is written by the DMA, not the reduction unit
+    const std::uint64_t begin = std::max(item.cycle, reduce_free_);
+    reduce_free_ = begin + cycles;
+    item.cycle = reduce_free_;
+    reducing_.push_back(item);
+  }
+  while (!reducing_.empty() && reducing_.front().cycle <= now) {
+    const Timed item = reducing_.front();
+    reducing_.pop_front();
+    complete_packet(item, now);
+  }
+  for (int p = 0; p < params_.ports; ++p) service_port(p, now);
+
+  if (!finished_ && scheduler_->issued() == scheduler_->size() &&
+      arrivals_ == params_.incoming.size()) {
+    finished_ = true;
+    finish_cycle_ = now;
+    if (env_.on_finished) env_.on_finished(params_.node, now);
+  }
+
+  std::uint64_t next = kNever;
+  if (!credits_.empty()) next = std::min(next, credits_.front().cycle);
+  if (!rx_.empty()) next = std::min(next, rx_.front().cycle);
+  if (!reducing_.empty()) next = std::min(next, reducing_.front().cycle);
+  for (int p = 0; p < params_.ports; ++p) {
+    const TxPort& port = tx_[static_cast<std::size_t>(p)];
+    if (port.index < 0 && scheduler_->next_ready(p, now) < 0) continue;
+    if (port.busy_until > now) {
+      next = std::min(next, port.busy_until);
+    } else if (port.index >= 0 && port.start > now) {
+      next = std::min(next, port.start);
+    }  // else: blocked on credits, which wake the NIC when they return
+  }
+  if (next != kNever) wake_at(next);
+}
+
+std::string Nic::describe_stall() const {
+  if (finished_) return "";
+  const Schedule& schedule = *env_.schedule;
+  const std::vector<MessageRecord>& messages = *env_.messages;
+  std::ostringstream out;
+  const auto describe_message = [&](int id) {
+    const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+    std::ostringstream s;
+    s << "message " << id << " (chunk " << op.chunk << " from node " << op.node << ")";
+    return s.str();
+  };
+  for (std::size_t i = 0; i < params_.program.size(); ++i) {
+    if (scheduler_->is_issued(static_cast<int>(i))) continue;
+    const std::vector<int> missing = scheduler_->missing_deps(static_cast<int>(i));
+    out << "node " << params_.node;
+    if (missing.empty()) {
+      out << " has message " << params_.program[i] << " ready on port " << params_.program_ports[i];
+    } else {
+      out << " waits for " << describe_message(missing.front());
+      if (missing.size() > 1) out << " and " << missing.size() - 1 << " more";
+      out << " to issue message " << params_.program[i];
+    }
+    break;
+  }
+  for (int p = 0; p < params_.ports; ++p) {
+    const TxPort& port = tx_[static_cast<std::size_t>(p)];
+    if (port.index < 0) continue;
+    if (!out.str().empty()) out << ", ";
+    out << "node " << params_.node << " port " << p << " is sending message " << port.message
+        << " to node " << schedule.ops[static_cast<std::size_t>(port.message)].peer << " ("
+        << port.next_packet << " of " << port.packets << " packets sent, waiting for credits)";
+  }
+  if (out.str().empty()) {
+    for (const int id : params_.incoming) {
+      if (messages[static_cast<std::size_t>(id)].arrived) continue;
+      out << "node " << params_.node << " waits for " << describe_message(id) << " to arrive";
+      const MessageRecord& record = messages[static_cast<std::size_t>(id)];
+      if (!record.issued) {
+        out << " (not issued yet)";
+      } else {
+        out << " (" << record.received << " of " << record.packets << " packets received)";
+      }
+      break;
+    }
+  }
+  return out.str();
+}
+
+}  // namespace mt

@@ -1,0 +1,158 @@
+#pragma once
+// Network interface of one endpoint: a Scheduler decides which operation each port issues next, a
+// DMA per port splits the message into packets (payload + head flit) and injects them under
+// per-packet credit flow control, and the receive side reassembles packets and passes them through
+// a reduction unit (real element-wise sums through the DataStore, applied when a message is
+// complete). Event-driven: one SC_METHOD that runs only when something can happen.
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/collective/schedule.h"
+#include "model/nic/data_store.h"
+#include "model/nic/scheduler.h"
+#include "model/noc/cycle_clock.h"
+#include "model/noc/packet.h"
+#include "model/noc/routing.h"
+
+namespace mt {
+
+/// Progress of one message, shared by its sender and receiver NIC (owned by the System).
+struct MessageRecord {
+  int packets = 0;                  ///< packets the message is split into
+  int received = 0;                 ///< packets received and reduced at the peer
+  int snapshot = -1;                ///< DataStore handle of the data sent (-1: none)
+  bool issued = false;              ///< the sender has issued it
+  bool arrived = false;             ///< every packet has been applied at the peer
+  std::uint64_t issue_cycle = 0;    ///< cycle the sender's DMA started it
+  std::uint64_t arrival_cycle = 0;  ///< cycle its last packet was reduced at the peer
+};
+
+/// Shared state the NICs of one System work on (all owned by the System).
+struct NicEnvironment {
+  const Schedule* schedule = nullptr;
+  RoutingTable* routing = nullptr;
+  DataStore* data = nullptr;
+  PacketPool* pool = nullptr;
+  std::vector<MessageRecord>* messages = nullptr;       ///< indexed by message id
+  std::vector<const std::vector<int>*> paths;           ///< per message: links from node to peer
+  std::function<void(int node, std::uint64_t cycle)> on_finished;  ///< a NIC finished its work
+};
+
+/// Parameters of one NIC.
+struct NicParams {
+  int node = 0;                        ///< endpoint id
+  int ports = 1;                       ///< NIC ports
+  bool drives_links = false;           ///< ports drive topology links (switched topologies)
+  int packet_bytes = 256;              ///< payload bytes per packet
+  int head_flit_bytes = 16;            ///< header bytes per packet
+  int flit_bytes = 16;                 ///< flit size, bytes
+  int element_bytes = 4;               ///< bytes per data element
+  double reduce_elems_per_cycle = 32;  ///< reduction unit throughput, elements per cycle
+  std::uint64_t software_issue_cycles = 0;  ///< host overhead per issued operation, cycles
+  int tx_vcs = 1;                      ///< VCs of the buffer each port injects into
+  int tx_credits_per_vc = 1;           ///< depth of that buffer per VC, flits
+  int rx_buffer_flits = 1;             ///< receive buffer per port, flits
+  std::uint64_t elements = 0;          ///< elements per node buffer
+  std::vector<int> program;            ///< message ids this node sends, in program order
+  std::vector<int> program_ports;      ///< port of each program entry
+  std::vector<int> incoming;           ///< message ids destined to this node
+};
+
+/// One endpoint's NIC.
+class Nic : public sc_core::sc_module {
+ public:
+  /// Per port: packets out to the router / switch link (credits come back on it).
+  sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Nic>> tx_socket;
+  /// Per port: packets in from the router / switch link (credits go back on it).
+  sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<Nic>> rx_socket;
+
+  SC_HAS_PROCESS(Nic);
+  Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnvironment& env,
+      std::unique_ptr<Scheduler> scheduler, const CycleClock& clock);
+
+  const NicParams& params() const { return params_; }
+  /// All operations issued and all incoming messages arrived (packets may still be leaving).
+  bool finished() const { return finished_; }
+  /// Cycle finished() became true.
+  std::uint64_t finish_cycle() const { return finish_cycle_; }
+  /// Packets injected so far.
+  std::uint64_t packets_sent() const { return packets_sent_; }
+  /// Last cycle this NIC issued an operation or moved a packet.
+  std::uint64_t last_progress_cycle() const { return last_progress_; }
+  /// What this NIC is stuck on (empty when finished), e.g. "node 3 waits for message 17 (chunk 2
+  /// from node 5) to issue message 40".
+  std::string describe_stall() const;
+
+  /// Packets a message of `bytes` bytes is split into (at least one).
+  static int packets_for(std::uint64_t bytes, int packet_bytes);
+  /// Wire flits of a packet carrying `payload_bytes`.
+  static int flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes);
+  /// Reduction unit cycles for `elements` elements at `elems_per_cycle` (ceil; 0 elements: 0).
+  static std::uint64_t reduce_cycles(int elements, double elems_per_cycle);
+
+ private:
+  struct TxPort {
+    int index = -1;              // program index being sent, -1 = idle
+    int message = -1;
+    int next_packet = 0;
+    int packets = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t start = 0;     // cycle the host has issued it (software overhead done)
+    std::uint64_t busy_until = 0;
+    std::vector<int> credits;    // per VC of the downstream buffer, flits
+    int vc_next = 0;
+    int vc_first = 0;
+    int vc_last = 1;
+  };
+  struct Timed {
+    std::uint64_t cycle;
+    std::uint64_t seq;
+    tlm::tlm_generic_payload* payload;
+    int port;
+    int vc;
+    int flits;
+    bool operator>(const Timed& other) const {
+      return cycle != other.cycle ? cycle > other.cycle : seq > other.seq;
+    }
+  };
+
+  tlm::tlm_sync_enum tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                           sc_core::sc_time& delay);
+  tlm::tlm_sync_enum rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                           sc_core::sc_time& delay);
+  void process();
+  void complete_packet(const Timed& item, std::uint64_t now);
+  bool service_port(int port, std::uint64_t now);
+  void wake_at(std::uint64_t cycle);
+
+  NicParams params_;
+  NicEnvironment& env_;
+  std::unique_ptr<Scheduler> scheduler_;
+  const CycleClock& clock_;
+  std::vector<TxPort> tx_;
+  std::vector<Timed> credits_;       // min-heap: credits coming back to tx ports
+  std::vector<Timed> rx_;            // min-heap: packets by tail arrival cycle
+  std::deque<Timed> reducing_;       // packets in the reduction unit, by completion cycle
+  std::vector<int> rx_flits_;        // receive buffer occupancy per port
+  std::uint64_t reduce_free_ = 0;    // cycle the reduction unit is free
+  std::uint64_t host_free_ = 0;      // cycle the host can issue the next operation
+  std::uint64_t seq_ = 0;
+  std::size_t arrivals_ = 0;
+  bool finished_ = false;
+  std::uint64_t finish_cycle_ = 0;
+  std::uint64_t packets_sent_ = 0;
+  std::uint64_t last_progress_ = 0;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace mt

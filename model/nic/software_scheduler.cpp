@@ -1,0 +1,67 @@
+#include "model/nic/software_scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace mt {
+
+void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports) {
+  if (ports < 1) throw std::invalid_argument("SoftwareScheduler: ports must be >= 1");
+  program_ = program;
+  missing_.assign(program_.size(), 0);
+  issued_.assign(program_.size(), 0);
+  issued_count_ = 0;
+  waiting_.clear();
+  arrived_.clear();
+  ready_.assign(static_cast<std::size_t>(ports), MinHeap());
+  for (std::size_t i = 0; i < program_.size(); ++i) {
+    SchedulerOp& op = program_[i];
+    if (op.port < 0 || op.port >= ports) {
+      throw std::invalid_argument("SoftwareScheduler: message " + std::to_string(op.message) +
+                                  " uses port " + std::to_string(op.port) + " of " +
+                                  std::to_string(ports));
+    }
+    std::sort(op.deps.begin(), op.deps.end());
+    op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
+    missing_[i] = static_cast<int>(op.deps.size());
+    for (const int dep : op.deps) waiting_[dep].push_back(static_cast<int>(i));
+    if (missing_[i] == 0) make_ready(static_cast<int>(i));
+  }
+}
+
+void SoftwareScheduler::make_ready(int index) {
+  ready_[static_cast<std::size_t>(program_[static_cast<std::size_t>(index)].port)].push(index);
+}
+
+void SoftwareScheduler::on_arrival(int message) {
+  if (!arrived_.insert(message).second) return;
+  const auto it = waiting_.find(message);
+  if (it == waiting_.end()) return;
+  for (const int index : it->second) {
+    if (--missing_[static_cast<std::size_t>(index)] == 0) make_ready(index);
+  }
+}
+
+int SoftwareScheduler::next_ready(int port, std::uint64_t /*now_cycles*/) const {
+  const MinHeap& heap = ready_.at(static_cast<std::size_t>(port));
+  return heap.empty() ? -1 : heap.top();
+}
+
+void SoftwareScheduler::pop(int port) {
+  MinHeap& heap = ready_.at(static_cast<std::size_t>(port));
+  if (heap.empty()) throw std::logic_error("SoftwareScheduler::pop: no ready operation");
+  issued_[static_cast<std::size_t>(heap.top())] = 1;
+  ++issued_count_;
+  heap.pop();
+}
+
+std::vector<int> SoftwareScheduler::missing_deps(int index) const {
+  std::vector<int> missing;
+  for (const int dep : program_.at(static_cast<std::size_t>(index)).deps) {
+    if (arrived_.count(dep) == 0) missing.push_back(dep);
+  }
+  return missing;
+}
+
+}  // namespace mt

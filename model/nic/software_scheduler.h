@@ -1,0 +1,43 @@
+#pragma once
+// Host-library issue: every operation is issued as soon as all its dependencies have arrived;
+// among ready operations of one port the earliest in program order goes first. Ports are
+// independent, so several ports may send at once.
+
+#include <functional>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "model/nic/scheduler.h"
+
+namespace mt {
+
+/// Software (host-driven) issue policy. Plain C++: the golden model of the issue order.
+class SoftwareScheduler : public Scheduler {
+ public:
+  void load(const std::vector<SchedulerOp>& program, int ports) override;
+  void on_arrival(int message) override;
+  int next_ready(int port, std::uint64_t now_cycles) const override;
+  void pop(int port) override;
+
+  std::size_t size() const override { return program_.size(); }
+  std::size_t issued() const override { return issued_count_; }
+  bool is_issued(int index) const override { return issued_.at(static_cast<std::size_t>(index)) != 0; }
+  std::vector<int> missing_deps(int index) const override;
+
+ private:
+  using MinHeap = std::priority_queue<int, std::vector<int>, std::greater<int>>;
+
+  void make_ready(int index);
+
+  std::vector<SchedulerOp> program_;
+  std::vector<int> missing_;                             // deps not yet arrived, per op
+  std::vector<char> issued_;
+  std::size_t issued_count_ = 0;
+  std::unordered_map<int, std::vector<int>> waiting_;    // message id -> ops depending on it
+  std::unordered_set<int> arrived_;
+  std::vector<MinHeap> ready_;                           // per port: ready op indices
+};
+
+}  // namespace mt

@@ -1,0 +1,79 @@
+#pragma once
+// The packet: a tlm_generic_payload carrying a PacketExtension with the header fields, moved whole
+// (virtual cut-through at packet granularity) from NIC through links and routers to the peer NIC.
+//
+// Hop protocol (approximately timed, nb_transport):
+//   sender --BEGIN_REQ--> Link: the packet starts serialising now; the Link answers TLM_UPDATED
+//     with END_REQ and a delay = serialisation cycles (the channel is busy until then) and forwards
+//     BEGIN_REQ downstream with a delay = wire latency (the head arrives then).
+//   receiver --BEGIN_RESP (backward)--> Link --> sender: credit return. The receiver's buffer slot
+//     of PacketExtension::credit_vc with PacketExtension::flits flits is free after the annotated
+//     delay (the Link adds its wire latency). The sender reads the extension during the call.
+// Packet data is not carried: the NIC snapshots the chunk at issue and applies it at the receiver
+// when the whole message has arrived (see Nic).
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "model/collective/schedule.h"
+
+namespace mt {
+
+/// Header fields of one packet (one per generic payload, set once and reused from the pool).
+class PacketExtension : public tlm::tlm_extension<PacketExtension> {
+ public:
+  tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const PacketExtension&>(other);
+  }
+
+  int src = 0;              ///< sending endpoint
+  int dst = 0;              ///< receiving endpoint
+  int flow = 0;             ///< tree / ring / flow id of the message
+  int chunk = 0;            ///< chunk index of the message
+  int message = 0;          ///< message (op) id in the schedule
+  int step = 0;             ///< schedule time step of the message
+  OpKind kind = OpKind::kReduce;  ///< what the receiver does with the data
+  int index = 0;            ///< packet index inside its message, 0..packets-1
+  int packets = 1;          ///< packets in the message
+  int payload_bytes = 0;    ///< data bytes carried
+  int elements = 0;         ///< data elements carried (for the reduction unit)
+  int flits = 1;            ///< flits on the wire (payload + head flit bytes, rounded up)
+  const std::vector<int>* path = nullptr;  ///< directed link ids from src to dst (source route)
+  int hop = 0;              ///< index in *path of the next link to take
+  int vc = 0;               ///< virtual channel of the buffer the packet is heading to / sits in
+  int vc_class = 0;         ///< dateline class (0 before the wraparound link of a dimension, 1 after)
+  int dim = -1;             ///< dimension of the last network link taken (-1: none yet)
+  int credit_vc = 0;        ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
+  std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
+};
+
+/// Reusable packets: no allocation per packet after warm-up. Owns every payload it hands out.
+class PacketPool {
+ public:
+  PacketPool() = default;
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
+
+  /// A payload with a PacketExtension attached (fields hold the previous user's values).
+  tlm::tlm_generic_payload* acquire();
+  /// Returns a payload obtained from acquire().
+  void release(tlm::tlm_generic_payload* payload);
+  /// Payloads ever created (the pool's high-water mark).
+  std::size_t created() const { return all_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<tlm::tlm_generic_payload>> all_;
+  std::vector<tlm::tlm_generic_payload*> free_;
+};
+
+/// The PacketExtension of a payload made by PacketPool.
+inline PacketExtension& packet_of(tlm::tlm_generic_payload& payload) {
+  return *payload.get_extension<PacketExtension>();
+}
+
+}  // namespace mt

@@ -1,0 +1,239 @@
+#include "model/noc/router.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "model/noc/packet.h"
+
+namespace mt {
+
+namespace {
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+}  // namespace
+
+Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
+               RoutingTable& routing, const CycleClock& clock)
+    : sc_core::sc_module(name),
+      in_socket("in_socket", static_cast<std::size_t>(params.network_inputs + params.local_ports)),
+      out_socket("out_socket", params.outputs.size()),
+      params_(params),
+      routing_(routing),
+      clock_(clock) {
+  const int inputs = params_.network_inputs + params_.local_ports;
+  fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
+  fifo_flits_.assign(fifos_.size(), 0);
+  input_vc_last_.assign(static_cast<std::size_t>(inputs), params_.vcs - 1);
+  for (int i = 0; i < inputs; ++i) {
+    in_socket[static_cast<std::size_t>(i)].register_nb_transport_fw(this, &Router::in_fw, i);
+  }
+  for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
+    Output output;
+    output.config = params_.outputs[o];
+    output.credits.assign(static_cast<std::size_t>(output.config.vcs), output.config.credits_per_vc);
+    outputs_.push_back(std::move(output));
+    out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
+  }
+  SC_METHOD(process);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void Router::wake_at(std::uint64_t cycle) {
+  const std::uint64_t now = clock_.now();
+  if (cycle <= now) {
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  } else {
+    wake_.notify(clock_.to_time(cycle - now));
+  }
+}
+
+tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload,
+                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(name(), "unexpected phase on a router input");
+    return tlm::TLM_COMPLETED;
+  }
+  PacketExtension& packet = packet_of(payload);
+  Entry entry;
+  entry.payload = &payload;
+  entry.ready = clock_.now() + clock_.to_cycles(delay) +
+                static_cast<std::uint64_t>(params_.pipeline_cycles);
+  entry.dim = packet.dim;
+  entry.vc_class = packet.vc_class;
+  const std::size_t hops = packet.path->size();
+  if (static_cast<std::size_t>(packet.hop) < hops) {
+    const int link = (*packet.path)[static_cast<std::size_t>(packet.hop)];
+    if (routing_.topology().link(link).src != params_.vertex) {
+      SC_REPORT_ERROR(name(), ("message " + std::to_string(packet.message) + ": route link " +
+                               std::to_string(link) + " does not leave this router")
+                                  .c_str());
+    }
+    entry.out = routing_.out_index(link);
+    routing_.advance(link, entry.dim, entry.vc_class);
+    const auto range = routing_.vc_range(entry.vc_class,
+                                         outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
+    entry.vc_first = range.first;
+    entry.vc_last = range.second;
+  } else {
+    if (params_.local_ports == 0) {
+      SC_REPORT_ERROR(name(), ("message " + std::to_string(packet.message) +
+                               ": route ends at a switch")
+                                  .c_str());
+    }
+    const int network_outputs = static_cast<int>(outputs_.size()) - params_.local_ports;
+    entry.out = network_outputs + port % params_.local_ports;
+    entry.vc_first = 0;
+    entry.vc_last = outputs_[static_cast<std::size_t>(entry.out)].config.vcs;
+  }
+  const int fifo = port * params_.vcs + packet.vc;
+  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
+  fifo_flits_[static_cast<std::size_t>(fifo)] += packet.flits;
+  if (fifo_flits_[static_cast<std::size_t>(fifo)] > params_.buffer_flits) {
+    SC_REPORT_ERROR(name(), "input buffer overflow: credit protocol violated (model bug)");
+  }
+  queue.push_back(entry);
+  ++buffered_;
+  if (queue.size() == 1) outputs_[static_cast<std::size_t>(entry.out)].requesters.push_back(fifo);
+  wake_at(entry.ready);
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
+                                  tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_RESP) {
+    SC_REPORT_ERROR(name(), "unexpected phase on a router output's backward path");
+    return tlm::TLM_COMPLETED;
+  }
+  const PacketExtension& packet = packet_of(payload);
+  const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
+  credits_.push_back(Credit{cycle, port, packet.credit_vc, packet.flits});
+  std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+  wake_at(cycle);
+  return tlm::TLM_COMPLETED;
+}
+
+void Router::remove_requester(int out, int fifo) {
+  std::vector<int>& list = outputs_[static_cast<std::size_t>(out)].requesters;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i] == fifo) {
+      list[i] = list.back();
+      list.pop_back();
+      return;
+    }
+  }
+}
+
+int Router::pick_vc(const Output& output, const Entry& entry, int flits) const {
+  // Round robin over the allowed VCs, starting after the last VC granted on this output.
+  const int span = entry.vc_last - entry.vc_first;
+  const int start = ((output.vc_next - entry.vc_first) % span + span) % span;
+  for (int k = 0; k < span; ++k) {
+    const int vc = entry.vc_first + (start + k) % span;
+    if (output.credits[static_cast<std::size_t>(vc)] >= flits) return vc;
+  }
+  return -1;
+}
+
+bool Router::arbitrate(int out, std::uint64_t now) {
+  Output& output = outputs_[static_cast<std::size_t>(out)];
+  if (output.busy_until > now || output.requesters.empty()) return false;
+  // Round robin over input ports (starting after the last port granted this output), and within
+  // a port over its VCs (starting after the last VC that port sent).
+  const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
+  int best_fifo = -1;
+  int best_vc = -1;
+  int best_key = std::numeric_limits<int>::max();
+  for (const int fifo : output.requesters) {
+    const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
+    if (head.ready > now) continue;
+    const int port = fifo / params_.vcs;
+    const int vc = fifo % params_.vcs;
+    const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
+    const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+    const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
+    const int key = port_distance * params_.vcs + vc_distance;
+    if (key >= best_key) continue;
+    const int out_vc = pick_vc(output, head, packet_of(*head.payload).flits);
+    if (out_vc < 0) continue;
+    best_key = key;
+    best_fifo = fifo;
+    best_vc = out_vc;
+  }
+  if (best_fifo < 0) return false;
+
+  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(best_fifo)];
+  const Entry entry = queue.front();
+  queue.pop_front();
+  --buffered_;
+  ++forwarded_;
+  last_progress_ = now;
+  remove_requester(out, best_fifo);
+  if (!queue.empty()) {
+    outputs_[static_cast<std::size_t>(queue.front().out)].requesters.push_back(best_fifo);
+  }
+  output.input_last = best_fifo / params_.vcs;
+  input_vc_last_[static_cast<std::size_t>(best_fifo / params_.vcs)] = best_fifo % params_.vcs;
+  output.vc_next = best_vc + 1;
+
+  tlm::tlm_generic_payload& payload = *entry.payload;
+  PacketExtension& packet = packet_of(payload);
+  const int in_port = best_fifo / params_.vcs;
+  const int in_vc = best_fifo % params_.vcs;
+  fifo_flits_[static_cast<std::size_t>(best_fifo)] -= packet.flits;
+  output.credits[static_cast<std::size_t>(best_vc)] -= packet.flits;
+  packet.vc = best_vc;
+  packet.dim = entry.dim;
+  packet.vc_class = entry.vc_class;
+  if (output.config.link >= 0) ++packet.hop;
+
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status = out_socket[static_cast<std::size_t>(out)]->nb_transport_fw(
+      payload, phase, delay);
+  const std::uint64_t serialization =
+      (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
+  output.busy_until = now + serialization;
+
+  // The buffer slot frees when the tail has left, i.e. after the packet's serialisation.
+  packet.credit_vc = in_vc;
+  tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
+  sc_core::sc_time credit_delay = clock_.to_time(serialization);
+  in_socket[static_cast<std::size_t>(in_port)]->nb_transport_bw(payload, credit_phase, credit_delay);
+  return true;
+}
+
+void Router::process() {
+  const std::uint64_t now = clock_.now();
+  while (!credits_.empty() && credits_.front().cycle <= now) {
+    const Credit credit = credits_.front();
+    std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+    credits_.pop_back();
+    outputs_[static_cast<std::size_t>(credit.out)].credits[static_cast<std::size_t>(credit.vc)] +=
+        credit.flits;
+  }
+  // A grant can expose a new head for an output already visited: repeat until nothing moves.
+  bool moved = true;
+  while (moved) {
+    moved = false;
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      if (arbitrate(static_cast<int>(o), now)) moved = true;
+    }
+  }
+  std::uint64_t next = credits_.empty() ? kNever : credits_.front().cycle;
+  for (const Output& output : outputs_) {
+    if (output.requesters.empty()) continue;
+    if (output.busy_until > now) {
+      next = std::min(next, output.busy_until);
+      continue;
+    }
+    for (const int fifo : output.requesters) {
+      const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
+      if (ready > now) next = std::min(next, ready);
+    }
+  }
+  if (next != kNever) wake_at(next);
+}
+
+}  // namespace mt

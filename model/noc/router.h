@@ -1,0 +1,113 @@
+#pragma once
+// Input-buffered router (also the switch of switched topologies): per input port and VC a FIFO
+// with credit backpressure, routing by the packet's source route, round-robin switch arbitration
+// per output, a fixed pipeline latency, and virtual cut-through at packet granularity (a packet
+// moves only when the downstream VC can hold all of it). Event-driven: one SC_METHOD that runs only
+// when a packet becomes routable, an output frees up or a credit returns.
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "model/noc/cycle_clock.h"
+#include "model/noc/routing.h"
+
+namespace mt {
+
+/// One output port of a router and the buffer it feeds.
+struct RouterOutputConfig {
+  int link = -1;            ///< topology link id it drives, -1 for a local ejection port to the NIC
+  int vcs = 1;              ///< VCs of the downstream buffer
+  int credits_per_vc = 1;   ///< downstream buffer depth per VC, flits
+};
+
+/// Structure of one router. Input ports are in_links(vertex) in order, then `local_ports` NIC
+/// injection ports; outputs are out_links(vertex) in order, then `local_ports` ejection ports.
+struct RouterParams {
+  int vertex = 0;                           ///< topology vertex it sits at
+  int pipeline_cycles = 1;                  ///< head arrival to earliest departure, cycles
+  int vcs = 4;                              ///< VCs per input port
+  int buffer_flits = 318;                   ///< input buffer depth per VC, flits
+  int network_inputs = 0;                   ///< number of in_links(vertex)
+  int local_ports = 0;                      ///< NIC ports (direct topologies), 0 on switches
+  std::vector<RouterOutputConfig> outputs;  ///< out_links(vertex) then ejection ports
+};
+
+/// A router. Sockets: in_socket[i] receives packets (and returns credits backwards), out_socket[o]
+/// sends them (and receives credits backwards).
+class Router : public sc_core::sc_module {
+ public:
+  /// Input ports: in_links(vertex) in order, then local injection ports from the NIC.
+  sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<Router>> in_socket;
+  /// Output ports: out_links(vertex) in order, then local ejection ports to the NIC.
+  sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Router>> out_socket;
+
+  SC_HAS_PROCESS(Router);
+  Router(const sc_core::sc_module_name& name, const RouterParams& params, RoutingTable& routing,
+         const CycleClock& clock);
+
+  const RouterParams& params() const { return params_; }
+  /// Packets currently held in input buffers.
+  std::uint64_t buffered_packets() const { return buffered_; }
+  /// Packets forwarded so far.
+  std::uint64_t forwarded_packets() const { return forwarded_; }
+  /// Last cycle a packet moved through this router.
+  std::uint64_t last_progress_cycle() const { return last_progress_; }
+
+ private:
+  struct Entry {
+    tlm::tlm_generic_payload* payload = nullptr;
+    std::uint64_t ready = 0;  // cycle the head may leave (arrival + pipeline)
+    int out = 0;              // output port
+    int vc_first = 0;         // allowed downstream VCs [vc_first, vc_last)
+    int vc_last = 1;
+    int dim = -1;             // dateline state after the hop
+    int vc_class = 0;
+  };
+  struct Output {
+    RouterOutputConfig config;
+    std::uint64_t busy_until = 0;
+    std::vector<int> credits;     // flits per downstream VC
+    int vc_next = 0;              // round-robin pointer over VCs
+    int input_last = -1;          // round-robin pointer over input ports (last granted)
+    std::vector<int> requesters;  // input FIFOs whose head packet wants this output
+  };
+  struct Credit {
+    std::uint64_t cycle;
+    int out;
+    int vc;
+    int flits;
+    bool operator>(const Credit& other) const { return cycle > other.cycle; }
+  };
+
+  tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                           sc_core::sc_time& delay);
+  tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                            sc_core::sc_time& delay);
+  void process();
+  bool arbitrate(int out, std::uint64_t now);
+  int pick_vc(const Output& output, const Entry& entry, int flits) const;
+  void wake_at(std::uint64_t cycle);
+  void remove_requester(int out, int fifo);
+
+  RouterParams params_;
+  RoutingTable& routing_;
+  const CycleClock& clock_;
+  std::vector<std::deque<Entry>> fifos_;  // index: input port * vcs + vc
+  std::vector<int> fifo_flits_;
+  std::vector<int> input_vc_last_;        // per input port: VC it last sent from
+  std::vector<Output> outputs_;
+  std::vector<Credit> credits_;           // min-heap by cycle
+  sc_core::sc_event wake_;
+  std::uint64_t buffered_ = 0;
+  std::uint64_t forwarded_ = 0;
+  std::uint64_t last_progress_ = 0;
+};
+
+}  // namespace mt

@@ -1,0 +1,89 @@
+#include "model/noc/routing.h"
+
+#include <cstdlib>
+#include <string>
+
+namespace mt {
+
+RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
+  const std::size_t links = topology.links().size();
+  dim_.assign(links, -1);
+  wraps_.assign(links, 0);
+  out_index_.assign(links, -1);
+  in_index_.assign(links, -1);
+  for (int v = 0; v < topology.vertices(); ++v) {
+    const std::vector<int>& out = topology.out_links(v);
+    for (std::size_t i = 0; i < out.size(); ++i) out_index_[static_cast<std::size_t>(out[i])] = static_cast<int>(i);
+    const std::vector<int>& in = topology.in_links(v);
+    for (std::size_t i = 0; i < in.size(); ++i) in_index_[static_cast<std::size_t>(in[i])] = static_cast<int>(i);
+  }
+  const std::string& kind = topology.kind();
+  if (topology.is_direct() && (kind == "ring" || kind == "torus" || kind == "mesh")) {
+    for (const Link& link : topology.links()) {
+      const std::vector<int> a = topology.coords(link.src);
+      const std::vector<int> b = topology.coords(link.dst);
+      for (std::size_t d = 0; d < a.size() && d < b.size(); ++d) {
+        if (a[d] == b[d]) continue;
+        dim_[static_cast<std::size_t>(link.id)] = static_cast<int>(d);
+        if (kind != "mesh" && std::abs(a[d] - b[d]) > 1) {
+          wraps_[static_cast<std::size_t>(link.id)] = 1;
+          dateline_ = true;
+        }
+        break;
+      }
+    }
+  }
+}
+
+const std::vector<int>& RoutingTable::route(int src, int dst) {
+  const std::int64_t key = static_cast<std::int64_t>(src) * topology_.nodes() + dst;
+  auto it = routes_.find(key);
+  if (it == routes_.end()) it = routes_.emplace(key, topology_.route(src, dst)).first;
+  return it->second;
+}
+
+void RoutingTable::advance(int link, int& dim, int& vc_class) const {
+  if (!dateline_) return;
+  const int d = link_dimension(link);
+  if (d != dim) {
+    dim = d;
+    vc_class = 0;
+  }
+  if (link_wraps(link)) vc_class = 1;
+}
+
+std::pair<int, int> RoutingTable::vc_range(int vc_class, int vcs) const {
+  if (!dateline_ || vcs < 2) return {0, vcs};
+  const int split = vcs / 2;
+  return vc_class == 0 ? std::make_pair(0, split) : std::make_pair(split, vcs);
+}
+
+void RoutingTable::check_path(const std::vector<int>& path, int src, int dst) const {
+  int at = src;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const int id = path[i];
+    if (id < 0 || id >= static_cast<int>(topology_.links().size())) {
+      throw RoutingError("path from node " + std::to_string(src) + " to node " +
+                         std::to_string(dst) + ": link id " + std::to_string(id) +
+                         " out of range");
+    }
+    const Link& link = topology_.link(id);
+    if (link.src != at) {
+      throw RoutingError("path from node " + std::to_string(src) + " to node " +
+                         std::to_string(dst) + ": link " + std::to_string(id) + " leaves vertex " +
+                         std::to_string(link.src) + ", expected vertex " + std::to_string(at));
+    }
+    at = link.dst;
+    if (i + 1 < path.size() && !topology_.is_direct() && !topology_.is_switch(at)) {
+      throw RoutingError("path from node " + std::to_string(src) + " to node " +
+                         std::to_string(dst) + " passes through endpoint " + std::to_string(at) +
+                         " (endpoints of switched topologies do not forward)");
+    }
+  }
+  if (at != dst) {
+    throw RoutingError("path from node " + std::to_string(src) + " to node " + std::to_string(dst) +
+                       " ends at vertex " + std::to_string(at));
+  }
+}
+
+}  // namespace mt

@@ -1,0 +1,392 @@
+#include "model/sim/system.h"
+
+#include <systemc>
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include "model/collective/cost_model.h"
+#include "model/nic/data_store.h"
+#include "model/nic/nic.h"
+#include "model/nic/software_scheduler.h"
+#include "model/noc/cycle_clock.h"
+#include "model/noc/link.h"
+#include "model/noc/packet.h"
+#include "model/noc/router.h"
+#include "model/noc/routing.h"
+#include "model/sim/watchdog.h"
+
+namespace mt {
+
+namespace {
+
+constexpr int kElementBytes = 4;
+constexpr int kSamplesPerChunk = 4;
+constexpr int kStallNodesShown = 4;
+
+void require(bool condition, const std::string& message) {
+  if (!condition) throw SimulationConfigError(message);
+}
+
+void validate(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule) {
+  const RouterConfig& router = scenario.router;
+  const NicConfig& nic = scenario.nic;
+  require(scenario.clock_ghz > 0 && scenario.clock_ghz <= 1000,
+          "clock_ghz must be in (0, 1000], got " + std::to_string(scenario.clock_ghz));
+  require(scenario.watchdog_cycles >= 1, "watchdog_cycles must be >= 1");
+  require(router.pipeline_cycles >= 0, "router.pipeline_cycles must be >= 0");
+  require(router.vcs >= 1, "router.vcs must be >= 1");
+  require(nic.flit_bytes >= 1, "nic.flit_bytes must be >= 1");
+  require(nic.head_flit_bytes >= 0, "nic.head_flit_bytes must be >= 0");
+  require(nic.packet_bytes >= kElementBytes && nic.packet_bytes % kElementBytes == 0,
+          "nic.packet_bytes must be a positive multiple of 4, got " +
+              std::to_string(nic.packet_bytes));
+  require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
+  require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
+  require(nic.scheduler == "tlm",
+          "nic.scheduler '" + nic.scheduler + "' is not supported by the simulator yet (use tlm)");
+  require(nic.flow_control == "packet", "nic.flow_control '" + nic.flow_control +
+                                            "' is not supported by the simulator yet (use packet)");
+  require(nic.issue == "software",
+          "nic.issue '" + nic.issue + "' is not supported by the simulator yet (use software)");
+  const int max_flits = Nic::flits_for(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
+  require(router.buffer_flits >= max_flits,
+          "router.buffer_flits (" + std::to_string(router.buffer_flits) +
+              ") must hold one whole packet (" + std::to_string(max_flits) + " flits)");
+  for (const Link& link : topology.links()) {
+    require(link.bytes_per_cycle > 0, "link " + std::to_string(link.id) + " has no bandwidth");
+    require(link.latency_cycles >= 0, "link " + std::to_string(link.id) + " has negative latency");
+  }
+  require(topology.ports_per_node() >= 1, "ports per node must be >= 1");
+  require(schedule.nodes == topology.nodes(),
+          "schedule is for " + std::to_string(schedule.nodes) + " nodes, topology " +
+              topology.name() + " has " + std::to_string(topology.nodes()));
+  require(schedule.num_chunks >= 1, "schedule has no chunks");
+  for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
+    const Op& op = schedule.ops[i];
+    const std::string what = "schedule message " + std::to_string(i);
+    require(op.id == static_cast<int>(i), what + " has id " + std::to_string(op.id));
+    require(op.node >= 0 && op.node < schedule.nodes, what + ": node out of range");
+    require(op.peer >= 0 && op.peer < schedule.nodes, what + ": peer out of range");
+    require(op.node != op.peer, what + ": node sends to itself");
+    require(op.chunk >= 0 && op.chunk < schedule.num_chunks, what + ": chunk out of range");
+    require(op.port < topology.ports_per_node(),
+            what + ": port " + std::to_string(op.port) + " but nodes have " +
+                std::to_string(topology.ports_per_node()) + " ports");
+    for (const int dep : op.deps) {
+      require(dep >= 0 && dep < static_cast<int>(schedule.ops.size()),
+              what + ": dependency " + std::to_string(dep) + " out of range");
+    }
+  }
+  if (!topology.is_direct()) {
+    for (int u = 0; u < topology.nodes(); ++u) {
+      require(static_cast<int>(topology.out_links(u).size()) == topology.ports_per_node() &&
+                  static_cast<int>(topology.in_links(u).size()) == topology.ports_per_node(),
+              "endpoint " + std::to_string(u) + " has " +
+                  std::to_string(topology.out_links(u).size()) + " links but " +
+                  std::to_string(topology.ports_per_node()) +
+                  " NIC ports (switched topologies need one port per link)");
+    }
+  }
+}
+
+}  // namespace
+
+struct System::Impl {
+  const ScenarioConfig& scenario;
+  const Topology& topology;
+  const Schedule& schedule;
+  std::uint64_t bytes;
+  int ports;
+  CycleClock clock;
+  RoutingTable routing;
+  std::unique_ptr<DataStore> data;
+  PacketPool pool;
+  std::vector<MessageRecord> messages;
+  NicEnvironment env;
+  std::vector<std::unique_ptr<Router>> routers;  // indexed by vertex (direct) or vertex - nodes
+  std::vector<std::unique_ptr<Nic>> nics;
+  std::vector<std::unique_ptr<LinkChannel>> links;      // topology links, indexed by link id
+  std::vector<std::unique_ptr<LinkChannel>> local_links;
+  std::unique_ptr<Watchdog> watchdog;
+  int finished = 0;
+  std::string stall;
+  bool ran = false;
+
+  Impl(const ScenarioConfig& scenario_in, const Topology& topology_in, const Schedule& schedule_in,
+       std::uint64_t bytes_in)
+      : scenario(scenario_in),
+        topology(topology_in),
+        schedule(schedule_in),
+        bytes(bytes_in),
+        ports(topology_in.ports_per_node()),
+        clock(scenario_in.clock_ghz),
+        routing(topology_in) {
+    validate(scenario, topology, schedule);
+    const RouterConfig& rc = scenario.router;
+    const NicConfig& nc = scenario.nic;
+    require(!routing.uses_dateline() || rc.vcs >= 2,
+            "topology " + topology.name() +
+                " has wraparound links: router.vcs must be >= 2 for dateline deadlock freedom");
+    const int nodes = topology.nodes();
+    const std::uint64_t elements = bytes / kElementBytes;
+    Dtype dtype = Dtype::kFp32;
+    try {
+      dtype = parse_dtype(scenario.collective.dtype);
+    } catch (const DataStoreError& e) {
+      throw SimulationConfigError(e.what());
+    }
+    DataMode mode = DataMode::kFull;
+    if (!scenario.collective.verify_data) {
+      mode = DataMode::kOff;
+    } else if (bytes > scenario.collective.max_data_bytes) {
+      mode = DataMode::kSampled;
+    }
+    data = std::make_unique<DataStore>(mode, dtype, nodes, schedule.num_chunks, elements,
+                                       kSamplesPerChunk);
+
+    // Per message: route and NIC port. Per node: program and incoming messages.
+    messages.assign(schedule.ops.size(), MessageRecord{});
+    env.schedule = &schedule;
+    env.routing = &routing;
+    env.data = data.get();
+    env.pool = &pool;
+    env.messages = &messages;
+    env.paths.resize(schedule.ops.size());
+    env.on_finished = [this](int, std::uint64_t) { ++finished; };
+    std::vector<NicParams> nic_params(static_cast<std::size_t>(nodes));
+    for (const Op& op : schedule.ops) {
+      const std::vector<int>* path = nullptr;
+      if (op.path.empty()) {
+        path = &routing.route(op.node, op.peer);
+      } else {
+        try {
+          routing.check_path(op.path, op.node, op.peer);
+        } catch (const RoutingError& e) {
+          throw SimulationConfigError("schedule message " + std::to_string(op.id) + ": " +
+                                      e.what());
+        }
+        path = &op.path;
+      }
+      require(!path->empty(), "schedule message " + std::to_string(op.id) + ": empty route");
+      env.paths[static_cast<std::size_t>(op.id)] = path;
+      const int first_port = routing.out_index(path->front());
+      int port = 0;
+      if (topology.is_direct()) {
+        port = op.port >= 0 ? op.port : first_port % ports;
+      } else {
+        port = first_port;  // the port is the endpoint's link: the route decides
+      }
+      NicParams& sender = nic_params[static_cast<std::size_t>(op.node)];
+      sender.program.push_back(op.id);
+      sender.program_ports.push_back(port);
+      nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
+    }
+
+    const int rx_buffer_flits = rc.vcs * rc.buffer_flits;
+    // Routers.
+    const int first_router = topology.is_direct() ? 0 : nodes;
+    for (int v = first_router; v < topology.vertices(); ++v) {
+      RouterParams params;
+      params.vertex = v;
+      params.pipeline_cycles = rc.pipeline_cycles;
+      params.vcs = rc.vcs;
+      params.buffer_flits = rc.buffer_flits;
+      params.network_inputs = static_cast<int>(topology.in_links(v).size());
+      params.local_ports = topology.is_direct() ? ports : 0;
+      for (const int id : topology.out_links(v)) {
+        const int dst = topology.link(id).dst;
+        if (!topology.is_direct() && !topology.is_switch(dst)) {
+          params.outputs.push_back(RouterOutputConfig{id, 1, rx_buffer_flits});
+        } else {
+          params.outputs.push_back(RouterOutputConfig{id, rc.vcs, rc.buffer_flits});
+        }
+      }
+      for (int p = 0; p < params.local_ports; ++p) {
+        params.outputs.push_back(RouterOutputConfig{-1, 1, rx_buffer_flits});
+      }
+      const std::string name = (topology.is_direct() ? "router_" : "switch_") + std::to_string(v);
+      routers.push_back(std::make_unique<Router>(name.c_str(), params, routing, clock));
+    }
+    // NICs.
+    for (int u = 0; u < nodes; ++u) {
+      NicParams& params = nic_params[static_cast<std::size_t>(u)];
+      params.node = u;
+      params.ports = ports;
+      params.drives_links = !topology.is_direct();
+      params.packet_bytes = nc.packet_bytes;
+      params.head_flit_bytes = nc.head_flit_bytes;
+      params.flit_bytes = nc.flit_bytes;
+      params.element_bytes = kElementBytes;
+      params.reduce_elems_per_cycle = nc.reduce_elems_per_cycle;
+      params.software_issue_cycles = static_cast<std::uint64_t>(nc.software_issue_cycles);
+      params.tx_vcs = rc.vcs;
+      params.tx_credits_per_vc = rc.buffer_flits;
+      params.rx_buffer_flits = rx_buffer_flits;
+      params.elements = elements;
+      const std::string name = "nic_" + std::to_string(u);
+      nics.push_back(std::make_unique<Nic>(name.c_str(), params, env,
+                                           std::make_unique<SoftwareScheduler>(), clock));
+    }
+    // Topology links.
+    for (const Link& link : topology.links()) {
+      LinkParams params{link.id, link.bytes_per_cycle, link.latency_cycles, nc.flit_bytes};
+      const std::string name = "link_" + std::to_string(link.id) + "_" +
+                               std::to_string(link.src) + "_" + std::to_string(link.dst);
+      links.push_back(std::make_unique<mt::LinkChannel>(name.c_str(), params, clock));
+      LinkChannel& channel = *links.back();
+      const auto out = static_cast<std::size_t>(routing.out_index(link.id));
+      const auto in = static_cast<std::size_t>(routing.in_index(link.id));
+      if (!topology.is_direct() && !topology.is_switch(link.src)) {
+        nics[static_cast<std::size_t>(link.src)]->tx_socket[out].bind(channel.in_socket);
+      } else {
+        router_at(link.src).out_socket[out].bind(channel.in_socket);
+      }
+      if (!topology.is_direct() && !topology.is_switch(link.dst)) {
+        channel.out_socket.bind(nics[static_cast<std::size_t>(link.dst)]->rx_socket[in]);
+      } else {
+        channel.out_socket.bind(router_at(link.dst).in_socket[in]);
+      }
+    }
+    // Local channels between each NIC port and its router (direct topologies).
+    if (topology.is_direct()) {
+      const double local_bytes_per_cycle = topology.config().link_bytes_per_cycle;
+      for (int u = 0; u < nodes; ++u) {
+        Router& router = router_at(u);
+        Nic& nic = *nics[static_cast<std::size_t>(u)];
+        const auto network_inputs = topology.in_links(u).size();
+        const auto network_outputs = topology.out_links(u).size();
+        for (int p = 0; p < ports; ++p) {
+          const LinkParams params{-1, local_bytes_per_cycle, 0, nc.flit_bytes};
+          const std::string inject = "inject_" + std::to_string(u) + "_" + std::to_string(p);
+          local_links.push_back(std::make_unique<mt::LinkChannel>(inject.c_str(), params, clock));
+          nic.tx_socket[static_cast<std::size_t>(p)].bind(local_links.back()->in_socket);
+          local_links.back()->out_socket.bind(router.in_socket[network_inputs + static_cast<std::size_t>(p)]);
+          const std::string eject = "eject_" + std::to_string(u) + "_" + std::to_string(p);
+          local_links.push_back(std::make_unique<mt::LinkChannel>(eject.c_str(), params, clock));
+          router.out_socket[network_outputs + static_cast<std::size_t>(p)].bind(local_links.back()->in_socket);
+          local_links.back()->out_socket.bind(nic.rx_socket[static_cast<std::size_t>(p)]);
+        }
+      }
+    }
+    watchdog = std::make_unique<Watchdog>(
+        "watchdog", scenario.watchdog_cycles, clock,
+        [this]() {
+          std::uint64_t last = 0;
+          for (const auto& nic : nics) last = std::max(last, nic->last_progress_cycle());
+          for (const auto& router : routers) last = std::max(last, router->last_progress_cycle());
+          return last;
+        },
+        [this]() { return finished == static_cast<int>(nics.size()); },
+        [this](std::uint64_t cycle) { stall = describe_stall(cycle); });
+  }
+
+  Router& router_at(int vertex) {
+    const int index = topology.is_direct() ? vertex : vertex - topology.nodes();
+    return *routers.at(static_cast<std::size_t>(index));
+  }
+
+  std::string describe_stall(std::uint64_t cycle) const {
+    std::ostringstream out;
+    out << "stall at cycle " << cycle << ":";
+    int shown = 0;
+    int unfinished = 0;
+    for (const auto& nic : nics) {
+      if (nic->finished()) continue;
+      ++unfinished;
+      if (shown < kStallNodesShown) {
+        out << (shown == 0 ? " " : "; ") << nic->describe_stall();
+        ++shown;
+      }
+    }
+    if (unfinished > shown) out << "; and " << unfinished - shown << " more unfinished nodes";
+    std::uint64_t buffered = 0;
+    for (const auto& router : routers) buffered += router->buffered_packets();
+    if (buffered > 0) out << "; " << buffered << " packets buffered in routers";
+    return out.str();
+  }
+
+  RunResult run() {
+    if (ran) throw SimulationConfigError("System::run() called twice");
+    ran = true;
+    const auto wall_start = std::chrono::steady_clock::now();
+    sc_core::sc_start();
+    const auto wall_end = std::chrono::steady_clock::now();
+
+    RunResult result;
+    result.scenario = scenario.name;
+    result.topology = topology.name();
+    result.algorithm = schedule.algorithm;
+    result.nodes = topology.nodes();
+    result.ports = ports;
+    result.bytes = bytes;
+    result.clock_ghz = scenario.clock_ghz;
+    result.steps = schedule.num_steps;
+    result.messages = schedule.ops.size();
+    result.data_mode = to_string(data->mode());
+    std::uint64_t completion = 0;
+    for (const auto& nic : nics) {
+      result.node_finish_cycles.push_back(nic->finish_cycle());
+      completion = std::max(completion, nic->finish_cycle());
+      result.packets += nic->packets_sent();
+    }
+    const bool complete = finished == static_cast<int>(nics.size());
+    if (!complete) {
+      completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();
+      result.error = !stall.empty() ? stall : describe_stall(clock.now());
+    }
+    result.completion_cycles = completion;
+    result.completion_ns = static_cast<double>(completion) / scenario.clock_ghz;
+    result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
+    result.efficiency =
+        complete && completion > 0 ? result.bound_cycles / static_cast<double>(completion) : 0.0;
+    CostParams cost;
+    cost.per_hop_cycles = scenario.router.pipeline_cycles;
+    cost.packet_bytes = scenario.nic.packet_bytes;
+    cost.head_flit_bytes = scenario.nic.head_flit_bytes;
+    result.estimate_cycles = estimate_cost(schedule, topology, bytes, cost).cycles;
+    if (complete) {
+      const std::string mismatch = data->check();
+      if (!mismatch.empty()) result.error = mismatch;
+      result.data_verified = mismatch.empty() && data->mode() != DataMode::kOff;
+    }
+    for (const auto& link : links) {
+      LinkStat stat;
+      stat.link = link->params().id;
+      stat.src = topology.link(stat.link).src;
+      stat.dst = topology.link(stat.link).dst;
+      stat.bytes = link->bytes();
+      stat.utilization = completion > 0 ? static_cast<double>(link->busy_cycles()) /
+                                              static_cast<double>(completion)
+                                        : 0.0;
+      result.links.push_back(stat);
+    }
+    result.message_arrival_cycles.reserve(messages.size());
+    for (const MessageRecord& record : messages) {
+      result.message_arrival_cycles.push_back(record.arrived ? record.arrival_cycle : 0);
+    }
+    result.wall_seconds = std::chrono::duration<double>(wall_end - wall_start).count();
+    return result;
+  }
+};
+
+System::System(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule,
+               std::uint64_t bytes)
+    : impl_(std::make_unique<Impl>(scenario, topology, schedule, bytes)) {}
+
+System::~System() = default;
+
+RunResult System::run() { return impl_->run(); }
+
+RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
+                   const Schedule& schedule, std::uint64_t bytes) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  System system(scenario, topology, schedule, bytes);
+  RunResult result = system.run();
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result;
+}
+
+}  // namespace mt

@@ -1,0 +1,174 @@
+// End-to-end tests of the mtsim CLI contract: exit statuses, messages, JSON/CSV results.
+
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `mtsim ARGS` through the shell and captures its output and exit status.
+CliResult mtsim(const std::string& args) {
+  const std::string command = std::string(MT_MTSIM_BIN) + " " + args + " 2>&1";
+  CliResult r;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) r.output.append(buf, n);
+  const int status = ::pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// A scratch file under the build tree's test directory, removed first.
+std::string scratch(const std::string& name) {
+  const std::string path = "mtsim_cli_" + name;
+  std::remove(path.c_str());
+  return path;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+const std::string kSource = MT_SOURCE_DIR;
+
+}  // namespace
+
+TEST_CASE("mtsim --help lists the commands; an unknown command is bad input") {
+  const CliResult help = mtsim("--help");
+  CHECK(help.status == 0);
+  CHECK_THAT(help.output, Catch::Contains("run SCENARIO.yaml") && Catch::Contains("schedule") &&
+                              Catch::Contains("verify SCHEDULE.json"));
+  for (const char* command : {"run", "schedule", "verify"}) {
+    const CliResult sub = mtsim(std::string(command) + " --help");
+    CHECK(sub.status == 0);
+    CHECK_THAT(sub.output, Catch::Contains(std::string("mtsim ") + command));
+  }
+  const CliResult bad = mtsim("frobnicate");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("unknown command \"frobnicate\""));
+  CHECK(mtsim("run --no-such-flag x.yaml").status == 2);
+}
+
+TEST_CASE("mtsim run rejects a bad scenario with file:line:col and writes nothing") {
+  const std::string yaml = scratch("bad.yaml");
+  const std::string json = scratch("bad.json");
+  write_file(yaml, "topology: torus:4x4\ncollective:\n  algorithms: [ring]\n  sizes: [0]\n");
+  const CliResult r = mtsim("run " + yaml + " --json " + json);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(yaml + ":4:11: collective.sizes[0]: \"0\" is not a positive size"));
+  CHECK_FALSE(exists(json));
+  const CliResult unknown_algo =
+      mtsim("run " + kSource + "/scenarios/default.yaml --set collective.algorithms=[ring,warp]");
+  CHECK(unknown_algo.status == 2);
+  CHECK_THAT(unknown_algo.output,
+             Catch::Contains("--set collective.algorithms=[ring,warp]: collective.algorithms[1]: \"warp\" is not one of"));
+  const CliResult missing = mtsim("run " + scratch("missing.yaml"));
+  CHECK(missing.status == 2);
+  CHECK_THAT(missing.output, Catch::Contains("cannot open the scenario file"));
+}
+
+TEST_CASE("mtsim schedule validates its options") {
+  const CliResult no_topology = mtsim("schedule --algorithm ring");
+  CHECK(no_topology.status == 2);
+  CHECK_THAT(no_topology.output, Catch::Contains("--topology is required"));
+  const CliResult bad_algo = mtsim("schedule --topology torus:4x4 --algorithm warp");
+  CHECK(bad_algo.status == 2);
+  CHECK_THAT(bad_algo.output, Catch::Contains("warp") && Catch::Contains("multitree"));
+  const CliResult bad_spec = mtsim("schedule --topology torus:4xq --algorithm ring");
+  CHECK(bad_spec.status == 2);
+  CHECK_THAT(bad_spec.output, Catch::Contains("torus:4xq"));
+  const CliResult bad_format = mtsim("schedule --topology ring:4 --algorithm ring --format yaml");
+  CHECK(bad_format.status == 2);
+  CHECK_THAT(bad_format.output, Catch::Contains("--format yaml: expected text, json or dot"));
+}
+
+TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT") {
+  const CliResult text = mtsim("schedule --topology ring:8 --algorithm ring");
+  CHECK(text.status == 0);
+  // Ring all-reduce on N nodes: N-1 reduce-scatter steps then N-1 all-gather steps.
+  CHECK_THAT(text.output, Catch::Contains("steps:              14 (reduce-scatter 7, all-gather 7)"));
+  CHECK_THAT(text.output, Catch::Contains("verified:           yes"));
+
+  const std::string json_path = scratch("ring8.json");
+  REQUIRE(std::system((std::string(MT_MTSIM_BIN) + " schedule --topology ring:8 --algorithm ring "
+                       "--format json > " + json_path).c_str()) == 0);
+  const nlohmann::json j = read_json(json_path);
+  CHECK(j.at("nodes") == 8);
+  CHECK(j.at("analysis").at("verified") == true);
+  CHECK(j.at("analysis").at("all_gather_steps") == 7);
+  // Every node sends one message per step: 8 nodes x 14 steps.
+  CHECK(j.at("ops").size() == 8 * 14);
+  const CliResult verified = mtsim("verify " + json_path);
+  CHECK(verified.status == 0);
+  CHECK_THAT(verified.output, Catch::Contains("OK: every node ends with every chunk reduced from all 8"));
+
+  const CliResult dot = mtsim("schedule --topology ring:8 --algorithm ring --format dot");
+  CHECK(dot.status == 0);
+  CHECK_THAT(dot.output, Catch::StartsWith("digraph"));
+}
+
+TEST_CASE("mtsim verify rejects corrupted schedules with exit 1 and bad JSON with exit 2") {
+  const std::string good = scratch("good.json");
+  REQUIRE(std::system((std::string(MT_MTSIM_BIN) + " schedule --topology torus:4x4 "
+                       "--algorithm multitree --format json > " + good).c_str()) == 0);
+  const nlohmann::json schedule = read_json(good);
+
+  SECTION("a dropped message leaves contributions missing") {
+    nlohmann::json bad = schedule;
+    bad["ops"].erase(bad["ops"].begin());
+    for (std::size_t i = 0; i < bad["ops"].size(); ++i) {
+      bad["ops"][i]["id"] = i;
+      nlohmann::json deps = nlohmann::json::array();
+      for (int d : bad["ops"][i]["deps"]) if (d != 0) deps.push_back(d - 1);
+      bad["ops"][i]["deps"] = deps;
+    }
+    const std::string path = scratch("dropped.json");
+    write_file(path, bad.dump());
+    const CliResult r = mtsim("verify " + path);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("FAILED: "));
+  }
+  SECTION("a chunk index out of range is named") {
+    nlohmann::json bad = schedule;
+    bad["ops"][3]["chunk"] = 999;
+    const std::string path = scratch("chunk.json");
+    write_file(path, bad.dump());
+    const CliResult r = mtsim("verify " + path);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.output, Catch::Contains("999"));
+  }
+  SECTION("not JSON at all") {
+    const std::string path = scratch("garbage.json");
+    write_file(path, "{\"ops\": [1, 2,,]}");
+    const CliResult r = mtsim("verify " + path);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(path));
+  }
+  SECTION("a field of the wrong type") {
+    nlohmann::json bad = schedule;
+    bad["ops"][5]["peer"] = "north";
+    const std::string path = scratch("type.json");
+    write_file(path, bad.dump());
+    const CliResult r = mtsim("verify " + path);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains("ops[5].peer"));
+  }
+}

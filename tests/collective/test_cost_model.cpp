@@ -1,0 +1,91 @@
+// Analytical cost model: hand-derived alpha-beta figures and lower bounds.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "model/collective/algorithm.h"
+#include "model/collective/cost_model.h"
+#include "model/topology/topology.h"
+
+namespace {
+
+mt::Topology make(const std::string& spec, int ports = 0) {
+  mt::TopologyConfig config = mt::parse_topology_spec(spec);
+  config.ports_per_node = ports;
+  return mt::Topology(config);
+}
+
+}  // namespace
+
+TEST_CASE("cost of ring on ring:4, derived by hand", "[cost_model]") {
+  const mt::Topology t = make("ring:4");  // 16 B/cycle links, 150-cycle wires
+  const mt::Schedule s = mt::build_schedule("ring", t);
+  // 4096 B / 4 chunks = 1024 B = 4 packets of 256 B + 4 x 16 B headers = 1088 B on the wire.
+  // Every step: one 1-hop message per link: latency 150 + 1 = 151, serialisation 1088/16 = 68.
+  // 6 steps: 6 x 151 = 906 latency, 6 x 68 = 408 bandwidth.
+  const mt::CostEstimate e = mt::estimate_cost(s, t, 4096);
+  CHECK(e.latency_cycles == Approx(906));
+  CHECK(e.bandwidth_cycles == Approx(408));
+  CHECK(e.cycles == Approx(1314));
+  // 4100 B: chunks of 1025 B = 5 packets -> 1025 + 80 = 1105 B -> 69.0625 cycles per step.
+  CHECK(mt::estimate_cost(s, t, 4100).bandwidth_cycles == Approx(6 * 69.0625));
+  // Router pipeline of 3 cycles per hop.
+  mt::CostParams p;
+  p.per_hop_cycles = 3;
+  CHECK(mt::estimate_cost(s, t, 4096, p).latency_cycles == Approx(6 * 153));
+}
+
+TEST_CASE("cost model counts contention and multi-hop latency", "[cost_model]") {
+  const mt::Topology t = make("ring:4");
+  mt::Schedule s;
+  s.algorithm = "handmade";
+  s.topology = t.name();
+  s.nodes = 4;
+  s.num_chunks = 2;
+  mt::Op a;
+  a.node = 0;
+  a.peer = 2;  // routed 0 -> 1 -> 2 (tie goes +)
+  a.chunk = 0;
+  s.add(a);
+  mt::Op b;
+  b.node = 1;
+  b.peer = 2;  // shares link 1 -> 2 with a
+  b.chunk = 1;
+  s.add(b);
+  // 2048 B chunks: 8 packets -> 2176 B each; link 1->2 carries both: 4352 / 16 = 272 cycles.
+  // Latency: 2 hops x 151 = 302.
+  const mt::CostEstimate e = mt::estimate_cost(s, t, 4096);
+  CHECK(e.latency_cycles == Approx(302));
+  CHECK(e.bandwidth_cycles == Approx(272));
+  CHECK(e.cycles == Approx(574));
+  CHECK(mt::estimate_cost(mt::Schedule{}, t, 4096).cycles == 0);
+  s.ops[1].chunk = 2;
+  CHECK_THROWS_WITH(mt::estimate_cost(s, t, 4096),
+                    "estimate_cost: message 1 has step 0 and chunk 2 (chunks 0..1)");
+}
+
+TEST_CASE("bandwidth bound on torus 4x4", "[cost_model]") {
+  const mt::Topology t = make("torus:4x4");
+  const std::uint64_t mib = 1u << 20;
+  // 4 ports x 16 B/cycle = 64 B/cycle per node: 2 x 15/16 x 1 MiB / 64 = 30720 cycles; link form
+  // 2 x 15 x 1 MiB / (16 nodes x 4 in-links x 16 B/cycle) = 30720 as well.
+  CHECK(mt::bandwidth_bound_cycles(t, 4, mib) == Approx(30720));
+  CHECK(mt::bandwidth_bound_cycles(t, 0, mib) == Approx(30720));  // 0 = topology ports (4)
+  // One port: 16 B/cycle per node -> 4x longer.
+  CHECK(mt::bandwidth_bound_cycles(t, 1, mib) == Approx(122880));
+  // The ring schedule cannot beat the bound.
+  const mt::Schedule ring = mt::build_schedule("ring", t);
+  CHECK(mt::estimate_cost(ring, t, mib).cycles > mt::bandwidth_bound_cycles(t, 1, mib));
+  // Fat-tree k=4: 8 endpoints, one 16 B/cycle uplink each: 2 x 7/8 x 1 MiB / 16.
+  CHECK(mt::bandwidth_bound_cycles(make("fattree:k=4,levels=2"), 1, mib) == Approx(114688));
+}
+
+TEST_CASE("step lower bound: ceil(N(N-1) / usable directed links)", "[cost_model]") {
+  CHECK(mt::step_lower_bound(make("torus:4x4")) == 4);      // 240 / 64 links
+  CHECK(mt::step_lower_bound(make("torus:8x8")) == 16);     // 4032 / 256
+  CHECK(mt::step_lower_bound(make("mesh:4x4")) == 5);       // 240 / 48
+  CHECK(mt::step_lower_bound(make("torus:4x4", 1)) == 15);  // 240 / 16 ports
+  CHECK(mt::step_lower_bound(make("fattree:k=8,levels=2")) == 31);
+  CHECK(mt::step_lower_bound(make("ring:1")) == 0);
+}

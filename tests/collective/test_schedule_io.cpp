@@ -1,0 +1,236 @@
+// Unit tests of the schedule JSON format and DOT output: round trips and every malformed-input
+// error with its JSON path or file line/column.
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/collective/schedule.h"
+#include "model/collective/schedule_io.h"
+#include "model/topology/topology.h"
+
+namespace {
+
+using Json = nlohmann::json;
+
+mt::Schedule sample() {
+  mt::Schedule s;
+  s.algorithm = "sample";
+  s.topology = "switch:nodes=3";
+  s.nodes = 3;
+  s.num_chunks = 2;
+  mt::Op op;
+  op.node = 1;
+  op.peer = 0;
+  op.chunk = 1;
+  op.flow = 2;
+  op.step = 0;
+  s.add(op);
+  op.node = 0;
+  op.peer = 2;
+  op.kind = mt::OpKind::kBroadcast;
+  op.step = 3;
+  op.port = 0;
+  op.deps = {0};
+  op.path = {0 * 2, 2 * 2 + 1};  // 0 -> switch, switch -> 2
+  s.add(op);
+  return s;
+}
+
+void require_equal(const mt::Schedule& a, const mt::Schedule& b) {
+  REQUIRE(a.algorithm == b.algorithm);
+  REQUIRE(a.topology == b.topology);
+  REQUIRE(a.nodes == b.nodes);
+  REQUIRE(a.num_chunks == b.num_chunks);
+  REQUIRE(a.num_flows == b.num_flows);
+  REQUIRE(a.num_steps == b.num_steps);
+  REQUIRE(a.ops.size() == b.ops.size());
+  for (size_t i = 0; i < a.ops.size(); ++i) {
+    const mt::Op& x = a.ops[i];
+    const mt::Op& y = b.ops[i];
+    INFO("op " << i);
+    REQUIRE(x.id == y.id);
+    REQUIRE(x.node == y.node);
+    REQUIRE(x.peer == y.peer);
+    REQUIRE(x.chunk == y.chunk);
+    REQUIRE(x.flow == y.flow);
+    REQUIRE(x.step == y.step);
+    REQUIRE(x.port == y.port);
+    REQUIRE(x.kind == y.kind);
+    REQUIRE(x.deps == y.deps);
+    REQUIRE(x.path == y.path);
+  }
+}
+
+std::string from_json_error(const Json& j) {
+  try {
+    mt::schedule_from_json(j);
+  } catch (const mt::ScheduleError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+std::string load_error(const std::string& path) {
+  try {
+    mt::load_schedule_file(path);
+  } catch (const mt::ScheduleError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/mtsim_test_schedule_io_" + std::to_string(::getpid()) + "_" + name;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+}  // namespace
+
+TEST_CASE("JSON round trip keeps every field", "[schedule_io]") {
+  mt::Schedule s = sample();
+  Json j = mt::to_json(s);
+  CHECK(j["format"] == "mtsim-schedule");
+  CHECK(j["version"] == 1);
+  CHECK(j["num_flows"] == 3);
+  CHECK(j["num_steps"] == 4);
+  CHECK(j["ops"][0]["kind"] == "reduce");
+  CHECK(j["ops"][1]["kind"] == "broadcast");
+  CHECK_FALSE(j["ops"][0].contains("path"));  // empty path omitted
+  CHECK_FALSE(j["ops"][0].contains("port"));  // port -1 omitted
+  CHECK(j["ops"][1]["port"] == 0);
+  CHECK(j["ops"][1]["path"] == Json::array({0, 5}));
+  CHECK(j["ops"][1]["deps"] == Json::array({0}));
+  // Through text, as in a file.
+  mt::Schedule back = mt::schedule_from_json(Json::parse(j.dump()));
+  require_equal(s, back);
+  CHECK(mt::to_json(back) == j);
+}
+
+TEST_CASE("deps may be omitted", "[schedule_io]") {
+  Json j = mt::to_json(sample());
+  j["ops"][0].erase("deps");
+  CHECK(mt::schedule_from_json(j).ops[0].deps.empty());
+}
+
+TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
+  const Json good = mt::to_json(sample());
+  Json j = good;
+  j["ops"][1]["chunk"] = "1";
+  CHECK(from_json_error(j) == "ops[1].chunk: expected integer, got string");
+  j = good;
+  j["ops"][1]["chunk"] = 1.5;
+  CHECK(from_json_error(j) == "ops[1].chunk: expected integer, got number");
+  j = good;
+  j["ops"][0].erase("peer");
+  CHECK(from_json_error(j) == "ops[0].peer: missing");
+  j = good;
+  j["ops"][1]["deps"] = Json::array({0, "x"});
+  CHECK(from_json_error(j) == "ops[1].deps[1]: expected integer, got string");
+  j = good;
+  j["ops"][1]["path"] = 3;
+  CHECK(from_json_error(j) == "ops[1].path: expected array of integers, got number");
+  j = good;
+  j["ops"][1]["kind"] = "sum";
+  CHECK(from_json_error(j) ==
+        "ops[1].kind: \"sum\" is not an op kind (expected \"reduce\" or \"broadcast\")");
+  j = good;
+  j["ops"][1]["id"] = 5;
+  CHECK(from_json_error(j) == "ops[1].id: is 5 but must equal the op's index 1");
+  j = good;
+  j["ops"][0]["colour"] = "red";
+  CHECK(from_json_error(j) ==
+        "ops[0]: unknown key \"colour\" (known keys: chunk, deps, flow, id, kind, node, path, "
+        "peer, port, step)");
+  j = good;
+  j["ops"][0]["node"] = 5000000000LL;
+  CHECK(from_json_error(j) == "ops[0].node: 5000000000 is out of range for an integer");
+  j = good;
+  j["ops"][1]["step"] = 4;
+  CHECK(from_json_error(j) == "ops[1].step: is 4 but num_steps is 4");
+  j = good;
+  j["ops"][1]["flow"] = 3;
+  CHECK(from_json_error(j) == "ops[1].flow: is 3 but num_flows is 3");
+  j = good;
+  j["ops"][1] = 7;
+  CHECK(from_json_error(j) == "ops[1]: expected object, got number");
+  j = good;
+  j["format"] = "other";
+  CHECK(from_json_error(j) == "format: is \"other\"; expected \"mtsim-schedule\"");
+  j = good;
+  j["version"] = 2;
+  CHECK(from_json_error(j) == "version: is 2; this build reads version 1");
+  j = good;
+  j.erase("nodes");
+  CHECK(from_json_error(j) == "nodes: missing");
+  j = good;
+  j["ops"] = Json::object();
+  CHECK(from_json_error(j) == "ops: expected array, got object");
+  j = good;
+  j["extra"] = 1;
+  CHECK(from_json_error(j) ==
+        "schedule: unknown key \"extra\" (known keys: algorithm, analysis, format, nodes, "
+        "num_chunks, num_flows, num_steps, ops, topology, version)");
+  j = good;
+  j["analysis"] = {{"steps", 3}};  // what `mtsim schedule --format json` adds: ignored
+  CHECK(from_json_error(j) == "<no error>");
+  CHECK(from_json_error(Json::array()) == "schedule: expected a JSON object, got array");
+}
+
+TEST_CASE("schedule files: save, load and errors with file, line and column", "[schedule_io]") {
+  const std::string path = temp_path("good.json");
+  mt::save_schedule_file(sample(), path);
+  require_equal(mt::load_schedule_file(path), sample());
+
+  const std::string bad = temp_path("bad.json");
+  write_file(bad, "{\n  \"format\": \"mtsim-schedule\",\n  \"version\": 1,,\n}\n");
+  const std::string e = load_error(bad);
+  // Column 16 is the second comma of `  "version": 1,,`.
+  CHECK(e == "schedule file \"" + bad +
+                 "\": invalid JSON: parse error at line 3, column 16: syntax error while parsing "
+                 "object key - unexpected ','; expected string literal");
+
+  const std::string wrong = temp_path("wrong.json");
+  Json j = mt::to_json(sample());
+  j["ops"][0]["peer"] = nullptr;
+  write_file(wrong, j.dump(2));
+  CHECK(load_error(wrong) ==
+        "schedule file \"" + wrong + "\": ops[0].peer: expected integer, got null");
+
+  const std::string missing = temp_path("does_not_exist.json");
+  CHECK(load_error(missing) ==
+        "cannot read schedule file \"" + missing + "\": No such file or directory");
+  CHECK_THROWS_AS(mt::save_schedule_file(sample(), "/nonexistent_dir/x.json"), mt::ScheduleError);
+  std::remove(path.c_str());
+  std::remove(bad.c_str());
+  std::remove(wrong.c_str());
+}
+
+TEST_CASE("DOT output has one edge per message, coloured by flow", "[schedule_io]") {
+  mt::Topology t(mt::parse_topology_spec("switch:3"));
+  const std::string dot = mt::to_dot(sample(), t);
+  CHECK(dot.rfind("digraph schedule {\n", 0) == 0);
+  CHECK(dot.find("n1 -> n0 [label=\"s0 c1\", color=\"#2ca02c\", fontcolor=\"#2ca02c\"];") !=
+        std::string::npos);
+  CHECK(dot.find("n0 -> n2 [label=\"s3 c1\", color=\"#2ca02c\", fontcolor=\"#2ca02c\", "
+                 "style=dashed];") != std::string::npos);
+  size_t edges = 0;
+  for (size_t p = dot.find("->"); p != std::string::npos; p = dot.find("->", p + 1)) ++edges;
+  CHECK(edges == 2);
+  CHECK(dot.find("pos=") == std::string::npos);  // no coordinates on a switch
+
+  mt::Topology torus(mt::parse_topology_spec("torus:2x2"));
+  mt::Schedule s;
+  s.nodes = 4;
+  s.num_chunks = 1;
+  const std::string grid = mt::to_dot(s, torus);
+  CHECK(grid.find("n3 [label=\"3\", pos=\"1.5,-1.5!\"];") != std::string::npos);
+}

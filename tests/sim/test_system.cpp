@@ -1,0 +1,234 @@
+// System-level runs of hand-built schedules: ring all-reduce timing and data on several topologies,
+// backpressure from a slow receiver, broken schedules (data mismatch, stall) and config errors.
+// Every TEST_CASE elaborates SystemC once (one simulate() call).
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "model/sim/system.h"
+#include "tests/support/sim_fixtures.h"
+
+namespace mt {
+namespace {
+
+using test::base_scenario;
+using test::empty_schedule;
+using test::make_op;
+
+RunResult run_ring(const std::string& spec, int latency, const std::vector<int>& order,
+                   std::uint64_t bytes, const std::string& dtype = "fp32") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config(spec, latency);
+  s.collective.dtype = dtype;
+  const Topology topology(s.topology);
+  const Schedule schedule = test::ring_allreduce(order);
+  return simulate(s, topology, schedule, bytes);
+}
+
+TEST_CASE("ring all-reduce on an 8-node ring: exact time and data", "[sim][ring]") {
+  // 8 chunks of 4 packets each (1024 bytes). Every step is one hop with no contention and waits
+  // for the previous step: per step (4 - 1) * 17 + 2 pipelines + 50 wire + 17, plus the reduction
+  // of the last packet (2 cycles) in the 7 reduce-scatter steps.
+  const RunResult r = run_ring("ring:8", 50, test::identity_order(8), 8 * 1024, "int32");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  CHECK(r.data_mode == "full");
+  const std::uint64_t step = 3 * 17 + 2 + 50 + 17;
+  CHECK(r.completion_cycles == 7 * (step + 2) + 7 * step);
+  CHECK(r.messages == 8 * 14);
+  CHECK(r.packets == 8 * 14 * 4);
+  CHECK(r.steps == 14);
+  for (const std::uint64_t finish : r.node_finish_cycles) CHECK(finish == r.completion_cycles);
+  CHECK(r.bound_cycles > 0);
+  CHECK(r.efficiency == Approx(r.bound_cycles / static_cast<double>(r.completion_cycles)));
+  CHECK(r.completion_ns == Approx(static_cast<double>(r.completion_cycles)));
+}
+
+TEST_CASE("ring all-reduce on a 4x4 torus verifies the data", "[sim][ring]") {
+  const RunResult r = run_ring("torus:4x4", 150, test::snake_4x4(), 1 << 16);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_verified);
+}
+
+TEST_CASE("ring all-reduce on a 4x4 mesh verifies the data", "[sim][ring]") {
+  const RunResult r = run_ring("mesh:4x4", 150, test::snake_4x4(), 1 << 16, "int32");
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_verified);
+}
+
+TEST_CASE("ring all-reduce across a 16-node switch verifies the data", "[sim][ring]") {
+  const RunResult r = run_ring("switch:nodes=16", 150, test::identity_order(16), 1 << 16);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_verified);
+}
+
+TEST_CASE("ring all-reduce in a non-neighbour order on a torus verifies the data", "[sim][ring]") {
+  // Multi-hop messages that share links inside a step.
+  const RunResult r = run_ring("torus:4x4", 20, {0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14},
+                               16 * 1000);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_verified);
+}
+
+TEST_CASE("sampled data mode above max_data_bytes", "[sim][data]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("ring:4", 10);
+  s.collective.max_data_bytes = 1024;
+  const Topology topology(s.topology);
+  const RunResult r = simulate(s, topology, test::ring_allreduce(test::identity_order(4)), 1 << 16);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_mode == "sampled");
+  CHECK(r.data_verified);
+}
+
+TEST_CASE("verify_data off runs timing only", "[sim][data]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("ring:4", 10);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  Schedule schedule = test::ring_allreduce(test::identity_order(4));
+  schedule.ops.pop_back();  // would be a mismatch, but nothing is checked
+  const RunResult r = simulate(s, topology, schedule, 1 << 12);
+  CHECK(r.error.empty());
+  CHECK(r.data_mode == "off");
+  CHECK_FALSE(r.data_verified);
+}
+
+TEST_CASE("backpressure: a slow reduction stalls the sender without loss", "[sim][backpressure]") {
+  // Two nodes, one chunk of 8 packets: 0 -> 1 reduce, then 1 -> 0 broadcast. Buffers hold one
+  // packet per VC (2 VCs) and the reduction takes 64 cycles per packet (1 element per cycle), so
+  // the reduction sets the pace of the first message and the path backs up to node 0.
+  ScenarioConfig s = base_scenario();
+  s.router.vcs = 2;
+  s.router.buffer_flits = 17;
+  s.nic.reduce_elems_per_cycle = 1;
+  s.topology = test::topology_config("ring:2", 2);
+  s.collective.dtype = "int32";
+  const Topology topology(s.topology);
+  Schedule schedule = empty_schedule(2, 1);
+  const int first = schedule.add(make_op(0, 1, 0, OpKind::kReduce));
+  schedule.add(make_op(1, 0, 0, OpKind::kBroadcast, {first}, 1));
+  const int packets = 8;
+  const RunResult r = simulate(s, topology, schedule, 256ull * packets);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  // First tail at node 1 after 2 pipelines + 2 wire + 17; then one packet per 64 cycles.
+  const std::uint64_t reduced = 2 + 2 + 17 + 64ull * packets;
+  CHECK(r.message_arrival_cycles.at(0) == reduced);
+  // The broadcast streams at link rate (no reduction).
+  CHECK(r.message_arrival_cycles.at(1) == reduced + 17ull * packets + 2 + 2);
+  CHECK(r.completion_cycles == reduced + 17ull * packets + 2 + 2);
+}
+
+TEST_CASE("backpressure: ring all-reduce with tiny buffers and a slow reduction", "[sim][backpressure]") {
+  ScenarioConfig s = base_scenario();
+  s.router.vcs = 2;
+  s.router.buffer_flits = 17;
+  s.nic.reduce_elems_per_cycle = 2;
+  s.topology = test::topology_config("torus:4x4", 30);
+  const Topology topology(s.topology);
+  const RunResult r =
+      simulate(s, topology, test::ring_allreduce({0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14}),
+               16 * 4096);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_verified);
+  // 15 reduce-scatter steps of 16 packets, each reduced at 32 cycles per packet.
+  CHECK(r.completion_cycles >= 15ull * 16 * 32);
+}
+
+TEST_CASE("a missing all-gather message is a data mismatch", "[sim][broken]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("ring:4", 10);
+  s.collective.dtype = "int32";
+  const Topology topology(s.topology);
+  Schedule schedule = test::ring_allreduce(test::identity_order(4));
+  // The last message: position 3 -> 0, chunk (3 + 1 - 2) % 4 = 2 (no op depends on it).
+  const Op last = schedule.ops.back();
+  REQUIRE(last.node == 3);
+  REQUIRE(last.peer == 0);
+  REQUIRE(last.chunk == 2);
+  schedule.ops.pop_back();
+  const RunResult r = simulate(s, topology, schedule, 4 * 64);
+  CHECK_FALSE(r.data_verified);
+  // Node 0 still holds its partial sum of chunk 2 (elements 32..47).
+  CHECK(r.error.rfind("data mismatch: node 0 element 32 (chunk 2)", 0) == 0);
+  CHECK(r.error.find("; 16 tracked elements differ") != std::string::npos);
+}
+
+TEST_CASE("a duplicated reduce is a data mismatch", "[sim][broken]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("ring:4", 10);
+  const Topology topology(s.topology);
+  Schedule schedule = test::ring_allreduce(test::identity_order(4));
+  Op again = schedule.ops.front();  // 0 -> 1 chunk 0, reduce, step 0
+  again.deps.clear();
+  schedule.add(again);
+  const RunResult r = simulate(s, topology, schedule, 4 * 64);
+  CHECK_FALSE(r.data_verified);
+  CHECK(r.error.rfind("data mismatch: node ", 0) == 0);
+}
+
+TEST_CASE("a dependency cycle stalls and the watchdog names it", "[sim][broken]") {
+  ScenarioConfig s = base_scenario();
+  s.watchdog_cycles = 1000;
+  s.topology = test::topology_config("ring:4", 10);
+  const Topology topology(s.topology);
+  Schedule schedule = empty_schedule(4, 4);
+  schedule.add(make_op(0, 1, 2, OpKind::kReduce, {1}));
+  schedule.add(make_op(1, 0, 3, OpKind::kReduce, {0}));
+  const RunResult r = simulate(s, topology, schedule, 4 * 64);
+  CHECK_FALSE(r.data_verified);
+  CHECK(r.error ==
+        "stall at cycle 1000: node 0 waits for message 1 (chunk 3 from node 1) to issue message 0; "
+        "node 1 waits for message 0 (chunk 2 from node 0) to issue message 1");
+  CHECK(r.completion_cycles == 1000);
+}
+
+TEST_CASE("a stall after traffic reports the cycle of the last progress plus the limit", "[sim][broken]") {
+  ScenarioConfig s = base_scenario();
+  s.watchdog_cycles = 500;
+  s.topology = test::topology_config("ring:4", 10);
+  const Topology topology(s.topology);
+  Schedule schedule = empty_schedule(4, 4);
+  schedule.add(make_op(0, 1, 0, OpKind::kReduce));           // arrives at 2 + 10 + 17 + 2 = 31
+  schedule.add(make_op(2, 3, 1, OpKind::kReduce, {0}));      // waits for a message node 2 never gets
+  const RunResult r = simulate(s, topology, schedule, 4 * 64);
+  // Last progress: the reduction of message 0 completes at cycle 31.
+  CHECK(r.error ==
+        "stall at cycle 531: node 2 waits for message 0 (chunk 0 from node 0) to issue message 1; "
+        "node 3 waits for message 1 (chunk 1 from node 2) to arrive (not issued yet)");
+}
+
+TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("torus:4x4", 10);
+  s.router.vcs = 1;
+  const Topology topology(s.topology);
+  const Schedule schedule = test::ring_allreduce(test::snake_4x4());
+  // No elaboration happens before validation fails, so several checks fit in one process.
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
+                    Catch::Contains("router.vcs must be >= 2"));
+  s.router.vcs = 2;
+  s.router.buffer_flits = 8;
+  CHECK_THROWS_AS(simulate(s, topology, schedule, 1024), SimulationConfigError);
+  s.router.buffer_flits = 318;
+  Schedule bad = schedule;
+  bad.ops[3].path = {0};
+  CHECK_THROWS_WITH(simulate(s, topology, bad, 1024), Catch::Contains("schedule message 3: path"));
+  Schedule small = empty_schedule(4, 1);
+  CHECK_THROWS_WITH(simulate(s, topology, small, 1024), Catch::Contains("schedule is for 4 nodes"));
+  s.collective.dtype = "fp16";
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024), Catch::Contains("unknown dtype"));
+}
+
+}  // namespace
+}  // namespace mt
