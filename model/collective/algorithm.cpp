@@ -4,7 +4,9 @@
 #include <functional>
 #include <numeric>
 
+#include "model/collective/auto_select.h"
 #include "model/collective/dbtree.h"
+#include "model/collective/disjoint_rings.h"
 #include "model/collective/halving_doubling.h"
 #include "model/collective/multitree.h"
 #include "model/collective/ring.h"
@@ -44,6 +46,21 @@ const std::vector<Entry>& registry() {
       {"multitree", build_multitree,
        "MultiTree (ISCA 2021): one spanning tree per node built top-down with link/port "
        "reservation per time step, 2T steps; NIC ports from the topology; no parameters"},
+      {"multitree_opt", build_multitree_opt,
+       "improved MultiTree: per-step maximum matching of free links to (tree, endpoint) pairs "
+       "on direct topologies (step bound or one more on 2D tori/meshes), two-level local-first "
+       "trees on switch topologies; pipeline=<sub-chunks per tree> (default 1), "
+       "trees=opt|published (published: the published forest, pipelined)"},
+      {"disjoint_rings", build_disjoint_rings,
+       "pipelined rings over link-disjoint directed Hamiltonian cycles: 4 on a 2D torus (2 "
+       "edge-disjoint cycles, both directions), 2 on meshes/rings, a switch-grouped ring per "
+       "port on switch topologies; pipeline=<sub-chunks per ring position> (default 2), "
+       "rings=<max rings>"},
+      {"auto", build_auto,
+       "picks the candidate with the smallest dataflow estimate at bytes=<size> (default "
+       "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt and "
+       "disjoint_rings (several pipeline depths); Schedule::algorithm names the choice "
+       "(auto:<name(params)>)"},
   };
   return entries;
 }

@@ -8,9 +8,12 @@ namespace mt {
 
 const char* to_string(DataMode mode) {
   switch (mode) {
-    case DataMode::kFull: return "full";
-    case DataMode::kSampled: return "sampled";
-    case DataMode::kOff: return "off";
+    case DataMode::kFull:
+      return "full";
+    case DataMode::kSampled:
+      return "sampled";
+    case DataMode::kOff:
+      return "off";
   }
   return "off";
 }
@@ -21,8 +24,8 @@ Dtype parse_dtype(const std::string& name) {
   throw DataStoreError("unknown dtype '" + name + "' (expected int32 or fp32)");
 }
 
-DataStore::DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks,
-                     std::uint64_t elements, int samples_per_chunk)
+DataStore::DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks, std::uint64_t elements,
+                     int samples_per_chunk)
     : mode_(mode), dtype_(dtype), nodes_(nodes), num_chunks_(num_chunks), elements_(elements) {
   chunk_offset_.assign(static_cast<std::size_t>(num_chunks) + 1, 0);
   if (mode_ == DataMode::kOff) return;
@@ -35,7 +38,8 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks,
     if (mode_ == DataMode::kFull || n <= samples) {
       for (std::uint64_t e = begin; e < end; ++e) index_.push_back(e);
     } else {
-      for (std::uint64_t k = 0; k < samples; ++k) index_.push_back(begin + k * (n - 1) / (samples - 1));
+      for (std::uint64_t k = 0; k < samples; ++k)
+        index_.push_back(begin + k * (n - 1) / (samples - 1));
     }
   }
   chunk_offset_[static_cast<std::size_t>(num_chunks)] = index_.size();
@@ -97,8 +101,10 @@ int DataStore::snapshot(int node, int chunk) {
   }
   const std::vector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
   const auto first = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk)));
-  const auto last = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk) + 1));
-  snapshots_[static_cast<std::size_t>(handle)].assign(buffer.begin() + first, buffer.begin() + last);
+  const auto last =
+      static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk) + 1));
+  snapshots_[static_cast<std::size_t>(handle)].assign(buffer.begin() + first,
+                                                      buffer.begin() + last);
   return handle;
 }
 
@@ -116,7 +122,8 @@ void DataStore::apply(int node, int chunk, OpKind kind, int handle) {
 double DataStore::value(int node, std::uint64_t element) const {
   const auto it = std::lower_bound(index_.begin(), index_.end(), element);
   if (it == index_.end() || *it != element) throw std::out_of_range("element not tracked");
-  return to_double(buffers_.at(static_cast<std::size_t>(node))[static_cast<std::size_t>(it - index_.begin())]);
+  return to_double(
+      buffers_.at(static_cast<std::size_t>(node))[static_cast<std::size_t>(it - index_.begin())]);
 }
 
 std::string DataStore::check() const {
@@ -129,7 +136,8 @@ std::string DataStore::check() const {
     std::fill(expected.begin(), expected.end(), bits);
   }
   for (int u = 0; u < nodes_; ++u) {
-    for (std::size_t j = 0; j < index_.size(); ++j) expected[j] = add(expected[j], initial_bits(u, index_[j]));
+    for (std::size_t j = 0; j < index_.size(); ++j)
+      expected[j] = add(expected[j], initial_bits(u, index_[j]));
   }
   std::uint64_t differ = 0;
   std::ostringstream first;

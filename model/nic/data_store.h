@@ -21,7 +21,8 @@ class DataStoreError : public std::invalid_argument {
 /// Which elements are tracked.
 enum class DataMode {
   kFull,     ///< every element of every node's buffer
-  kSampled,  ///< `samples_per_chunk` evenly spaced elements of every chunk (first and last included)
+  kSampled,  ///< `samples_per_chunk` evenly spaced elements of every chunk (first and last
+             ///< included)
   kOff,      ///< none: timing only
 };
 
@@ -41,7 +42,9 @@ class DataStore {
   DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks, std::uint64_t elements,
             int samples_per_chunk = 4);
 
+  /// Which elements are tracked.
   DataMode mode() const { return mode_; }
+  /// Element type.
   Dtype dtype() const { return dtype_; }
   /// Elements tracked per node.
   std::uint64_t tracked() const { return index_.size(); }

@@ -2,14 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <sstream>
 
 namespace mt {
-
-namespace {
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-}  // namespace
 
 Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnvironment& env,
          std::unique_ptr<Scheduler> scheduler, const CycleClock& clock)
@@ -60,6 +55,8 @@ std::uint64_t Nic::reduce_cycles(int elements, double elems_per_cycle) {
 }
 
 void Nic::wake_at(std::uint64_t cycle) {
+  if (cycle >= wake_cycle_) return;  // an earlier (or the same) wake-up is already pending
+  wake_cycle_ = cycle;
   const std::uint64_t now = clock_.now();
   if (cycle <= now) {
     wake_.notify(sc_core::SC_ZERO_TIME);
@@ -78,7 +75,8 @@ tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::
   const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
   credits_.push_back(Timed{cycle, seq_++, nullptr, port, packet.credit_vc, packet.flits});
   std::push_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
-  wake_at(cycle);
+  // Credits are applied lazily; they only need a wake-up when a port waits for them.
+  if (blocked_) wake_at(cycle);
   return tlm::TLM_COMPLETED;
 }
 
@@ -90,8 +88,8 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   }
   const PacketExtension& packet = packet_of(payload);
   if (packet.dst != params_.node) {
-    SC_REPORT_ERROR(name(), ("packet of message " + std::to_string(packet.message) +
-                             " for node " + std::to_string(packet.dst) + " delivered here")
+    SC_REPORT_ERROR(name(), ("packet of message " + std::to_string(packet.message) + " for node " +
+                             std::to_string(packet.dst) + " delivered here")
                                 .c_str());
   }
   int& occupancy = rx_flits_[static_cast<std::size_t>(port)];
@@ -99,11 +97,16 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   if (occupancy > params_.rx_buffer_flits) {
     SC_REPORT_ERROR(name(), "receive buffer overflow: credit protocol violated (model bug)");
   }
-  // The packet is usable once its tail has arrived.
+  // The reduction unit takes packets in head-arrival order, each once its tail has arrived.
   const std::uint64_t tail = clock_.now() + clock_.to_cycles(delay) + packet.serialization_cycles;
-  rx_.push_back(Timed{tail, seq_++, &payload, port, packet.vc, packet.flits});
-  std::push_heap(rx_.begin(), rx_.end(), std::greater<Timed>());
-  wake_at(tail);
+  const std::uint64_t cycles =
+      packet.kind == OpKind::kReduce
+          ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle)
+          : 0;  // a broadcast chunk is written by the DMA, not the reduction unit
+  reduce_free_ = std::max(tail, reduce_free_) + cycles;
+  reducing_.push_back(Timed{reduce_free_, seq_++, &payload, port, packet.vc, packet.flits});
+  last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
+  wake_at(reduce_free_);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -111,7 +114,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
   tlm::tlm_generic_payload& payload = *item.payload;
   PacketExtension& packet = packet_of(payload);
   rx_flits_[static_cast<std::size_t>(item.port)] -= packet.flits;
-  last_progress_ = now;
+  last_progress_ = std::max(last_progress_, now);
   // Free the receive buffer slot: the credit travels back over the ejection channel.
   packet.credit_vc = item.vc;
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
@@ -131,39 +134,42 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
   env_.pool->release(&payload);
 }
 
-bool Nic::service_port(int p, std::uint64_t now) {
+void Nic::start_message(int p, int index, std::uint64_t now) {
   TxPort& port = tx_[static_cast<std::size_t>(p)];
-  if (port.busy_until > now) return false;
-  if (port.index < 0) {
-    const int index = scheduler_->next_ready(p, now);
-    if (index < 0) return false;
-    scheduler_->pop(p);
-    const int message = params_.program[static_cast<std::size_t>(index)];
-    const Op& op = env_.schedule->ops[static_cast<std::size_t>(message)];
-    port.index = index;
-    port.message = message;
-    port.next_packet = 0;
-    port.bytes = (chunk_end(op.chunk, env_.schedule->num_chunks, params_.elements) -
-                  chunk_begin(op.chunk, env_.schedule->num_chunks, params_.elements)) *
+  scheduler_->pop(p);
+  const int message = params_.program[static_cast<std::size_t>(index)];
+  const Op& op = env_.schedule->ops[static_cast<std::size_t>(message)];
+  port.index = index;
+  port.message = message;
+  port.next_packet = 0;
+  port.address = chunk_begin(op.chunk, env_.schedule->num_chunks, params_.elements) *
                  static_cast<std::uint64_t>(params_.element_bytes);
-    port.packets = packets_for(port.bytes, params_.packet_bytes);
-    port.start = std::max(now, host_free_) + params_.software_issue_cycles;
-    host_free_ = port.start;
-    MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
-    record.packets = port.packets;
-    record.issued = true;
-    record.issue_cycle = port.start;
-    // The message carries the sender's chunk as it is when the operation issues.
-    record.snapshot = env_.data->snapshot(params_.node, op.chunk);
-    last_progress_ = now;
-  }
+  port.bytes = (chunk_end(op.chunk, env_.schedule->num_chunks, params_.elements) -
+                chunk_begin(op.chunk, env_.schedule->num_chunks, params_.elements)) *
+               static_cast<std::uint64_t>(params_.element_bytes);
+  port.packets = packets_for(port.bytes, params_.packet_bytes);
+  port.start = std::max(now, host_free_) + params_.software_issue_cycles;
+  host_free_ = port.start;
+  last_progress_ = std::max(last_progress_, port.start);  // the host is busy issuing until then
+  MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
+  record.packets = port.packets;
+  record.issued = true;
+  record.issue_cycle = port.start;
+  // The message carries the sender's chunk as it is when the operation issues.
+  record.snapshot = env_.data->snapshot(params_.node, op.chunk);
+  last_progress_ = std::max(last_progress_, now);
+}
+
+bool Nic::send_packet(int p, std::uint64_t now) {
+  TxPort& port = tx_[static_cast<std::size_t>(p)];
+  if (port.index < 0 || port.busy_until > now) return false;
   if (port.start > now) return false;
 
   const Op& op = env_.schedule->ops[static_cast<std::size_t>(port.message)];
-  const std::uint64_t offset =
-      static_cast<std::uint64_t>(port.next_packet) * static_cast<std::uint64_t>(params_.packet_bytes);
-  const int payload_bytes = static_cast<int>(
-      std::min<std::uint64_t>(static_cast<std::uint64_t>(params_.packet_bytes), port.bytes - offset));
+  const std::uint64_t offset = static_cast<std::uint64_t>(port.next_packet) *
+                               static_cast<std::uint64_t>(params_.packet_bytes);
+  const int payload_bytes = static_cast<int>(std::min<std::uint64_t>(
+      static_cast<std::uint64_t>(params_.packet_bytes), port.bytes - offset));
   const int flits = flits_for(payload_bytes, params_.head_flit_bytes, params_.flit_bytes);
   const int span = port.vc_last - port.vc_first;
   int vc = -1;
@@ -180,6 +186,9 @@ bool Nic::service_port(int p, std::uint64_t now) {
   port.vc_next = vc + 1;
 
   tlm::tlm_generic_payload* payload = env_.pool->acquire();
+  // The payload describes the slice of the node buffer it carries (the data itself travels in the
+  // message snapshot, see model/noc/packet.h).
+  payload->set_address(port.address + offset);
   payload->set_data_length(static_cast<unsigned int>(payload_bytes));
   PacketExtension& packet = packet_of(*payload);
   packet.src = params_.node;
@@ -214,7 +223,7 @@ bool Nic::service_port(int p, std::uint64_t now) {
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   port.busy_until = now + serialization;
   ++packets_sent_;
-  last_progress_ = now;
+  last_progress_ = std::max(last_progress_, now);
   if (++port.next_packet == port.packets) {
     port.index = -1;
     port.message = -1;
@@ -224,6 +233,7 @@ bool Nic::service_port(int p, std::uint64_t now) {
 
 void Nic::process() {
   const std::uint64_t now = clock_.now();
+  wake_cycle_ = kNever;
   while (!credits_.empty() && credits_.front().cycle <= now) {
     const Timed credit = credits_.front();
     std::pop_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
@@ -231,27 +241,22 @@ void Nic::process() {
     tx_[static_cast<std::size_t>(credit.port)].credits[static_cast<std::size_t>(credit.vc)] +=
         credit.flits;
   }
-  // Packets whose tail has arrived enter the reduction unit in arrival order.
-  while (!rx_.empty() && rx_.front().cycle <= now) {
-    Timed item = rx_.front();
-    std::pop_heap(rx_.begin(), rx_.end(), std::greater<Timed>());
-    rx_.pop_back();
-    const PacketExtension& packet = packet_of(*item.payload);
-    const std::uint64_t cycles =
-        packet.kind == OpKind::kReduce
-            ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle)
-            : 0;  // a broadcast chunk is written by the DMA, not the reduction unit
-    const std::uint64_t begin = std::max(item.cycle, reduce_free_);
-    reduce_free_ = begin + cycles;
-    item.cycle = reduce_free_;
-    reducing_.push_back(item);
-  }
   while (!reducing_.empty() && reducing_.front().cycle <= now) {
     const Timed item = reducing_.front();
     reducing_.pop_front();
     complete_packet(item, now);
   }
-  for (int p = 0; p < params_.ports; ++p) service_port(p, now);
+  // Free ports take their next ready operation; the host issues them in program order.
+  issue_order_.clear();
+  for (int p = 0; p < params_.ports; ++p) {
+    const TxPort& port = tx_[static_cast<std::size_t>(p)];
+    if (port.index >= 0 || port.busy_until > now) continue;
+    const int index = scheduler_->next_ready(p, now);
+    if (index >= 0) issue_order_.emplace_back(index, p);
+  }
+  std::sort(issue_order_.begin(), issue_order_.end());
+  for (const auto& [index, p] : issue_order_) start_message(p, index, now);
+  for (int p = 0; p < params_.ports; ++p) send_packet(p, now);
 
   if (!finished_ && scheduler_->issued() == scheduler_->size() &&
       arrivals_ == params_.incoming.size()) {
@@ -261,8 +266,7 @@ void Nic::process() {
   }
 
   std::uint64_t next = kNever;
-  if (!credits_.empty()) next = std::min(next, credits_.front().cycle);
-  if (!rx_.empty()) next = std::min(next, rx_.front().cycle);
+  blocked_ = false;
   if (!reducing_.empty()) next = std::min(next, reducing_.front().cycle);
   for (int p = 0; p < params_.ports; ++p) {
     const TxPort& port = tx_[static_cast<std::size_t>(p)];
@@ -271,8 +275,11 @@ void Nic::process() {
       next = std::min(next, port.busy_until);
     } else if (port.index >= 0 && port.start > now) {
       next = std::min(next, port.start);
-    }  // else: blocked on credits, which wake the NIC when they return
+    } else {
+      blocked_ = true;  // waiting for a credit
+    }
   }
+  if (blocked_ && !credits_.empty()) next = std::min(next, credits_.front().cycle);
   if (next != kNever) wake_at(next);
 }
 

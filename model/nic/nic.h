@@ -5,16 +5,17 @@
 // a reduction unit (real element-wise sums through the DataStore, applied when a message is
 // complete). Event-driven: one SC_METHOD that runs only when something can happen.
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/collective/schedule.h"
@@ -43,29 +44,29 @@ struct NicEnvironment {
   RoutingTable* routing = nullptr;
   DataStore* data = nullptr;
   PacketPool* pool = nullptr;
-  std::vector<MessageRecord>* messages = nullptr;       ///< indexed by message id
-  std::vector<const std::vector<int>*> paths;           ///< per message: links from node to peer
+  std::vector<MessageRecord>* messages = nullptr;  ///< indexed by message id
+  std::vector<const std::vector<int>*> paths;      ///< per message: links from node to peer
   std::function<void(int node, std::uint64_t cycle)> on_finished;  ///< a NIC finished its work
 };
 
 /// Parameters of one NIC.
 struct NicParams {
-  int node = 0;                        ///< endpoint id
-  int ports = 1;                       ///< NIC ports
-  bool drives_links = false;           ///< ports drive topology links (switched topologies)
-  int packet_bytes = 256;              ///< payload bytes per packet
-  int head_flit_bytes = 16;            ///< header bytes per packet
-  int flit_bytes = 16;                 ///< flit size, bytes
-  int element_bytes = 4;               ///< bytes per data element
-  double reduce_elems_per_cycle = 32;  ///< reduction unit throughput, elements per cycle
+  int node = 0;                             ///< endpoint id
+  int ports = 1;                            ///< NIC ports
+  bool drives_links = false;                ///< ports drive topology links (switched topologies)
+  int packet_bytes = 256;                   ///< payload bytes per packet
+  int head_flit_bytes = 16;                 ///< header bytes per packet
+  int flit_bytes = 16;                      ///< flit size, bytes
+  int element_bytes = 4;                    ///< bytes per data element
+  double reduce_elems_per_cycle = 32;       ///< reduction unit throughput, elements per cycle
   std::uint64_t software_issue_cycles = 0;  ///< host overhead per issued operation, cycles
-  int tx_vcs = 1;                      ///< VCs of the buffer each port injects into
-  int tx_credits_per_vc = 1;           ///< depth of that buffer per VC, flits
-  int rx_buffer_flits = 1;             ///< receive buffer per port, flits
-  std::uint64_t elements = 0;          ///< elements per node buffer
-  std::vector<int> program;            ///< message ids this node sends, in program order
-  std::vector<int> program_ports;      ///< port of each program entry
-  std::vector<int> incoming;           ///< message ids destined to this node
+  int tx_vcs = 1;                           ///< VCs of the buffer each port injects into
+  int tx_credits_per_vc = 1;                ///< depth of that buffer per VC, flits
+  int rx_buffer_flits = 1;                  ///< receive buffer per port, flits
+  std::uint64_t elements = 0;               ///< elements per node buffer
+  std::vector<int> program;                 ///< message ids this node sends, in program order
+  std::vector<int> program_ports;           ///< port of each program entry
+  std::vector<int> incoming;                ///< message ids destined to this node
 };
 
 /// One endpoint's NIC.
@@ -76,10 +77,12 @@ class Nic : public sc_core::sc_module {
   /// Per port: packets in from the router / switch link (credits go back on it).
   sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<Nic>> rx_socket;
 
+  /// The NIC of endpoint params.node; `scheduler` decides its issue order.
   SC_HAS_PROCESS(Nic);
   Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnvironment& env,
       std::unique_ptr<Scheduler> scheduler, const CycleClock& clock);
 
+  /// Parameters the NIC was built with (its program included).
   const NicParams& params() const { return params_; }
   /// All operations issued and all incoming messages arrived (packets may still be leaving).
   bool finished() const { return finished_; }
@@ -87,7 +90,8 @@ class Nic : public sc_core::sc_module {
   std::uint64_t finish_cycle() const { return finish_cycle_; }
   /// Packets injected so far.
   std::uint64_t packets_sent() const { return packets_sent_; }
-  /// Last cycle this NIC issued an operation or moved a packet.
+  /// Last cycle this NIC issued an operation or moved a packet, or a later cycle at which an
+  /// operation or a reduction already under way completes (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
   /// What this NIC is stuck on (empty when finished), e.g. "node 3 waits for message 17 (chunk 2
   /// from node 5) to issue message 40".
@@ -102,14 +106,15 @@ class Nic : public sc_core::sc_module {
 
  private:
   struct TxPort {
-    int index = -1;              // program index being sent, -1 = idle
+    int index = -1;  // program index being sent, -1 = idle
     int message = -1;
     int next_packet = 0;
     int packets = 0;
+    std::uint64_t address = 0;  // byte offset of the chunk in the node buffer
     std::uint64_t bytes = 0;
-    std::uint64_t start = 0;     // cycle the host has issued it (software overhead done)
+    std::uint64_t start = 0;  // cycle the host has issued it (software overhead done)
     std::uint64_t busy_until = 0;
-    std::vector<int> credits;    // per VC of the downstream buffer, flits
+    std::vector<int> credits;  // per VC of the downstream buffer, flits
     int vc_next = 0;
     int vc_first = 0;
     int vc_last = 1;
@@ -132,7 +137,8 @@ class Nic : public sc_core::sc_module {
                            sc_core::sc_time& delay);
   void process();
   void complete_packet(const Timed& item, std::uint64_t now);
-  bool service_port(int port, std::uint64_t now);
+  void start_message(int port, int index, std::uint64_t now);
+  bool send_packet(int port, std::uint64_t now);
   void wake_at(std::uint64_t cycle);
 
   NicParams params_;
@@ -140,19 +146,22 @@ class Nic : public sc_core::sc_module {
   std::unique_ptr<Scheduler> scheduler_;
   const CycleClock& clock_;
   std::vector<TxPort> tx_;
-  std::vector<Timed> credits_;       // min-heap: credits coming back to tx ports
-  std::vector<Timed> rx_;            // min-heap: packets by tail arrival cycle
-  std::deque<Timed> reducing_;       // packets in the reduction unit, by completion cycle
-  std::vector<int> rx_flits_;        // receive buffer occupancy per port
-  std::uint64_t reduce_free_ = 0;    // cycle the reduction unit is free
-  std::uint64_t host_free_ = 0;      // cycle the host can issue the next operation
+  std::vector<Timed> credits_;                    // min-heap: credits coming back to tx ports
+  std::deque<Timed> reducing_;                    // packets received, by reduction completion cycle
+  std::vector<int> rx_flits_;                     // receive buffer occupancy per port
+  std::uint64_t reduce_free_ = 0;                 // cycle the reduction unit is free
+  std::uint64_t host_free_ = 0;                   // cycle the host can issue the next operation
+  std::vector<std::pair<int, int>> issue_order_;  // (program index, port) to issue now
   std::uint64_t seq_ = 0;
   std::size_t arrivals_ = 0;
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::uint64_t packets_sent_ = 0;
   std::uint64_t last_progress_ = 0;
+  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   sc_core::sc_event wake_;
+  std::uint64_t wake_cycle_ = kNever;  // cycle of the pending wake_ notification
+  bool blocked_ = false;               // a port waits for a credit
 };
 
 }  // namespace mt

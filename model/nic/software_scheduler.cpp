@@ -12,8 +12,7 @@ void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
   missing_.assign(program_.size(), 0);
   issued_.assign(program_.size(), 0);
   issued_count_ = 0;
-  waiting_.clear();
-  arrived_.clear();
+  deps_.clear();
   ready_.assign(static_cast<std::size_t>(ports), MinHeap());
   for (std::size_t i = 0; i < program_.size(); ++i) {
     SchedulerOp& op = program_[i];
@@ -25,7 +24,7 @@ void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
     std::sort(op.deps.begin(), op.deps.end());
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
     missing_[i] = static_cast<int>(op.deps.size());
-    for (const int dep : op.deps) waiting_[dep].push_back(static_cast<int>(i));
+    for (const int dep : op.deps) deps_[dep].ops.push_back(static_cast<int>(i));
     if (missing_[i] == 0) make_ready(static_cast<int>(i));
   }
 }
@@ -35,10 +34,10 @@ void SoftwareScheduler::make_ready(int index) {
 }
 
 void SoftwareScheduler::on_arrival(int message) {
-  if (!arrived_.insert(message).second) return;
-  const auto it = waiting_.find(message);
-  if (it == waiting_.end()) return;
-  for (const int index : it->second) {
+  const auto it = deps_.find(message);
+  if (it == deps_.end() || it->second.arrived) return;  // nobody waits for it, or a repeat
+  it->second.arrived = true;
+  for (const int index : it->second.ops) {
     if (--missing_[static_cast<std::size_t>(index)] == 0) make_ready(index);
   }
 }
@@ -59,7 +58,7 @@ void SoftwareScheduler::pop(int port) {
 std::vector<int> SoftwareScheduler::missing_deps(int index) const {
   std::vector<int> missing;
   for (const int dep : program_.at(static_cast<std::size_t>(index)).deps) {
-    if (arrived_.count(dep) == 0) missing.push_back(dep);
+    if (!deps_.at(dep).arrived) missing.push_back(dep);
   }
   return missing;
 }

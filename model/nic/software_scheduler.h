@@ -6,7 +6,6 @@
 #include <functional>
 #include <queue>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "model/nic/scheduler.h"
@@ -23,7 +22,9 @@ class SoftwareScheduler : public Scheduler {
 
   std::size_t size() const override { return program_.size(); }
   std::size_t issued() const override { return issued_count_; }
-  bool is_issued(int index) const override { return issued_.at(static_cast<std::size_t>(index)) != 0; }
+  bool is_issued(int index) const override {
+    return issued_.at(static_cast<std::size_t>(index)) != 0;
+  }
   std::vector<int> missing_deps(int index) const override;
 
  private:
@@ -32,12 +33,15 @@ class SoftwareScheduler : public Scheduler {
   void make_ready(int index);
 
   std::vector<SchedulerOp> program_;
-  std::vector<int> missing_;                             // deps not yet arrived, per op
+  std::vector<int> missing_;  // deps not yet arrived, per op
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
-  std::unordered_map<int, std::vector<int>> waiting_;    // message id -> ops depending on it
-  std::unordered_set<int> arrived_;
-  std::vector<MinHeap> ready_;                           // per port: ready op indices
+  struct Dependency {
+    bool arrived = false;
+    std::vector<int> ops;  // program indices waiting for this message
+  };
+  std::unordered_map<int, Dependency> deps_;  // message id -> who waits for it
+  std::vector<MinHeap> ready_;                // per port: ready op indices
 };
 
 }  // namespace mt

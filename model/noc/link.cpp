@@ -7,7 +7,8 @@
 
 namespace mt {
 
-LinkChannel::LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params, const CycleClock& clock)
+LinkChannel::LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params,
+                         const CycleClock& clock)
     : sc_core::sc_module(name), params_(params), clock_(clock) {
   in_socket.register_nb_transport_fw(this, &LinkChannel::nb_transport_fw);
   out_socket.register_nb_transport_bw(this, &LinkChannel::nb_transport_bw);
@@ -20,8 +21,8 @@ std::uint64_t LinkChannel::serialization_cycles(int flits, int flit_bytes, doubl
   return whole == 0 ? 1 : whole;
 }
 
-tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
-                                         sc_core::sc_time& delay) {
+tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payload,
+                                                tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) {
     SC_REPORT_ERROR(name(), "unexpected phase on a link's forward path");
     return tlm::TLM_COMPLETED;
@@ -33,16 +34,18 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
                              " sent while the link is busy (model bug)")
                                 .c_str());
   }
-  const std::uint64_t ser = serialization_cycles(packet.flits, params_.flit_bytes,
-                                                 params_.bytes_per_cycle);
+  const std::uint64_t ser =
+      serialization_cycles(packet.flits, params_.flit_bytes, params_.bytes_per_cycle);
   busy_until_ = start + ser;
   busy_cycles_ += ser;
-  bytes_ += static_cast<std::uint64_t>(packet.flits) * static_cast<std::uint64_t>(params_.flit_bytes);
+  bytes_ +=
+      static_cast<std::uint64_t>(packet.flits) * static_cast<std::uint64_t>(params_.flit_bytes);
   ++packets_;
   packet.serialization_cycles = ser;
 
   tlm::tlm_phase forward_phase = tlm::BEGIN_REQ;
-  sc_core::sc_time forward_delay = delay + clock_.to_time(static_cast<std::uint64_t>(params_.latency_cycles));
+  sc_core::sc_time forward_delay =
+      delay + clock_.to_time(static_cast<std::uint64_t>(params_.latency_cycles));
   out_socket->nb_transport_fw(payload, forward_phase, forward_delay);
 
   phase = tlm::END_REQ;
@@ -50,8 +53,8 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
   return tlm::TLM_UPDATED;
 }
 
-tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
-                                         sc_core::sc_time& delay) {
+tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payload,
+                                                tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) {
     SC_REPORT_ERROR(name(), "unexpected phase on a link's backward path");
     return tlm::TLM_COMPLETED;

@@ -4,10 +4,10 @@
 // latency; a full-duplex cable is two LinkChannels. Also used, with zero latency, for the local
 // injection/ejection ports between a NIC and its router.
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include <cstdint>
 
@@ -32,11 +32,15 @@ class LinkChannel : public sc_core::sc_module {
   /// To the downstream receiver.
   tlm_utils::simple_initiator_socket<LinkChannel> out_socket{"out_socket"};
 
-  LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params, const CycleClock& clock);
+  /// A channel with `params`; `clock` converts cycles to SystemC time.
+  LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params,
+              const CycleClock& clock);
 
-  /// Cycles a packet of `flits` flits occupies a channel: ceil(flits * flit_bytes / bytes_per_cycle).
+  /// Cycles a packet of `flits` flits occupies a channel: ceil(flits * flit_bytes /
+  /// bytes_per_cycle).
   static std::uint64_t serialization_cycles(int flits, int flit_bytes, double bytes_per_cycle);
 
+  /// Parameters the channel was built with.
   const LinkParams& params() const { return params_; }
   /// Wire bytes serialised so far (payload + headers, whole flits).
   std::uint64_t bytes() const { return bytes_; }

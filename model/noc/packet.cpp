@@ -15,6 +15,8 @@ tlm::tlm_generic_payload* PacketPool::acquire() {
   return payload;
 }
 
-void PacketPool::release(tlm::tlm_generic_payload* payload) { free_.push_back(payload); }
+void PacketPool::release(tlm::tlm_generic_payload* payload) {
+  free_.push_back(payload);
+}
 
 }  // namespace mt

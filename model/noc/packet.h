@@ -31,24 +31,24 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
     *this = static_cast<const PacketExtension&>(other);
   }
 
-  int src = 0;              ///< sending endpoint
-  int dst = 0;              ///< receiving endpoint
-  int flow = 0;             ///< tree / ring / flow id of the message
-  int chunk = 0;            ///< chunk index of the message
-  int message = 0;          ///< message (op) id in the schedule
-  int step = 0;             ///< schedule time step of the message
+  int src = 0;                    ///< sending endpoint
+  int dst = 0;                    ///< receiving endpoint
+  int flow = 0;                   ///< tree / ring / flow id of the message
+  int chunk = 0;                  ///< chunk index of the message
+  int message = 0;                ///< message (op) id in the schedule
+  int step = 0;                   ///< schedule time step of the message
   OpKind kind = OpKind::kReduce;  ///< what the receiver does with the data
-  int index = 0;            ///< packet index inside its message, 0..packets-1
-  int packets = 1;          ///< packets in the message
-  int payload_bytes = 0;    ///< data bytes carried
-  int elements = 0;         ///< data elements carried (for the reduction unit)
-  int flits = 1;            ///< flits on the wire (payload + head flit bytes, rounded up)
+  int index = 0;                  ///< packet index inside its message, 0..packets-1
+  int packets = 1;                ///< packets in the message
+  int payload_bytes = 0;          ///< data bytes carried
+  int elements = 0;               ///< data elements carried (for the reduction unit)
+  int flits = 1;                  ///< flits on the wire (payload + head flit bytes, rounded up)
   const std::vector<int>* path = nullptr;  ///< directed link ids from src to dst (source route)
-  int hop = 0;              ///< index in *path of the next link to take
-  int vc = 0;               ///< virtual channel of the buffer the packet is heading to / sits in
-  int vc_class = 0;         ///< dateline class (0 before the wraparound link of a dimension, 1 after)
-  int dim = -1;             ///< dimension of the last network link taken (-1: none yet)
-  int credit_vc = 0;        ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
+  int hop = 0;                             ///< index in *path of the next link to take
+  int vc = 0;         ///< virtual channel of the buffer the packet is heading to / sits in
+  int vc_class = 0;   ///< dateline class (0 before the wraparound link of a dimension, 1 after)
+  int dim = -1;       ///< dimension of the last network link taken (-1: none yet)
+  int credit_vc = 0;  ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
   std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
 };
 

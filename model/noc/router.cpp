@@ -9,10 +9,6 @@
 
 namespace mt {
 
-namespace {
-constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-}  // namespace
-
 Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
                RoutingTable& routing, const CycleClock& clock)
     : sc_core::sc_module(name),
@@ -25,13 +21,15 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
   input_vc_last_.assign(static_cast<std::size_t>(inputs), params_.vcs - 1);
+  input_busy_until_.assign(static_cast<std::size_t>(inputs), 0);
   for (int i = 0; i < inputs; ++i) {
     in_socket[static_cast<std::size_t>(i)].register_nb_transport_fw(this, &Router::in_fw, i);
   }
   for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
     Output output;
     output.config = params_.outputs[o];
-    output.credits.assign(static_cast<std::size_t>(output.config.vcs), output.config.credits_per_vc);
+    output.credits.assign(static_cast<std::size_t>(output.config.vcs),
+                          output.config.credits_per_vc);
     outputs_.push_back(std::move(output));
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
@@ -41,6 +39,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
 }
 
 void Router::wake_at(std::uint64_t cycle) {
+  if (cycle >= wake_cycle_) return;  // an earlier (or the same) wake-up is already pending
+  wake_cycle_ = cycle;
   const std::uint64_t now = clock_.now();
   if (cycle <= now) {
     wake_.notify(sc_core::SC_ZERO_TIME);
@@ -49,8 +49,8 @@ void Router::wake_at(std::uint64_t cycle) {
   }
 }
 
-tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload,
-                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                 sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) {
     SC_REPORT_ERROR(name(), "unexpected phase on a router input");
     return tlm::TLM_COMPLETED;
@@ -58,8 +58,8 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload,
   PacketExtension& packet = packet_of(payload);
   Entry entry;
   entry.payload = &payload;
-  entry.ready = clock_.now() + clock_.to_cycles(delay) +
-                static_cast<std::uint64_t>(params_.pipeline_cycles);
+  entry.ready =
+      clock_.now() + clock_.to_cycles(delay) + static_cast<std::uint64_t>(params_.pipeline_cycles);
   entry.dim = packet.dim;
   entry.vc_class = packet.vc_class;
   const std::size_t hops = packet.path->size();
@@ -72,15 +72,15 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload,
     }
     entry.out = routing_.out_index(link);
     routing_.advance(link, entry.dim, entry.vc_class);
-    const auto range = routing_.vc_range(entry.vc_class,
-                                         outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
+    const auto range =
+        routing_.vc_range(entry.vc_class, outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
     entry.vc_first = range.first;
     entry.vc_last = range.second;
   } else {
     if (params_.local_ports == 0) {
-      SC_REPORT_ERROR(name(), ("message " + std::to_string(packet.message) +
-                               ": route ends at a switch")
-                                  .c_str());
+      SC_REPORT_ERROR(
+          name(),
+          ("message " + std::to_string(packet.message) + ": route ends at a switch").c_str());
     }
     const int network_outputs = static_cast<int>(outputs_.size()) - params_.local_ports;
     entry.out = network_outputs + port % params_.local_ports;
@@ -94,6 +94,8 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload,
     SC_REPORT_ERROR(name(), "input buffer overflow: credit protocol violated (model bug)");
   }
   queue.push_back(entry);
+  // A packet on the wire is progress to come: it must not look like a stall while it travels.
+  last_progress_ = std::max(last_progress_, entry.ready);
   ++buffered_;
   if (queue.size() == 1) outputs_[static_cast<std::size_t>(entry.out)].requesters.push_back(fifo);
   wake_at(entry.ready);
@@ -110,7 +112,8 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
   credits_.push_back(Credit{cycle, port, packet.credit_vc, packet.flits});
   std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
-  wake_at(cycle);
+  // Credits are applied lazily; they only need a wake-up when a packet waits for them.
+  if (blocked_) wake_at(cycle);
   return tlm::TLM_COMPLETED;
 }
 
@@ -144,16 +147,22 @@ bool Router::arbitrate(int out, std::uint64_t now) {
   const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
   int best_fifo = -1;
   int best_vc = -1;
-  int best_key = std::numeric_limits<int>::max();
+  std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
   for (const int fifo : output.requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
+    // One packet at a time leaves an input port (no input speedup).
+    if (input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)] > now) continue;
     const int port = fifo / params_.vcs;
     const int vc = fifo % params_.vcs;
     const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
     const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
     const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
-    const int key = port_distance * params_.vcs + vc_distance;
+    std::int64_t key = port_distance * params_.vcs + vc_distance;
+    if (params_.step_priority) {
+      // Older schedule steps first; round robin among packets of the same step.
+      key += static_cast<std::int64_t>(packet_of(*head.payload).step) * inputs * params_.vcs;
+    }
     if (key >= best_key) continue;
     const int out_vc = pick_vc(output, head, packet_of(*head.payload).flits);
     if (out_vc < 0) continue;
@@ -168,7 +177,7 @@ bool Router::arbitrate(int out, std::uint64_t now) {
   queue.pop_front();
   --buffered_;
   ++forwarded_;
-  last_progress_ = now;
+  last_progress_ = std::max(last_progress_, now);
   remove_requester(out, best_fifo);
   if (!queue.empty()) {
     outputs_[static_cast<std::size_t>(queue.front().out)].requesters.push_back(best_fifo);
@@ -190,22 +199,25 @@ bool Router::arbitrate(int out, std::uint64_t now) {
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum status = out_socket[static_cast<std::size_t>(out)]->nb_transport_fw(
-      payload, phase, delay);
+  const tlm::tlm_sync_enum status =
+      out_socket[static_cast<std::size_t>(out)]->nb_transport_fw(payload, phase, delay);
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   output.busy_until = now + serialization;
+  input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
 
   // The buffer slot frees when the tail has left, i.e. after the packet's serialisation.
   packet.credit_vc = in_vc;
   tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
   sc_core::sc_time credit_delay = clock_.to_time(serialization);
-  in_socket[static_cast<std::size_t>(in_port)]->nb_transport_bw(payload, credit_phase, credit_delay);
+  in_socket[static_cast<std::size_t>(in_port)]->nb_transport_bw(payload, credit_phase,
+                                                                credit_delay);
   return true;
 }
 
 void Router::process() {
   const std::uint64_t now = clock_.now();
+  wake_cycle_ = kNever;
   while (!credits_.empty() && credits_.front().cycle <= now) {
     const Credit credit = credits_.front();
     std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
@@ -221,7 +233,8 @@ void Router::process() {
       if (arbitrate(static_cast<int>(o), now)) moved = true;
     }
   }
-  std::uint64_t next = credits_.empty() ? kNever : credits_.front().cycle;
+  std::uint64_t next = kNever;
+  blocked_ = false;
   for (const Output& output : outputs_) {
     if (output.requesters.empty()) continue;
     if (output.busy_until > now) {
@@ -230,9 +243,18 @@ void Router::process() {
     }
     for (const int fifo : output.requesters) {
       const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
-      if (ready > now) next = std::min(next, ready);
+      const std::uint64_t input_free =
+          input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)];
+      if (ready > now) {
+        next = std::min(next, std::max(ready, input_free));
+      } else if (input_free > now) {
+        next = std::min(next, input_free);
+      } else {
+        blocked_ = true;  // ready but no downstream credit
+      }
     }
   }
+  if (blocked_ && !credits_.empty()) next = std::min(next, credits_.front().cycle);
   if (next != kNever) wake_at(next);
 }
 

@@ -1,14 +1,15 @@
 #pragma once
 // Input-buffered router (also the switch of switched topologies): per input port and VC a FIFO
 // with credit backpressure, routing by the packet's source route, round-robin switch arbitration
-// per output, a fixed pipeline latency, and virtual cut-through at packet granularity (a packet
-// moves only when the downstream VC can hold all of it). Event-driven: one SC_METHOD that runs only
-// when a packet becomes routable, an output frees up or a credit returns.
+// per output (over input ports, then over the VCs of a port), a fixed pipeline latency, and virtual
+// cut-through at packet granularity (a packet moves only when the downstream VC can hold all of
+// it; each input and each output passes one packet at a time). Event-driven: one SC_METHOD that
+// runs only when a packet becomes routable, an output frees up or a credit returns.
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include <cstdint>
 #include <deque>
@@ -22,9 +23,9 @@ namespace mt {
 
 /// One output port of a router and the buffer it feeds.
 struct RouterOutputConfig {
-  int link = -1;            ///< topology link id it drives, -1 for a local ejection port to the NIC
-  int vcs = 1;              ///< VCs of the downstream buffer
-  int credits_per_vc = 1;   ///< downstream buffer depth per VC, flits
+  int link = -1;           ///< topology link id it drives, -1 for a local ejection port to the NIC
+  int vcs = 1;             ///< VCs of the downstream buffer
+  int credits_per_vc = 1;  ///< downstream buffer depth per VC, flits
 };
 
 /// Structure of one router. Input ports are in_links(vertex) in order, then `local_ports` NIC
@@ -34,6 +35,7 @@ struct RouterParams {
   int pipeline_cycles = 1;                  ///< head arrival to earliest departure, cycles
   int vcs = 4;                              ///< VCs per input port
   int buffer_flits = 318;                   ///< input buffer depth per VC, flits
+  bool step_priority = false;               ///< grant the oldest schedule step first
   int network_inputs = 0;                   ///< number of in_links(vertex)
   int local_ports = 0;                      ///< NIC ports (direct topologies), 0 on switches
   std::vector<RouterOutputConfig> outputs;  ///< out_links(vertex) then ejection ports
@@ -48,16 +50,19 @@ class Router : public sc_core::sc_module {
   /// Output ports: out_links(vertex) in order, then local ejection ports to the NIC.
   sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Router>> out_socket;
 
+  /// A router with `params`, routing packets by their source route with `routing`.
   SC_HAS_PROCESS(Router);
   Router(const sc_core::sc_module_name& name, const RouterParams& params, RoutingTable& routing,
          const CycleClock& clock);
 
+  /// Structure the router was built with.
   const RouterParams& params() const { return params_; }
   /// Packets currently held in input buffers.
   std::uint64_t buffered_packets() const { return buffered_; }
   /// Packets forwarded so far.
   std::uint64_t forwarded_packets() const { return forwarded_; }
-  /// Last cycle a packet moved through this router.
+  /// Last cycle a packet moved through this router, or the cycle a packet on its way in will be
+  /// ready (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
 
  private:
@@ -67,7 +72,7 @@ class Router : public sc_core::sc_module {
     int out = 0;              // output port
     int vc_first = 0;         // allowed downstream VCs [vc_first, vc_last)
     int vc_last = 1;
-    int dim = -1;             // dateline state after the hop
+    int dim = -1;  // dateline state after the hop
     int vc_class = 0;
   };
   struct Output {
@@ -101,10 +106,14 @@ class Router : public sc_core::sc_module {
   const CycleClock& clock_;
   std::vector<std::deque<Entry>> fifos_;  // index: input port * vcs + vc
   std::vector<int> fifo_flits_;
-  std::vector<int> input_vc_last_;        // per input port: VC it last sent from
+  std::vector<int> input_vc_last_;               // per input port: VC it last sent from
+  std::vector<std::uint64_t> input_busy_until_;  // per input port: its current packet has left
   std::vector<Output> outputs_;
-  std::vector<Credit> credits_;           // min-heap by cycle
+  std::vector<Credit> credits_;  // min-heap by cycle
+  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   sc_core::sc_event wake_;
+  std::uint64_t wake_cycle_ = kNever;  // cycle of the pending wake_ notification
+  bool blocked_ = false;               // a ready packet waits for a credit
   std::uint64_t buffered_ = 0;
   std::uint64_t forwarded_ = 0;
   std::uint64_t last_progress_ = 0;

@@ -13,9 +13,11 @@ RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
   in_index_.assign(links, -1);
   for (int v = 0; v < topology.vertices(); ++v) {
     const std::vector<int>& out = topology.out_links(v);
-    for (std::size_t i = 0; i < out.size(); ++i) out_index_[static_cast<std::size_t>(out[i])] = static_cast<int>(i);
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out_index_[static_cast<std::size_t>(out[i])] = static_cast<int>(i);
     const std::vector<int>& in = topology.in_links(v);
-    for (std::size_t i = 0; i < in.size(); ++i) in_index_[static_cast<std::size_t>(in[i])] = static_cast<int>(i);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      in_index_[static_cast<std::size_t>(in[i])] = static_cast<int>(i);
   }
   const std::string& kind = topology.kind();
   if (topology.is_direct() && (kind == "ring" || kind == "torus" || kind == "mesh")) {
@@ -64,8 +66,7 @@ void RoutingTable::check_path(const std::vector<int>& path, int src, int dst) co
     const int id = path[i];
     if (id < 0 || id >= static_cast<int>(topology_.links().size())) {
       throw RoutingError("path from node " + std::to_string(src) + " to node " +
-                         std::to_string(dst) + ": link id " + std::to_string(id) +
-                         " out of range");
+                         std::to_string(dst) + ": link id " + std::to_string(id) + " out of range");
     }
     const Link& link = topology_.link(id);
     if (link.src != at) {

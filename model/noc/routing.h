@@ -23,6 +23,7 @@ class RoutingTable {
  public:
   explicit RoutingTable(const Topology& topology);
 
+  /// The topology routed on.
   const Topology& topology() const { return topology_; }
   /// Topology route from endpoint src to endpoint dst (link ids), computed once and cached.
   const std::vector<int>& route(int src, int dst);

@@ -13,8 +13,22 @@
 namespace mt {
 namespace {
 
-// Writes `text` to `path` through a temporary file, so a reader never sees a partial file.
-void write_atomically(const std::string& path, const std::string& text) {
+std::string fixed(double v, int digits) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(digits) << v;
+  return os.str();
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void write_text_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -26,20 +40,22 @@ void write_atomically(const std::string& path, const std::string& text) {
     throw std::runtime_error(path + ": cannot move the results file into place");
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+std::string results_csv_header() {
+  return "scenario,topology,algorithm,nodes,ports,bytes,completion_cycles,clock_ghz,completion_ns,"
+         "bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_verified,data_mode,"
+         "error,wall_seconds";
 }
 
-std::string fixed(double v, int digits) {
+std::string results_csv_row(const RunResult& r) {
   std::ostringstream os;
-  os << std::fixed << std::setprecision(digits) << v;
+  os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
+     << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ',' << r.completion_cycles << ','
+     << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ',' << fixed(r.bound_cycles, 1) << ','
+     << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
+     << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
+     << r.data_mode << ',' << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3);
   return os.str();
 }
-
-}  // namespace
 
 nlohmann::json to_json(const RunResult& r) {
   nlohmann::json links = nlohmann::json::array();
@@ -100,22 +116,13 @@ RunResult run_result_from_json(const nlohmann::json& j) {
 void write_results_json(const std::string& path, const std::vector<RunResult>& runs) {
   nlohmann::json doc = {{"runs", nlohmann::json::array()}};
   for (const auto& r : runs) doc["runs"].push_back(to_json(r));
-  write_atomically(path, doc.dump(2) + "\n");
+  write_text_atomically(path, doc.dump(2) + "\n");
 }
 
 void write_results_csv(const std::string& path, const std::vector<RunResult>& runs) {
-  std::ostringstream os;
-  os << "scenario,topology,algorithm,nodes,ports,bytes,completion_cycles,clock_ghz,completion_ns,"
-        "bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_verified,data_mode,"
-        "error,wall_seconds\n";
-  for (const auto& r : runs)
-    os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
-       << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ',' << r.completion_cycles << ','
-       << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ',' << fixed(r.bound_cycles, 1) << ','
-       << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
-       << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
-       << r.data_mode << ',' << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3) << '\n';
-  write_atomically(path, os.str());
+  std::string text = results_csv_header() + "\n";
+  for (const auto& r : runs) text += results_csv_row(r) + "\n";
+  write_text_atomically(path, text);
 }
 
 std::string format_results_table(const std::vector<RunResult>& runs) {

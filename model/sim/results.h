@@ -19,6 +19,19 @@ void write_results_json(const std::string& path, const std::vector<RunResult>& r
 /// Writes one CSV row per run (scalar fields only) to `path` atomically.
 void write_results_csv(const std::string& path, const std::vector<RunResult>& runs);
 
+/// `text` as one CSV field: unchanged, or double-quoted (quotes doubled) when it holds a comma,
+/// a quote or a newline.
+std::string csv_field(const std::string& text);
+
+/// Header line of the results CSV (no newline): the scalar RunResult fields, in file order.
+std::string results_csv_header();
+/// One CSV row (no newline) of the scalar fields of `run`, matching results_csv_header().
+std::string results_csv_row(const RunResult& run);
+
+/// Writes `text` to `path` through a temporary file renamed into place, so a reader never sees a
+/// partial file. Throws std::runtime_error naming the path when it cannot.
+void write_text_atomically(const std::string& path, const std::string& text);
+
 /// Human-readable table: one row per run, grouped by size, with the speedup over ring (or over
 /// the first algorithm when ring did not run) and a legend explaining every column and unit.
 std::string format_results_table(const std::vector<RunResult>& runs);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/sim/scenario_config.h"
+#include "model/sim/sweep_config.h"
 
 namespace mt {
 
@@ -25,6 +26,16 @@ ScenarioConfig load_scenario_file(const std::string& path,
 /// Same, from text; `source_name` stands for the file name in error messages.
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
                                   const std::vector<std::string>& overrides = {});
+
+/// Loads and validates a sweep file (schema: scenarios/README.md, "Sweep files"): unknown keys,
+/// wrong types, empty or repeated axes and values stop it with "file:line:col: key.path: what".
+/// The base scenario path is resolved relative to the sweep file's folder and must be readable;
+/// the points' scenarios themselves are validated by load_scenario_file with their overrides.
+SweepConfig load_sweep_file(const std::string& path);
+
+/// Same, from text; `source_name` stands for the file name in messages and locates the base
+/// scenario (relative paths are taken from its folder).
+SweepConfig load_sweep_text(const std::string& text, const std::string& source_name);
 
 /// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB
 /// (binary) or KB, MB, GB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument

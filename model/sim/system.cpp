@@ -23,25 +23,37 @@ namespace {
 
 constexpr int kElementBytes = 4;
 constexpr int kSamplesPerChunk = 4;
+/// Largest total of all nodes' buffers simulated with full data (nodes x size), bytes.
+constexpr std::uint64_t kMaxFullDataTotalBytes = 2ull << 30;
 constexpr int kStallNodesShown = 4;
+constexpr std::size_t kStallRoutersShown = 4;
 
 void require(bool condition, const std::string& message) {
   if (!condition) throw SimulationConfigError(message);
 }
 
-void validate(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule) {
+double checked_clock_ghz(double clock_ghz) {
+  // Checked before the clock period is built from it (1 ps time resolution).
+  require(clock_ghz > 0 && clock_ghz <= 1000,
+          "clock_ghz must be in (0, 1000], got " + std::to_string(clock_ghz));
+  return clock_ghz;
+}
+
+void validate(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule,
+              std::uint64_t bytes) {
+  require(bytes % kElementBytes == 0, "all-reduce size " + std::to_string(bytes) +
+                                          " bytes is not a whole number of 4-byte "
+                                          "elements");
   const RouterConfig& router = scenario.router;
   const NicConfig& nic = scenario.nic;
-  require(scenario.clock_ghz > 0 && scenario.clock_ghz <= 1000,
-          "clock_ghz must be in (0, 1000], got " + std::to_string(scenario.clock_ghz));
   require(scenario.watchdog_cycles >= 1, "watchdog_cycles must be >= 1");
   require(router.pipeline_cycles >= 0, "router.pipeline_cycles must be >= 0");
   require(router.vcs >= 1, "router.vcs must be >= 1");
   require(nic.flit_bytes >= 1, "nic.flit_bytes must be >= 1");
   require(nic.head_flit_bytes >= 0, "nic.head_flit_bytes must be >= 0");
-  require(nic.packet_bytes >= kElementBytes && nic.packet_bytes % kElementBytes == 0,
-          "nic.packet_bytes must be a positive multiple of 4, got " +
-              std::to_string(nic.packet_bytes));
+  require(
+      nic.packet_bytes >= kElementBytes && nic.packet_bytes % kElementBytes == 0,
+      "nic.packet_bytes must be a positive multiple of 4, got " + std::to_string(nic.packet_bytes));
   require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
   require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
   require(nic.scheduler == "tlm",
@@ -59,9 +71,9 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
     require(link.latency_cycles >= 0, "link " + std::to_string(link.id) + " has negative latency");
   }
   require(topology.ports_per_node() >= 1, "ports per node must be >= 1");
-  require(schedule.nodes == topology.nodes(),
-          "schedule is for " + std::to_string(schedule.nodes) + " nodes, topology " +
-              topology.name() + " has " + std::to_string(topology.nodes()));
+  require(schedule.nodes == topology.nodes(), "schedule is for " + std::to_string(schedule.nodes) +
+                                                  " nodes, topology " + topology.name() + " has " +
+                                                  std::to_string(topology.nodes()));
   require(schedule.num_chunks >= 1, "schedule has no chunks");
   for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
     const Op& op = schedule.ops[i];
@@ -107,7 +119,7 @@ struct System::Impl {
   NicEnvironment env;
   std::vector<std::unique_ptr<Router>> routers;  // indexed by vertex (direct) or vertex - nodes
   std::vector<std::unique_ptr<Nic>> nics;
-  std::vector<std::unique_ptr<LinkChannel>> links;      // topology links, indexed by link id
+  std::vector<std::unique_ptr<LinkChannel>> links;  // topology links, indexed by link id
   std::vector<std::unique_ptr<LinkChannel>> local_links;
   std::unique_ptr<Watchdog> watchdog;
   int finished = 0;
@@ -121,9 +133,9 @@ struct System::Impl {
         schedule(schedule_in),
         bytes(bytes_in),
         ports(topology_in.ports_per_node()),
-        clock(scenario_in.clock_ghz),
+        clock(checked_clock_ghz(scenario_in.clock_ghz)),
         routing(topology_in) {
-    validate(scenario, topology, schedule);
+    validate(scenario, topology, schedule, bytes);
     const RouterConfig& rc = scenario.router;
     const NicConfig& nc = scenario.nic;
     require(!routing.uses_dateline() || rc.vcs >= 2,
@@ -140,7 +152,10 @@ struct System::Impl {
     DataMode mode = DataMode::kFull;
     if (!scenario.collective.verify_data) {
       mode = DataMode::kOff;
-    } else if (bytes > scenario.collective.max_data_bytes) {
+    } else if (bytes > scenario.collective.max_data_bytes ||
+               bytes * static_cast<std::uint64_t>(nodes) > kMaxFullDataTotalBytes) {
+      // Full data keeps every node's whole buffer (plus in-flight snapshots): past the total cap
+      // the run is timing-only with sampled chunks, so memory stays bounded.
       mode = DataMode::kSampled;
     }
     data = std::make_unique<DataStore>(mode, dtype, nodes, schedule.num_chunks, elements,
@@ -193,6 +208,7 @@ struct System::Impl {
       params.pipeline_cycles = rc.pipeline_cycles;
       params.vcs = rc.vcs;
       params.buffer_flits = rc.buffer_flits;
+      params.step_priority = rc.step_priority;
       params.network_inputs = static_cast<int>(topology.in_links(v).size());
       params.local_ports = topology.is_direct() ? ports : 0;
       for (const int id : topology.out_links(v)) {
@@ -232,8 +248,8 @@ struct System::Impl {
     // Topology links.
     for (const Link& link : topology.links()) {
       LinkParams params{link.id, link.bytes_per_cycle, link.latency_cycles, nc.flit_bytes};
-      const std::string name = "link_" + std::to_string(link.id) + "_" +
-                               std::to_string(link.src) + "_" + std::to_string(link.dst);
+      const std::string name = "link_" + std::to_string(link.id) + "_" + std::to_string(link.src) +
+                               "_" + std::to_string(link.dst);
       links.push_back(std::make_unique<mt::LinkChannel>(name.c_str(), params, clock));
       LinkChannel& channel = *links.back();
       const auto out = static_cast<std::size_t>(routing.out_index(link.id));
@@ -262,10 +278,12 @@ struct System::Impl {
           const std::string inject = "inject_" + std::to_string(u) + "_" + std::to_string(p);
           local_links.push_back(std::make_unique<mt::LinkChannel>(inject.c_str(), params, clock));
           nic.tx_socket[static_cast<std::size_t>(p)].bind(local_links.back()->in_socket);
-          local_links.back()->out_socket.bind(router.in_socket[network_inputs + static_cast<std::size_t>(p)]);
+          local_links.back()->out_socket.bind(
+              router.in_socket[network_inputs + static_cast<std::size_t>(p)]);
           const std::string eject = "eject_" + std::to_string(u) + "_" + std::to_string(p);
           local_links.push_back(std::make_unique<mt::LinkChannel>(eject.c_str(), params, clock));
-          router.out_socket[network_outputs + static_cast<std::size_t>(p)].bind(local_links.back()->in_socket);
+          router.out_socket[network_outputs + static_cast<std::size_t>(p)].bind(
+              local_links.back()->in_socket);
           local_links.back()->out_socket.bind(nic.rx_socket[static_cast<std::size_t>(p)]);
         }
       }
@@ -301,9 +319,24 @@ struct System::Impl {
       }
     }
     if (unfinished > shown) out << "; and " << unfinished - shown << " more unfinished nodes";
-    std::uint64_t buffered = 0;
-    for (const auto& router : routers) buffered += router->buffered_packets();
-    if (buffered > 0) out << "; " << buffered << " packets buffered in routers";
+    // Routers still holding packets (a deadlock shows up here), fullest first.
+    std::vector<std::pair<std::uint64_t, int>> holding;
+    for (const auto& router : routers) {
+      if (router->buffered_packets() > 0) {
+        holding.emplace_back(router->buffered_packets(), router->params().vertex);
+      }
+    }
+    std::sort(holding.begin(), holding.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (std::size_t i = 0; i < holding.size() && i < kStallRoutersShown; ++i) {
+      out << (i == 0 ? "; packets held in " : ", ")
+          << (topology.is_switch(holding[i].second) ? "switch " : "router ") << holding[i].second
+          << " (" << holding[i].first << ")";
+    }
+    if (holding.size() > kStallRoutersShown) {
+      out << " and " << holding.size() - kStallRoutersShown << " more routers";
+    }
     return out.str();
   }
 
@@ -377,7 +410,9 @@ System::System(const ScenarioConfig& scenario, const Topology& topology, const S
 
 System::~System() = default;
 
-RunResult System::run() { return impl_->run(); }
+RunResult System::run() {
+  return impl_->run();
+}
 
 RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
                    const Schedule& schedule, std::uint64_t bytes) {

@@ -21,7 +21,8 @@ void Watchdog::check() {
   if (fired_ || done_()) return;  // no next_trigger: the method never runs again
   const std::uint64_t now = clock_.now();
   const std::uint64_t last = last_progress_();
-  if (now > 0 && now - last >= limit_cycles_) {
+  // `last` may lie in the future (a packet on a long wire, a reduction in progress).
+  if (now > last && now - last >= limit_cycles_) {
     fired_ = true;
     fired_cycle_ = now;
     on_stall_(now);

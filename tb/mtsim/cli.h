@@ -22,6 +22,8 @@ class UsageError : public std::runtime_error {
 int run_command(const std::vector<std::string>& args);
 /// `mtsim schedule`: build, verify and print a schedule without simulating it.
 int schedule_command(const std::vector<std::string>& args);
+/// `mtsim sweep`: run every point of a sweep file as its own process (or emit a Slurm array).
+int sweep_command(const std::vector<std::string>& args);
 /// `mtsim verify`: verify a schedule JSON file written by anyone.
 int verify_command(const std::vector<std::string>& args);
 

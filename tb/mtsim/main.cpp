@@ -19,6 +19,8 @@ usage: mtsim COMMAND [options]     (mtsim COMMAND --help for the options of one 
 
 commands:
   run SCENARIO.yaml     simulate every algorithm x size of a scenario and print a result table
+  sweep SWEEP.yaml      run the cross product of a sweep's axes, one process per point, with a
+                        progress bar; --resume continues, --emit-slurm writes a Slurm job array
   schedule              build and verify one schedule (no simulation); text, JSON or Graphviz DOT
   verify SCHEDULE.json  verify a schedule file: every node must end with every chunk reduced
                         from all N contributions exactly once, whatever the message timing
@@ -44,7 +46,8 @@ int sc_main(int argc, char* argv[]) {
     if (command == "run") return run_command(args);
     if (command == "schedule") return schedule_command(args);
     if (command == "verify") return verify_command(args);
-    std::cerr << "mtsim: unknown command \"" << command << "\"; expected run, schedule or verify"
+    if (command == "sweep") return sweep_command(args);
+    std::cerr << "mtsim: unknown command \"" << command << "\"; expected run, sweep, schedule or verify"
               << " (mtsim --help)\n";
     return kExitBadInput;
   } catch (const boost::program_options::error& e) {
@@ -59,6 +62,8 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mtsim: algorithm: " << e.what() << "\n";
   } catch (const mt::ScheduleError& e) {
     std::cerr << "mtsim: schedule: " << e.what() << "\n";
+  } catch (const std::exception& e) {  // files that cannot be read or written, fork failures
+    std::cerr << "mtsim " << command << ": " << e.what() << "\n";
   }
   return kExitBadInput;
 }

@@ -1,33 +1,19 @@
 // End-to-end tests of the mtsim CLI contract: exit statuses, messages, JSON/CSV results.
 
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
+
+#include "tests/support/cli_runner.h"
 
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-// Runs `mtsim ARGS` through the shell and captures its output and exit status.
-CliResult mtsim(const std::string& args) {
-  const std::string command = std::string(MT_MTSIM_BIN) + " " + args + " 2>&1";
-  CliResult r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) r.output.append(buf, n);
-  const int status = ::pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using mt::test::CliResult;
+using mt::test::exists;
+using mt::test::mtsim;
+using mt::test::read_json;
+using mt::test::write_file;
 
 // A scratch file under the build tree's test directory, removed first.
 std::string scratch(const std::string& name) {
@@ -36,22 +22,11 @@ std::string scratch(const std::string& name) {
   return path;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-bool exists(const std::string& path) { return std::ifstream(path).good(); }
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
 const std::string kSource = MT_SOURCE_DIR;
 
 }  // namespace
 
-TEST_CASE("mtsim --help lists the commands; an unknown command is bad input") {
+TEST_CASE("mtsim --help lists the commands and an unknown command is bad input") {
   const CliResult help = mtsim("--help");
   CHECK(help.status == 0);
   CHECK_THAT(help.output, Catch::Contains("run SCENARIO.yaml") && Catch::Contains("schedule") &&
@@ -171,4 +146,51 @@ TEST_CASE("mtsim verify rejects corrupted schedules with exit 1 and bad JSON wit
     CHECK(r.status == 2);
     CHECK_THAT(r.output, Catch::Contains("ops[5].peer"));
   }
+}
+
+TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministic") {
+  const std::string yaml = scratch("small.yaml");
+  write_file(yaml,
+             "topology: {kind: torus, dims: [2, 4], link_latency_cycles: 20}\n"
+             "collective: {algorithms: [ring, multitree], sizes: [4KiB, 64KiB]}\n");
+  const std::string json1 = scratch("small1.json"), json2 = scratch("small2.json");
+  const std::string csv = scratch("small.csv");
+  const CliResult first = mtsim("run " + yaml + " --json " + json1 + " --csv " + csv + " -j 2");
+  REQUIRE(first.status == 0);
+  CHECK_THAT(first.output, Catch::Contains("torus:2x4, 8 nodes"));
+  const CliResult second = mtsim("run " + yaml + " --json " + json2);
+  REQUIRE(second.status == 0);
+
+  const nlohmann::json a = read_json(json1), b = read_json(json2);
+  REQUIRE(a.at("runs").size() == 4);  // 2 sizes x 2 algorithms, sizes outermost
+  for (std::size_t i = 0; i < 4; ++i) {
+    const nlohmann::json& run = a["runs"][i];
+    INFO("run " << i);
+    for (const char* key : {"scenario", "topology", "algorithm", "nodes", "bytes",
+                            "completion_cycles", "clock_ghz", "completion_ns", "bound_cycles",
+                            "efficiency", "data_verified"})
+      CHECK(run.contains(key));
+    CHECK(run["algorithm"] == (i % 2 == 0 ? "ring" : "multitree"));
+    CHECK(run["bytes"] == (i < 2 ? 4096 : 65536));
+    CHECK(run["nodes"] == 8);
+    CHECK(run["data_verified"] == true);
+    const double cycles = run["completion_cycles"].get<double>();
+    CHECK(run["completion_ns"].get<double>() == Approx(cycles / run["clock_ghz"].get<double>()));
+    CHECK(run["efficiency"].get<double>() ==
+          Approx(run["bound_cycles"].get<double>() / cycles));
+    // The same scenario gives the same cycle count in another process.
+    CHECK(b["runs"][i]["completion_cycles"] == run["completion_cycles"]);
+  }
+  // Bandwidth bound on a 2x4 torus: the 2-wide dimension is one link, so a node has 3 links and
+  // 3 ports of 16 B/cycle: 2(N-1)/N x S / 48.
+  CHECK(a["runs"][2]["ports"] == 3);
+  CHECK(a["runs"][2]["bound_cycles"].get<double>() == Approx(2.0 * 7 / 8 * 65536 / 48));
+
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  CHECK_THAT(header, Catch::StartsWith("scenario,topology,algorithm,nodes,ports,bytes,completion_cycles"));
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  CHECK(rows == 4);
 }

@@ -59,7 +59,20 @@ TEST_CASE("one packet over 3 hops of a ring", "[noc][timing]") {
   CHECK(r.node_finish_cycles.at(3) == 61);
 }
 
-TEST_CASE("one packet over 1 hop of a ring, broadcast, partial packet", "[noc][timing]") {
+TEST_CASE("cycle counts are exact at a clock whose period is not a whole number of ps",
+          "[noc][timing]") {
+  ScenarioConfig s = base_scenario();
+  s.router.pipeline_cycles = 3;
+  s.clock_ghz = 1.5;  // 666.67 ps, rounded to 667 ps
+  const RunResult r = one_message(s, "ring:8", 10, 0, 3, 256, OpKind::kReduce);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.completion_cycles == 61);
+  CHECK(r.clock_ghz == 1.5);
+  CHECK(r.completion_ns == Approx(61 / 1.5));
+}
+
+TEST_CASE("one broadcast packet with a partial payload over 1 hop of a ring", "[noc][timing]") {
   ScenarioConfig s = base_scenario();
   // 100 bytes: ceil((100 + 16) / 16) = 8 flits; a broadcast skips the reduction unit.
   const RunResult r = one_message(s, "ring:4", 150, 1, 2, 100, OpKind::kBroadcast);
@@ -69,18 +82,19 @@ TEST_CASE("one packet over 1 hop of a ring, broadcast, partial packet", "[noc][t
   CHECK(r.completion_cycles == direct_one_packet(s, 1, 150, 100, false));
 }
 
-TEST_CASE("one packet over 4 hops of a torus, wraparound included", "[noc][timing]") {
+TEST_CASE("one packet over 3 hops of a torus including a wraparound link", "[noc][timing]") {
   ScenarioConfig s = base_scenario();
   s.router.pipeline_cycles = 2;
   s.nic.packet_bytes = 512;
   s.nic.reduce_elems_per_cycle = 10;
-  // Node 0 (0,0) -> node 10 (2,2): 2 hops in x, 2 in y.
-  const RunResult r = one_message(s, "torus:4x4", 20, 0, 10, 512, OpKind::kReduce);
+  // Node 0 (0,0) -> node 14 (2,3): 2 hops +x, then 1 hop -y over the wraparound link.
+  REQUIRE(Topology(test::topology_config("torus:4x4", 20)).route(0, 14).size() == 3);
+  const RunResult r = one_message(s, "torus:4x4", 20, 0, 14, 512, OpKind::kReduce);
   INFO(r.error);
   REQUIRE(r.error.empty());
-  // 5 * 2 + 4 * 20 + 33 flits + ceil(128 / 10).
-  CHECK(r.completion_cycles == 10 + 80 + 33 + 13);
-  CHECK(r.completion_cycles == direct_one_packet(s, 4, 20, 512, true));
+  // 4 pipelines * 2 + 3 wires * 20 + 33 flits + ceil(128 / 10).
+  CHECK(r.completion_cycles == 8 + 60 + 33 + 13);
+  CHECK(r.completion_cycles == direct_one_packet(s, 3, 20, 512, true));
 }
 
 TEST_CASE("one packet across a crossbar switch", "[noc][timing]") {
@@ -155,6 +169,25 @@ TEST_CASE("two streams sharing a link each get half of it", "[noc][bandwidth]") 
   CHECK(std::max(a, b) == expected);
 }
 
+TEST_CASE("step priority lets the older step's stream go first", "[noc][arbitration]") {
+  ScenarioConfig s = base_scenario();
+  s.router.step_priority = true;
+  s.topology = test::topology_config("switch:nodes=4", 150);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  const int packets = 10;
+  Schedule schedule = empty_schedule(4, 2);
+  schedule.add(make_op(0, 2, 0, OpKind::kReduce, {}, 5));
+  schedule.add(make_op(1, 2, 1, OpKind::kReduce, {}, 0));
+  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // Step 0 takes the switch->2 link for all its packets, then step 5 follows.
+  const std::uint64_t first = 150 + 1 + packets * 17ull + 150 + 2;
+  CHECK(r.message_arrival_cycles.at(1) == first);
+  CHECK(r.message_arrival_cycles.at(0) == first + packets * 17ull);
+}
+
 /// All-to-all traffic (every node sends `chunks` messages to every other, no dependencies) with
 /// small buffers and 2 VCs: completes without deadlock.
 RunResult all_to_all(const std::string& spec) {
@@ -199,7 +232,8 @@ RunResult tornado(const std::string& spec, int messages) {
   const int n = topology.nodes();
   Schedule schedule = empty_schedule(n, messages);
   for (int u = 0; u < n; ++u) {
-    for (int m = 0; m < messages; ++m) schedule.add(make_op(u, (u + n / 2) % n, m, OpKind::kReduce));
+    for (int m = 0; m < messages; ++m)
+      schedule.add(make_op(u, (u + n / 2) % n, m, OpKind::kReduce));
   }
   return simulate(s, topology, schedule, 256ull * 8 * messages);
 }

@@ -3,7 +3,11 @@
 // Every TEST_CASE elaborates SystemC once (one simulate() call).
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdint>
+#include <sstream>
 #include <string>
 
 #include "model/sim/system.h"
@@ -69,8 +73,8 @@ TEST_CASE("ring all-reduce across a 16-node switch verifies the data", "[sim][ri
 
 TEST_CASE("ring all-reduce in a non-neighbour order on a torus verifies the data", "[sim][ring]") {
   // Multi-hop messages that share links inside a step.
-  const RunResult r = run_ring("torus:4x4", 20, {0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14},
-                               16 * 1000);
+  const RunResult r =
+      run_ring("torus:4x4", 20, {0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14}, 16 * 1000);
   INFO(r.error);
   CHECK(r.error.empty());
   CHECK(r.data_verified);
@@ -101,6 +105,24 @@ TEST_CASE("verify_data off runs timing only", "[sim][data]") {
   CHECK_FALSE(r.data_verified);
 }
 
+TEST_CASE("software issue overhead serialises the host's issues", "[sim][issue]") {
+  ScenarioConfig s = base_scenario();
+  s.nic.software_issue_cycles = 100;
+  s.topology = test::topology_config("ring:4", 10);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  REQUIRE(topology.ports_per_node() == 2);
+  Schedule schedule = empty_schedule(4, 2);
+  schedule.add(make_op(0, 1, 0, OpKind::kReduce));  // one port
+  schedule.add(make_op(0, 3, 1, OpKind::kReduce));  // the other port
+  const RunResult r = simulate(s, topology, schedule, 2 * 256);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // One packet each: 2 pipelines + 10 wire + 17 flits + 2 reduction after the host issued it.
+  CHECK(r.message_arrival_cycles.at(0) == 100 + 2 + 10 + 17 + 2);
+  CHECK(r.message_arrival_cycles.at(1) == 200 + 2 + 10 + 17 + 2);
+}
+
 TEST_CASE("backpressure: a slow reduction stalls the sender without loss", "[sim][backpressure]") {
   // Two nodes, one chunk of 8 packets: 0 -> 1 reduce, then 1 -> 0 broadcast. Buffers hold one
   // packet per VC (2 VCs) and the reduction takes 64 cycles per packet (1 element per cycle), so
@@ -128,16 +150,17 @@ TEST_CASE("backpressure: a slow reduction stalls the sender without loss", "[sim
   CHECK(r.completion_cycles == reduced + 17ull * packets + 2 + 2);
 }
 
-TEST_CASE("backpressure: ring all-reduce with tiny buffers and a slow reduction", "[sim][backpressure]") {
+TEST_CASE("backpressure: ring all-reduce with tiny buffers and a slow reduction",
+          "[sim][backpressure]") {
   ScenarioConfig s = base_scenario();
   s.router.vcs = 2;
   s.router.buffer_flits = 17;
   s.nic.reduce_elems_per_cycle = 2;
   s.topology = test::topology_config("torus:4x4", 30);
   const Topology topology(s.topology);
-  const RunResult r =
-      simulate(s, topology, test::ring_allreduce({0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14}),
-               16 * 4096);
+  const RunResult r = simulate(
+      s, topology, test::ring_allreduce({0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14}),
+      16 * 4096);
   INFO(r.error);
   CHECK(r.error.empty());
   CHECK(r.data_verified);
@@ -169,12 +192,18 @@ TEST_CASE("a duplicated reduce is a data mismatch", "[sim][broken]") {
   s.topology = test::topology_config("ring:4", 10);
   const Topology topology(s.topology);
   Schedule schedule = test::ring_allreduce(test::identity_order(4));
-  Op again = schedule.ops.front();  // 0 -> 1 chunk 0, reduce, step 0
-  again.deps.clear();
+  // The last reduce-scatter message into node 1 (0 -> 1, chunk 2, step 2), sent twice: node 1's
+  // chunk 2 counts node 0's partial sum twice and is never overwritten by the all-gather.
+  Op again = schedule.ops.at(8);
+  REQUIRE(again.node == 0);
+  REQUIRE(again.peer == 1);
+  REQUIRE(again.chunk == 2);
+  REQUIRE(again.kind == OpKind::kReduce);
   schedule.add(again);
   const RunResult r = simulate(s, topology, schedule, 4 * 64);
   CHECK_FALSE(r.data_verified);
   CHECK(r.error.rfind("data mismatch: node ", 0) == 0);
+  CHECK(r.error.find("(chunk 2)") != std::string::npos);
 }
 
 TEST_CASE("a dependency cycle stalls and the watchdog names it", "[sim][broken]") {
@@ -193,19 +222,116 @@ TEST_CASE("a dependency cycle stalls and the watchdog names it", "[sim][broken]"
   CHECK(r.completion_cycles == 1000);
 }
 
-TEST_CASE("a stall after traffic reports the cycle of the last progress plus the limit", "[sim][broken]") {
+TEST_CASE("a stall after traffic reports the cycle of the last progress plus the limit",
+          "[sim][broken]") {
   ScenarioConfig s = base_scenario();
   s.watchdog_cycles = 500;
   s.topology = test::topology_config("ring:4", 10);
   const Topology topology(s.topology);
   Schedule schedule = empty_schedule(4, 4);
-  schedule.add(make_op(0, 1, 0, OpKind::kReduce));           // arrives at 2 + 10 + 17 + 2 = 31
-  schedule.add(make_op(2, 3, 1, OpKind::kReduce, {0}));      // waits for a message node 2 never gets
+  // Chunks of 64 bytes: 5 flits, 16 elements reduced in 1 cycle. Message 0 arrives at 2 + 10 + 5
+  // + 1.
+  schedule.add(make_op(0, 1, 0, OpKind::kReduce));
+  schedule.add(make_op(2, 3, 1, OpKind::kReduce, {0}));  // waits for a message node 2 never gets
   const RunResult r = simulate(s, topology, schedule, 4 * 64);
-  // Last progress: the reduction of message 0 completes at cycle 31.
+  CHECK(r.message_arrival_cycles.at(0) == 18);
+  // Last progress: the reduction of message 0 completes at cycle 18.
   CHECK(r.error ==
-        "stall at cycle 531: node 2 waits for message 0 (chunk 0 from node 0) to issue message 1; "
+        "stall at cycle 518: node 2 waits for message 0 (chunk 0 from node 0) to issue message 1; "
         "node 3 waits for message 1 (chunk 1 from node 2) to arrive (not issued yet)");
+}
+
+TEST_CASE("a watchdog shorter than a wire or a reduction does not fire while data moves",
+          "[sim][broken]") {
+  ScenarioConfig s = base_scenario();
+  s.watchdog_cycles = 100;
+  s.nic.reduce_elems_per_cycle = 0.25;  // 64 elements: 256 cycles per packet
+  s.nic.software_issue_cycles = 300;
+  s.topology = test::topology_config("ring:4", 500);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  Schedule schedule = empty_schedule(4, 1);
+  schedule.add(make_op(0, 1, 0, OpKind::kReduce));
+  const RunResult r = simulate(s, topology, schedule, 256);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.completion_cycles == 300 + 2 + 500 + 17 + 256);
+}
+
+TEST_CASE("source routes that cross the dateline twice deadlock and the stall names the routers",
+          "[sim][broken]") {
+  // Every node sends around the ring 1.5 times (6 hops on ring:4, + direction): packets cross the
+  // wraparound link twice, so the dateline classes no longer break the cyclic dependency.
+  ScenarioConfig s = base_scenario();
+  s.watchdog_cycles = 2000;
+  s.router.vcs = 2;
+  s.router.buffer_flits = 17;
+  s.topology = test::topology_config("ring:4", 5);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  Schedule schedule = empty_schedule(4, 4);
+  for (int u = 0; u < 4; ++u) {
+    for (int m = 0; m < 4; ++m) {
+      Op op = make_op(u, (u + 2) % 4, m, OpKind::kReduce);
+      for (int h = 0; h < 6; ++h)
+        op.path.push_back(topology.link_between((u + h) % 4, (u + h + 1) % 4));
+      schedule.add(op);
+    }
+  }
+  const RunResult r = simulate(s, topology, schedule, 4 * 8 * 256);
+  CHECK_FALSE(r.data_verified);
+  CHECK(r.error.rfind("stall at cycle ", 0) == 0);
+  CHECK(r.error.find("is sending message") != std::string::npos);
+  INFO(r.error);
+  CHECK(r.error.find("; packets held in router ") != std::string::npos);
+}
+
+/// Everything timing-related of a result, as text.
+std::string timing_summary(const RunResult& r) {
+  std::ostringstream out;
+  out << r.completion_cycles << " " << r.packets;
+  for (const std::uint64_t cycle : r.message_arrival_cycles) out << " " << cycle;
+  for (const std::uint64_t cycle : r.node_finish_cycles) out << " " << cycle;
+  for (const LinkStat& link : r.links) out << " " << link.bytes;
+  return out.str();
+}
+
+TEST_CASE("two independent elaborations of one scenario give identical timing",
+          "[sim][determinism]") {
+  // A forked child elaborates and simulates the same point as this process; every arrival cycle
+  // and link byte count must match. A multi-hop ring plus crossing traffic makes contention.
+  ScenarioConfig s = base_scenario();
+  s.topology = parse_topology_spec("torus:4x4");
+  const Topology topology(s.topology);
+  Schedule schedule = test::ring_allreduce({0, 5, 10, 15, 3, 6, 9, 12, 1, 7, 11, 13, 2, 4, 8, 14});
+  // Add crossing traffic that contends with the ring.
+  for (int u = 0; u < 16; ++u) schedule.add(make_op(u, (u + 8) % 16, u, OpKind::kReduce));
+  s.collective.verify_data = false;
+  int fds[2] = {-1, -1};
+  REQUIRE(pipe(fds) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    close(fds[0]);
+    const std::string text = timing_summary(simulate(s, topology, schedule, 16 * 4096));
+    const ssize_t written = write(fds[1], text.data(), text.size());
+    close(fds[1]);
+    _exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
+  }
+  close(fds[1]);
+  const RunResult r = simulate(s, topology, schedule, 16 * 4096);
+  std::string child;
+  char buffer[4096];
+  ssize_t n = 0;
+  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0)
+    child.append(buffer, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(r.error.empty());
+  CHECK(child == timing_summary(r));
 }
 
 TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]") {
@@ -226,6 +352,10 @@ TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]")
   CHECK_THROWS_WITH(simulate(s, topology, bad, 1024), Catch::Contains("schedule message 3: path"));
   Schedule small = empty_schedule(4, 1);
   CHECK_THROWS_WITH(simulate(s, topology, small, 1024), Catch::Contains("schedule is for 4 nodes"));
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1026), Catch::Contains("4-byte elements"));
+  s.clock_ghz = 0;
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024), Catch::Contains("clock_ghz must be"));
+  s.clock_ghz = 1;
   s.collective.dtype = "fp16";
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024), Catch::Contains("unknown dtype"));
 }

@@ -62,10 +62,9 @@ inline Schedule ring_allreduce(const std::vector<int>& order) {
       const int chunk = reduce ? ((i - s) % n + n) % n : ((i + 1 - (s - (n - 1))) % n + n) % n;
       std::vector<int> deps;
       if (s > 0) deps.push_back(last[static_cast<std::size_t>(i)]);
-      sent[static_cast<std::size_t>(i)] =
-          schedule.add(make_op(order[static_cast<std::size_t>(i)],
-                               order[static_cast<std::size_t>((i + 1) % n)], chunk,
-                               reduce ? OpKind::kReduce : OpKind::kBroadcast, deps, s));
+      sent[static_cast<std::size_t>(i)] = schedule.add(
+          make_op(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>((i + 1) % n)],
+                  chunk, reduce ? OpKind::kReduce : OpKind::kBroadcast, deps, s));
     }
     for (int i = 0; i < n; ++i) {
       last[static_cast<std::size_t>((i + 1) % n)] = sent[static_cast<std::size_t>(i)];
@@ -82,6 +81,8 @@ inline std::vector<int> identity_order(int n) {
 }
 
 /// A Hamiltonian cycle of the 4x4 mesh/torus (every consecutive pair adjacent).
-inline std::vector<int> snake_4x4() { return {0, 1, 2, 3, 7, 6, 5, 9, 10, 11, 15, 14, 13, 12, 8, 4}; }
+inline std::vector<int> snake_4x4() {
+  return {0, 1, 2, 3, 7, 6, 5, 9, 10, 11, 15, 14, 13, 12, 8, 4};
+}
 
 }  // namespace mt::test

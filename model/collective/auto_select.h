@@ -1,0 +1,61 @@
+#pragma once
+// `auto`: picks the all-reduce schedule for a topology and a size from an analytical model among
+// latency-bound trees and pipelined bandwidth-optimal rings/trees. The model is an event-driven
+// dataflow estimate (the per-step estimate_cost() adds every step's latency and cannot see
+// pipelining; its ranking was wrong by up to 8x against the simulator).
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/collective/algorithm.h"
+#include "model/collective/cost_model.h"
+#include "model/collective/schedule.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+
+/// One candidate of `auto`: a registered algorithm with its parameters.
+struct AutoCandidate {
+  std::string algorithm;      ///< registered CLI name, e.g. "disjoint_rings"
+  AlgorithmParams params;     ///< its parameters, e.g. {pipeline: 2}
+  std::string label() const;  ///< "name" or "name(k=v,...)"
+};
+
+/// What `auto` chose for one topology and size.
+struct AutoChoice {
+  AutoCandidate chosen;                                 ///< the winning candidate
+  double estimate_cycles = 0;                           ///< its estimate at the size, cycles
+  std::vector<std::pair<std::string, double>> ranking;  ///< every candidate label -> estimate
+  std::string note;  ///< one line: "auto: <label> for <bytes> B on <topology> (estimate ...)"
+};
+
+/// Candidates `auto` considers on `topology` (only those that support it).
+std::vector<AutoCandidate> auto_candidates(const Topology& topology);
+
+/// Event-driven estimate of a schedule executed the way the simulator's NICs do it (software
+/// issue): a message becomes ready once all its dependencies have arrived and waits at the NIC
+/// port of its first link; a port sends one message at a time, the ready one listed first (lowest
+/// id). A message holds each directed link of its path for its wire time (payload + packet
+/// heads) / link bandwidth, in the first gap of that link's reservations at or after its head
+/// gets there; the head advances one link's latency + per_hop_cycles per hop (cut-through) and
+/// the message arrives when its tail has crossed the last link. Returns the arrival of the last
+/// message, cycles. Captures pipelining, tree depth and link sharing between flows that the
+/// per-step estimate_cost() cannot see.
+double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
+                         const CostParams& params = {});
+
+/// Builds every candidate and returns the one with the smallest dataflow_estimate() at `bytes`.
+AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
+                            const CostParams& params = {});
+
+/// Parses a size: an integer number of bytes or a number with B, KiB, MiB, GiB, KB, MB, GB.
+/// Throws AlgorithmError naming the text when it is not one.
+std::uint64_t parse_size_bytes(const std::string& text);
+
+/// `auto`: choose_algorithm() at param bytes=<size> (default 16MiB), builds the winner, and
+/// names it in Schedule::algorithm as "auto:<label>". Throws AlgorithmError for a bad parameter.
+Schedule build_auto(const Topology& topology, const AlgorithmParams& params);
+
+}  // namespace mt

@@ -1,0 +1,203 @@
+#include "model/collective/disjoint_rings.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+#include "model/collective/ring.h"
+
+namespace mt {
+
+namespace {
+
+/// Follows the successor function from node 0; returns the cycle when it visits all n nodes.
+std::vector<int> follow(const std::vector<int>& next) {
+  const int n = static_cast<int>(next.size());
+  std::vector<int> order;
+  std::vector<char> seen(static_cast<size_t>(n), 0);
+  int u = 0;
+  while (!seen[static_cast<size_t>(u)]) {
+    seen[static_cast<size_t>(u)] = 1;
+    order.push_back(u);
+    u = next[static_cast<size_t>(u)];
+  }
+  if (static_cast<int>(order.size()) != n || u != 0) return {};
+  return order;
+}
+
+/// Switch an endpoint hangs off (first switch it links to), or -1.
+int home_switch(const Topology& topology, int endpoint) {
+  for (int l : topology.out_links(endpoint)) {
+    const int w = topology.link(l).dst;
+    if (topology.is_switch(w)) return w;
+  }
+  return -1;
+}
+
+/// Depth-first search for a Hamiltonian cycle over `verts` in graph `adj` (small graphs only).
+bool cycle_search(const std::vector<std::vector<char>>& adj, std::vector<int>& path,
+                  std::vector<char>& used, long& budget) {
+  const size_t n = adj.size();
+  if (--budget < 0) return false;
+  if (path.size() == n) return adj[static_cast<size_t>(path.back())][static_cast<size_t>(path[0])];
+  for (size_t v = 0; v < n; ++v) {
+    if (used[v] || !adj[static_cast<size_t>(path.back())][v]) continue;
+    used[v] = 1;
+    path.push_back(static_cast<int>(v));
+    if (cycle_search(adj, path, used, budget)) return true;
+    path.pop_back();
+    used[v] = 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> torus_hamiltonian_decomposition(const Topology& topology) {
+  const auto& dims = topology.dims();
+  if (topology.kind() != "torus" || dims.size() != 2 || dims[0] < 3 || dims[1] < 3) return {};
+  const int nx = dims[0];
+  const int ny = dims[1];
+  const int g = std::gcd(nx, ny);
+  const int n = nx * ny;
+  for (int a = 1; a < g; ++a) {
+    std::vector<int> first(static_cast<size_t>(n)), second(static_cast<size_t>(n));
+    for (int y = 0; y < ny; ++y) {
+      for (int x = 0; x < nx; ++x) {
+        const int u = x + nx * y;
+        const int east = (x + 1) % nx + nx * y;
+        const int south = x + nx * ((y + 1) % ny);
+        const bool go_east = (x + y) % g < a;
+        first[static_cast<size_t>(u)] = go_east ? east : south;
+        second[static_cast<size_t>(u)] = go_east ? south : east;
+      }
+    }
+    std::vector<int> c1 = follow(first);
+    std::vector<int> c2 = follow(second);
+    if (!c1.empty() && !c2.empty()) return {c1, c2};
+  }
+  return {};
+}
+
+std::vector<int> switch_ring_order(const Topology& topology) {
+  const int n = topology.nodes();
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  if (topology.is_direct()) return order;
+  // Endpoint switches in first-seen order, with their endpoints.
+  std::vector<int> switches;
+  std::vector<std::vector<int>> members;
+  std::vector<int> loose;  // endpoints without a switch (custom topologies)
+  for (int e = 0; e < n; ++e) {
+    const int sw = home_switch(topology, e);
+    if (sw < 0) {
+      loose.push_back(e);
+      continue;
+    }
+    auto it = std::find(switches.begin(), switches.end(), sw);
+    if (it == switches.end()) {
+      switches.push_back(sw);
+      members.push_back({e});
+    } else {
+      members[static_cast<size_t>(it - switches.begin())].push_back(e);
+    }
+  }
+  const size_t s = switches.size();
+  std::vector<int> seq(s);
+  std::iota(seq.begin(), seq.end(), 0);
+  if (s >= 3 && s <= 64) {
+    std::vector<std::vector<char>> adj(s, std::vector<char>(s, 0));
+    for (size_t i = 0; i < s; ++i) {
+      for (size_t j = 0; j < s; ++j) {
+        adj[i][j] = i != j && topology.link_between(switches[i], switches[j]) >= 0;
+      }
+    }
+    std::vector<int> path = {0};
+    std::vector<char> used(s, 0);
+    used[0] = 1;
+    long budget = 200000;
+    if (cycle_search(adj, path, used, budget)) seq = path;
+  }
+  order.clear();
+  for (int i : seq) {
+    for (int e : members[static_cast<size_t>(i)]) order.push_back(e);
+  }
+  for (int e : loose) order.push_back(e);
+  return order;
+}
+
+RingSet find_disjoint_rings(const Topology& topology, int ports) {
+  if (ports <= 0) ports = topology.ports_per_node();
+  if (ports <= 0) ports = 1;
+  RingSet set;
+  if (!topology.is_direct()) {
+    const std::vector<int> order = switch_ring_order(topology);
+    set.rings.push_back(order);
+    if (ports >= 2) set.rings.emplace_back(order.rbegin(), order.rend());
+    set.method = "switch-grouped ring";
+    return set;
+  }
+  if (ports >= 4) {
+    const auto cycles = torus_hamiltonian_decomposition(topology);
+    if (!cycles.empty()) {
+      for (const auto& c : cycles) {
+        set.rings.push_back(c);
+        set.rings.emplace_back(c.rbegin(), c.rend());
+      }
+      set.link_disjoint = true;
+      set.method = "torus diagonal Hamiltonian decomposition";
+      return set;
+    }
+  }
+  const RingOrder ring = find_ring_order(topology);
+  set.rings.push_back(ring.order);
+  // Two nodes: the reverse ring uses the same links only when there is a single link pair.
+  if (ports >= 2 && topology.nodes() >= 3) {
+    set.rings.emplace_back(ring.order.rbegin(), ring.order.rend());
+  }
+  set.link_disjoint = ring.hamiltonian;
+  set.method = ring.hamiltonian ? "Hamiltonian cycle, both directions" : "routed ring";
+  return set;
+}
+
+Schedule build_disjoint_rings(const Topology& topology, const AlgorithmParams& params) {
+  check_params("disjoint_rings", params, {"pipeline", "rings"});
+  const int pipeline = param_int("disjoint_rings", params, "pipeline", 2, 1);
+  const int max_rings = param_int("disjoint_rings", params, "rings", 64, 1);
+  require_min_nodes("disjoint_rings", topology);
+  const int n = topology.nodes();
+  RingSet set = find_disjoint_rings(topology);
+  if (static_cast<int>(set.rings.size()) > max_rings)
+    set.rings.resize(static_cast<size_t>(max_rings));
+  const int r = static_cast<int>(set.rings.size());
+
+  Schedule schedule;
+  schedule.algorithm = "disjoint_rings";
+  schedule.topology = topology.name();
+  schedule.nodes = n;
+  schedule.num_chunks = r * n * pipeline;
+  ArrivalTracker tracker(n, schedule.num_chunks);
+  std::vector<std::vector<std::vector<int>>> groups(static_cast<size_t>(r));
+  for (int k = 0; k < r; ++k) {
+    groups[static_cast<size_t>(k)].resize(static_cast<size_t>(n));
+    for (int g = 0; g < n; ++g) {
+      for (int p = 0; p < pipeline; ++p) {
+        groups[static_cast<size_t>(k)][static_cast<size_t>(g)].push_back((k * n + g) * pipeline +
+                                                                         p);
+      }
+    }
+  }
+  // The rings' chunks are disjoint, so each ring's phases commit independently.
+  int rs = 0;
+  for (int k = 0; k < r; ++k) {
+    rs = add_ring_reduce_scatter(schedule, tracker, set.rings[static_cast<size_t>(k)],
+                                 groups[static_cast<size_t>(k)], k, 0);
+  }
+  for (int k = 0; k < r; ++k) {
+    add_ring_all_gather(schedule, tracker, set.rings[static_cast<size_t>(k)],
+                        groups[static_cast<size_t>(k)], k, rs);
+  }
+  return sort_by_step(schedule);
+}
+
+}  // namespace mt

@@ -1,0 +1,38 @@
+#pragma once
+// Plain configuration of a parameter sweep: a base scenario file plus axes whose cross product
+// gives the points. Filled and validated only by the scenario loader (load_sweep_file); the
+// schema is documented in scenarios/README.md ("Sweep files").
+
+#include <string>
+#include <vector>
+
+namespace mt {
+
+/// One scenario override of a sweep, passed to `mtsim run` as `--set key=value`.
+struct SweepOverride {
+  std::string key;    ///< scenario key path, e.g. "collective.sizes"
+  std::string value;  ///< the value as one line of YAML, e.g. "1MiB" or "{name: ring, ports: 1}"
+  std::string where;  ///< "file:line:col" of the value in the sweep file, for error messages
+};
+
+/// One axis of a sweep: a scenario key and the values it takes, in file order.
+struct SweepAxis {
+  std::string key;                    ///< scenario key path
+  std::vector<SweepOverride> values;  ///< one override per value, each with `key` == this key
+  std::string where;                  ///< "file:line:col" of the axis entry
+};
+
+/// A whole sweep file.
+struct SweepConfig {
+  std::string name;                ///< sweep name (defaults to the file's stem)
+  std::string description;         ///< free text
+  std::string source_file;         ///< path the sweep was loaded from
+  std::string scenario_file;       ///< base scenario, resolved relative to the sweep file's folder
+  std::vector<SweepOverride> set;  ///< fixed overrides applied to every point, before the axes
+  std::vector<SweepAxis> axes;     ///< the cross product of their values gives the points
+  /// Combinations left out of the cross product: a point is dropped when it has every value of
+  /// one entry (each entry a few axis values; keys and values are those of `axes`).
+  std::vector<std::vector<SweepOverride>> exclude;
+};
+
+}  // namespace mt

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One command: install what is missing, build (Release, build/), run a sweep with one process per
+# core and plot its results. Without arguments it regenerates the paper comparison and its
+# figures in docs/plots/:
+#   scripts/sweep.sh                                   # scenarios/sweeps/paper.yaml -> out/paper, docs/plots
+#   scripts/sweep.sh SWEEP.yaml [OUT [PLOTS]] [-- extra `mtsim sweep` options, e.g. --resume]
+# OUT defaults to out/<sweep file name>, PLOTS to OUT/plots (docs/plots for the paper sweep);
+# MT_BUILD_DIR picks another build folder, as for scripts/build.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+sweep=$root/scenarios/sweeps/paper.yaml
+out= plots=
+[ $# -gt 0 ] && [ "$1" != -- ] && { sweep=$1; shift; }
+[ $# -gt 0 ] && [ "$1" != -- ] && { out=$1; shift; }
+[ $# -gt 0 ] && [ "$1" != -- ] && { plots=$1; shift; }
+[ $# -gt 0 ] && [ "$1" = -- ] && shift
+name=$(basename "$sweep" .yaml)
+out=${out:-$root/out/$name}
+if [ -z "$plots" ]; then
+  if [ "$(cd "$(dirname "$sweep")" && pwd)/$name.yaml" = "$root/scenarios/sweeps/paper.yaml" ]; then
+    plots=$root/docs/plots
+  else
+    plots=$out/plots
+  fi
+fi
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh"
+build=${MT_BUILD_DIR:-$root/build}
+status=0
+"$build/bin/mtsim" sweep "$sweep" --jobs "$(nproc 2>/dev/null || echo 2)" --out "$out" "$@" || status=$?
+[ "$status" -le 1 ] || exit "$status"   # bad input: nothing to plot
+python3 "$root/scripts/plot.py" "$out" --out "$plots"
+exit "$status"

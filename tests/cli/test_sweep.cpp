@@ -1,0 +1,488 @@
+// `mtsim sweep`: sweep file loading and validation, points, parallel runs, result files, resume,
+// Slurm job arrays and their merge, and a smoke test of scripts/plot.py on sweep results.
+
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/sim/scenario_loader.h"
+#include "model/sim/sweep.h"
+#include "tests/support/cli_runner.h"
+
+namespace {
+
+using mt::test::CliResult;
+using mt::test::exists;
+using mt::test::mtsim;
+using mt::test::read_file;
+using mt::test::read_json;
+using mt::test::run_shell;
+using mt::test::write_file;
+
+const std::string kSource = MT_SOURCE_DIR;
+const std::string kDefaultScenario = kSource + "/scenarios/default.yaml";
+
+// A fresh scratch folder under the test's working directory.
+std::string scratch_dir(const std::string& name) {
+  const std::string dir = "mtsim_sweep_" + name;
+  REQUIRE(std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str()) == 0);
+  return dir;
+}
+
+// The tiny sweep of these tests: 2 topologies x 2 algorithms x 2 sizes = 8 points.
+const char* const kTinySweep =
+    "name: tiny\n"
+    "scenario: SCENARIO\n"
+    "set:\n"
+    "  collective.verify_data: true\n"
+    "axes:\n"
+    "  - key: topology\n"
+    "    values: [ring:4, ring:8]\n"
+    "  - key: collective.algorithms\n"
+    "    values: [ring, {name: dbtree, label: dbt}]\n"
+    "  - key: collective.sizes\n"
+    "    values: [4KiB, 16KiB]\n";
+
+std::string with_scenario(const std::string& text) {
+  std::string out = text;
+  out.replace(out.find("SCENARIO"), 8, kDefaultScenario);
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+// Splits one CSV line (fields with quotes hold "" for a quote).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// The CSV as rows of column name -> value.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
+  const auto lines = lines_of(read_file(path));
+  REQUIRE_FALSE(lines.empty());
+  const auto header = csv_fields(lines[0]);
+  std::vector<std::map<std::string, std::string>> rows;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto fields = csv_fields(lines[i]);
+    REQUIRE(fields.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (std::size_t c = 0; c < header.size(); ++c) row[header[c]] = fields[c];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The point key of the tiny sweep's point (topology, algorithm value, size).
+std::string tiny_key(const std::string& topology, const std::string& algorithm,
+                     const std::string& size) {
+  return "topology=" + topology + "; collective.algorithms=" + algorithm +
+         "; collective.sizes=" + size;
+}
+
+// Expected point order: the last axis varies fastest.
+std::vector<std::string> tiny_keys() {
+  std::vector<std::string> keys;
+  for (const char* t : {"ring:4", "ring:8"})
+    for (const char* a : {"ring", "[{name: dbtree, label: dbt}]"})
+      for (const char* s : {"4KiB", "16KiB"}) keys.push_back(tiny_key(t, a, s));
+  return keys;
+}
+
+// Checks a finished tiny sweep's result files: every point exactly once, with its own values.
+void check_tiny_results(const std::string& dir) {
+  const std::vector<std::string> keys = tiny_keys();
+  const auto rows = read_csv(dir + "/results.csv");
+  REQUIRE(rows.size() == 8);
+  std::set<std::string> seen;
+  for (const auto& row : rows) {
+    const int point = std::stoi(row.at("point"));
+    REQUIRE(point >= 0);
+    REQUIRE(point < 8);
+    CHECK(row.at("point_key") == keys[static_cast<std::size_t>(point)]);
+    CHECK(seen.insert(row.at("point_key")).second);
+    CHECK(row.at("exit_status") == "0");
+    CHECK(row.at("passed") == "true");
+    const bool eight = point >= 4;
+    const bool dbtree = point % 4 >= 2;
+    const bool big = point % 2 == 1;
+    CHECK(row.at("axis.topology") == (eight ? "ring:8" : "ring:4"));
+    CHECK(row.at("axis.collective.sizes") == (big ? "16KiB" : "4KiB"));
+    CHECK(row.at("topology") == row.at("axis.topology"));
+    CHECK(row.at("algorithm") == (dbtree ? "dbt" : "ring"));
+    CHECK(row.at("nodes") == (eight ? "8" : "4"));
+    CHECK(row.at("bytes") == (big ? "16384" : "4096"));
+    CHECK(row.at("data_verified") == "true");
+    CHECK(row.at("data_mode") == "full");
+    // Ring all-reduce: N-1 reduce-scatter plus N-1 all-gather steps.
+    if (!dbtree) CHECK(row.at("steps") == (eight ? "14" : "6"));
+    CHECK(std::stoull(row.at("completion_cycles")) > 0);
+  }
+  const nlohmann::json doc = read_json(dir + "/results.json");
+  CHECK(doc.at("sweep") == "tiny");
+  CHECK(doc.at("points_total") == 8);
+  CHECK(doc.at("points_finished") == 8);
+  CHECK(doc.at("points_failed") == 0);
+  REQUIRE(doc.at("runs").size() == 8);
+  for (const auto& run : doc.at("runs")) {
+    // The schema of `mtsim run --json`, plus the point's fields.
+    for (const char* field :
+         {"scenario",      "topology",     "algorithm",         "nodes",
+          "ports",         "bytes",        "completion_cycles", "clock_ghz",
+          "completion_ns", "bound_cycles", "efficiency",        "estimate_cycles",
+          "steps",         "messages",     "packets",           "data_verified",
+          "data_mode",     "error",        "wall_seconds",      "node_finish_cycles",
+          "links",         "point",        "point_key",         "axes"})
+      CHECK(run.contains(field));
+    CHECK(run.at("node_finish_cycles").size() == run.at("nodes").get<std::size_t>());
+    CHECK(run.at("axes").at("topology") == run.at("topology"));
+  }
+  CHECK(lines_of(read_file(dir + "/results.jsonl")).size() == 8);
+}
+
+}  // namespace
+
+TEST_CASE("a sweep file loads into axes whose cross product gives ordered and keyed points") {
+  const std::string dir = scratch_dir("load");
+  write_file(dir + "/base.yaml", "topology: ring:4\ncollective: {algorithms: [ring]}\n");
+  const mt::SweepConfig sweep = mt::load_sweep_text(
+      "scenario: base.yaml\n"
+      "set: {nic.packet_bytes: 128, collective.sizes: [4KiB]}\n"
+      "axes:\n"
+      "  - key: topology\n"
+      "    values: [ring:4, torus:4x4, {kind: mesh, dims: [2, 3]}]\n"
+      "  - key: collective.algorithms\n"
+      "    values: [ring, {name: multitree, ports: 1}]\n",
+      dir + "/my_sweep.yaml");
+  CHECK(sweep.name == "my_sweep");
+  CHECK(sweep.scenario_file == dir + "/base.yaml");  // relative to the sweep file
+  REQUIRE(sweep.set.size() == 2);
+  CHECK(sweep.set[0].key == "nic.packet_bytes");
+  CHECK(sweep.set[1].value == "[4KiB]");
+  REQUIRE(sweep.axes.size() == 2);
+  CHECK(sweep.axes[0].values[2].value == "{kind: mesh, dims: [2, 3]}");
+  CHECK(sweep.axes[0].values[1].where == dir + "/my_sweep.yaml:5:22");
+  // An algorithm mapping is one entry of the algorithms list.
+  CHECK(sweep.axes[1].values[1].value == "[{name: multitree, ports: 1}]");
+
+  const auto points = mt::expand_sweep(sweep);
+  REQUIRE(points.size() == 6);
+  CHECK(points[1].key == "topology=ring:4; collective.algorithms=[{name: multitree, ports: 1}]");
+  CHECK(points[4].key == "topology={kind: mesh, dims: [2, 3]}; collective.algorithms=ring");
+  for (std::size_t i = 0; i < points.size(); ++i) CHECK(points[i].index == i);
+  CHECK(points[3].set_args ==
+        std::vector<std::string>{"nic.packet_bytes=128", "collective.sizes=[4KiB]",
+                                 "topology=torus:4x4",
+                                 "collective.algorithms=[{name: multitree, ports: 1}]"});
+  // Excluded combinations are left out; the remaining points are numbered densely.
+  const mt::SweepConfig excluding = mt::load_sweep_text(
+      "scenario: base.yaml\n"
+      "axes:\n"
+      "  - {key: topology, values: [ring:4, ring:8]}\n"
+      "  - {key: collective.sizes, values: [4KiB, 8KiB, 16KiB]}\n"
+      "  - {key: collective.algorithms, values: [ring, {name: dbtree}]}\n"
+      "exclude:\n"
+      "  - {topology: ring:8, collective.sizes: 16KiB}\n"
+      "  - {collective.algorithms: {name: dbtree}, collective.sizes: 4KiB}\n",
+      dir + "/excluding.yaml");
+  const auto kept = mt::expand_sweep(excluding);
+  // 2 x 3 x 2 = 12 combinations, less ring:8 at 16KiB (2) and dbtree at 4KiB (2).
+  REQUIRE(kept.size() == 8);
+  for (std::size_t i = 0; i < kept.size(); ++i) CHECK(kept[i].index == i);
+  CHECK(kept[0].key == "topology=ring:4; collective.sizes=4KiB; collective.algorithms=ring");
+  CHECK(kept[1].key == "topology=ring:4; collective.sizes=8KiB; collective.algorithms=ring");
+  CHECK(kept[7].key ==
+        "topology=ring:8; collective.sizes=8KiB; collective.algorithms=[{name: dbtree}]");
+
+  // Every point's overrides load as a scenario.
+  const mt::ScenarioConfig mesh = mt::load_scenario_file(sweep.scenario_file, points[5].set_args);
+  CHECK(mesh.topology.kind == "mesh");
+  CHECK(mesh.topology.dims == std::vector<int>{2, 3});
+  CHECK(mesh.nic.packet_bytes == 128);
+  REQUIRE(mesh.collective.algorithms.size() == 1);
+  CHECK(mesh.collective.algorithms[0].name == "multitree");
+  CHECK(mesh.collective.algorithms[0].ports == 1);
+}
+
+TEST_CASE("bad sweep files stop with file:line:col and key path (exit 2) before anything runs") {
+  const std::string dir = scratch_dir("bad");
+  const std::string sweep = dir + "/bad.yaml";
+  const std::string head = "scenario: " + kDefaultScenario + "\n";
+  struct Case {
+    std::string text;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {head + "axes:\n  - key: topology\n    valuez: [ring:4]\n",
+       sweep + ":4:5: axes[0].valuez: unknown key; expected one of: key, values"},
+      {head + "axes:\n  - key: topology\n    values: ring:4\n",
+       sweep + ":4:13: axes[0].values: expected a list, got \"ring:4\""},
+      {head + "axes: []\n", sweep + ":2:7: axes: the list is empty"},
+      {head + "axes:\n  - key: topology\n    values: [ring:4, ring:4]\n",
+       sweep + ":4:22: axes[0].values[1]: the value ring:4 is listed twice"},
+      {head + "axes:\n  - key: topology\n    values: [ring:4]\n  - key: topology\n    values: "
+              "[ring:8]\n",
+       sweep + ":5:10: axes[1].key: \"topology\" is already an axis"},
+      {head + "axes:\n  - key: 'nic..ports'\n    values: [1]\n",
+       sweep + ":3:10: axes[0].key: \"nic..ports\" is not a scenario key path"},
+      {head + "nmae: x\naxes:\n  - key: topology\n    values: [ring:4]\n",
+       sweep + ":2:1: nmae: unknown key; expected one of: name, description, scenario, set, axes"},
+      {"scenario: missing.yaml\naxes:\n  - key: topology\n    values: [ring:4]\n",
+       sweep + ":1:11: scenario: cannot open the scenario file \"" + dir + "/missing.yaml\""},
+      {"axes:\n  - key: topology\n    values: [ring:4]\n", sweep + ":1:1: scenario: missing"},
+      {head + "axes:\n  - values: [ring:4]\n", sweep + ":3:5: axes[0]: missing key \"key\""},
+      {head + "axes:\n  - key: topology\n", sweep + ":3:5: axes[0]: missing key \"values\""},
+      {head + "axes:\n  - key: topology\n    values: [ring:4\n", sweep + ":5:1: YAML syntax error"},
+      {head + "axes:\n  - {key: topology, values: [ring:4]}\nexclude:\n  - {topolgy: ring:4}\n",
+       sweep + ":5:6: exclude[0].topolgy: \"topolgy\" is not an axis key"},
+      {head + "axes:\n  - {key: topology, values: [ring:4]}\nexclude:\n  - {topology: ring:8}\n",
+       sweep + ":5:16: exclude[0].topology: ring:8 is not one of the values of axis topology"},
+      {head + "axes:\n  - {key: topology, values: [ring:4]}\nexclude:\n  - {topology: ring:4}\n",
+       "exclude leaves no points of the cross product to run"},
+      // A point whose scenario is invalid is named by the position of the value that broke it.
+      {head + "axes:\n  - key: collective.sizes\n    values: [4KiB, 6B]\n",
+       sweep + ":4:20: point 1 (collective.sizes=6B): --set collective.sizes=6B: "
+               "collective.sizes[0]: 6 bytes is not a whole number of 4-byte elements"},
+      {head + "axes:\n  - key: nic.portz\n    values: [1]\n",
+       sweep + ":4:14: point 0 (nic.portz=1): --set nic.portz=1: nic.portz: unknown key"},
+      {head + "set:\n  nic.ports: 99\naxes:\n  - key: topology\n    values: [ring:4]\n",
+       sweep + ":3:14: point 0 (topology=ring:4): --set nic.ports=99: nic.ports: \"99\" is out "
+               "of range: must be between 0 and 64"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    write_file(sweep, c.text);
+    const CliResult r = mtsim("sweep " + sweep + " --out " + dir + "/out");
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(c.message));
+    CHECK_FALSE(exists(dir + "/out/results.csv"));
+  }
+  CHECK(mtsim("sweep").status == 2);
+  CHECK(mtsim("sweep " + sweep + " --merge --resume").status == 2);
+}
+
+TEST_CASE("mtsim sweep runs every point in its own process and records one row each") {
+  const std::string dir = scratch_dir("tiny");
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+
+  const CliResult help = mtsim("--help");
+  CHECK_THAT(help.output, Catch::Contains("sweep SWEEP.yaml"));
+  const CliResult sweep_help = mtsim("sweep --help");
+  CHECK(sweep_help.status == 0);
+  CHECK_THAT(sweep_help.output, Catch::Contains("mtsim sweep SWEEP.yaml") &&
+                                    Catch::Contains("--resume") && Catch::Contains("--emit-slurm"));
+
+  const CliResult listed = mtsim("sweep " + dir + "/tiny.yaml --list");
+  CHECK(listed.status == 0);
+  CHECK_THAT(listed.output,
+             Catch::Contains("sweep tiny: 8 points") && Catch::Contains("7\t" + tiny_keys()[7]));
+  CHECK_FALSE(exists(dir + "/out/results.csv"));
+
+  const CliResult r = mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("running 8 with -j 2") &&
+                           Catch::Contains("8 of 8 points finished, 8 passed, 0 failed"));
+  // Not a terminal: one progress line per finished point.
+  CHECK_THAT(r.output, Catch::Contains("[8/8] ok"));
+  check_tiny_results(dir + "/out");
+  // Each point ran as `mtsim run` with its overrides; its results stay in points/<i>.json.
+  const nlohmann::json point5 = read_json(dir + "/out/points/5.json");
+  REQUIRE(point5.at("runs").size() == 1);
+  CHECK(point5.at("runs")[0].at("topology") == "ring:8");
+  CHECK(point5.at("runs")[0].at("bytes") == 16384);
+}
+
+TEST_CASE("a failing point is recorded with its error and exit status and the others still run") {
+  const std::string dir = scratch_dir("fail");
+  // ring2d needs a 2D torus or mesh: on a ring its schedule cannot be built (exit 2 of the point).
+  write_file(dir + "/fail.yaml", "scenario: " + kDefaultScenario +
+                                     "\naxes:\n  - key: topology\n    values: [ring:4]\n"
+                                     "  - key: collective.algorithms\n    values: [ring2d, ring]\n"
+                                     "  - key: collective.sizes\n    values: [4KiB]\n");
+  const CliResult r = mtsim("sweep " + dir + "/fail.yaml -j 2 --out " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("2 of 2 points finished, 1 passed, 1 failed") &&
+                           Catch::Contains("1 of 2 points failed") &&
+                           Catch::Contains("FAILED point 0"));
+  const auto rows = read_csv(dir + "/out/results.csv");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].at("point") == "0");
+  CHECK(rows[0].at("exit_status") == "2");
+  CHECK(rows[0].at("passed") == "false");
+  CHECK(rows[0].at("completion_cycles").empty());
+  CHECK_THAT(rows[0].at("error"), Catch::Contains("ring2d"));
+  CHECK(rows[1].at("exit_status") == "0");
+  CHECK(rows[1].at("algorithm") == "ring");
+  const nlohmann::json doc = read_json(dir + "/out/results.json");
+  CHECK(doc.at("points_failed") == 1);
+  CHECK(doc.at("points")[0].at("exit_status") == 2);
+  CHECK(doc.at("runs").size() == 1);
+}
+
+TEST_CASE("mtsim sweep --resume runs only the points missing from results.jsonl") {
+  const std::string dir = scratch_dir("resume");
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string out = dir + "/out";
+  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
+  const auto records = lines_of(read_file(out + "/results.jsonl"));
+  REQUIRE(records.size() == 8);
+
+  // An interrupted sweep: three points recorded, the fourth record cut short mid-write.
+  std::map<std::string, std::string> by_key;
+  for (const auto& line : records)
+    by_key[nlohmann::json::parse(line).at("key").get<std::string>()] = line;
+  const auto keys = tiny_keys();
+  write_file(out + "/results.jsonl", by_key[keys[0]] + "\n" + by_key[keys[5]] + "\n" +
+                                         by_key[keys[6]] + "\n" + by_key[keys[2]].substr(0, 40));
+  for (int i = 0; i < 8; ++i) std::remove((out + "/points/" + std::to_string(i) + ".json").c_str());
+
+  const CliResult r = mtsim("sweep " + dir + "/tiny.yaml -j 2 --resume --out " + out);
+  INFO(r.output);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("skipping 3 finished points") &&
+                           Catch::Contains("running 5 with -j 2") &&
+                           Catch::Contains("8 of 8 points finished, 8 passed, 0 failed"));
+  // Only the missing points ran again.
+  for (int i = 0; i < 8; ++i) {
+    const bool skipped = i == 0 || i == 5 || i == 6;
+    CHECK(exists(out + "/points/" + std::to_string(i) + ".json") == !skipped);
+  }
+  check_tiny_results(out);
+
+  // Nothing left: a second resume runs nothing.
+  const CliResult again = mtsim("sweep " + dir + "/tiny.yaml --resume --out " + out);
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, Catch::Contains("skipping 8 finished points") &&
+                               Catch::Contains("running 0 with -j 1"));
+  check_tiny_results(out);
+}
+
+TEST_CASE(
+    "mtsim sweep --emit-slurm writes a job array of the points and --merge assembles their "
+    "results") {
+  const std::string dir = scratch_dir("slurm");
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const CliResult r = mtsim("sweep " + dir + "/tiny.yaml --emit-slurm -j 3 --out " + dir +
+                            "/out --slurm-option=--partition=cpu");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_FALSE(exists(dir + "/out/results.csv"));  // nothing ran
+  const std::string root = run_shell("cd " + dir + "/out && pwd -P").output;
+  const std::string abs = root.substr(0, root.find('\n'));
+  const std::string script = read_file(dir + "/out/sweep.slurm");
+  CHECK_THAT(script, Catch::StartsWith("#!/bin/bash\n"));
+  CHECK_THAT(script, Catch::Contains("\n#SBATCH --array=0-7%3\n") &&
+                         Catch::Contains("\n#SBATCH --output=" + abs + "/logs/%a.log\n") &&
+                         Catch::Contains("\n#SBATCH --partition=cpu\n") &&
+                         Catch::Contains("SLURM_ARRAY_TASK_ID") && Catch::Contains("sweep ") &&
+                         Catch::Contains(" --merge --out " + abs));
+  const auto commands = lines_of(read_file(dir + "/out/points.txt"));
+  REQUIRE(commands.size() == 8);
+  const auto keys = tiny_keys();
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    INFO(commands[i]);
+    CHECK_THAT(commands[i],
+               Catch::EndsWith("'--json' '" + abs + "/points/" + std::to_string(i) + ".json'"));
+    CHECK_THAT(commands[i],
+               Catch::Contains("' 'run' '" + kDefaultScenario +
+                               "' '--set' 'collective.verify_data=true' '--set' 'topology=" +
+                               std::string(i < 4 ? "ring:4" : "ring:8") + "'"));
+    CHECK_THAT(commands[i], Catch::Contains(std::string("'collective.sizes=") +
+                                            (i % 2 ? "16KiB" : "4KiB") + "'"));
+  }
+
+  // Run the array by hand (no cluster here): every task but 6, then merge.
+  for (int task = 0; task < 8; ++task) {
+    if (task == 6) continue;
+    const std::string t = std::to_string(task);
+    REQUIRE(std::system(("SLURM_ARRAY_TASK_ID=" + t + " bash " + dir + "/out/sweep.slurm > " + dir +
+                         "/out/logs/" + t + ".log 2>&1")
+                            .c_str()) == 0);
+    CHECK(read_file(dir + "/out/points/" + t + ".status") == "0\n");
+  }
+  const CliResult partial = mtsim("sweep " + dir + "/tiny.yaml --merge --out " + dir + "/out");
+  CHECK(partial.status == 1);
+  CHECK_THAT(partial.output, Catch::Contains("7 of 8 points finished, 7 passed, 0 failed") &&
+                                 Catch::Contains("1 points have no results yet"));
+  CHECK(read_csv(dir + "/out/results.csv").size() == 7);
+  REQUIRE(std::system(("SLURM_ARRAY_TASK_ID=6 bash " + dir + "/out/sweep.slurm > /dev/null 2>&1")
+                          .c_str()) == 0);
+  const CliResult merged = mtsim("sweep " + dir + "/tiny.yaml --merge --out " + dir + "/out");
+  CHECK(merged.status == 0);
+  CHECK_THAT(merged.output, Catch::Contains("8 of 8 points finished, 8 passed, 0 failed"));
+  check_tiny_results(dir + "/out");
+}
+
+TEST_CASE("scripts/plot.py draws the sweep figures and a link heatmap as PNG and SVG") {
+  std::string python;
+  for (const char* candidate : {"python3", "/usr/bin/python3"})
+    if (python.empty() && run_shell(std::string(candidate) + " -c 'import matplotlib'").status == 0)
+      python = candidate;
+  if (python.empty()) {
+    WARN("python3 with matplotlib (python3-matplotlib) is missing: plot.py not tested");
+    return;
+  }
+  const std::string dir = scratch_dir("plot");
+  write_file(dir + "/plot.yaml",
+             "scenario: " + kDefaultScenario +
+                 "\naxes:\n  - key: topology\n    values: [torus:4x4, ring:4]\n"
+                 "  - key: collective.algorithms\n    values: [ring, multitree]\n"
+                 "  - key: collective.sizes\n    values: [4KiB, 8KiB]\n");
+  REQUIRE(mtsim("sweep " + dir + "/plot.yaml -j 2 --out " + dir + "/out").status == 0);
+  const std::string plot = python + " " + kSource + "/scripts/plot.py ";
+  const CliResult r = run_shell(plot + dir + "/out --out " + dir + "/plots --heatmap " + dir +
+                                "/out/results.json --run 1");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  for (const char* stem :
+       {"allreduce_time", "algbw", "speedup", "efficiency", "link_heatmap_torus4x4_ring_8KiB"}) {
+    for (const char* ext : {"png", "svg"}) {
+      const std::string path = dir + "/plots/" + stem + "." + ext;
+      INFO(path);
+      const std::string data = read_file(path);
+      CHECK(data.size() > 5000);
+      if (std::string(ext) == "png")
+        CHECK(data.substr(0, 8) == "\x89PNG\r\n\x1a\n");
+      else
+        CHECK_THAT(data, Catch::Contains("<svg"));
+    }
+  }
+  // The CSV works too; bad input is exit 2.
+  CHECK(run_shell(plot + dir + "/out/results.csv --out " + dir + "/plots_csv").status == 0);
+  CHECK(exists(dir + "/plots_csv/speedup.png"));
+  const CliResult bad =
+      run_shell(plot + "--heatmap " + dir + "/out/results.json --run 99 --out " + dir + "/plots");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--run 99: ") && Catch::Contains("has 8 runs"));
+  CHECK(run_shell(plot + dir + "/nothing.json").status == 2);
+}

@@ -1,0 +1,322 @@
+// Beyond MultiTree (issue 9): the improved MultiTree construction (step counts pinned against the
+// step bound), the link-disjoint pipelined rings, the switch-aware trees and `auto`.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/collective/algorithm.h"
+#include "model/collective/auto_select.h"
+#include "model/collective/cost_model.h"
+#include "model/collective/disjoint_rings.h"
+#include "model/collective/multitree.h"
+#include "model/collective/verify.h"
+#include "model/topology/topology.h"
+
+namespace {
+
+mt::Topology make(const std::string& spec, int ports = 0) {
+  mt::TopologyConfig config = mt::parse_topology_spec(spec);
+  config.ports_per_node = ports;
+  return mt::Topology(config);
+}
+
+/// Construction invariants: per step every directed link at most once and every endpoint sends
+/// and receives at most `ports`; every tree spans all endpoints with parents joined earlier.
+int forest_violations(const mt::Topology& t, const mt::MultiTreeForest& f) {
+  const int n = t.nodes();
+  const int ports = t.ports_per_node();
+  int bad = 0;
+  for (int step = 0; step < f.steps; ++step) {
+    std::vector<int> sent(static_cast<size_t>(n), 0), received(static_cast<size_t>(n), 0);
+    std::set<int> links;
+    for (const auto& tree : f.trees) {
+      for (const auto& e : tree) {
+        if (e.step != step) continue;
+        ++sent[static_cast<size_t>(e.parent)];
+        ++received[static_cast<size_t>(e.child)];
+        const std::vector<int> path = e.path.empty() ? t.route(e.parent, e.child) : e.path;
+        for (int l : path) bad += links.insert(l).second ? 0 : 1;
+      }
+    }
+    for (int u = 0; u < n; ++u) {
+      bad += sent[static_cast<size_t>(u)] > ports;
+      bad += received[static_cast<size_t>(u)] > ports;
+    }
+  }
+  for (int r = 0; r < n; ++r) {
+    std::vector<int> joined(static_cast<size_t>(n), -2);
+    joined[static_cast<size_t>(r)] = -1;
+    for (const auto& e : f.trees[static_cast<size_t>(r)]) {
+      bad += joined[static_cast<size_t>(e.child)] != -2;
+      bad += joined[static_cast<size_t>(e.parent)] == -2 ||
+             joined[static_cast<size_t>(e.parent)] >= e.step;
+      joined[static_cast<size_t>(e.child)] = e.step;
+    }
+    bad += static_cast<int>(f.trees[static_cast<size_t>(r)].size()) != n - 1;
+  }
+  return bad;
+}
+
+/// Largest tree depth (hops from the root) over all trees of a forest.
+int max_depth(const mt::Topology& t, const mt::MultiTreeForest& f) {
+  int worst = 0;
+  for (const auto& tree : f.trees) {
+    std::vector<int> depth(static_cast<size_t>(t.nodes()), 0);
+    for (const auto& e : tree) {
+      depth[static_cast<size_t>(e.child)] = depth[static_cast<size_t>(e.parent)] + 1;
+      worst = std::max(worst, depth[static_cast<size_t>(e.child)]);
+    }
+  }
+  return worst;
+}
+
+mt::VerifyReport verified(const mt::Schedule& s, const mt::Topology& t) {
+  mt::VerifyReport report = mt::verify(s, t);
+  INFO(s.algorithm << " on " << t.name() << ": " << report.first_error);
+  REQUIRE(report.ok);
+  REQUIRE(s.nodes == t.nodes());
+  return report;
+}
+
+std::vector<std::string> direct_specs() {
+  std::vector<std::string> specs;
+  for (int n = 2; n <= 12; ++n) specs.push_back("ring:" + std::to_string(n));
+  for (const char* s :
+       {"torus:2x2", "torus:2x4", "torus:3x3", "torus:3x4", "torus:4x4",   "torus:3x5", "torus:4x6",
+        "torus:5x5", "torus:6x6", "torus:4x8", "torus:8x8", "torus:3x3x3", "mesh:2x2",  "mesh:2x3",
+        "mesh:3x3",  "mesh:3x5",  "mesh:4x4",  "mesh:5x5",  "mesh:4x8",    "mesh:8x8"}) {
+    specs.emplace_back(s);
+  }
+  return specs;
+}
+
+std::vector<std::string> switched_specs() {
+  std::vector<std::string> specs = {
+      "fattree:k=2,levels=2", "fattree:k=4,levels=2", "fattree:k=6,levels=2",
+      "fattree:k=8,levels=2", "bigraph:m=1,n=2",      "bigraph:m=2,n=4",
+      "bigraph:m=4,n=4",      "bigraph:m=3,n=6",      "bigraph:m=4,n=8"};
+  for (int n = 2; n <= 20; ++n) specs.push_back("switch:nodes=" + std::to_string(n));
+  return specs;
+}
+
+}  // namespace
+
+TEST_CASE("multitree_opt reaches the step bound on tori and meshes", "[beyond][multitree_opt]") {
+  // {spec, steps of multitree_opt, published multitree steps, ceil(N(N-1)/links)}
+  struct Row {
+    const char* spec;
+    int opt;
+    int published;
+    int link_bound;
+  };
+  const std::vector<Row> rows = {
+      {"torus:3x3", 2, 3, 2},   {"torus:4x4", 4, 5, 4},    {"torus:5x5", 6, 7, 6},
+      {"torus:6x6", 9, 10, 9},  {"torus:7x7", 13, 13, 12}, {"torus:8x8", 16, 17, 16},
+      {"torus:4x8", 8, 9, 8},   {"torus:6x8", 12, 13, 12}, {"torus:10x10", 25, 26, 25},
+      {"mesh:3x3", 4, 5, 3},    {"mesh:4x4", 8, 9, 5},     {"mesh:5x5", 12, 13, 8},
+      {"mesh:6x6", 18, 18, 11}, {"mesh:4x8", 16, 16, 10},  {"mesh:8x8", 32, 32, 18}};
+  for (const Row& row : rows) {
+    const mt::Topology t = make(row.spec);
+    INFO(row.spec);
+    const mt::MultiTreeForest f = mt::build_multitree_opt_forest(t);
+    CHECK(f.steps == row.opt);
+    CHECK(mt::build_multitree_forest(t).steps == row.published);
+    CHECK(mt::step_lower_bound(t) == row.link_bound);
+    // Never below the bound (that would be a bug), at most one step above it.
+    CHECK(f.steps >= mt::multitree_step_bound(t));
+    CHECK(f.steps <= mt::multitree_step_bound(t) + 1);
+    CHECK(forest_violations(t, f) == 0);
+  }
+}
+
+TEST_CASE("multitree step bound counts the endpoints with the fewest links", "[beyond]") {
+  // Mesh corners have 2 links: each must receive one edge of each of the N-1 other trees.
+  CHECK(mt::multitree_step_bound(make("mesh:8x8")) == 32);   // ceil(63 / 2); links give 18
+  CHECK(mt::multitree_step_bound(make("mesh:4x4")) == 8);    // ceil(15 / 2); links give 5
+  CHECK(mt::multitree_step_bound(make("torus:8x8")) == 16);  // ceil(64*63 / 256)
+  CHECK(mt::multitree_step_bound(make("fattree:k=8,levels=2")) == 31);
+  CHECK(mt::multitree_step_bound(make("torus:4x4", 2)) == 8);  // ceil(15 / 2) with 2 ports
+}
+
+TEST_CASE("multitree_opt verifies contention-free on every topology, pipelined too",
+          "[beyond][multitree_opt]") {
+  std::vector<std::string> specs = direct_specs();
+  for (const auto& s : switched_specs()) specs.push_back(s);
+  for (const auto& spec : specs) {
+    const mt::Topology t = make(spec);
+    for (const char* pipeline : {"1", "3"}) {
+      const mt::Schedule s = mt::build_schedule("multitree_opt", t, {{"pipeline", pipeline}});
+      const mt::VerifyReport report = verified(s, t);
+      INFO(spec << " pipeline " << pipeline);
+      const int p = std::stoi(pipeline);
+      const int n = t.nodes();
+      CHECK(s.algorithm == "multitree_opt");
+      CHECK(s.num_chunks == n * p);
+      CHECK(report.num_messages == 2 * n * (n - 1) * p);
+      CHECK(s.num_steps == 2 * mt::build_multitree_opt_forest(t).steps);
+      CHECK(report.contention.empty());
+    }
+  }
+  // With fewer ports than links the reservation construction is used; still correct.
+  const mt::Topology two = make("torus:4x4", 2);
+  const mt::Schedule s = mt::build_schedule("multitree_opt", two);
+  CHECK(verified(s, two).contention.empty());
+  CHECK(forest_violations(two, mt::build_multitree_opt_forest(two)) == 0);
+}
+
+TEST_CASE("multitree_opt with the published trees is the published forest, pipelined",
+          "[beyond][multitree_opt]") {
+  const mt::Topology t = make("torus:4x4");
+  const mt::Schedule pub = mt::build_schedule("multitree", t);
+  const mt::Schedule one =
+      mt::build_schedule("multitree_opt", t, {{"trees", "published"}, {"pipeline", "1"}});
+  REQUIRE(one.ops.size() == pub.ops.size());
+  for (size_t i = 0; i < pub.ops.size(); ++i) {
+    CHECK(one.ops[i].node == pub.ops[i].node);
+    CHECK(one.ops[i].peer == pub.ops[i].peer);
+    CHECK(one.ops[i].step == pub.ops[i].step);
+    CHECK(one.ops[i].deps == pub.ops[i].deps);
+  }
+  CHECK_THROWS_WITH(mt::build_schedule("multitree_opt", t, {{"trees", "best"}}),
+                    "multitree_opt: parameter 'trees' must be 'opt' or 'published', got 'best'");
+  CHECK_THROWS_WITH(mt::build_schedule("multitree_opt", t, {{"pipeline", "0"}}),
+                    "multitree_opt: parameter 'pipeline' must be >= 1, got 0");
+}
+
+TEST_CASE("switch-aware multitree_opt builds two-level trees instead of stars", "[beyond]") {
+  const mt::Topology fat = make("fattree:k=8,levels=2");
+  const mt::Topology big = make("bigraph:m=4,n=8");
+  CHECK(max_depth(fat, mt::build_multitree_forest(fat)) == 1);  // published: stars
+  CHECK(max_depth(fat, mt::build_multitree_opt_forest(fat)) == 2);
+  CHECK(max_depth(big, mt::build_multitree_forest(big)) == 2);
+  CHECK(max_depth(big, mt::build_multitree_opt_forest(big)) == 3);
+  for (const mt::Topology* t : {&fat, &big}) {
+    const mt::MultiTreeForest f = mt::build_multitree_opt_forest(*t);
+    CHECK(f.steps == t->nodes() - 1);  // the 1-port bound N(N-1)/N
+    CHECK(forest_violations(*t, f) == 0);
+  }
+}
+
+TEST_CASE("torus Hamiltonian decomposition: two edge-disjoint cycles covering every link",
+          "[beyond][disjoint_rings]") {
+  for (const char* spec : {"torus:3x3", "torus:4x4", "torus:5x5", "torus:8x8", "torus:4x8",
+                           "torus:4x6", "torus:6x10", "torus:6x6", "torus:10x10"}) {
+    const mt::Topology t = make(spec);
+    INFO(spec);
+    const auto cycles = mt::torus_hamiltonian_decomposition(t);
+    REQUIRE(cycles.size() == 2);
+    std::set<std::pair<int, int>> edges;  // undirected
+    for (const auto& c : cycles) {
+      REQUIRE(static_cast<int>(c.size()) == t.nodes());
+      CHECK(std::set<int>(c.begin(), c.end()).size() == c.size());
+      for (size_t i = 0; i < c.size(); ++i) {
+        const int a = c[i];
+        const int b = c[(i + 1) % c.size()];
+        CHECK(t.link_between(a, b) >= 0);
+        CHECK(edges.insert({std::min(a, b), std::max(a, b)}).second);
+      }
+    }
+    CHECK(static_cast<int>(edges.size()) * 2 == t.directed_links());
+  }
+  // gcd(X, Y) = 1, or 6x9 (a = 1 or 2 of g = 3: one of the two cycles closes early): no diagonal
+  // decomposition; size-2 dimensions and meshes: none either.
+  CHECK(mt::torus_hamiltonian_decomposition(make("torus:3x4")).empty());
+  CHECK(mt::torus_hamiltonian_decomposition(make("torus:6x9")).empty());
+  CHECK(mt::torus_hamiltonian_decomposition(make("torus:2x4")).empty());
+  CHECK(mt::torus_hamiltonian_decomposition(make("mesh:4x4")).empty());
+}
+
+TEST_CASE("disjoint_rings verifies on every topology, contention-free where claimed",
+          "[beyond][disjoint_rings]") {
+  std::vector<std::string> specs = direct_specs();
+  for (const auto& s : switched_specs()) specs.push_back(s);
+  for (const auto& spec : specs) {
+    const mt::Topology t = make(spec);
+    const mt::RingSet set = mt::find_disjoint_rings(t);
+    const int r = static_cast<int>(set.rings.size());
+    const int n = t.nodes();
+    for (const char* pipeline : {"1", "2", "5"}) {
+      const int p = std::stoi(pipeline);
+      const mt::Schedule s = mt::build_schedule("disjoint_rings", t, {{"pipeline", pipeline}});
+      const mt::VerifyReport report = verified(s, t);
+      INFO(spec << " pipeline " << pipeline << " rings " << r);
+      CHECK(s.algorithm == "disjoint_rings");
+      CHECK(s.num_flows == r);
+      CHECK(s.num_chunks == r * n * p);
+      CHECK(s.num_steps == 2 * (n - 1));
+      CHECK(report.num_messages == r * 2 * (n - 1) * n * p);
+      if (set.link_disjoint) CHECK(report.contention.empty());
+    }
+  }
+  // Rings per topology: all four directed rings on a 2D torus, both directions on a mesh.
+  CHECK(mt::find_disjoint_rings(make("torus:8x8")).rings.size() == 4);
+  CHECK(mt::find_disjoint_rings(make("torus:8x8")).link_disjoint);
+  CHECK(mt::find_disjoint_rings(make("torus:3x4")).rings.size() == 2);
+  CHECK(mt::find_disjoint_rings(make("mesh:8x8")).rings.size() == 2);
+  CHECK(mt::find_disjoint_rings(make("mesh:8x8")).link_disjoint);
+  CHECK(mt::find_disjoint_rings(make("fattree:k=8,levels=2")).rings.size() == 1);
+  CHECK(mt::find_disjoint_rings(make("torus:8x8", 2)).rings.size() == 2);
+  const mt::Schedule capped =
+      mt::build_schedule("disjoint_rings", make("torus:4x4"), {{"rings", "3"}});
+  CHECK(capped.num_flows == 3);
+  CHECK(verified(capped, make("torus:4x4")).contention.empty());
+}
+
+TEST_CASE("switch ring order groups endpoints by switch along a switch cycle", "[beyond]") {
+  const mt::Topology big = make("bigraph:m=2,n=4");  // switches 8,9 | 10,11
+  // Switch cycle 8 -> 10 -> 9 -> 11 (halves alternate), endpoints of each switch together.
+  CHECK(mt::switch_ring_order(big) == std::vector<int>{0, 1, 4, 5, 2, 3, 6, 7});
+  const mt::Topology fat = make("fattree:k=4,levels=2");  // leaves are not adjacent
+  CHECK(mt::switch_ring_order(fat) == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("dataflow estimate of a ring is the chained hop time", "[beyond][auto]") {
+  const mt::Topology t = make("ring:4");
+  const mt::Schedule s = mt::build_schedule("ring", t);
+  // 4096 B in 4 chunks of 1024 B = 4 packets: 1088 wire bytes / 16 B/cycle = 68 cycles; each of
+  // the 6 steps waits for the previous arrival: 150 (link) + 1 (router) + 68.
+  CHECK(mt::dataflow_estimate(s, t, 4096) == Approx(6 * (150 + 1 + 68)));
+}
+
+TEST_CASE("auto picks trees when small and pipelined rings when large", "[beyond][auto]") {
+  const mt::Topology t = make("torus:8x8");
+  const mt::AutoChoice small = mt::choose_algorithm(t, 4096);
+  const mt::AutoChoice large = mt::choose_algorithm(t, 64u << 20);
+  CHECK(small.chosen.algorithm.rfind("multitree", 0) == 0);
+  CHECK(large.chosen.label() == "disjoint_rings(pipeline=2)");
+  CHECK(large.ranking.size() == mt::auto_candidates(t).size());
+  for (const auto& kv : large.ranking) CHECK(kv.second >= large.estimate_cycles);
+  CHECK(large.note == "auto: disjoint_rings(pipeline=2) for 67108864 B on torus:8x8 (estimate " +
+                          std::to_string(static_cast<long long>(large.estimate_cycles)) +
+                          " cycles)");
+
+  const mt::Schedule s = mt::build_schedule("auto", t, {{"bytes", "64MiB"}});
+  CHECK(s.algorithm == "auto:disjoint_rings(pipeline=2)");
+  verified(s, t);
+  CHECK(mt::parse_size_bytes("16MiB") == 16777216u);
+  CHECK(mt::parse_size_bytes("4096") == 4096u);
+  CHECK(mt::parse_size_bytes("1.5 KiB") == 1536u);
+  CHECK(mt::parse_size_bytes("2GB") == 2000000000u);
+  CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"bytes", "lots"}}),
+                    "auto: parameter 'bytes' must be a size such as 4096 or 16MiB, got 'lots'");
+  CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"size", "1"}}),
+                    "auto: unknown parameter 'size' (known: bytes)");
+}
+
+TEST_CASE("auto verifies on every topology and size class", "[beyond][auto]") {
+  for (const char* spec : {"torus:4x4", "mesh:3x5", "ring:7", "fattree:k=4,levels=2",
+                           "bigraph:m=2,n=4", "switch:nodes=5", "torus:2x2"}) {
+    const mt::Topology t = make(spec);
+    for (const char* bytes : {"4KiB", "1MiB", "256MiB"}) {
+      const mt::Schedule s = mt::build_schedule("auto", t, {{"bytes", bytes}});
+      INFO(spec << " " << bytes << " -> " << s.algorithm);
+      CHECK(s.algorithm.rfind("auto:", 0) == 0);
+      verified(s, t);
+    }
+  }
+}

@@ -1,0 +1,97 @@
+// The data plane: initial values, snapshots, reduce/broadcast and the exact-sum check, in full and
+// sampled modes. Packet and reduction-time arithmetic of the NIC.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+#include "model/collective/schedule.h"
+#include "model/nic/data_store.h"
+#include "model/nic/nic.h"
+
+namespace mt {
+namespace {
+
+/// Ring all-reduce on 2 nodes, 1 chunk: 0 -> 1 reduce, 1 -> 0 broadcast.
+void two_node_allreduce(DataStore& data) {
+  const int a = data.snapshot(0, 0);
+  data.apply(1, 0, OpKind::kReduce, a);
+  const int b = data.snapshot(1, 0);
+  data.apply(0, 0, OpKind::kBroadcast, b);
+}
+
+TEST_CASE("full mode sums int32 exactly", "[nic][data]") {
+  DataStore data(DataMode::kFull, Dtype::kInt32, 2, 1, 10);
+  CHECK(data.tracked() == 10);
+  const double v0 = DataStore::initial_value(Dtype::kInt32, 0, 3);
+  const double v1 = DataStore::initial_value(Dtype::kInt32, 1, 3);
+  CHECK(v0 == (1 * 1000003 + 3 * 7) % 1048573);
+  CHECK(data.value(1, 3) == v1);
+  CHECK_FALSE(data.check().empty());
+  two_node_allreduce(data);
+  CHECK(data.value(0, 3) == v0 + v1);
+  CHECK(data.value(1, 3) == v0 + v1);
+  CHECK(data.check().empty());
+}
+
+TEST_CASE("a missing broadcast is reported with node, element and chunk", "[nic][data]") {
+  DataStore data(DataMode::kFull, Dtype::kFp32, 2, 2, 8);
+  const int a = data.snapshot(0, 1);
+  data.apply(1, 1, OpKind::kReduce, a);
+  const double v0 = DataStore::initial_value(Dtype::kFp32, 0, 0);
+  const double v1 = DataStore::initial_value(Dtype::kFp32, 1, 0);
+  // Chunk 0 (elements 0..3) was never exchanged: node 0 element 0 is the first mismatch; chunk 1
+  // of node 0 also differs: 4 + 4 + 4 = 12 elements.
+  std::ostringstream expected;
+  expected << "data mismatch: node 0 element 0 (chunk 0): got " << v0 << ", expected " << v0 + v1
+           << "; 12 tracked elements differ";
+  CHECK(data.check() == expected.str());
+}
+
+TEST_CASE("fp32 sums over 1024 nodes stay exact", "[nic][data]") {
+  // Largest initial value < 16381, 1024 * 16381 < 2^24: every partial sum is exact.
+  double largest = 0;
+  for (int u = 0; u < 1024; ++u)
+    largest = std::max(largest, DataStore::initial_value(Dtype::kFp32, u, 12345));
+  CHECK(largest < 16381);
+  CHECK(1024.0 * 16381 < 16777216.0);
+}
+
+TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", "[nic][data]") {
+  DataStore data(DataMode::kSampled, Dtype::kInt32, 2, 2, 1000, 4);
+  // Chunk 0 is elements 0..499: samples 0, 166, 332, 499.
+  CHECK(data.tracked() == 8);
+  CHECK_NOTHROW(data.value(0, 166));
+  CHECK_THROWS_AS(data.value(0, 1), std::out_of_range);
+  for (int c = 0; c < 2; ++c) {
+    data.apply(1, c, OpKind::kReduce, data.snapshot(0, c));
+    data.apply(0, c, OpKind::kBroadcast, data.snapshot(1, c));
+  }
+  CHECK(data.check().empty());
+}
+
+TEST_CASE("off mode tracks nothing and checks nothing", "[nic][data]") {
+  DataStore data(DataMode::kOff, Dtype::kFp32, 4, 4, 1 << 20);
+  CHECK(data.tracked() == 0);
+  CHECK(data.snapshot(0, 0) == -1);
+  CHECK(data.check().empty());
+  CHECK(std::string(to_string(DataMode::kOff)) == "off");
+  CHECK_THROWS_AS(parse_dtype("bf16"), DataStoreError);
+}
+
+TEST_CASE("packetisation and reduction arithmetic", "[nic][packet]") {
+  CHECK(Nic::packets_for(0, 256) == 1);
+  CHECK(Nic::packets_for(256, 256) == 1);
+  CHECK(Nic::packets_for(257, 256) == 2);
+  CHECK(Nic::flits_for(256, 16, 16) == 17);
+  CHECK(Nic::flits_for(100, 16, 16) == 8);
+  CHECK(Nic::flits_for(0, 16, 16) == 1);
+  CHECK(Nic::reduce_cycles(64, 32) == 2);
+  CHECK(Nic::reduce_cycles(65, 32) == 3);
+  CHECK(Nic::reduce_cycles(128, 10) == 13);
+  CHECK(Nic::reduce_cycles(0, 32) == 0);
+}
+
+}  // namespace
+}  // namespace mt
