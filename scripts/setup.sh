@@ -8,7 +8,7 @@ packages=(
   libsystemc-dev verilator catch2
   libyaml-cpp-dev libboost-graph-dev libboost-program-options-dev nlohmann-json3-dev
   yosys opensta qflow-tech-osu018
-  python3 python3-matplotlib graphviz
+  python3 python3-matplotlib graphviz time
 )
 
 missing=()

@@ -130,6 +130,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     record.snapshot = -1;
     ++arrivals_;
     scheduler_->on_arrival(packet.message);
+    scheduler_->on_counter_arrival(packet.dst_counter, now);
   }
   env_.pool->release(&payload);
 }
@@ -170,7 +171,8 @@ bool Nic::send_packet(int p, std::uint64_t now) {
                                static_cast<std::uint64_t>(params_.packet_bytes);
   const int payload_bytes = static_cast<int>(std::min<std::uint64_t>(
       static_cast<std::uint64_t>(params_.packet_bytes), port.bytes - offset));
-  const int flits = flits_for(payload_bytes, params_.head_flit_bytes, params_.flit_bytes);
+  const bool head = !params_.message_flow_control || port.next_packet == 0;
+  const int flits = flits_for(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
   const int span = port.vc_last - port.vc_first;
   int vc = -1;
   const int start = ((port.vc_next - port.vc_first) % span + span) % span;
@@ -209,6 +211,10 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.dim = -1;
   packet.hop = 0;
   packet.credit_vc = 0;
+  packet.head = head;
+  packet.dst_counter = params_.program_counters.empty()
+                           ? 0
+                           : params_.program_counters[static_cast<std::size_t>(port.index)];
   if (params_.drives_links) {
     // The port is the first link of the route: the packet has taken it once it is sent.
     packet.hop = 1;
@@ -246,6 +252,11 @@ void Nic::process() {
     reducing_.pop_front();
     complete_packet(item, now);
   }
+  // Cycle-level (hardware) schedulers see every port's ready level (software ones ignore it).
+  for (int p = 0; p < params_.ports; ++p) {
+    const TxPort& port = tx_[static_cast<std::size_t>(p)];
+    scheduler_->set_port_ready(p, port.index < 0 && port.busy_until <= now, now);
+  }
   // Free ports take their next ready operation; the host issues them in program order.
   issue_order_.clear();
   for (int p = 0; p < params_.ports; ++p) {
@@ -268,6 +279,14 @@ void Nic::process() {
   std::uint64_t next = kNever;
   blocked_ = false;
   if (!reducing_.empty()) next = std::min(next, reducing_.front().cycle);
+  if (scheduler_->cycle_level() && scheduler_->issued() < scheduler_->size()) {
+    const std::uint64_t decision = scheduler_->next_event_cycle(now);
+    if (decision != Scheduler::kNoEvent) next = std::min(next, decision);
+    // The scheduler must see a port's ready level rise when the port frees.
+    for (const TxPort& port : tx_) {
+      if (port.index < 0 && port.busy_until > now) next = std::min(next, port.busy_until);
+    }
+  }
   for (int p = 0; p < params_.ports; ++p) {
     const TxPort& port = tx_[static_cast<std::size_t>(p)];
     if (port.index < 0 && scheduler_->next_ready(p, now) < 0) continue;

@@ -1,9 +1,20 @@
 #pragma once
 // Network interface of one endpoint: a Scheduler decides which operation each port issues next, a
 // DMA per port splits the message into packets (payload + head flit) and injects them under
-// per-packet credit flow control, and the receive side reassembles packets and passes them through
-// a reduction unit (real element-wise sums through the DataStore, applied when a message is
-// complete). Event-driven: one SC_METHOD that runs only when something can happen.
+// credit flow control, and the receive side reassembles packets and passes them through a
+// reduction unit. The reduction unit works per packet (cut-through): each packet is summed as
+// soon as its tail has arrived, at reduce_elems_per_cycle, in head-arrival order, so the timing
+// is per packet; the data values themselves (the DataStore) are applied when the message is
+// complete, which gives the same result. Flow control: `packet` (every packet carries a head flit
+// and is routed and credited on its own) or `message` (only the first packet carries the head
+// flit that sets up the path and reserves the receiver; the body packets stream behind it with
+// no head flit and no router pipeline; see NicParams::message_flow_control; the receiver's buffer
+// is the destination chunk itself, so the reservation costs no extra round trip; the in-network
+// router buffers still account their space per packet, as the physical bound of a virtual
+// cut-through network, which never stalls a conflict-free schedule). Hardware issue: the
+// Scheduler is a HardwareScheduler; the NIC presents every port's ready level and runs again
+// when the scheduler's next decision can happen (Scheduler::next_event_cycle). Event-driven: one
+// SC_METHOD that runs only when something can happen.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -67,6 +78,12 @@ struct NicParams {
   std::vector<int> program;                 ///< message ids this node sends, in program order
   std::vector<int> program_ports;           ///< port of each program entry
   std::vector<int> incoming;                ///< message ids destined to this node
+  /// Per program entry: the receiver's arrival counter (packet header, hardware issue); empty =
+  /// all 0.
+  std::vector<int> program_counters;
+  /// Message flow control: only a message's first packet carries a head flit and is routed; the
+  /// others stream behind it (false: packet flow control, every packet has its head flit).
+  bool message_flow_control = false;
 };
 
 /// One endpoint's NIC.

@@ -1,7 +1,9 @@
 #pragma once
 // The NIC's issue policy, apart from the SystemC kernel: which of this node's schedule operations
 // may be sent next on which port. Implementations: SoftwareScheduler (host library issue, the
-// C++ golden model) and, later, an adapter to the Verilated RTL scheduler.
+// C++ golden model of host issue) and HardwareScheduler (the co-designed NIC scheduler: a
+// cycle-level CycleScheduler engine, the C++ SchedulerModel or the Verilated RTL, driven
+// event-driven by the NIC; see model/nic/hardware_scheduler.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +42,31 @@ class Scheduler {
   virtual bool is_issued(int index) const = 0;
   /// Dependencies of operation `index` that have not arrived yet (message ids, ascending).
   virtual std::vector<int> missing_deps(int index) const = 0;
+
+  // Cycle-level schedulers (hardware issue). Software schedulers ignore these (defaults).
+  /// True for cycle-level schedulers: the NIC presents port levels and runs at next_event_cycle.
+  virtual bool cycle_level() const { return false; }
+  /// No event pending (next_event_cycle).
+  static constexpr std::uint64_t kNoEvent = ~std::uint64_t{0};
+  /// An arrival as the hardware sees it at cycle `now`: the packet header's destination counter
+  /// of the message that has just fully arrived (called right after on_arrival(message)).
+  virtual void on_counter_arrival(int counter, std::uint64_t now) {
+    (void)counter;
+    (void)now;
+  }
+  /// Ready level of port `port` at cycle `now`: its DMA can take a new message. The NIC presents
+  /// every port's level at every cycle it runs, before asking next_ready.
+  virtual void set_port_ready(int port, bool ready, std::uint64_t now) {
+    (void)port;
+    (void)ready;
+    (void)now;
+  }
+  /// Earliest cycle > now at which next_ready may change without any new input (the NIC must
+  /// run then), or kNoEvent.
+  virtual std::uint64_t next_event_cycle(std::uint64_t now) const {
+    (void)now;
+    return kNoEvent;
+  }
 };
 
 }  // namespace mt

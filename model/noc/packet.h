@@ -50,6 +50,11 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   int dim = -1;       ///< dimension of the last network link taken (-1: none yet)
   int credit_vc = 0;  ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
   std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
+  /// Carries a head flit and is routed through each router's pipeline. Message flow control:
+  /// only the first packet of a message (its body packets stream behind it); packet flow
+  /// control: every packet.
+  bool head = true;
+  int dst_counter = 0;  ///< receiver's arrival counter the message increments (hardware issue)
 };
 
 /// Reusable packets: no allocation per packet after warm-up. Owns every payload it hands out.

@@ -58,8 +58,9 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   PacketExtension& packet = packet_of(payload);
   Entry entry;
   entry.payload = &payload;
-  entry.ready =
-      clock_.now() + clock_.to_cycles(delay) + static_cast<std::uint64_t>(params_.pipeline_cycles);
+  // Body packets of a message (message flow control) follow their head without routing.
+  entry.ready = clock_.now() + clock_.to_cycles(delay) +
+                (packet.head ? static_cast<std::uint64_t>(params_.pipeline_cycles) : 0);
   entry.dim = packet.dim;
   entry.vc_class = packet.vc_class;
   const std::size_t hops = packet.path->size();
@@ -172,6 +173,23 @@ bool Router::arbitrate(int out, std::uint64_t now) {
   }
   if (best_fifo < 0) return false;
 
+  // Inter-flow contention: the winner waited behind another flow's packet on this output, and
+  // ready losers of another flow now wait behind the winner.
+  {
+    const Entry& head = fifos_[static_cast<std::size_t>(best_fifo)].front();
+    const int flow = packet_of(*head.payload).flow;
+    const bool behind = head.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
+                        output.busy_until > head.ready;
+    if (head.cross || behind) ++cross_flow_waits_;
+    for (const int fifo : output.requesters) {
+      if (fifo == best_fifo) continue;
+      Entry& other = fifos_[static_cast<std::size_t>(fifo)].front();
+      if (other.ready <= now && !other.cross && packet_of(*other.payload).flow != flow) {
+        other.cross = true;
+      }
+    }
+    output.last_flow = flow;
+  }
   std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(best_fifo)];
   const Entry entry = queue.front();
   queue.pop_front();

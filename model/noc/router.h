@@ -61,6 +61,9 @@ class Router : public sc_core::sc_module {
   std::uint64_t buffered_packets() const { return buffered_; }
   /// Packets forwarded so far.
   std::uint64_t forwarded_packets() const { return forwarded_; }
+  /// Packets that waited for an output while it carried (or was granted to) a packet of another
+  /// flow (tree / ring): inter-flow contention. Each packet counts at most once per router.
+  std::uint64_t cross_flow_waits() const { return cross_flow_waits_; }
   /// Last cycle a packet moved through this router, or the cycle a packet on its way in will be
   /// ready (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
@@ -74,6 +77,7 @@ class Router : public sc_core::sc_module {
     int vc_last = 1;
     int dim = -1;  // dateline state after the hop
     int vc_class = 0;
+    bool cross = false;  // lost an arbitration to a packet of another flow
   };
   struct Output {
     RouterOutputConfig config;
@@ -82,6 +86,7 @@ class Router : public sc_core::sc_module {
     int vc_next = 0;              // round-robin pointer over VCs
     int input_last = -1;          // round-robin pointer over input ports (last granted)
     std::vector<int> requesters;  // input FIFOs whose head packet wants this output
+    int last_flow = -1;           // flow of the last packet granted (-1: none yet)
   };
   struct Credit {
     std::uint64_t cycle;
@@ -117,6 +122,7 @@ class Router : public sc_core::sc_module {
   std::uint64_t buffered_ = 0;
   std::uint64_t forwarded_ = 0;
   std::uint64_t last_progress_ = 0;
+  std::uint64_t cross_flow_waits_ = 0;
 };
 
 }  // namespace mt

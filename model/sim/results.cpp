@@ -77,6 +77,7 @@ nlohmann::json to_json(const RunResult& r) {
           {"steps", r.steps},
           {"messages", r.messages},
           {"packets", r.packets},
+          {"cross_flow_waits", r.cross_flow_waits},
           {"data_verified", r.data_verified},
           {"data_mode", r.data_mode},
           {"error", r.error},
@@ -102,6 +103,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.steps = j.at("steps").get<int>();
   r.messages = j.at("messages").get<std::uint64_t>();
   r.packets = j.at("packets").get<std::uint64_t>();
+  r.cross_flow_waits = j.value("cross_flow_waits", std::uint64_t{0});
   r.data_verified = j.at("data_verified").get<bool>();
   r.data_mode = j.at("data_mode").get<std::string>();
   r.error = j.at("error").get<std::string>();

@@ -33,6 +33,9 @@ struct RunResult {
   int steps = 0;                 ///< schedule time steps
   std::uint64_t messages = 0;    ///< schedule messages executed
   std::uint64_t packets = 0;     ///< packets injected
+  /// Packets that waited in a router behind a packet of another flow (tree / ring) for the same
+  /// output: inter-flow contention, counted once per packet per router (Router::cross_flow_waits).
+  std::uint64_t cross_flow_waits = 0;
   bool data_verified = false;    ///< every node's final buffer equals the exact reduction
   std::string data_mode;         ///< "full", "sampled" (timing-only with sampled chunks) or "off"
   std::string error;             ///< non-empty when the run failed (data mismatch, stall)

@@ -30,6 +30,8 @@ struct NicConfig {
   int head_flit_bytes = 16;             ///< header bytes added to every packet
   int flit_bytes = 16;                  ///< flit size, bytes (buffers are counted in flits)
   int software_issue_cycles = 0;        ///< host overhead per issued op in software mode, cycles
+  bool step_order = true;               ///< hardware issue: no entry before earlier steps' ones
+  int decision_latency_cycles = 1;      ///< hardware issue: input-to-issue latency, cycles (>= 1)
 };
 
 /// One algorithm to run at every size.
@@ -39,6 +41,9 @@ struct AlgorithmRun {
   AlgorithmParams params;   ///< algorithm parameters
   int ports = 0;            ///< NIC ports for this run; 0 = nic.ports
   std::string where;        ///< "file:line:col" of the entry, for error messages
+  /// NIC of this run: the scenario's `nic` with the entry's optional `nic:` overrides applied
+  /// (filled by the loader for every entry).
+  NicConfig nic;
 };
 
 /// What to all-reduce.

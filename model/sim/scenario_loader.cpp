@@ -257,13 +257,20 @@ void read_router(const Reader& r, const YAML::Node& node, const std::string& pat
              });
 }
 
+// `t` is null for a per-algorithm `nic:` override (ports are the entry's own `ports:` key).
 void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, NicConfig& c,
-              TopologyConfig& t) {
-  r.each_key(node, path,
-             {"ports", "scheduler", "flow_control", "issue", "reduce_elems_per_cycle",
-              "packet_bytes", "head_flit_bytes", "flit_bytes", "software_issue_cycles"},
+              TopologyConfig* t) {
+  std::vector<std::string> keys = {"scheduler", "flow_control", "issue", "reduce_elems_per_cycle",
+                                   "packet_bytes", "head_flit_bytes", "flit_bytes",
+                                   "software_issue_cycles", "step_order",
+                                   "decision_latency_cycles"};
+  if (t != nullptr) keys.insert(keys.begin(), "ports");
+  r.each_key(node, path, keys,
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-               if (key == "ports") t.ports_per_node = r.integer32(v, p, 0, 64);
+               if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
+               if (key == "step_order") c.step_order = r.boolean(v, p);
+               if (key == "decision_latency_cycles")
+                 c.decision_latency_cycles = r.integer32(v, p, 1, 1000);
                if (key == "scheduler") c.scheduler = r.choice(v, p, {"tlm", "rtl"});
                if (key == "flow_control") c.flow_control = r.choice(v, p, {"packet", "message"});
                if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});
@@ -277,14 +284,20 @@ void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, 
              });
 }
 
-AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::string& path) {
+AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::string& path,
+                            YAML::Node& nic_override, std::string& nic_override_path) {
   AlgorithmRun run;
   const std::vector<std::string> known = algorithm_names();
   if (node.IsScalar()) {
     run.name = r.choice(node, path, known);
   } else {
-    r.each_key(node, path, {"name", "label", "params", "ports"},
+    r.each_key(node, path, {"name", "label", "params", "ports", "nic"},
                [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+                 if (key == "nic") {
+                   // Applied over the scenario's nic once the whole file is read.
+                   nic_override = v;
+                   nic_override_path = p;
+                 }
                  if (key == "name") run.name = r.choice(v, p, known);
                  if (key == "label") run.label = r.text(v, p);
                  if (key == "ports") run.ports = r.integer32(v, p, 1, 64);
@@ -303,14 +316,20 @@ AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::
 }
 
 void read_collective(const Reader& r, const YAML::Node& node, const std::string& path,
-                     CollectiveConfig& c) {
+                     CollectiveConfig& c, std::vector<std::pair<YAML::Node, std::string>>& nics) {
   r.each_key(node, path, {"algorithms", "sizes", "dtype", "verify_data", "max_data_bytes"},
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "algorithms") {
                  c.algorithms.clear();
+                 nics.clear();
                  std::size_t i = 0;
-                 for (const auto& a : r.list(v, p, true, 64))
-                   c.algorithms.push_back(read_algorithm(r, a, p + "[" + std::to_string(i++) + "]"));
+                 for (const auto& a : r.list(v, p, true, 64)) {
+                   YAML::Node nic;
+                   std::string nic_path;
+                   c.algorithms.push_back(
+                       read_algorithm(r, a, p + "[" + std::to_string(i++) + "]", nic, nic_path));
+                   nics.emplace_back(nic, nic_path);
+                 }
                  std::set<std::string> labels;
                  for (const auto& a : c.algorithms)
                    if (!labels.insert(a.label).second)
@@ -341,6 +360,7 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
     r.fail(root, "", "the scenario is empty; expected a mapping with at least topology and collective");
   YAML::Node topology_node;
   bool has_topology = false;
+  std::vector<std::pair<YAML::Node, std::string>> nic_overrides;  // per algorithm entry
   r.each_key(root, "",
              {"name", "description", "clock_ghz", "watchdog_cycles", "topology", "router", "nic",
               "collective", "output"},
@@ -356,8 +376,8 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
                  read_topology(r, v, p, s.topology);
                }
                if (key == "router") read_router(r, v, p, s.router);
-               if (key == "nic") read_nic(r, v, p, s.nic, s.topology);
-               if (key == "collective") read_collective(r, v, p, s.collective);
+               if (key == "nic") read_nic(r, v, p, s.nic, &s.topology);
+               if (key == "collective") read_collective(r, v, p, s.collective, nic_overrides);
                if (key == "output")
                  r.each_key(v, p, {"json", "csv"},
                             [&](const std::string& k, const YAML::Node& o, const std::string& op) {
@@ -365,6 +385,15 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
                             });
              });
   if (!has_topology) r.fail(root, "topology", "missing: every scenario needs a topology");
+  // Every algorithm entry runs with the scenario's nic, plus its own `nic:` overrides.
+  for (std::size_t i = 0; i < s.collective.algorithms.size(); ++i) {
+    AlgorithmRun& a = s.collective.algorithms[i];
+    a.nic = s.nic;
+    if (i < nic_overrides.size() && nic_overrides[i].first.IsDefined() &&
+        !nic_overrides[i].first.IsNull()) {
+      read_nic(r, nic_overrides[i].first, nic_overrides[i].second, a.nic, nullptr);
+    }
+  }
   if (s.collective.algorithms.empty())
     r.fail(root, "collective.algorithms", "missing: list at least one algorithm");
 

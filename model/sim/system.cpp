@@ -8,7 +8,9 @@
 
 #include "model/collective/cost_model.h"
 #include "model/nic/data_store.h"
+#include "model/nic/hardware_scheduler.h"
 #include "model/nic/nic.h"
+#include "model/nic/schedule_table.h"
 #include "model/nic/software_scheduler.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/link.h"
@@ -56,12 +58,15 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
       "nic.packet_bytes must be a positive multiple of 4, got " + std::to_string(nic.packet_bytes));
   require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
   require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
-  require(nic.scheduler == "tlm",
-          "nic.scheduler '" + nic.scheduler + "' is not supported by the simulator yet (use tlm)");
-  require(nic.flow_control == "packet", "nic.flow_control '" + nic.flow_control +
-                                            "' is not supported by the simulator yet (use packet)");
-  require(nic.issue == "software",
-          "nic.issue '" + nic.issue + "' is not supported by the simulator yet (use software)");
+  require(nic.scheduler == "tlm" || nic.scheduler == "rtl",
+          "nic.scheduler '" + nic.scheduler + "' is not supported (use tlm or rtl)");
+  require(nic.scheduler != "rtl" || nic.issue == "hardware",
+          "nic.scheduler rtl is the co-designed hardware scheduler: it needs nic.issue hardware");
+  require(nic.flow_control == "packet" || nic.flow_control == "message",
+          "nic.flow_control '" + nic.flow_control + "' is not supported (use packet or message)");
+  require(nic.issue == "software" || nic.issue == "hardware",
+          "nic.issue '" + nic.issue + "' is not supported (use software or hardware)");
+  require(nic.decision_latency_cycles >= 1, "nic.decision_latency_cycles must be >= 1");
   const int max_flits = Nic::flits_for(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
   require(router.buffer_flits >= max_flits,
           "router.buffer_flits (" + std::to_string(router.buffer_flits) +
@@ -127,7 +132,7 @@ struct System::Impl {
   bool ran = false;
 
   Impl(const ScenarioConfig& scenario_in, const Topology& topology_in, const Schedule& schedule_in,
-       std::uint64_t bytes_in)
+       std::uint64_t bytes_in, const SchedulerFactory& factory)
       : scenario(scenario_in),
         topology(topology_in),
         schedule(schedule_in),
@@ -171,6 +176,7 @@ struct System::Impl {
     env.paths.resize(schedule.ops.size());
     env.on_finished = [this](int, std::uint64_t) { ++finished; };
     std::vector<NicParams> nic_params(static_cast<std::size_t>(nodes));
+    std::vector<int> message_ports(schedule.ops.size(), 0);
     for (const Op& op : schedule.ops) {
       const std::vector<int>* path = nullptr;
       if (op.path.empty()) {
@@ -193,10 +199,31 @@ struct System::Impl {
       } else {
         port = first_port;  // the port is the endpoint's link: the route decides
       }
+      message_ports[static_cast<std::size_t>(op.id)] = port;
       NicParams& sender = nic_params[static_cast<std::size_t>(op.node)];
       sender.program.push_back(op.id);
       sender.program_ports.push_back(port);
       nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
+    }
+    // Hardware issue: every NIC holds its packed table; its program is the table order.
+    const bool hardware = nc.issue == "hardware";
+    PackedSchedule packed;
+    if (hardware) {
+      try {
+        packed = pack_schedule(schedule, message_ports, ports);
+      } catch (const TableError& e) {
+        throw SimulationConfigError(std::string("nic.issue hardware: ") + e.what());
+      }
+      for (int u = 0; u < nodes; ++u) {
+        NicParams& params = nic_params[static_cast<std::size_t>(u)];
+        params.program = packed.messages[static_cast<std::size_t>(u)];
+        params.program_ports.clear();
+        params.program_counters.clear();
+        for (const TableEntry& e : packed.tables[static_cast<std::size_t>(u)]) {
+          params.program_ports.push_back(e.port);
+          params.program_counters.push_back(e.dst_counter);
+        }
+      }
     }
 
     const int rx_buffer_flits = rc.vcs * rc.buffer_flits;
@@ -236,14 +263,35 @@ struct System::Impl {
       params.flit_bytes = nc.flit_bytes;
       params.element_bytes = kElementBytes;
       params.reduce_elems_per_cycle = nc.reduce_elems_per_cycle;
-      params.software_issue_cycles = static_cast<std::uint64_t>(nc.software_issue_cycles);
+      // The co-designed NIC issues by itself: no host overhead per operation.
+      params.software_issue_cycles =
+          hardware ? 0 : static_cast<std::uint64_t>(nc.software_issue_cycles);
+      params.message_flow_control = nc.flow_control == "message";
       params.tx_vcs = rc.vcs;
       params.tx_credits_per_vc = rc.buffer_flits;
       params.rx_buffer_flits = rx_buffer_flits;
       params.elements = elements;
       const std::string name = "nic_" + std::to_string(u);
-      nics.push_back(std::make_unique<Nic>(name.c_str(), params, env,
-                                           std::make_unique<SoftwareScheduler>(), clock));
+      std::unique_ptr<Scheduler> scheduler;
+      if (hardware) {
+        SchedulerModelConfig config;
+        config.ports = ports;
+        config.decision_latency_cycles = nc.decision_latency_cycles;
+        config.step_order = nc.step_order;
+        config.counters = packed.counters;
+        config.depth = packed.depth;
+        const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
+        require(factory || nc.scheduler != "rtl",
+                "nic.scheduler rtl needs the RTL co-simulation (run it through mtsim)");
+        scheduler = factory ? factory(u, table, config, packed.format)
+                            : make_model_scheduler(table, config);
+        require(scheduler != nullptr, "scheduler factory returned no scheduler for node " +
+                                          std::to_string(u));
+      } else {
+        scheduler = std::make_unique<SoftwareScheduler>();
+      }
+      nics.push_back(
+          std::make_unique<Nic>(name.c_str(), params, env, std::move(scheduler), clock));
     }
     // Topology links.
     for (const Link& link : topology.links()) {
@@ -364,6 +412,7 @@ struct System::Impl {
       completion = std::max(completion, nic->finish_cycle());
       result.packets += nic->packets_sent();
     }
+    for (const auto& router : routers) result.cross_flow_waits += router->cross_flow_waits();
     const bool complete = finished == static_cast<int>(nics.size());
     if (!complete) {
       completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();
@@ -405,8 +454,8 @@ struct System::Impl {
 };
 
 System::System(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule,
-               std::uint64_t bytes)
-    : impl_(std::make_unique<Impl>(scenario, topology, schedule, bytes)) {}
+               std::uint64_t bytes, const SchedulerFactory& factory)
+    : impl_(std::make_unique<Impl>(scenario, topology, schedule, bytes, factory)) {}
 
 System::~System() = default;
 
@@ -416,8 +465,13 @@ RunResult System::run() {
 
 RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
                    const Schedule& schedule, std::uint64_t bytes) {
+  return simulate(scenario, topology, schedule, bytes, SchedulerFactory());
+}
+
+RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
+                   const Schedule& schedule, std::uint64_t bytes, const SchedulerFactory& factory) {
   const auto wall_start = std::chrono::steady_clock::now();
-  System system(scenario, topology, schedule, bytes);
+  System system(scenario, topology, schedule, bytes, factory);
   RunResult result = system.run();
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -5,12 +5,16 @@
 // topologies), a Nic per endpoint loaded with its part of the schedule, and a Watchdog.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/nic/schedule_table.h"
+#include "model/nic/scheduler.h"
+#include "model/nic/scheduler_model.h"
 #include "model/sim/run_result.h"
 #include "model/sim/scenario_config.h"
 #include "model/topology/topology.h"
@@ -25,18 +29,32 @@ class SimulationConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Builds the scheduler of one NIC when nic.issue is "hardware": `node` is the endpoint, `table`
+/// its packed schedule table (issue order; program index == table index), `config` the engine
+/// parameters (ports, decision latency, step order from the scenario, counters and depth from the
+/// packer) and `format` the field widths shared by every node. The default (an empty factory)
+/// is make_model_scheduler(table, config): the C++ SchedulerModel. The RTL co-simulation returns
+/// a HardwareScheduler around its Verilated engine.
+using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(
+    int node, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
+    const TableFormat& format)>;
+
 /// Builds the SystemC design for one scenario point, runs it to completion and returns the result.
 /// `bytes`: all-reduce size per node buffer, bytes (4-byte elements). NIC ports per node are
 /// topology.ports_per_node(). Elaborates SystemC: call at most once per process.
 RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
                    const Schedule& schedule, std::uint64_t bytes);
+/// Same, with `factory` building every NIC's scheduler when scenario.nic.issue is "hardware"
+/// (ignored for software issue; an empty factory means the C++ SchedulerModel).
+RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
+                   const Schedule& schedule, std::uint64_t bytes, const SchedulerFactory& factory);
 
 /// The elaborated design. simulate() is the usual entry point; tests may build a System to look
 /// at its parts before run().
 class System {
  public:
   System(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule,
-         std::uint64_t bytes);
+         std::uint64_t bytes, const SchedulerFactory& factory = SchedulerFactory());
   ~System();
   System(const System&) = delete;
   System& operator=(const System&) = delete;

@@ -17,6 +17,7 @@
 #include "model/sim/scenario_loader.h"
 #include "model/sim/system.h"
 #include "tb/mtsim/cli.h"
+#include "tb/rtl_adapter/rtl_scheduler.h"
 
 namespace po = boost::program_options;
 
@@ -71,7 +72,12 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
                                     std::uint64_t bytes, int fd) {
   std::string text;
   try {
-    RunResult r = simulate(scenario, *p.topology, p.schedule, bytes);
+    ScenarioConfig point = scenario;
+    point.nic = p.run->nic;  // the entry's nic (scenario nic plus its `nic:` overrides)
+    // nic.scheduler: rtl puts the Verilated nic_sched behind every NIC (hardware issue).
+    const SchedulerFactory factory =
+        point.nic.scheduler == "rtl" ? make_rtl_scheduler_factory() : SchedulerFactory();
+    RunResult r = simulate(point, *p.topology, p.schedule, bytes, factory);
     r.algorithm = p.run->label;
     text = to_json(r).dump();
   } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <chrono>
@@ -25,6 +26,7 @@
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/sweep.h"
+#include "model/topology/topology.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;
@@ -134,12 +136,24 @@ std::string command_line(const std::vector<std::string>& argv) {
   return line;
 }
 
+// Relative cost of simulating a scenario, for the progress bar's estimate: the simulator's work
+// grows with nodes x bytes (packets moved), plus a fixed start-up cost per run.
+double scenario_weight(const ScenarioConfig& scenario) {
+  const double nodes = Topology(scenario.topology).nodes();
+  double weight = 0;
+  for (const std::uint64_t bytes : scenario.collective.sizes_bytes)
+    weight += nodes * static_cast<double>(bytes) / (1 << 20) + 0.5;
+  return weight * static_cast<double>(scenario.collective.algorithms.size());
+}
+
 // Loads every point's scenario before anything runs; a bad point names the sweep file position
-// of the value that broke it.
-void validate_points(const SweepConfig& sweep, const std::vector<SweepPoint>& points) {
+// of the value that broke it. Returns each point's scenario_weight().
+std::vector<double> validate_points(const SweepConfig& sweep,
+                                    const std::vector<SweepPoint>& points) {
+  std::vector<double> weights;
   for (const auto& p : points) {
     try {
-      (void)load_scenario_file(sweep.scenario_file, p.set_args);
+      weights.push_back(scenario_weight(load_scenario_file(sweep.scenario_file, p.set_args)));
     } catch (const ScenarioError& e) {
       const std::string message = e.what();
       std::string where;
@@ -153,21 +167,29 @@ void validate_points(const SweepConfig& sweep, const std::vector<SweepPoint>& po
       throw ScenarioError(where + ": " + point_text + ": " + message);
     }
   }
+  return weights;
 }
 
-// Live progress on stderr: a redrawn bar on a terminal, else one line per finished point.
+// Live progress on stderr: a redrawn bar on a terminal, else one line per finished point. The
+// time left is the elapsed time scaled by the weight (scenario_weight) of the points not yet
+// finished over that of the finished ones.
 class Progress {
  public:
-  Progress(std::size_t total, std::size_t jobs)
-      : total_(total), jobs_(jobs), tty_(::isatty(STDERR_FILENO) == 1), start_(Clock::now()) {}
+  Progress(std::size_t total, double total_weight, std::size_t jobs)
+      : total_(total),
+        total_weight_(total_weight),
+        jobs_(jobs),
+        tty_(::isatty(STDERR_FILENO) == 1),
+        start_(Clock::now()) {}
 
   void started() {
     if (tty_) draw();
   }
 
-  void finished(const SweepRecord& r, std::size_t running) {
+  void finished(const SweepRecord& r, double weight, std::size_t running) {
     running_ = running;
     ++done_;
+    done_weight_ += weight;
     if (!r.passed()) ++failed_;
     const std::string status = r.passed() ? "ok    " : "FAILED";
     std::ostringstream line;
@@ -201,11 +223,11 @@ class Progress {
  private:
   std::string timing() const {
     std::string text = duration_text(elapsed()) + " elapsed";
-    if (done_ > 0 && done_ < total_)
-      text += ", ~" +
-              duration_text(elapsed() / static_cast<double>(done_) *
-                            static_cast<double>(total_ - done_)) +
-              " left";
+    if (done_ > 0 && done_ < total_ && done_weight_ > 0)
+      text +=
+          ", ~" +
+          duration_text(elapsed() / done_weight_ * std::max(0.0, total_weight_ - done_weight_)) +
+          " left";
     return text;
   }
 
@@ -219,10 +241,12 @@ class Progress {
   }
 
   std::size_t total_;
+  double total_weight_;
   std::size_t jobs_;
   bool tty_;
   Clock::time_point start_;
   std::size_t done_ = 0;
+  double done_weight_ = 0;
   std::size_t failed_ = 0;
   std::size_t running_ = 0;
   Clock::time_point last_draw_;
@@ -434,7 +458,7 @@ int sweep_command(const std::vector<std::string>& args) {
   const std::vector<SweepPoint> points = expand_sweep(sweep);
   if (points.empty())
     throw UsageError(sweep_file + ": exclude leaves no points of the cross product to run");
-  validate_points(sweep, points);
+  const std::vector<double> weights = validate_points(sweep, points);
 
   if (out_dir.empty()) out_dir = "out/" + sweep.name;
   const std::string exe = self_executable();
@@ -508,7 +532,9 @@ int sweep_command(const std::vector<std::string>& args) {
   ::sigaction(SIGTERM, &action, &old_term);
   g_interrupted = 0;
 
-  Progress progress(todo.size(), static_cast<std::size_t>(jobs));
+  double todo_weight = 0;
+  for (const std::size_t i : todo) todo_weight += weights[i];
+  Progress progress(todo.size(), todo_weight, static_cast<std::size_t>(jobs));
   progress.started();
   std::map<pid_t, Child> running;
   std::size_t next = 0;
@@ -549,7 +575,7 @@ int sweep_command(const std::vector<std::string>& args) {
     ++ran;
     records.push_back(r);
     write_sweep_results(dir.root, sweep, points, records);
-    progress.finished(r, running.size());
+    progress.finished(r, weights[p.index], running.size());
   }
   progress.clear();
   if (g_interrupted) {

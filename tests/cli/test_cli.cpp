@@ -13,14 +13,8 @@ using mt::test::CliResult;
 using mt::test::exists;
 using mt::test::mtsim;
 using mt::test::read_json;
+using mt::test::scratch;
 using mt::test::write_file;
-
-// A scratch file under the build tree's test directory, removed first.
-std::string scratch(const std::string& name) {
-  const std::string path = "mtsim_cli_" + name;
-  std::remove(path.c_str());
-  return path;
-}
 
 const std::string kSource = MT_SOURCE_DIR;
 

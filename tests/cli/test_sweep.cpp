@@ -24,18 +24,12 @@ using mt::test::exists;
 using mt::test::mtsim;
 using mt::test::read_file;
 using mt::test::read_json;
+using mt::test::scratch_dir;
 using mt::test::run_shell;
 using mt::test::write_file;
 
 const std::string kSource = MT_SOURCE_DIR;
 const std::string kDefaultScenario = kSource + "/scenarios/default.yaml";
-
-// A fresh scratch folder under the test's working directory.
-std::string scratch_dir(const std::string& name) {
-  const std::string dir = "mtsim_sweep_" + name;
-  REQUIRE(std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str()) == 0);
-  return dir;
-}
 
 // The tiny sweep of these tests: 2 topologies x 2 algorithms x 2 sizes = 8 points.
 const char* const kTinySweep =

@@ -33,7 +33,7 @@ mt::Schedule ring_allreduce(int n) {
       const int shift = rs ? -step : 1 - (step - (n - 1));
       op.chunk = ((u + shift) % n + n) % n;
       op.step = step;
-      if (step > 0) op.deps = {(step - 1) * n + (u - 1 + n) % n};
+      if (step > 0) op.deps = std::vector<int>{(step - 1) * n + (u - 1 + n) % n};
       REQUIRE(s.add(op) == step * n + u);
     }
   }
@@ -79,9 +79,9 @@ mt::Schedule tree_allreduce() {
     op.kind = mt::OpKind::kBroadcast;
     op.step = u <= 2 ? 2 : 3;
     if (op.node == 0) {
-      op.deps = {reduce_id(1), reduce_id(2)};
+      op.deps = std::vector<int>{reduce_id(1), reduce_id(2)};
     } else {
-      op.deps = {bcast_id(op.node)};
+      op.deps = std::vector<int>{bcast_id(op.node)};
     }
     REQUIRE(s.add(op) == bcast_id(u));
   }
@@ -224,7 +224,7 @@ TEST_CASE("a dependency on a message sent elsewhere is rejected", "[verify]") {
 TEST_CASE("a removed dependency is a timing race", "[verify]") {
   mt::Schedule s = tree_allreduce();
   // Node 2 sends its partial sum without waiting for node 6.
-  s.ops[static_cast<size_t>(reduce_id(2))].deps = {reduce_id(5)};
+  s.ops[static_cast<size_t>(reduce_id(2))].deps = std::vector<int>{reduce_id(5)};
   mt::VerifyReport r = mt::verify(s, make("switch:7"));
   CHECK_FALSE(r.ok);
   CHECK(r.first_error ==
@@ -366,12 +366,12 @@ TEST_CASE("a broadcast of an incomplete reduction", "[verify]") {
   op.peer = 1;
   op.kind = mt::OpKind::kBroadcast;
   op.step = 1;
-  op.deps = {0};
+  op.deps = std::vector<int>{0};
   s.add(op);  // 1
   op.node = 1;
   op.peer = 2;
   op.step = 2;
-  op.deps = {1};
+  op.deps = std::vector<int>{1};
   s.add(op);  // 2
   mt::VerifyReport r = mt::verify(s, make("ring:3"));
   CHECK_FALSE(r.ok);
@@ -450,7 +450,7 @@ TEST_CASE("explicit paths are used for contention and validated", "[verify]") {
   mt::Op a;
   a.node = 0;
   a.peer = 1;
-  a.path = {t.link_between(0, 4), t.link_between(4, 1)};
+  a.path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 1)};
   s.add(a);
   mt::Op b;
   b.node = 2;
@@ -460,15 +460,15 @@ TEST_CASE("explicit paths are used for contention and validated", "[verify]") {
   REQUIRE(r.contention.size() == 1);
   CHECK(r.contention[0].link == t.link_between(4, 1));
 
-  s.ops[0].path = {t.link_between(0, 4), t.link_between(4, 2)};
+  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 2)};
   r = mt::verify(s, t);
   CHECK(r.first_error == "message 0: path from node 0 ends at vertex 2, not at peer 1");
   CHECK(r.contention.empty());
-  s.ops[0].path = {t.link_between(0, 4), t.link_between(2, 4)};
+  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(2, 4)};
   CHECK(mt::verify(s, t).first_error ==
         "message 0: path from node 0 to node 1 is not connected: link " +
             std::to_string(t.link_between(2, 4)) + " leaves vertex 2, expected vertex 4");
-  s.ops[0].path = {100};
+  s.ops[0].path = std::vector<int>{100};
   CHECK(mt::verify(s, t).first_error == "message 0: path link 100 does not exist (links are 0..7)");
 }
 

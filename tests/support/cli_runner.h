@@ -5,7 +5,10 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -52,6 +55,37 @@ inline std::string read_file(const std::string& path) {
 /// True when `path` can be opened for reading.
 inline bool exists(const std::string& path) {
   return std::ifstream(path).good();
+}
+
+/// This test process's scratch folder under the system temp dir, removed when the process ends,
+/// so tests run from anywhere leave nothing behind.
+inline const std::filesystem::path& scratch_root() {
+  struct Root {
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("mtsim-test-" + std::to_string(::getpid()));
+    Root() { std::filesystem::create_directories(path); }
+    ~Root() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Root root;
+  return root.path;
+}
+
+/// A scratch file path named `name` (removed first if it exists).
+inline std::string scratch(const std::string& name) {
+  const std::filesystem::path path = scratch_root() / name;
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+/// An empty scratch folder named `name`.
+inline std::string scratch_dir(const std::string& name) {
+  const std::filesystem::path path = scratch_root() / name;
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path.string();
 }
 
 /// `path` parsed as JSON.

@@ -1,0 +1,124 @@
+#include "model/nic/hardware_scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace mt {
+
+HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
+                                     std::vector<TableEntry> table)
+    : engine_(std::move(engine)), table_(std::move(table)) {
+  if (!engine_) throw std::invalid_argument("HardwareScheduler: no engine");
+}
+
+void HardwareScheduler::load(const std::vector<SchedulerOp>& program, int ports) {
+  if (program.size() != table_.size()) {
+    throw std::invalid_argument("HardwareScheduler: program of " + std::to_string(program.size()) +
+                                " operations for a table of " + std::to_string(table_.size()));
+  }
+  for (std::size_t i = 0; i < program.size(); ++i) {
+    if (program[i].port != table_[i].port || program[i].port < 0 || program[i].port >= ports) {
+      throw std::invalid_argument("HardwareScheduler: operation " + std::to_string(i) +
+                                  " (message " + std::to_string(program[i].message) +
+                                  ") uses port " + std::to_string(program[i].port) +
+                                  ", its table entry port " + std::to_string(table_[i].port));
+    }
+  }
+  program_ = program;
+  issued_.assign(table_.size(), 0);
+  issued_count_ = 0;
+  arrived_ids_.clear();
+  port_level_.assign(static_cast<std::size_t>(ports), 0);
+  pending_.assign(static_cast<std::size_t>(ports), -1);
+  engine_->load(table_);
+  next_tick_ = 0;
+  active_until_ = static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1;
+  ticks_ = 0;
+}
+
+void HardwareScheduler::tick_once() const {
+  const std::uint64_t cycle = next_tick_++;
+  ++ticks_;
+  const std::vector<IssueCommand> issues = engine_->tick();
+  for (const IssueCommand& c : issues) {
+    if (pending_.at(static_cast<std::size_t>(c.port)) >= 0) {
+      throw std::logic_error("HardwareScheduler: port " + std::to_string(c.port) +
+                             " issued twice before the NIC took the first");
+    }
+    pending_[static_cast<std::size_t>(c.port)] = c.index;
+    active_until_ = std::max(
+        active_until_, cycle + static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1);
+  }
+}
+
+void HardwareScheduler::sync(std::uint64_t now) const {
+  while (next_tick_ < now) {
+    if (next_tick_ > active_until_) {
+      next_tick_ = now;  // settled: idle cycles change nothing
+      break;
+    }
+    tick_once();
+  }
+}
+
+void HardwareScheduler::on_arrival(int message) {
+  arrived_ids_.insert(std::upper_bound(arrived_ids_.begin(), arrived_ids_.end(), message),
+                      message);
+}
+
+void HardwareScheduler::on_counter_arrival(int counter, std::uint64_t now) {
+  sync(now);
+  engine_->on_arrival(counter);
+  active_until_ = std::max(
+      active_until_, next_tick_ + static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1);
+}
+
+void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) {
+  char& level = port_level_.at(static_cast<std::size_t>(port));
+  if ((level != 0) == ready) return;
+  sync(now);
+  level = ready ? 1 : 0;
+  engine_->set_port_ready(port, ready);
+  active_until_ = std::max(
+      active_until_, next_tick_ + static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1);
+}
+
+int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) const {
+  sync(now_cycles);
+  if (next_tick_ == now_cycles) tick_once();  // the decision of this cycle
+  return pending_.at(static_cast<std::size_t>(port));
+}
+
+void HardwareScheduler::pop(int port) {
+  int& index = pending_.at(static_cast<std::size_t>(port));
+  if (index < 0) throw std::logic_error("HardwareScheduler::pop: no issue pending on this port");
+  issued_[static_cast<std::size_t>(index)] = 1;
+  ++issued_count_;
+  index = -1;
+}
+
+std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) const {
+  for (const int p : pending_) {
+    if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
+  }
+  if (issued_count_ == table_.size()) return kNoEvent;
+  const std::uint64_t next = std::max(now + 1, next_tick_);
+  return next <= active_until_ ? next : kNoEvent;
+}
+
+std::vector<int> HardwareScheduler::missing_deps(int index) const {
+  std::vector<int> missing;
+  for (const int dep : program_.at(static_cast<std::size_t>(index)).deps) {
+    if (!std::binary_search(arrived_ids_.begin(), arrived_ids_.end(), dep)) missing.push_back(dep);
+  }
+  std::sort(missing.begin(), missing.end());
+  return missing;
+}
+
+std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
+                                                const SchedulerModelConfig& config) {
+  return std::make_unique<HardwareScheduler>(std::make_unique<SchedulerModel>(config), table);
+}
+
+}  // namespace mt

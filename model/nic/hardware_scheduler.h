@@ -1,0 +1,69 @@
+#pragma once
+// The NIC side of the co-designed scheduler: adapts a cycle-level CycleScheduler engine (the C++
+// SchedulerModel, or the Verilated RTL through a tb adapter) to the NIC's Scheduler interface,
+// event-driven: the engine is ticked only in cycles where a decision can change (from an input
+// change or an issue until L + 1 cycles later); idle stretches are skipped, which is exact because
+// a settled engine (no input change and no issue for L + 1 cycles) issues nothing until its next
+// input. Program index == table index (the NIC loads its program in table order).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "model/nic/schedule_table.h"
+#include "model/nic/scheduler.h"
+#include "model/nic/scheduler_model.h"
+
+namespace mt {
+
+/// Scheduler interface over a cycle-level engine loaded with one node's table.
+class HardwareScheduler : public Scheduler {
+ public:
+  /// Drives `engine` (loaded with `table` in load()).
+  HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table);
+
+  /// `program` must be the table's messages in table order (same size, same ports): checked,
+  /// throws std::invalid_argument otherwise. Dependencies are kept for stall diagnostics only.
+  void load(const std::vector<SchedulerOp>& program, int ports) override;
+  void on_arrival(int message) override;
+  void on_counter_arrival(int counter, std::uint64_t now) override;
+  void set_port_ready(int port, bool ready, std::uint64_t now) override;
+  int next_ready(int port, std::uint64_t now_cycles) const override;
+  void pop(int port) override;
+  std::uint64_t next_event_cycle(std::uint64_t now) const override;
+  bool cycle_level() const override { return true; }
+
+  std::size_t size() const override { return table_.size(); }
+  std::size_t issued() const override { return issued_count_; }
+  bool is_issued(int index) const override {
+    return issued_.at(static_cast<std::size_t>(index)) != 0;
+  }
+  std::vector<int> missing_deps(int index) const override;
+
+  /// Engine ticks run so far (idle cycles skipped are not counted).
+  std::uint64_t ticks() const { return ticks_; }
+
+ private:
+  void sync(std::uint64_t now) const;  // ticks every needed cycle before `now`
+  void tick_once() const;
+
+  std::unique_ptr<CycleScheduler> engine_;
+  std::vector<TableEntry> table_;
+  std::vector<SchedulerOp> program_;
+  std::vector<char> issued_;
+  std::size_t issued_count_ = 0;
+  std::vector<int> arrived_ids_;   // message ids arrived, sorted
+  std::vector<char> port_level_;   // ready level last presented per port
+  // The engine's clock runs lazily behind the NIC's: mutable so next_ready (const) can tick.
+  mutable std::vector<int> pending_;       // per port: table index issued, not yet popped
+  mutable std::uint64_t next_tick_ = 0;    // NIC cycle of the engine's next tick
+  mutable std::uint64_t active_until_ = 0; // last cycle that must be ticked (+ L + 1 of events)
+  mutable std::uint64_t ticks_ = 0;
+};
+
+/// The default engine: SchedulerModel with `config`, loaded with `table`, behind a
+/// HardwareScheduler.
+std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
+                                                const SchedulerModelConfig& config);
+
+}  // namespace mt

@@ -1,0 +1,522 @@
+#include "model/nic/schedule_table.h"
+
+#include <algorithm>
+#include <climits>
+#include <deque>
+#include <numeric>
+#include <string>
+
+namespace mt {
+
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+// Field order of the packed layout (LSB first).
+struct FieldRef {
+  const char* name;
+  int width;
+};
+
+std::vector<FieldRef> fields(const TableFormat& f) {
+  return {{"kind", f.kind_bits},         {"port", f.port_bits},   {"peer", f.peer_bits},
+          {"chunk", f.chunk_bits},       {"flow", f.flow_bits},   {"step", f.step_bits},
+          {"wait_counter", f.counter_bits}, {"wait_count", f.count_bits},
+          {"dst_counter", f.counter_bits}};
+}
+
+std::vector<std::int64_t> values(const TableEntry& e) {
+  return {e.kind == OpKind::kBroadcast ? 1 : 0, e.port, e.peer, e.chunk, e.flow, e.step,
+          e.wait_counter, e.wait_count, e.dst_counter};
+}
+
+int width_for(int count) { return std::max(1, clog2(static_cast<std::uint64_t>(count))); }
+
+// Bitset over the incoming messages of one node.
+using Bits = std::vector<std::uint64_t>;
+
+void set_bit(std::uint64_t* row, int i) { row[i / 64] |= std::uint64_t{1} << (i % 64); }
+bool get_bit(const std::uint64_t* row, int i) { return (row[i / 64] >> (i % 64)) & 1u; }
+
+}  // namespace
+
+bool TableEntry::operator==(const TableEntry& o) const {
+  return kind == o.kind && port == o.port && peer == o.peer && chunk == o.chunk &&
+         flow == o.flow && step == o.step && wait_counter == o.wait_counter &&
+         wait_count == o.wait_count && dst_counter == o.dst_counter;
+}
+
+bool TableFormat::operator==(const TableFormat& o) const {
+  return kind_bits == o.kind_bits && port_bits == o.port_bits && peer_bits == o.peer_bits &&
+         chunk_bits == o.chunk_bits && flow_bits == o.flow_bits && step_bits == o.step_bits &&
+         counter_bits == o.counter_bits && count_bits == o.count_bits;
+}
+
+int clog2(std::uint64_t n) {
+  if (n == 0) throw TableError("clog2(0) is undefined");
+  int b = 0;
+  while (b < 64 && (std::uint64_t{1} << b) < n) ++b;
+  return b;
+}
+
+TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int steps,
+                              int counters, int max_count) {
+  const auto need = [](int v, const char* what) {
+    if (v < 1) throw TableError(std::string("table format: ") + what + " must be >= 1, got " + str(v));
+  };
+  need(nodes, "nodes");
+  need(ports, "ports");
+  need(chunks, "chunks");
+  need(flows, "flows");
+  need(steps, "steps");
+  need(counters, "counters");
+  if (max_count < 0) throw TableError("table format: max_count must be >= 0, got " + str(max_count));
+  TableFormat f;
+  f.port_bits = width_for(ports);
+  f.peer_bits = width_for(nodes);
+  f.chunk_bits = width_for(chunks);
+  f.flow_bits = width_for(flows);
+  f.step_bits = width_for(steps);
+  f.counter_bits = width_for(counters);
+  f.count_bits = width_for(max_count + 1);
+  for (const FieldRef& field : fields(f)) {
+    if (field.width > 32) {
+      throw TableError(std::string("table format: field ") + field.name + " would need " +
+                       str(field.width) + " bits (limit 32)");
+    }
+  }
+  return f;
+}
+
+int TableFormat::entry_bits() const {
+  int bits = 0;
+  for (const FieldRef& field : fields(*this)) bits += field.width;
+  return bits;
+}
+
+std::vector<std::uint64_t> encode_entry(const TableEntry& entry, const TableFormat& format) {
+  std::vector<std::uint64_t> words(static_cast<std::size_t>(format.entry_words()), 0);
+  const std::vector<FieldRef> f = fields(format);
+  const std::vector<std::int64_t> v = values(entry);
+  int bit = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (v[i] < 0 || (f[i].width < 63 && v[i] >= (std::int64_t{1} << f[i].width))) {
+      throw TableError(std::string("entry field ") + f[i].name + " = " + str(v[i]) +
+                       " does not fit " + str(f[i].width) + " bits");
+    }
+    for (int b = 0; b < f[i].width; ++b, ++bit) {
+      if ((static_cast<std::uint64_t>(v[i]) >> b) & 1u) {
+        words[static_cast<std::size_t>(bit / 64)] |= std::uint64_t{1} << (bit % 64);
+      }
+    }
+  }
+  return words;
+}
+
+TableEntry decode_entry(const std::vector<std::uint64_t>& words, const TableFormat& format) {
+  if (static_cast<int>(words.size()) < format.entry_words()) {
+    throw TableError("decode_entry: " + str(static_cast<long long>(words.size())) +
+                     " words, an entry needs " + str(format.entry_words()));
+  }
+  const std::vector<FieldRef> f = fields(format);
+  std::vector<std::int64_t> v(f.size(), 0);
+  int bit = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    for (int b = 0; b < f[i].width; ++b, ++bit) {
+      if ((words[static_cast<std::size_t>(bit / 64)] >> (bit % 64)) & 1u) {
+        v[i] |= std::int64_t{1} << b;
+      }
+    }
+  }
+  TableEntry e;
+  e.kind = v[0] != 0 ? OpKind::kBroadcast : OpKind::kReduce;
+  e.port = static_cast<int>(v[1]);
+  e.peer = static_cast<int>(v[2]);
+  e.chunk = static_cast<int>(v[3]);
+  e.flow = static_cast<int>(v[4]);
+  e.step = static_cast<int>(v[5]);
+  e.wait_counter = static_cast<int>(v[6]);
+  e.wait_count = static_cast<int>(v[7]);
+  e.dst_counter = static_cast<int>(v[8]);
+  return e;
+}
+
+std::vector<std::uint64_t> encode_table(const std::vector<TableEntry>& table,
+                                        const TableFormat& format) {
+  std::vector<std::uint64_t> words;
+  words.reserve(table.size() * static_cast<std::size_t>(format.entry_words()));
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    std::vector<std::uint64_t> w;
+    try {
+      w = encode_entry(table[i], format);
+    } catch (const TableError& e) {
+      throw TableError("entry " + str(static_cast<long long>(i)) + ": " + e.what());
+    }
+    words.insert(words.end(), w.begin(), w.end());
+  }
+  return words;
+}
+
+std::vector<TableEntry> decode_table(const std::vector<std::uint64_t>& words, std::size_t entries,
+                                     const TableFormat& format) {
+  const auto per = static_cast<std::size_t>(format.entry_words());
+  if (words.size() < entries * per) {
+    throw TableError("decode_table: " + str(static_cast<long long>(words.size())) + " words for " +
+                     str(static_cast<long long>(entries)) + " entries of " +
+                     str(static_cast<long long>(per)) + " words");
+  }
+  std::vector<TableEntry> table;
+  table.reserve(entries);
+  for (std::size_t i = 0; i < entries; ++i) {
+    const std::vector<std::uint64_t> w(words.begin() + static_cast<std::ptrdiff_t>(i * per),
+                                       words.begin() + static_cast<std::ptrdiff_t>((i + 1) * per));
+    table.push_back(decode_entry(w, format));
+  }
+  return table;
+}
+
+namespace {
+
+struct UnionFind {
+  std::vector<int> parent;
+  explicit UnionFind(int n) : parent(static_cast<std::size_t>(n)) {
+    std::iota(parent.begin(), parent.end(), 0);
+  }
+  int find(int x) {
+    while (parent[static_cast<std::size_t>(x)] != x) {
+      parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      x = parent[static_cast<std::size_t>(x)];
+    }
+    return x;
+  }
+  void unite(int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+  }
+};
+
+// Topological order of the dependency DAG (throws on a cycle).
+std::vector<int> topo_order(const Schedule& s, std::vector<std::vector<int>>& children) {
+  const std::size_t m = s.ops.size();
+  children.assign(m, {});
+  std::vector<int> indeg(m, 0);
+  for (const Op& op : s.ops) {
+    for (const int d : op.deps) {
+      if (d < 0 || static_cast<std::size_t>(d) >= m) {
+        throw TableError("message " + str(op.id) + " depends on message " + str(d) +
+                         ", which does not exist");
+      }
+      children[static_cast<std::size_t>(d)].push_back(op.id);
+      ++indeg[static_cast<std::size_t>(op.id)];
+    }
+  }
+  std::vector<int> order;
+  order.reserve(m);
+  std::deque<int> ready;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (indeg[i] == 0) ready.push_back(static_cast<int>(i));
+  }
+  while (!ready.empty()) {
+    const int x = ready.front();
+    ready.pop_front();
+    order.push_back(x);
+    for (const int c : children[static_cast<std::size_t>(x)]) {
+      if (--indeg[static_cast<std::size_t>(c)] == 0) ready.push_back(c);
+    }
+  }
+  if (order.size() != m) throw TableError("schedule has a dependency cycle: it cannot be packed");
+  return order;
+}
+
+// Per-node packing state.
+struct NodePack {
+  std::vector<int> incoming;           // message ids received by the node (local index order)
+  std::vector<int> entries;            // message ids sent, in issue order
+  std::vector<Bits> before, after;     // per entry: incoming messages ordered before / after it
+  std::vector<int> group_of;           // per incoming local index: counter
+  int counters = 0;
+};
+
+}  // namespace
+
+PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
+                             int num_ports) {
+  const std::size_t m = schedule.ops.size();
+  if (num_ports < 1) throw TableError("pack_schedule: ports must be >= 1");
+  if (ports.size() != m) {
+    throw TableError("pack_schedule: " + str(static_cast<long long>(ports.size())) +
+                     " ports for " + str(static_cast<long long>(m)) + " messages");
+  }
+  const int nodes = schedule.nodes;
+  for (const Op& op : schedule.ops) {
+    const std::string what = "message " + str(op.id);
+    if (op.node < 0 || op.node >= nodes || op.peer < 0 || op.peer >= nodes) {
+      throw TableError(what + ": node or peer out of range");
+    }
+    const int p = ports[static_cast<std::size_t>(op.id)];
+    if (p < 0 || p >= num_ports) {
+      throw TableError(what + ": port " + str(p) + " out of range (" + str(num_ports) + " ports)");
+    }
+    for (const int d : op.deps) {
+      if (d >= 0 && static_cast<std::size_t>(d) < m &&
+          schedule.ops[static_cast<std::size_t>(d)].peer != op.node) {
+        throw TableError(what + " at node " + str(op.node) + " depends on message " + str(d) +
+                         ", which is sent to node " +
+                         str(schedule.ops[static_cast<std::size_t>(d)].peer) + ", not node " +
+                         str(op.node));
+      }
+    }
+  }
+  std::vector<std::vector<int>> children;
+  const std::vector<int> order = topo_order(schedule, children);
+
+  std::vector<NodePack> packs(static_cast<std::size_t>(nodes));
+  std::vector<int> local(m, -1);  // message id -> local index at its peer
+  for (const Op& op : schedule.ops) {
+    NodePack& p = packs[static_cast<std::size_t>(op.peer)];
+    local[static_cast<std::size_t>(op.id)] = static_cast<int>(p.incoming.size());
+    p.incoming.push_back(op.id);
+  }
+
+  PackedSchedule packed;
+  packed.ports = num_ports;
+  packed.tables.resize(static_cast<std::size_t>(nodes));
+  packed.messages.resize(static_cast<std::size_t>(nodes));
+  packed.message_counter.assign(m, 0);
+  packed.counter_arrivals.resize(static_cast<std::size_t>(nodes));
+  int max_count = 0;
+
+  for (int u = 0; u < nodes; ++u) {
+    NodePack& p = packs[static_cast<std::size_t>(u)];
+    p.entries = schedule.ops_of(u);
+    std::stable_sort(p.entries.begin(), p.entries.end(), [&](int a, int b) {
+      return schedule.ops[static_cast<std::size_t>(a)].step <
+             schedule.ops[static_cast<std::size_t>(b)].step;
+    });
+    const int k = static_cast<int>(p.incoming.size());
+    const std::size_t words = static_cast<std::size_t>((k + 63) / 64);
+    // anc[x]: incoming messages of u that are strict ancestors of x; desc[x]: strict descendants.
+    std::vector<std::uint64_t> anc(m * words, 0);
+    std::vector<std::uint64_t> desc(m * words, 0);
+    if (k > 0) {
+      for (const int x : order) {
+        std::uint64_t* row = &anc[static_cast<std::size_t>(x) * words];
+        for (const int d : schedule.ops[static_cast<std::size_t>(x)].deps) {
+          const std::uint64_t* dr = &anc[static_cast<std::size_t>(d) * words];
+          for (std::size_t w = 0; w < words; ++w) row[w] |= dr[w];
+          if (schedule.ops[static_cast<std::size_t>(d)].peer == u) {
+            set_bit(row, local[static_cast<std::size_t>(d)]);
+          }
+        }
+      }
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const int x = *it;
+        std::uint64_t* row = &desc[static_cast<std::size_t>(x) * words];
+        for (const int c : children[static_cast<std::size_t>(x)]) {
+          const std::uint64_t* cr = &desc[static_cast<std::size_t>(c) * words];
+          for (std::size_t w = 0; w < words; ++w) row[w] |= cr[w];
+          if (schedule.ops[static_cast<std::size_t>(c)].peer == u) {
+            set_bit(row, local[static_cast<std::size_t>(c)]);
+          }
+        }
+      }
+    }
+    const std::size_t n_entries = p.entries.size();
+    p.before.assign(n_entries, Bits(words, 0));
+    p.after.assign(n_entries, Bits(words, 0));
+    for (std::size_t i = 0; i < n_entries; ++i) {
+      const auto id = static_cast<std::size_t>(p.entries[i]);
+      std::copy(anc.begin() + static_cast<std::ptrdiff_t>(id * words),
+                anc.begin() + static_cast<std::ptrdiff_t>((id + 1) * words), p.before[i].begin());
+      std::copy(desc.begin() + static_cast<std::ptrdiff_t>(id * words),
+                desc.begin() + static_cast<std::ptrdiff_t>((id + 1) * words), p.after[i].begin());
+    }
+
+    // 1. Union-find over the deps sets.
+    UnionFind uf(std::max(k, 1));
+    std::vector<char> waited(static_cast<std::size_t>(k), 0);
+    for (const int id : p.entries) {
+      const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+      for (std::size_t j = 0; j < op.deps.size(); ++j) {
+        const int a = local[static_cast<std::size_t>(op.deps[j])];
+        waited[static_cast<std::size_t>(a)] = 1;
+        if (j > 0) uf.unite(local[static_cast<std::size_t>(op.deps[0])], a);
+      }
+    }
+    // Groups as member lists, ordered by smallest member.
+    std::vector<std::vector<int>> groups;
+    std::vector<int> group_index(static_cast<std::size_t>(k), -1);
+    for (int i = 0; i < k; ++i) {
+      if (!waited[static_cast<std::size_t>(i)]) continue;
+      const int r = uf.find(i);
+      if (group_index[static_cast<std::size_t>(r)] < 0) {
+        group_index[static_cast<std::size_t>(r)] = static_cast<int>(groups.size());
+        groups.emplace_back();
+      }
+      groups[static_cast<std::size_t>(group_index[static_cast<std::size_t>(r)])].push_back(i);
+    }
+    // Messages nobody waits for: singleton groups (may merge below), flagged free.
+    std::vector<char> free_group(groups.size(), 0);
+    for (int i = 0; i < k; ++i) {
+      if (waited[static_cast<std::size_t>(i)]) continue;
+      groups.push_back({i});
+      free_group.push_back(1);
+    }
+    // Entries waiting on each group.
+    const auto entry_group = [&](std::size_t e, const std::vector<int>& gid) {
+      const Op& op = schedule.ops[static_cast<std::size_t>(p.entries[e])];
+      return op.deps.empty() ? -1 : gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
+    };
+    std::vector<int> gid(static_cast<std::size_t>(k), -1);
+    const auto rebuild_gid = [&]() {
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (const int i : groups[g]) gid[static_cast<std::size_t>(i)] = static_cast<int>(g);
+      }
+    };
+    rebuild_gid();
+    // Exactness of every entry waiting on a group made of `members`.
+    const auto exact = [&](const std::vector<int>& members, const std::vector<std::size_t>& waiters,
+                           std::string* error) {
+      for (const std::size_t e : waiters) {
+        for (const int i : members) {
+          if (!get_bit(p.before[e].data(), i) && !get_bit(p.after[e].data(), i)) {
+            if (error) {
+              *error = "message " + str(p.incoming[static_cast<std::size_t>(i)]);
+              *error += "|" + str(static_cast<long long>(e));
+            }
+            return false;
+          }
+        }
+      }
+      return true;
+    };
+    std::vector<std::vector<std::size_t>> waiters(groups.size());
+    for (std::size_t e = 0; e < n_entries; ++e) {
+      const int g = entry_group(e, gid);
+      if (g >= 0) waiters[static_cast<std::size_t>(g)].push_back(e);
+    }
+    // Check every union-find group first: a failure here means no grouping can be exact.
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      std::string error;
+      if (!exact(groups[g], waiters[g], &error)) {
+        const std::size_t bar = error.find('|');
+        const auto e = static_cast<std::size_t>(std::stoll(error.substr(bar + 1)));
+        throw TableError("node " + str(u) + " entry " + str(static_cast<long long>(e)) +
+                         " (message " + str(p.entries[e]) + "): its dependencies share a counter "
+                         "with " + error.substr(0, bar) +
+                         ", which is unordered with the entry's issue: no arrival-count "
+                         "threshold expresses its dependencies exactly");
+      }
+    }
+    // 2. Merge groups of the same single flow while every threshold stays exact.
+    const auto flow_of = [&](const std::vector<int>& members) {
+      const int f = schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(members[0])])].flow;
+      for (const int i : members) {
+        if (schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])].flow != f) return -1;
+      }
+      return f;
+    };
+    std::vector<char> alive(groups.size(), 1);
+    for (std::size_t b = 0; b < groups.size(); ++b) {
+      const int fb = flow_of(groups[b]);
+      if (fb < 0) continue;
+      for (std::size_t a = 0; a < b; ++a) {
+        if (!alive[a] || flow_of(groups[a]) != fb) continue;
+        std::vector<int> merged = groups[a];
+        merged.insert(merged.end(), groups[b].begin(), groups[b].end());
+        std::vector<std::size_t> w = waiters[a];
+        w.insert(w.end(), waiters[b].begin(), waiters[b].end());
+        if (!exact(merged, w, nullptr)) continue;
+        std::sort(merged.begin(), merged.end());
+        groups[a] = merged;
+        waiters[a] = w;
+        free_group[a] = static_cast<char>(free_group[a] && free_group[b]);
+        alive[b] = 0;
+        break;
+      }
+    }
+    // Remaining free groups (nobody waits on them) collapse into one counter.
+    std::vector<std::vector<int>> final_groups;
+    std::vector<int> free_members;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (!alive[g]) continue;
+      if (free_group[g]) {
+        free_members.insert(free_members.end(), groups[g].begin(), groups[g].end());
+      } else {
+        final_groups.push_back(groups[g]);
+      }
+    }
+    if (!free_members.empty()) {
+      std::sort(free_members.begin(), free_members.end());
+      final_groups.push_back(free_members);
+    }
+    groups = final_groups;
+    rebuild_gid();
+    p.group_of = gid;
+    p.counters = std::max(1, static_cast<int>(groups.size()));
+    packed.counters = std::max(packed.counters, p.counters);
+    std::vector<int>& arrivals = packed.counter_arrivals[static_cast<std::size_t>(u)];
+    arrivals.assign(static_cast<std::size_t>(p.counters), 0);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      arrivals[g] = static_cast<int>(groups[g].size());
+      max_count = std::max(max_count, arrivals[g]);
+    }
+    for (int i = 0; i < k; ++i) {
+      packed.message_counter[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])] =
+          gid[static_cast<std::size_t>(i)];
+    }
+    // Thresholds.
+    std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
+    table.resize(n_entries);
+    packed.messages[static_cast<std::size_t>(u)] = p.entries;
+    for (std::size_t e = 0; e < n_entries; ++e) {
+      const Op& op = schedule.ops[static_cast<std::size_t>(p.entries[e])];
+      TableEntry& t = table[e];
+      t.kind = op.kind;
+      t.port = ports[static_cast<std::size_t>(op.id)];
+      t.peer = op.peer;
+      t.chunk = op.chunk;
+      t.flow = op.flow;
+      t.step = op.step;
+      if (!op.deps.empty()) {
+        const int g = gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
+        t.wait_counter = g;
+        int count = 0;
+        for (const int i : groups[static_cast<std::size_t>(g)]) {
+          if (get_bit(p.before[e].data(), i)) ++count;
+        }
+        t.wait_count = count;
+      }
+    }
+    packed.depth = std::max(packed.depth, static_cast<int>(n_entries));
+  }
+  packed.counters = std::max(1, packed.counters);
+  for (int u = 0; u < nodes; ++u) {
+    std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
+    for (std::size_t e = 0; e < table.size(); ++e) {
+      table[e].dst_counter =
+          packed.message_counter[static_cast<std::size_t>(packed.messages[static_cast<std::size_t>(u)][e])];
+    }
+  }
+  packed.format = TableFormat::make(nodes, num_ports, std::max(1, schedule.num_chunks),
+                                    std::max(1, schedule.num_flows),
+                                    std::max(1, schedule.num_steps), packed.counters, max_count);
+  return packed;
+}
+
+void check_fits(const PackedSchedule& packed, const TableFormat& format) {
+  for (std::size_t u = 0; u < packed.tables.size(); ++u) {
+    for (std::size_t e = 0; e < packed.tables[u].size(); ++e) {
+      try {
+        (void)encode_entry(packed.tables[u][e], format);
+      } catch (const TableError& err) {
+        throw TableError("node " + str(static_cast<long long>(u)) + " entry " +
+                         str(static_cast<long long>(e)) + " (message " +
+                         str(packed.messages[u][e]) + "): " + err.what());
+      }
+    }
+  }
+}
+
+}  // namespace mt

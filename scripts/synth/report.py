@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Turns the Yosys `stat -liberty` and OpenSTA logs of scripts/synth.sh into
+<config>.json and a readable <config>.txt. Figures are 0.18 um (OSU018) estimates."""
+
+import argparse
+import json
+import math
+import re
+import sys
+
+FLOP_CELLS = ("DFFPOSX1", "DFFNEGX1", "DFFSR")
+
+
+def clog2(n):
+    return max(0, math.ceil(math.log2(n))) if n > 1 else 0
+
+
+def rtl_defaults(path):
+    """Parameter defaults of nic_sched (`parameter int unsigned Name = value`)."""
+    text = open(path).read()
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"parameter\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)", text)}
+
+
+def entry_bits(p):
+    w = lambda n: max(1, clog2(n))
+    return (1 + w(p["Ports"]) + w(p["Nodes"]) + w(p["Chunks"]) + w(p["Flows"]) + w(p["Steps"])
+            + 2 * w(p["Counters"]) + max(1, clog2(p["MaxCount"] + 1)))
+
+
+def flop_area(liberty, cell="DFFPOSX1"):
+    text = open(liberty).read()
+    m = re.search(r"cell\s*\(\s*%s\s*\)\s*\{\s*area\s*:\s*([0-9.]+)" % cell, text)
+    return float(m.group(1)) if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--name", "--stat", "--sta", "--liberty", "--params", "--rtl", "--json", "--text"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("--clock-ns", type=float, required=True)
+    args = ap.parse_args()
+
+    params = rtl_defaults(args.rtl)
+    for item in args.params.split():
+        key, value = item.split("=", 1)
+        params[key] = int(value)
+
+    stat = open(args.stat).read()
+    area = re.search(r"Chip area for (?:top )?module '\\?nic_sched':\s*([0-9.]+)", stat)
+    cells = re.findall(r"Number of cells:\s*(\d+)", stat)
+    if not area or not cells:
+        sys.exit("report.py: no area / cell count in " + args.stat)
+    types = {m.group(1): int(m.group(2))
+             for m in re.finditer(r"^\s+(\w+)\s+(\d+)\s*$", stat, re.M)}
+    flops = sum(types.get(c, 0) for c in FLOP_CELLS)
+    latches = types.get("LATCH", 0)
+    unmapped = sum(v for k, v in types.items() if k.startswith("$"))
+
+    sta = open(args.sta).read()
+    slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
+    if not slack:
+        sys.exit("report.py: no worst slack in " + args.sta)
+    slack_ns = float(slack.group(1))
+    critical_ns = args.clock_ns - slack_ns
+    startpoint = re.search(r"^Startpoint:\s*(.*)$", sta, re.M)
+    endpoint = re.search(r"^Endpoint:\s*(.*)$", sta, re.M)
+
+    ff_area = flop_area(args.liberty)
+    bits = entry_bits(params)
+    result = {
+        "config": args.name,
+        "library": "OSU 0.18um (osu018_stdcells.lib)",
+        "estimate_note": "0.18 um estimates: Yosys+ABC mapping, OpenSTA with liberty "
+                         "wire loads, no placement or routing",
+        "parameters": params,
+        "entry_bits": bits,
+        "table_bits": bits * params["Depth"],
+        "area_um2": float(area.group(1)),
+        "area_mm2": float(area.group(1)) / 1e6,
+        "cells": int(cells[-1]),
+        "flops": flops,
+        "latches": latches,
+        "unmapped_cells": unmapped,
+        "clock_ns": args.clock_ns,
+        "slack_ns": slack_ns,
+        "critical_path_ns": round(critical_ns, 3),
+        "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 else None,
+        "critical_path_from": startpoint.group(1) if startpoint else "",
+        "critical_path_to": endpoint.group(1) if endpoint else "",
+        "flop_area_um2": ff_area,
+    }
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+
+    lines = [
+        "nic_sched synthesis report: %s" % args.name,
+        "  ** 0.18 um ESTIMATES (OSU018 standard cells, Yosys 0.23 + ABC, OpenSTA, no place and "
+        "route) **",
+        "  parameters: " + ", ".join("%s=%d" % kv for kv in sorted(params.items())),
+        "  entry: %d bits, table: %d bits in flops" % (bits, bits * params["Depth"]),
+        "  area: %.0f um2 (%.3f mm2), %d cells, %d flops, %d latches, %d unmapped cells"
+        % (result["area_um2"], result["area_mm2"], result["cells"], flops, latches, unmapped),
+        "  timing: clock %.3f ns, worst slack %.3f ns, critical path %.3f ns -> fmax %.1f MHz"
+        % (args.clock_ns, slack_ns, critical_ns, result["fmax_mhz"] or 0),
+        "  critical path: %s -> %s" % (result["critical_path_from"], result["critical_path_to"]),
+    ]
+    with open(args.text, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

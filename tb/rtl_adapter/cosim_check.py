@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Co-simulation equality check (ctest label `rtl`): runs `mtsim run` on the same scenario with
+nic.scheduler=tlm (the C++ golden SchedulerModel) and nic.scheduler=rtl (the Verilated
+rtl/nic_sched in every NIC), both with nic.issue=hardware, and requires identical completion
+cycles and identical finish cycles of every node for every algorithm and size.
+
+  cosim_check.py MTSIM_BIN TOPOLOGY_YAML [--algorithms a,b,...] [--sizes 64KiB,1MiB]
+
+TOPOLOGY_YAML is the `topology:` mapping in flow style, e.g. "{kind: torus, dims: [4, 4]}".
+Exit 0 when equal, 1 on a difference or a failed run."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(mtsim, scenario, scheduler, out):
+    cmd = [mtsim, "run", scenario, "--set", "nic.scheduler=" + scheduler, "--json", out]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if not os.path.exists(out):
+        sys.exit("cosim_check: %s failed (exit %d):\n%s%s"
+                 % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
+    return json.load(open(out))["runs"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mtsim")
+    ap.add_argument("topology")
+    ap.add_argument("--algorithms", default="ring,ring_bi,ring2d,dbtree,halving_doubling,multitree")
+    ap.add_argument("--sizes", default="64KiB,1MiB")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = os.path.join(tmp, "cosim.yaml")
+        with open(scenario, "w") as f:
+            f.write("name: cosim\n")
+            f.write("topology: %s\n" % args.topology)
+            f.write("nic: {issue: hardware}\n")
+            f.write("collective:\n  algorithms: [%s]\n  sizes: [%s]\n  verify_data: true\n"
+                    % (args.algorithms, args.sizes))
+        tlm = run(args.mtsim, scenario, "tlm", os.path.join(tmp, "tlm.json"))
+        rtl = run(args.mtsim, scenario, "rtl", os.path.join(tmp, "rtl.json"))
+
+    if len(tlm) != len(rtl) or not tlm:
+        sys.exit("cosim_check: %d tlm runs, %d rtl runs" % (len(tlm), len(rtl)))
+    failures = 0
+    compared = 0
+    for a, b in zip(tlm, rtl):
+        what = "%s %d bytes" % (a["algorithm"], a["bytes"])
+        if a.get("error") and "does not support" in a["error"] and a["error"] == b.get("error"):
+            print("cosim_check: %s: skipped (%s)" % (what, a["error"]))
+            continue
+        problems = []
+        if a.get("error") or b.get("error"):
+            problems.append("errors: tlm '%s', rtl '%s'" % (a.get("error"), b.get("error")))
+        if a["completion_cycles"] != b["completion_cycles"] or a["completion_cycles"] <= 0:
+            problems.append("completion cycles: tlm %d, rtl %d"
+                            % (a["completion_cycles"], b["completion_cycles"]))
+        fa, fb = a["node_finish_cycles"], b["node_finish_cycles"]
+        if fa != fb or len(fa) != a["nodes"]:
+            diff = [i for i in range(min(len(fa), len(fb))) if fa[i] != fb[i]]
+            problems.append("node finish cycles differ (%d nodes, first node %s)"
+                            % (len(diff), diff[0] if diff else "-"))
+        if problems:
+            failures += 1
+            print("cosim_check: %s: MISMATCH: %s" % (what, "; ".join(problems)))
+        else:
+            compared += 1
+            print("cosim_check: %s: %d cycles, %d node finish times equal"
+                  % (what, a["completion_cycles"], len(fa)))
+    print("cosim_check: %d runs equal, %d mismatches" % (compared, failures))
+    sys.exit(1 if failures or compared == 0 else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,277 @@
+// Packed schedule table: field widths, bit layout, encode/decode round trip, value-does-not-fit
+// errors, and the packer: exact arrival-counter thresholds for every algorithm on a 4x4 torus,
+// checked against an independent happens-before computation, and a precise error for a schedule
+// no counter threshold can express.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <random>
+#include <set>
+#include <string>
+
+#include "model/collective/algorithm.h"
+#include "model/nic/schedule_table.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+namespace {
+
+TEST_CASE("clog2 and table widths follow the documented formulas", "[nic][table]") {
+  CHECK(clog2(1) == 0);
+  CHECK(clog2(2) == 1);
+  CHECK(clog2(5) == 3);
+  CHECK(clog2(64) == 6);
+  CHECK(clog2(65) == 7);
+  // 16 nodes, 4 ports, 16 chunks, 16 flows, 10 steps, 2 counters, thresholds up to 4.
+  const TableFormat f = TableFormat::make(16, 4, 16, 16, 10, 2, 4);
+  CHECK(f.kind_bits == 1);
+  CHECK(f.port_bits == 2);
+  CHECK(f.peer_bits == 4);
+  CHECK(f.chunk_bits == 4);
+  CHECK(f.flow_bits == 4);
+  CHECK(f.step_bits == 4);
+  CHECK(f.counter_bits == 1);
+  CHECK(f.count_bits == 3);
+  CHECK(f.entry_bits() == 1 + 2 + 4 + 4 + 4 + 4 + 1 + 3 + 1);
+  CHECK(f.entry_words() == 1);
+  // One port still gets a 1-bit field.
+  CHECK(TableFormat::make(2, 1, 1, 1, 1, 1, 0).port_bits == 1);
+  CHECK(TableFormat::make(2, 1, 1, 1, 1, 1, 0).entry_bits() == 9);
+  CHECK_THROWS_AS(TableFormat::make(0, 1, 1, 1, 1, 1, 0), TableError);
+}
+
+TEST_CASE("entry bit layout is LSB-first in the documented field order", "[nic][table]") {
+  const TableFormat f = TableFormat::make(16, 4, 16, 16, 10, 2, 4);
+  TableEntry e;
+  e.kind = OpKind::kBroadcast;  // bit 0
+  e.port = 2;                   // bits 1-2
+  e.peer = 9;                   // bits 3-6
+  e.chunk = 5;                  // bits 7-10
+  e.flow = 12;                  // bits 11-14
+  e.step = 7;                   // bits 15-18
+  e.wait_counter = 1;           // bit 19
+  e.wait_count = 3;             // bits 20-22
+  e.dst_counter = 1;            // bit 23
+  const std::uint64_t expected = 1u | (2u << 1) | (9u << 3) | (5u << 7) | (12u << 11) |
+                                 (7u << 15) | (1u << 19) | (3u << 20) | (1u << 23);
+  const std::vector<std::uint64_t> words = encode_entry(e, f);
+  REQUIRE(words.size() == 1);
+  CHECK(words[0] == expected);
+  CHECK(decode_entry(words, f) == e);
+}
+
+TEST_CASE("encode/decode round trip over random entries including multi-word formats",
+          "[nic][table]") {
+  std::mt19937 rng(7);
+  for (const TableFormat& f : {TableFormat::make(16, 4, 16, 16, 10, 2, 4),
+                               TableFormat::make(1 << 20, 64, 1 << 20, 1 << 16, 1 << 12, 1 << 10,
+                                                 1 << 16)}) {
+    std::vector<TableEntry> table;
+    for (int i = 0; i < 500; ++i) {
+      const auto pick = [&](int bits) {
+        return static_cast<int>(rng() % (std::uint64_t{1} << bits));
+      };
+      TableEntry e;
+      e.kind = (rng() & 1u) ? OpKind::kBroadcast : OpKind::kReduce;
+      e.port = pick(f.port_bits);
+      e.peer = pick(f.peer_bits);
+      e.chunk = pick(f.chunk_bits);
+      e.flow = pick(f.flow_bits);
+      e.step = pick(f.step_bits);
+      e.wait_counter = pick(f.counter_bits);
+      e.wait_count = pick(f.count_bits);
+      e.dst_counter = pick(f.counter_bits);
+      table.push_back(e);
+    }
+    const std::vector<std::uint64_t> words = encode_table(table, f);
+    CHECK(words.size() == table.size() * static_cast<std::size_t>(f.entry_words()));
+    const std::vector<TableEntry> back = decode_table(words, table.size(), f);
+    REQUIRE(back.size() == table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) CHECK(back[i] == table[i]);
+  }
+  const TableFormat wide = TableFormat::make(1 << 20, 64, 1 << 20, 1 << 16, 1 << 12, 1 << 10,
+                                             1 << 16);
+  CHECK(wide.entry_bits() == 1 + 6 + 20 + 20 + 16 + 12 + 10 + 17 + 10);
+  CHECK(wide.entry_words() == 2);
+}
+
+TEST_CASE("a value that does not fit its field is a TableError naming the field",
+          "[nic][table]") {
+  const TableFormat f = TableFormat::make(16, 4, 16, 16, 10, 2, 4);
+  TableEntry e;
+  e.peer = 16;
+  CHECK_THROWS_WITH(encode_entry(e, f), "entry field peer = 16 does not fit 4 bits");
+  e.peer = 0;
+  e.wait_count = -1;
+  CHECK_THROWS_WITH(encode_entry(e, f), "entry field wait_count = -1 does not fit 3 bits");
+  CHECK_THROWS_AS(decode_entry({}, f), TableError);
+}
+
+// Independent check: x < y when x is a transitive dependency of y.
+bool ancestor(const Schedule& s, int x, int y, std::vector<int>& memo_stamp, int stamp) {
+  std::vector<int> stack = {y};
+  while (!stack.empty()) {
+    const int cur = stack.back();
+    stack.pop_back();
+    for (const int d : s.ops[static_cast<std::size_t>(cur)].deps) {
+      if (d == x) return true;
+      if (memo_stamp[static_cast<std::size_t>(d)] == stamp) continue;
+      memo_stamp[static_cast<std::size_t>(d)] = stamp;
+      stack.push_back(d);
+    }
+  }
+  return false;
+}
+
+void check_exact(const Schedule& s, const PackedSchedule& packed) {
+  std::vector<int> stamp(s.ops.size(), -1);
+  int next_stamp = 0;
+  for (int u = 0; u < s.nodes; ++u) {
+    const auto& table = packed.tables[static_cast<std::size_t>(u)];
+    const auto& ids = packed.messages[static_cast<std::size_t>(u)];
+    REQUIRE(table.size() == s.ops_of(u).size());
+    for (std::size_t e = 0; e < table.size(); ++e) {
+      const Op& op = s.ops[static_cast<std::size_t>(ids[e])];
+      INFO("node " << u << " entry " << e << " message " << op.id);
+      if (e > 0) {
+        CHECK(table[e - 1].step <= table[e].step);  // issue order
+      }
+      CHECK(table[e].peer == op.peer);
+      CHECK(table[e].chunk == op.chunk);
+      CHECK(table[e].dst_counter == packed.message_counter[static_cast<std::size_t>(op.id)]);
+      if (op.deps.empty()) {
+        CHECK(table[e].wait_count == 0);
+        continue;
+      }
+      int before = 0;
+      for (const Op& m : s.ops) {
+        if (m.peer != u || packed.message_counter[static_cast<std::size_t>(m.id)] !=
+                               table[e].wait_counter) {
+          continue;
+        }
+        const bool b = ancestor(s, m.id, op.id, stamp, next_stamp++);
+        const bool a = ancestor(s, op.id, m.id, stamp, next_stamp++);
+        CHECK((a || b));
+        if (b) ++before;
+      }
+      CHECK(table[e].wait_count == before);
+      for (const int d : op.deps) {
+        CHECK(packed.message_counter[static_cast<std::size_t>(d)] == table[e].wait_counter);
+      }
+    }
+  }
+}
+
+TEST_CASE("the packer builds exact counters for every algorithm on a 4x4 torus", "[nic][table]") {
+  TopologyConfig config = parse_topology_spec("torus:4x4");
+  config.ports_per_node = 4;
+  const Topology topology(config);
+  for (const std::string& name : algorithm_names()) {
+    Schedule s;
+    try {
+      s = build_schedule(name, topology);
+    } catch (const std::exception& e) {
+      WARN(name << " does not build on torus:4x4: " << e.what());
+      continue;
+    }
+    INFO("algorithm " << name);
+    std::vector<int> ports;
+    for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
+    const PackedSchedule packed = pack_schedule(s, ports, 4);
+    check_exact(s, packed);
+    CHECK(packed.counters >= 1);
+    CHECK(packed.format.port_bits == 2);
+    CHECK(packed.format.peer_bits == 4);
+    for (int u = 0; u < s.nodes; ++u) {
+      CHECK(packed.tables[static_cast<std::size_t>(u)].size() == s.ops_of(u).size());
+    }
+    check_fits(packed, packed.format);
+    for (int u = 0; u < s.nodes; ++u) {
+      // Every incoming message is counted by exactly one counter.
+      int arrivals = 0;
+      for (const int c : packed.counter_arrivals[static_cast<std::size_t>(u)]) arrivals += c;
+      int incoming = 0;
+      for (const Op& op : s.ops) incoming += op.peer == u ? 1 : 0;
+      CHECK(arrivals == incoming);
+    }
+    if (name == "multitree") {
+      // One counter per tree: every counter some entry waits on holds messages of one flow.
+      for (int u = 0; u < s.nodes; ++u) {
+        std::set<int> waited;
+        for (const TableEntry& e : packed.tables[static_cast<std::size_t>(u)]) {
+          if (e.wait_count > 0) waited.insert(e.wait_counter);
+        }
+        for (const int c : waited) {
+          std::set<int> flows;
+          for (const Op& op : s.ops) {
+            if (op.peer == u && packed.message_counter[static_cast<std::size_t>(op.id)] == c) {
+              flows.insert(op.flow);
+            }
+          }
+          CHECK(flows.size() == 1);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a schedule no counter threshold expresses is refused with a precise error",
+          "[nic][table]") {
+  Schedule s;
+  s.algorithm = "hand";
+  s.nodes = 4;
+  s.num_chunks = 1;
+  const auto op = [](int node, int peer, std::vector<int> deps) {
+    Op o;
+    o.node = node;
+    o.peer = peer;
+    o.deps = std::move(deps);
+    return o;
+  };
+  s.add(op(1, 0, {}));      // 0: a
+  s.add(op(2, 0, {}));      // 1: b
+  s.add(op(3, 0, {}));      // 2: c
+  s.add(op(0, 1, {0, 1}));  // 3: waits for a, b
+  s.add(op(0, 2, {1, 2}));  // 4: waits for b, c -> a, b, c share a counter; c unordered with 3
+  CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0, 0, 0}, 1),
+                    "node 0 entry 0 (message 3): its dependencies share a counter with message 2, "
+                    "which is unordered with the entry's issue: no arrival-count threshold "
+                    "expresses its dependencies exactly");
+  CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0, 0, 1}, 1),
+                    "message 4: port 1 out of range (1 ports)");
+}
+
+TEST_CASE("check_fits names the node, entry and field that do not fit a fixed format",
+          "[nic][table]") {
+  TopologyConfig config = parse_topology_spec("torus:4x4");
+  config.ports_per_node = 4;
+  const Topology topology(config);
+  const Schedule s = build_schedule("ring", topology);
+  std::vector<int> ports(s.ops.size(), 0);
+  const PackedSchedule packed = pack_schedule(s, ports, 4);
+  TableFormat small = packed.format;
+  small.peer_bits = 2;  // 16 nodes need 4 bits
+  // The first entry (node order, then table order) whose peer needs more than 2 bits.
+  int node = -1;
+  std::size_t entry = 0;
+  for (int u = 0; u < s.nodes && node < 0; ++u) {
+    for (std::size_t e = 0; e < packed.tables[static_cast<std::size_t>(u)].size(); ++e) {
+      if (packed.tables[static_cast<std::size_t>(u)][e].peer >= 4) {
+        node = u;
+        entry = e;
+        break;
+      }
+    }
+  }
+  REQUIRE(node >= 0);
+  const Op& first =
+      s.ops[static_cast<std::size_t>(packed.messages[static_cast<std::size_t>(node)][entry])];
+  CHECK_THROWS_WITH(check_fits(packed, small),
+                    "node " + std::to_string(node) + " entry " + std::to_string(entry) +
+                        " (message " + std::to_string(first.id) +
+                        "): entry field peer = " + std::to_string(first.peer) +
+                        " does not fit 2 bits");
+}
+
+}  // namespace
+}  // namespace mt

@@ -1,0 +1,161 @@
+// The co-designed NIC in the system: exact one-message timing under packet and message flow
+// control and under hardware issue (decision latency), data verified under hardware issue,
+// inter-flow contention measured in the routers (zero for step-ordered MultiTree on a 4x4 torus,
+// non-zero for the double binary tree whose two trees share links), and the per-algorithm `nic:`
+// override of the scenario loader. Every TEST_CASE elaborates SystemC at most once.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "model/collective/algorithm.h"
+#include "model/sim/scenario_loader.h"
+#include "model/sim/system.h"
+#include "tests/support/sim_fixtures.h"
+
+namespace mt {
+namespace {
+
+// One broadcast message of 1024 bytes (4 packets of 256 bytes) from node 0 to node 1 of an
+// 8-node ring with 50-cycle links: one hop, no contention, no reduction.
+RunResult one_message(const std::string& flow_control, const std::string& issue, int latency = 1) {
+  ScenarioConfig s = test::base_scenario();
+  s.topology = test::topology_config("ring:8", 50);
+  s.collective.verify_data = false;  // one message is not an all-reduce
+  s.nic.flow_control = flow_control;
+  s.nic.issue = issue;
+  s.nic.decision_latency_cycles = latency;
+  const Topology topology(s.topology);
+  Schedule schedule = test::empty_schedule(8, 1);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast));
+  return simulate(s, topology, schedule, 1024);
+}
+
+std::uint64_t link_bytes(const RunResult& r, int src, int dst) {
+  for (const LinkStat& l : r.links) {
+    if (l.src == src && l.dst == dst) return l.bytes;
+  }
+  return ~std::uint64_t{0};
+}
+
+TEST_CASE("one message under packet flow control: exact completion time", "[sim][codesign]") {
+  // Every packet is 17 flits (256 + 16 header bytes) at 16 bytes/cycle: the last packet leaves 3
+  // x 17 cycles after the first; the head pays 2 router pipelines and the 50-cycle wire; its tail
+  // arrives 17 cycles after its head.
+  const RunResult r = one_message("packet", "software");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.completion_cycles == 3 * 17 + 2 + 50 + 17);
+  CHECK(r.packets == 4);
+  CHECK(link_bytes(r, 0, 1) == 4 * 17 * 16);
+  CHECK(r.cross_flow_waits == 0);
+}
+
+TEST_CASE("one message under message flow control: exact completion time", "[sim][codesign]") {
+  // Only the first packet carries the head flit (17 flits) and is routed; the 3 body packets are
+  // 16 flits each and stream behind it without router pipeline.
+  const RunResult r = one_message("message", "software");
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.completion_cycles == 2 + 50 + 17 + 3 * 16);
+  CHECK(r.packets == 4);
+  CHECK(link_bytes(r, 0, 1) == (17 + 3 * 16) * 16);
+}
+
+TEST_CASE("one message under hardware issue: the decision latency is added once", "[sim][codesign]") {
+  // The port's ready level presented in cycle 0 reaches the decision in cycle L = 3.
+  const RunResult r = one_message("message", "hardware", 3);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.completion_cycles == 3 + 2 + 50 + 17 + 3 * 16);
+}
+
+RunResult torus_run(const std::string& algorithm, const std::string& issue,
+                    const std::string& flow_control, std::uint64_t bytes) {
+  ScenarioConfig s = test::base_scenario();
+  s.topology = test::topology_config("torus:4x4", 150);
+  s.topology.ports_per_node = 4;
+  s.nic.issue = issue;
+  s.nic.flow_control = flow_control;
+  const Topology topology(s.topology);
+  const Schedule schedule = build_schedule(algorithm, topology);
+  return simulate(s, topology, schedule, bytes);
+}
+
+TEST_CASE("hardware issue with message flow control reproduces the verified all-reduce",
+          "[sim][codesign]") {
+  const RunResult r = torus_run("multitree", "hardware", "message", 64 << 10);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  CHECK(r.data_mode == "full");
+  CHECK(r.messages == 16 * 15 * 2);  // 16 trees of 15 edges, reduce then broadcast
+}
+
+TEST_CASE("hardware issue runs the ring all-reduce with verified data", "[sim][codesign]") {
+  const RunResult r = torus_run("ring", "hardware", "packet", 32 << 10);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+}
+
+TEST_CASE("step-ordered MultiTree on a 4x4 torus has no inter-tree contention",
+          "[sim][codesign]") {
+  const RunResult r = torus_run("multitree", "hardware", "message", 256 << 10);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  CHECK(r.cross_flow_waits == 0);
+}
+
+TEST_CASE("the double binary tree's two trees contend: the counter sees it", "[sim][codesign]") {
+  const RunResult r = torus_run("dbtree", "software", "packet", 256 << 10);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  CHECK(r.cross_flow_waits > 0);
+}
+
+TEST_CASE("per-algorithm nic overrides and the step_order and decision latency keys are loaded",
+          "[sim][codesign][loader]") {
+  const std::string text =
+      "topology: {kind: torus, dims: [4, 4]}\n"
+      "nic: {issue: hardware, flow_control: message, decision_latency_cycles: 2}\n"
+      "collective:\n"
+      "  algorithms:\n"
+      "    - {name: multitree, label: multitree-hw}\n"
+      "    - {name: multitree, label: multitree-sw, nic: {issue: software, flow_control: packet}}\n"
+      "    - {name: ring, label: ring-free, nic: {step_order: false}}\n";
+  const ScenarioConfig s = load_scenario_text(text, "codesign.yaml");
+  REQUIRE(s.collective.algorithms.size() == 3);
+  const NicConfig& hw = s.collective.algorithms[0].nic;
+  const NicConfig& sw = s.collective.algorithms[1].nic;
+  const NicConfig& free = s.collective.algorithms[2].nic;
+  CHECK(hw.issue == "hardware");
+  CHECK(hw.flow_control == "message");
+  CHECK(hw.decision_latency_cycles == 2);
+  CHECK(hw.step_order);
+  CHECK(sw.issue == "software");
+  CHECK(sw.flow_control == "packet");
+  CHECK(sw.decision_latency_cycles == 2);  // not overridden: the scenario's
+  CHECK(!free.step_order);
+  CHECK(free.issue == "hardware");
+  CHECK(s.nic.issue == "hardware");  // the scenario's own nic is unchanged
+
+  CHECK_THROWS_WITH(
+      load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                         "collective:\n"
+                         "  algorithms:\n"
+                         "    - {name: ring, nic: {ports: 2}}\n",
+                         "bad.yaml"),
+      Catch::Contains("ports"));
+  CHECK_THROWS_WITH(
+      load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                         "nic: {decision_latency_cycles: 0}\n"
+                         "collective: {algorithms: [ring]}\n",
+                         "bad.yaml"),
+      Catch::Contains("nic.decision_latency_cycles"));
+}
+
+}  // namespace
+}  // namespace mt
