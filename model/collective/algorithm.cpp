@@ -88,6 +88,11 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
   return find(name).build(topology, params);
 }
 
+AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
+  if (name == "auto" && params.count("bytes") == 0) params["bytes"] = std::to_string(bytes);
+  return params;
+}
+
 std::vector<std::string> algorithm_names() {
   std::vector<std::string> names;
   for (const auto& e : registry()) names.emplace_back(e.name);

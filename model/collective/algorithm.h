@@ -2,6 +2,7 @@
 // Registry of all-reduce algorithms: CLI name -> builder producing a Schedule for a topology.
 // Also the small helpers every builder shares (parameter parsing, dependency tracking).
 
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,11 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
 
 /// CLI names of every registered algorithm, in presentation order.
 std::vector<std::string> algorithm_names();
+
+/// `params` with the all-reduce size set for algorithms whose schedule depends on it (`auto`
+/// picks by size: param "bytes"), unless the caller fixed it already; other algorithms' params
+/// are returned unchanged. Callers building one schedule per size compare the result.
+AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes);
 
 /// One-line description of an algorithm and its parameters, for --help.
 std::string algorithm_help(const std::string& name);

@@ -72,32 +72,28 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
   if (ports <= 0) ports = topology.ports_per_node();
   if (ports <= 0) ports = 1;
   const double total = static_cast<double>(bytes);
-  // Per-node form: every node must send and receive 2(N-1)/N of its buffer; it can inject over
-  // at most `ports` of its links at once (the fastest ones), and the slowest node bounds all.
-  double injection = 0;
-  bool first = true;
-  for (int u = 0; u < n; ++u) {
+  // Every chunk needs at least 2(N-1) endpoint-to-endpoint transmissions (N-1 to combine N
+  // contributions, N-1 to hand the result to the other nodes), and only endpoints send and
+  // receive them: all nodes together send and receive 2(N-1) buffers' worth. Each node can use
+  // at most `ports` of its links at once (the fastest). With equal nodes this is the familiar
+  // 2(N-1)/N x bytes over one node's injection bandwidth; on a mesh, where corners have fewer
+  // links, it is the aggregate that bounds (a single slow node does not: trees let corners send
+  // less than 2(N-1)/N of their buffer).
+  const auto usable_bandwidth = [&](const std::vector<int>& links) {
     std::vector<double> bw;
-    for (int l : topology.out_links(u)) bw.push_back(topology.link(l).bytes_per_cycle);
+    for (int l : links) bw.push_back(topology.link(l).bytes_per_cycle);
     std::sort(bw.rbegin(), bw.rend());
     double sum = 0;
     for (size_t i = 0; i < bw.size() && static_cast<int>(i) < ports; ++i) sum += bw[i];
-    injection = first ? sum : std::min(injection, sum);
-    first = false;
-  }
-  double per_node = 0;
-  if (injection > 0) per_node = 2.0 * (n - 1) / n * total / injection;
-  // Link form: all nodes together receive 2(N-1) buffers' worth, over the links entering
-  // endpoints (each usable by at most `ports` receptions per node).
-  double entering = 0;
+    return sum;
+  };
+  double leaving = 0, entering = 0;
   for (int u = 0; u < n; ++u) {
-    std::vector<double> bw;
-    for (int l : topology.in_links(u)) bw.push_back(topology.link(l).bytes_per_cycle);
-    std::sort(bw.rbegin(), bw.rend());
-    for (size_t i = 0; i < bw.size() && static_cast<int>(i) < ports; ++i) entering += bw[i];
+    leaving += usable_bandwidth(topology.out_links(u));
+    entering += usable_bandwidth(topology.in_links(u));
   }
-  double link_form = 0;
-  if (entering > 0) link_form = 2.0 * (n - 1) * total / entering;
+  const double per_node = leaving > 0 ? 2.0 * (n - 1) * total / leaving : 0;
+  const double link_form = entering > 0 ? 2.0 * (n - 1) * total / entering : 0;
   return std::max(per_node, link_form);
 }
 

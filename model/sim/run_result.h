@@ -21,6 +21,7 @@ struct RunResult {
   std::string scenario;
   std::string topology;          ///< topology spec, e.g. "torus:4x4"
   std::string algorithm;         ///< label of the algorithm run
+  std::string schedule;          ///< schedule actually built, e.g. "auto:disjoint_rings(pipeline=2)"
   int nodes = 0;
   int ports = 0;                 ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;       ///< all-reduce size per node, bytes

@@ -29,6 +29,7 @@ struct PreparedAlgorithm {
   const AlgorithmRun* run = nullptr;
   std::unique_ptr<Topology> topology;  // with this run's port count
   Schedule schedule;
+  std::uint64_t only_bytes = 0;        // built for this size only (auto); 0 = every size
 };
 
 // A point simulating in a child process.
@@ -38,18 +39,35 @@ struct Child {
   std::size_t index = 0;  // position in the results vector
 };
 
-PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run) {
+PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
+                          const AlgorithmParams& params, std::uint64_t only_bytes) {
   PreparedAlgorithm p;
   p.run = &run;
+  p.only_bytes = only_bytes;
   TopologyConfig config = scenario.topology;
   if (run.ports > 0) config.ports_per_node = run.ports;
   p.topology = std::make_unique<Topology>(config);
   try {
-    p.schedule = build_schedule(run.name, *p.topology, run.params);
+    p.schedule = build_schedule(run.name, *p.topology, params);
   } catch (const AlgorithmError& e) {
     throw ScenarioError(run.where + ": collective.algorithms: " + run.label + ": " + e.what());
   }
   return p;
+}
+
+// One schedule per algorithm, or one per size for algorithms that choose by size (auto).
+std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario) {
+  std::vector<PreparedAlgorithm> prepared;
+  for (const auto& run : scenario.collective.algorithms) {
+    const std::uint64_t first = scenario.collective.sizes_bytes.front();
+    if (with_size(run.name, run.params, first) == run.params) {
+      prepared.push_back(prepare(scenario, run, run.params, 0));
+      continue;
+    }
+    for (const std::uint64_t bytes : scenario.collective.sizes_bytes)
+      prepared.push_back(prepare(scenario, run, with_size(run.name, run.params, bytes), bytes));
+  }
+  return prepared;
 }
 
 RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
@@ -58,6 +76,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
   r.scenario = scenario.name;
   r.topology = p.topology->name();
   r.algorithm = p.run->label;
+  r.schedule = p.schedule.algorithm;
   r.nodes = p.topology->nodes();
   r.ports = p.topology->ports_per_node();
   r.bytes = bytes;
@@ -79,6 +98,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
         point.nic.scheduler == "rtl" ? make_rtl_scheduler_factory() : SchedulerFactory();
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, factory);
     r.algorithm = p.run->label;
+    r.schedule = p.schedule.algorithm;
     text = to_json(r).dump();
   } catch (const std::exception& e) {
     text = to_json(failed_result(scenario, p, bytes, e.what())).dump();
@@ -172,8 +192,7 @@ int run_command(const std::vector<std::string>& args) {
   if (csv_out.empty()) csv_out = scenario.output.csv;
 
   // Build and verify every schedule before simulating anything: bad input writes nothing.
-  std::vector<PreparedAlgorithm> prepared;
-  for (const auto& run : scenario.collective.algorithms) prepared.push_back(prepare(scenario, run));
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
   int status = kExitOk;
   for (const auto& p : prepared) {
     const VerifyReport report = verify(p.schedule, *p.topology);
@@ -187,7 +206,8 @@ int run_command(const std::vector<std::string>& args) {
   // Points ordered by size, then algorithm, so the table groups sizes.
   std::vector<std::pair<const PreparedAlgorithm*, std::uint64_t>> points;
   for (const std::uint64_t bytes : scenario.collective.sizes_bytes)
-    for (const auto& p : prepared) points.emplace_back(&p, bytes);
+    for (const auto& p : prepared)
+      if (p.only_bytes == 0 || p.only_bytes == bytes) points.emplace_back(&p, bytes);
   std::vector<RunResult> results(points.size());
   std::vector<Child> running;
   std::size_t next = 0;

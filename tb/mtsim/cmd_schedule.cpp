@@ -128,7 +128,8 @@ int schedule_command(const std::vector<std::string>& args) {
       "param,p", po::value(&param_items)->composing(), "algorithm parameter key=value (repeatable)")(
       "ports", po::value(&ports), "NIC ports per node (default: one per network link on direct "
                                   "topologies, 1 on switched ones)")(
-      "bytes", po::value(&size), "all-reduce size per node for the estimate (default 1MiB)")(
+      "bytes", po::value(&size), "all-reduce size per node for the estimate and for algorithms "
+                                "that choose by size (auto); default 1MiB")(
       "format,f", po::value(&format), "output: text (summary), json (schedule file readable by "
                                       "mtsim verify, plus an \"analysis\" object) or dot (Graphviz)");
   po::variables_map vm;
@@ -148,7 +149,8 @@ int schedule_command(const std::vector<std::string>& args) {
   TopologyConfig config = parse_topology_spec(topology_spec);
   config.ports_per_node = ports;
   const Topology topology(config);
-  const Schedule schedule = build_schedule(algorithm, topology, parse_params(param_items));
+  const Schedule schedule =
+      build_schedule(algorithm, topology, with_size(algorithm, parse_params(param_items), bytes));
   const VerifyReport report = verify(schedule, topology);
   const Analysis analysis = analyse(schedule, topology, bytes);
 

@@ -94,24 +94,23 @@ void pin_put_words(T& v, int lsb, int width, const std::vector<std::uint64_t>& w
 template <typename T>
 std::vector<std::uint64_t> pin_get_words(const T& v, int lsb, int width) {
   std::vector<std::uint64_t> words;
-  for (int k = 0; k * 64 < width; ++k) words.push_back(pin_get(v, lsb + k * 64, std::min(64, width - k * 64)));
+  for (int k = 0; k * 64 < width; ++k)
+    words.push_back(pin_get(v, lsb + k * 64, std::min(64, width - k * 64)));
   return words;
 }
 
 std::string describe(const TableEntry& e) {
   std::ostringstream s;
-  s << "{kind " << mt::to_string(e.kind) << ", port " << e.port << ", peer " << e.peer
-    << ", chunk " << e.chunk << ", flow " << e.flow << ", step " << e.step << ", wait_counter "
-    << e.wait_counter << ", wait_count " << e.wait_count << ", dst_counter " << e.dst_counter
-    << "}";
+  s << "{kind " << mt::to_string(e.kind) << ", port " << e.port << ", peer " << e.peer << ", chunk "
+    << e.chunk << ", flow " << e.flow << ", step " << e.step << ", wait_counter " << e.wait_counter
+    << ", wait_count " << e.wait_count << ", dst_counter " << e.dst_counter << "}";
   return s.str();
 }
 
 // Tables of every node of every algorithm x topology that packs and fits the build.
 std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int* skipped) {
-  const std::vector<std::string> topologies = {"torus:4x4", "mesh:4x4", "switch:nodes=16",
-                                               "ring:8",    "torus:2x4", "mesh:3x5",
-                                               "torus:8x8"};
+  const std::vector<std::string> topologies = {"torus:4x4", "mesh:4x4", "switch:nodes=16", "ring:8",
+                                               "torus:2x4", "mesh:3x5", "torus:8x8"};
   std::vector<Case> cases;
   for (const std::string& spec : topologies) {
     const mt::Topology topology(mt::parse_topology_spec(spec));
@@ -220,7 +219,9 @@ SC_MODULE(Driver) {
   std::uint64_t issues_compared = 0;
   std::uint64_t arrivals_driven = 0;
 
-  SC_CTOR(Driver) { SC_THREAD(run); }
+  SC_CTOR(Driver) {
+    SC_THREAD(run);
+  }
 
   void fail(const std::string& what) {
     std::cerr << "nic_sched_tb: MISMATCH " << what << "\n";
@@ -237,7 +238,7 @@ SC_MODULE(Driver) {
     for (std::size_t k = 0; k < cases.size() && !failed; ++k) {
       run_case(cases[k], rng, pick);
     }
-    sc_core::sc_stop();
+    if (!failed) sc_core::sc_stop();  // fail() has stopped it already
   }
 
   template <typename Pick>
@@ -300,7 +301,8 @@ SC_MODULE(Driver) {
             if (remaining[x] > 0) open.push_back(static_cast<int>(x));
           }
           if (open.empty()) break;
-          const int counter = open[static_cast<std::size_t>(pick(0, static_cast<int>(open.size()) - 1))];
+          const int counter =
+              open[static_cast<std::size_t>(pick(0, static_cast<int>(open.size()) - 1))];
           --remaining[static_cast<std::size_t>(counter)];
           pin_put(av, lanes, 1, 1);
           pin_put(ac, lanes * format.counter_bits, format.counter_bits,
@@ -314,8 +316,8 @@ SC_MODULE(Driver) {
       arr_counter.write(ac);
       ReadyT rd{};
       for (int p = 0; p < c.ports; ++p) {
-        const bool level = cycle >= busy_until[static_cast<std::size_t>(p)] &&
-                           pick(1, 100) > drop_percent;
+        const bool level =
+            cycle >= busy_until[static_cast<std::size_t>(p)] && pick(1, 100) > drop_percent;
         pin_put(rd, p, 1, level ? 1 : 0);
         model.set_port_ready(p, level);
       }
@@ -354,8 +356,8 @@ SC_MODULE(Driver) {
         std::ostringstream s;
         s << c.name << " cycle " << cycle << ": ";
         if (i < expected.size()) {
-          s << "model issues entry " << expected[i].index << " on port " << expected[i].port
-            << " " << describe(expected[i].entry);
+          s << "model issues entry " << expected[i].index << " on port " << expected[i].port << " "
+            << describe(expected[i].entry);
         } else {
           s << "model issues nothing more";
         }
@@ -485,7 +487,7 @@ int sc_main(int argc, char** argv) {
   std::cout << "nic_sched_tb: seed " << seed << ": " << real_tables << " real tables (" << schedules
             << " schedules, " << skipped << " skipped), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
-            << " issues, " << driver.arrivals_driven << " arrivals: "
-            << (driver.failed ? "MISMATCH" : "all equal") << "\n";
+            << " issues, " << driver.arrivals_driven
+            << " arrivals: " << (driver.failed ? "MISMATCH" : "all equal") << "\n";
   return driver.failed ? 1 : 0;
 }

@@ -70,12 +70,12 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
   }
   if (config.depth > b.depth) throw too_big("table depth", config.depth, b.depth, "MT_RTL_DEPTH");
   if (config.decision_latency_cycles != b.decision_latency) {
-    throw std::invalid_argument(
-        "RTL scheduler: nic.decision_latency_cycles " +
-        std::to_string(config.decision_latency_cycles) + " but the Verilated nic_sched has " +
-        "DecisionLatency " + std::to_string(b.decision_latency) +
-        " (reconfigure with -DMT_RTL_DECISION_LATENCY=" +
-        std::to_string(config.decision_latency_cycles) + ")");
+    throw std::invalid_argument("RTL scheduler: nic.decision_latency_cycles " +
+                                std::to_string(config.decision_latency_cycles) +
+                                " but the Verilated nic_sched has " + "DecisionLatency " +
+                                std::to_string(b.decision_latency) +
+                                " (reconfigure with -DMT_RTL_DECISION_LATENCY=" +
+                                std::to_string(config.decision_latency_cycles) + ")");
   }
   m.config = config;
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
@@ -96,7 +96,8 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   if (static_cast<int>(table.size()) > m.build.depth) {
     throw std::invalid_argument("RTL scheduler: table of " + std::to_string(table.size()) +
                                 " entries exceeds the Verilated nic_sched's Depth " +
-                                std::to_string(m.build.depth) + " (reconfigure with -DMT_RTL_DEPTH)");
+                                std::to_string(m.build.depth) +
+                                " (reconfigure with -DMT_RTL_DEPTH)");
   }
   // Encode first: a field that does not fit throws before the RTL is touched.
   std::vector<std::vector<std::uint64_t>> words;
@@ -183,8 +184,8 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
     IssueCommand c;
     c.port = p;
     c.index = static_cast<int>(rtl_bits::get(top.grant_index_o, p * m.index_bits, m.index_bits));
-    c.entry = decode_entry(rtl_bits::get_words(top.grant_entry_o, p * entry_bits, entry_bits),
-                           m.format);
+    c.entry =
+        decode_entry(rtl_bits::get_words(top.grant_entry_o, p * entry_bits, entry_bits), m.format);
     issues.push_back(c);
   }
   m.clock();
@@ -196,17 +197,22 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   return issues;
 }
 
-bool RtlCycleScheduler::done() const { return impl_->top->done_o != 0; }
+bool RtlCycleScheduler::done() const {
+  return impl_->top->done_o != 0;
+}
 
-int RtlCycleScheduler::decision_latency_cycles() const { return impl_->build.decision_latency; }
+int RtlCycleScheduler::decision_latency_cycles() const {
+  return impl_->build.decision_latency;
+}
 
-std::uint64_t RtlCycleScheduler::clocks() const { return impl_->clocks; }
+std::uint64_t RtlCycleScheduler::clocks() const {
+  return impl_->clocks;
+}
 
 SchedulerFactory make_rtl_scheduler_factory() {
   return [](int /*node*/, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
             const TableFormat& /*format*/) -> std::unique_ptr<Scheduler> {
-    return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config),
-                                               table);
+    return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config), table);
   };
 }
 
