@@ -57,12 +57,12 @@ std::string results_csv_row(const RunResult& r) {
   return os.str();
 }
 
-nlohmann::json to_json(const RunResult& r) {
+nlohmann::json to_json(const RunResult& r, bool with_messages) {
   nlohmann::json links = nlohmann::json::array();
   for (const auto& l : r.links)
     links.push_back({{"link", l.link}, {"src", l.src}, {"dst", l.dst}, {"bytes", l.bytes},
                      {"utilization", l.utilization}});
-  return {{"scenario", r.scenario},
+  nlohmann::json j = {{"scenario", r.scenario},
           {"topology", r.topology},
           {"algorithm", r.algorithm},
           {"schedule", r.schedule},
@@ -85,6 +85,11 @@ nlohmann::json to_json(const RunResult& r) {
           {"wall_seconds", r.wall_seconds},
           {"node_finish_cycles", r.node_finish_cycles},
           {"links", links}};
+  if (with_messages) {
+    j["message_issue_cycles"] = r.message_issue_cycles;
+    j["message_arrival_cycles"] = r.message_arrival_cycles;
+  }
+  return j;
 }
 
 RunResult run_result_from_json(const nlohmann::json& j) {
@@ -111,6 +116,8 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.error = j.at("error").get<std::string>();
   r.wall_seconds = j.at("wall_seconds").get<double>();
   r.node_finish_cycles = j.at("node_finish_cycles").get<std::vector<std::uint64_t>>();
+  r.message_issue_cycles = j.value("message_issue_cycles", std::vector<std::uint64_t>{});
+  r.message_arrival_cycles = j.value("message_arrival_cycles", std::vector<std::uint64_t>{});
   for (const auto& l : j.at("links"))
     r.links.push_back({l.at("link").get<int>(), l.at("src").get<int>(), l.at("dst").get<int>(),
                        l.at("bytes").get<std::uint64_t>(), l.at("utilization").get<double>()});

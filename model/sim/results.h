@@ -10,7 +10,8 @@
 namespace mt {
 
 /// One run as JSON (all RunResult fields; per-link and per-node arrays included).
-nlohmann::json to_json(const RunResult& run);
+/// With `with_messages`, also the per-message issue and arrival cycles (large: used for traces).
+nlohmann::json to_json(const RunResult& run, bool with_messages = false);
 /// Inverse of to_json (used to pass results from a run's process back to the CLI).
 RunResult run_result_from_json(const nlohmann::json& j);
 

@@ -45,6 +45,8 @@ struct RunResult {
   /// Per schedule message (index = message id): cycle its last packet was applied at the peer
   /// (0 when it never arrived).
   std::vector<std::uint64_t> message_arrival_cycles;
+  /// Per schedule message: cycle its sender issued it (0 when it never was).
+  std::vector<std::uint64_t> message_issue_cycles;
   double wall_seconds = 0;       ///< host time spent simulating
 };
 

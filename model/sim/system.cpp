@@ -445,8 +445,10 @@ struct System::Impl {
       result.links.push_back(stat);
     }
     result.message_arrival_cycles.reserve(messages.size());
+    result.message_issue_cycles.reserve(messages.size());
     for (const MessageRecord& record : messages) {
       result.message_arrival_cycles.push_back(record.arrived ? record.arrival_cycle : 0);
+      result.message_issue_cycles.push_back(record.issued ? record.issue_cycle : 0);
     }
     result.wall_seconds = std::chrono::duration<double>(wall_end - wall_start).count();
     return result;

@@ -15,6 +15,7 @@
 #include "model/collective/verify.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
+#include "model/sim/trace.h"
 #include "model/sim/system.h"
 #include "tb/mtsim/cli.h"
 #include "tb/rtl_adapter/rtl_scheduler.h"
@@ -88,7 +89,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
 
 // Child side: simulate, send the result as JSON through the pipe, leave without unwinding SystemC.
 [[noreturn]] void simulate_in_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
-                                    std::uint64_t bytes, int fd) {
+                                    std::uint64_t bytes, bool with_messages, int fd) {
   std::string text;
   try {
     ScenarioConfig point = scenario;
@@ -99,7 +100,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, factory);
     r.algorithm = p.run->label;
     r.schedule = p.schedule.algorithm;
-    text = to_json(r).dump();
+    text = to_json(r, with_messages).dump();
   } catch (const std::exception& e) {
     text = to_json(failed_result(scenario, p, bytes, e.what())).dump();
   }
@@ -115,6 +116,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
 }
 
 Child start_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p, std::uint64_t bytes,
+                  bool with_messages,
                   std::size_t index) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -124,7 +126,7 @@ Child start_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p, st
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(fds[0]);
-    simulate_in_child(scenario, p, bytes, fds[1]);
+    simulate_in_child(scenario, p, bytes, with_messages, fds[1]);
   }
   ::close(fds[1]);
   return {pid, fds[0], index};
@@ -164,7 +166,7 @@ int run_command(const std::vector<std::string>& args) {
       "Simulates every algorithm at every size of the scenario (each point in its own process)\n"
       "and prints a table. Cycles are cycles of the scenario's clock (clock_ghz).\n\n"
       "options");
-  std::string scenario_file, json_out, csv_out;
+  std::string scenario_file, json_out, csv_out, trace_out;
   std::vector<std::string> overrides;
   int jobs = 1;
   opts.add_options()("help,h", "show this help")(
@@ -173,6 +175,10 @@ int run_command(const std::vector<std::string>& args) {
       "collective.sizes=[1MiB,4MiB] (repeatable)")(
       "json", po::value(&json_out), "write results JSON ({\"runs\": [...]}) to this file")(
       "csv", po::value(&csv_out), "write results CSV (one row per run) to this file")(
+      "trace", po::value(&trace_out),
+      "write a Chrome/Perfetto trace-event JSON of every run to this file: one track per NIC and "
+      "per directed link, one slice per message from issue to arrival (open in ui.perfetto.dev "
+      "or chrome://tracing; time in microseconds of simulated time)")(
       "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
       "scenario", po::value(&scenario_file), "scenario YAML file (see scenarios/README.md)");
   po::positional_options_description positional;
@@ -213,7 +219,8 @@ int run_command(const std::vector<std::string>& args) {
   std::size_t next = 0;
   while (next < points.size() || !running.empty()) {
     while (next < points.size() && static_cast<int>(running.size()) < jobs) {
-      running.push_back(start_child(scenario, *points[next].first, points[next].second, next));
+      running.push_back(start_child(scenario, *points[next].first, points[next].second,
+                                    !trace_out.empty(), next));
       ++next;
     }
     // Reap the oldest child first: results keep their order and no pipe can fill up unread
@@ -229,6 +236,12 @@ int run_command(const std::vector<std::string>& args) {
   std::cout << format_results_table(results);
   if (!json_out.empty()) write_results_json(json_out, results);
   if (!csv_out.empty()) write_results_csv(csv_out, results);
+  if (!trace_out.empty()) {
+    std::vector<TraceRun> traced;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      traced.push_back({&results[i], &points[i].first->schedule, points[i].first->topology.get()});
+    write_text_atomically(trace_out, chrome_trace(traced).dump() + "\n");
+  }
   return status;
 }
 
