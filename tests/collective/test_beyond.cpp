@@ -16,51 +16,12 @@
 #include "model/collective/multitree.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
+#include "tests/support/forest_checks.h"
+
+using mt::test::check_forest;
+using mt::test::make;
 
 namespace {
-
-mt::Topology make(const std::string& spec, int ports = 0) {
-  mt::TopologyConfig config = mt::parse_topology_spec(spec);
-  config.ports_per_node = ports;
-  return mt::Topology(config);
-}
-
-/// Construction invariants: per step every directed link at most once and every endpoint sends
-/// and receives at most `ports`; every tree spans all endpoints with parents joined earlier.
-int forest_violations(const mt::Topology& t, const mt::MultiTreeForest& f) {
-  const int n = t.nodes();
-  const int ports = t.ports_per_node();
-  int bad = 0;
-  for (int step = 0; step < f.steps; ++step) {
-    std::vector<int> sent(static_cast<size_t>(n), 0), received(static_cast<size_t>(n), 0);
-    std::set<int> links;
-    for (const auto& tree : f.trees) {
-      for (const auto& e : tree) {
-        if (e.step != step) continue;
-        ++sent[static_cast<size_t>(e.parent)];
-        ++received[static_cast<size_t>(e.child)];
-        const std::vector<int> path = e.path.empty() ? t.route(e.parent, e.child) : e.path;
-        for (int l : path) bad += links.insert(l).second ? 0 : 1;
-      }
-    }
-    for (int u = 0; u < n; ++u) {
-      bad += sent[static_cast<size_t>(u)] > ports;
-      bad += received[static_cast<size_t>(u)] > ports;
-    }
-  }
-  for (int r = 0; r < n; ++r) {
-    std::vector<int> joined(static_cast<size_t>(n), -2);
-    joined[static_cast<size_t>(r)] = -1;
-    for (const auto& e : f.trees[static_cast<size_t>(r)]) {
-      bad += joined[static_cast<size_t>(e.child)] != -2;
-      bad += joined[static_cast<size_t>(e.parent)] == -2 ||
-             joined[static_cast<size_t>(e.parent)] >= e.step;
-      joined[static_cast<size_t>(e.child)] = e.step;
-    }
-    bad += static_cast<int>(f.trees[static_cast<size_t>(r)].size()) != n - 1;
-  }
-  return bad;
-}
 
 /// Largest tree depth (hops from the root) over all trees of a forest.
 int max_depth(const mt::Topology& t, const mt::MultiTreeForest& f) {
@@ -130,7 +91,7 @@ TEST_CASE("multitree_opt reaches the step bound on tori and meshes", "[beyond][m
     // Never below the bound (that would be a bug), at most one step above it.
     CHECK(f.steps >= mt::multitree_step_bound(t));
     CHECK(f.steps <= mt::multitree_step_bound(t) + 1);
-    CHECK(forest_violations(t, f) == 0);
+    CHECK(check_forest(t, f) == 0);
   }
 }
 
@@ -166,7 +127,7 @@ TEST_CASE("multitree_opt verifies contention-free on every topology, pipelined t
   const mt::Topology two = make("torus:4x4", 2);
   const mt::Schedule s = mt::build_schedule("multitree_opt", two);
   CHECK(verified(s, two).contention.empty());
-  CHECK(forest_violations(two, mt::build_multitree_opt_forest(two)) == 0);
+  CHECK(check_forest(two, mt::build_multitree_opt_forest(two)) == 0);
 }
 
 TEST_CASE("multitree_opt with the published trees is the published forest, pipelined",
@@ -198,7 +159,7 @@ TEST_CASE("switch-aware multitree_opt builds two-level trees instead of stars", 
   for (const mt::Topology* t : {&fat, &big}) {
     const mt::MultiTreeForest f = mt::build_multitree_opt_forest(*t);
     CHECK(f.steps == t->nodes() - 1);  // the 1-port bound N(N-1)/N
-    CHECK(forest_violations(*t, f) == 0);
+    CHECK(check_forest(*t, f) == 0);
   }
 }
 
