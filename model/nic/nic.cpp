@@ -175,17 +175,23 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   const int flits = flits_for(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
   const int span = port.vc_last - port.vc_first;
   int vc = -1;
-  const int start = ((port.vc_next - port.vc_first) % span + span) % span;
-  for (int k = 0; k < span; ++k) {
-    const int candidate = port.vc_first + (start + k) % span;
-    if (port.credits[static_cast<std::size_t>(candidate)] >= flits) {
-      vc = candidate;
-      break;
+  if (!head) {
+    // Body packets follow their head on its VC (they carry no header to demultiplex them by).
+    if (port.credits[static_cast<std::size_t>(port.message_vc)] >= flits) vc = port.message_vc;
+  } else {
+    const int start = ((port.vc_next - port.vc_first) % span + span) % span;
+    for (int k = 0; k < span; ++k) {
+      const int candidate = port.vc_first + (start + k) % span;
+      if (port.credits[static_cast<std::size_t>(candidate)] >= flits) {
+        vc = candidate;
+        break;
+      }
     }
   }
   if (vc < 0) return false;  // wait for a credit
   port.credits[static_cast<std::size_t>(vc)] -= flits;
   port.vc_next = vc + 1;
+  if (head) port.message_vc = vc;
 
   tlm::tlm_generic_payload* payload = env_.pool->acquire();
   // The payload describes the slice of the node buffer it carries (the data itself travels in the
@@ -212,6 +218,7 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.hop = 0;
   packet.credit_vc = 0;
   packet.head = head;
+  packet.message_flow = params_.message_flow_control;
   packet.dst_counter = params_.program_counters.empty()
                            ? 0
                            : params_.program_counters[static_cast<std::size_t>(port.index)];

@@ -133,6 +133,7 @@ class Nic : public sc_core::sc_module {
     std::uint64_t busy_until = 0;
     std::vector<int> credits;  // per VC of the downstream buffer, flits
     int vc_next = 0;
+    int message_vc = -1;  // VC the message's head took (message flow control)
     int vc_first = 0;
     int vc_last = 1;
   };

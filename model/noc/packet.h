@@ -54,6 +54,9 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   /// only the first packet of a message (its body packets stream behind it); packet flow
   /// control: every packet.
   bool head = true;
+  /// Message flow control: the head locks each (router output, VC) it takes until the message's
+  /// last packet has passed, and the body packets follow on the VC the head locked.
+  bool message_flow = false;
   int dst_counter = 0;  ///< receiver's arrival counter the message increments (hardware issue)
 };
 

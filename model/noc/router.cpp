@@ -30,6 +30,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
     output.config = params_.outputs[o];
     output.credits.assign(static_cast<std::size_t>(output.config.vcs),
                           output.config.credits_per_vc);
+    output.vc_owner.assign(static_cast<std::size_t>(output.config.vcs), -1);
     outputs_.push_back(std::move(output));
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
@@ -129,12 +130,24 @@ void Router::remove_requester(int out, int fifo) {
   }
 }
 
-int Router::pick_vc(const Output& output, const Entry& entry, int flits) const {
-  // Round robin over the allowed VCs, starting after the last VC granted on this output.
+int Router::pick_vc(const Output& output, const Entry& entry,
+                    const PacketExtension& packet) const {
+  const int flits = packet.flits;
+  if (!packet.head) {
+    // A body packet (message flow control) follows its head on the VC the head locked.
+    for (int vc = entry.vc_first; vc < entry.vc_last; ++vc) {
+      if (output.vc_owner[static_cast<std::size_t>(vc)] == packet.message) {
+        return output.credits[static_cast<std::size_t>(vc)] >= flits ? vc : -1;
+      }
+    }
+    return -1;
+  }
+  // Round robin over the allowed free VCs, starting after the last VC granted on this output.
   const int span = entry.vc_last - entry.vc_first;
   const int start = ((output.vc_next - entry.vc_first) % span + span) % span;
   for (int k = 0; k < span; ++k) {
     const int vc = entry.vc_first + (start + k) % span;
+    if (output.vc_owner[static_cast<std::size_t>(vc)] >= 0) continue;  // locked by a message
     if (output.credits[static_cast<std::size_t>(vc)] >= flits) return vc;
   }
   return -1;
@@ -165,7 +178,7 @@ bool Router::arbitrate(int out, std::uint64_t now) {
       key += static_cast<std::int64_t>(packet_of(*head.payload).step) * inputs * params_.vcs;
     }
     if (key >= best_key) continue;
-    const int out_vc = pick_vc(output, head, packet_of(*head.payload).flits);
+    const int out_vc = pick_vc(output, head, packet_of(*head.payload));
     if (out_vc < 0) continue;
     best_key = key;
     best_fifo = fifo;
@@ -210,6 +223,12 @@ bool Router::arbitrate(int out, std::uint64_t now) {
   const int in_vc = best_fifo % params_.vcs;
   fifo_flits_[static_cast<std::size_t>(best_fifo)] -= packet.flits;
   output.credits[static_cast<std::size_t>(best_vc)] -= packet.flits;
+  if (packet.message_flow) {
+    // Lock the VC from the head's grant until the message's last packet has passed.
+    int& owner = output.vc_owner[static_cast<std::size_t>(best_vc)];
+    if (packet.head && packet.packets > 1) owner = packet.message;
+    if (packet.index == packet.packets - 1) owner = -1;
+  }
   packet.vc = best_vc;
   packet.dim = entry.dim;
   packet.vc_class = entry.vc_class;

@@ -3,7 +3,10 @@
 // with credit backpressure, routing by the packet's source route, round-robin switch arbitration
 // per output (over input ports, then over the VCs of a port), a fixed pipeline latency, and virtual
 // cut-through at packet granularity (a packet moves only when the downstream VC can hold all of
-// it; each input and each output passes one packet at a time). Event-driven: one SC_METHOD that
+// it; each input and each output passes one packet at a time). Message flow control: a message's
+// head locks the (output, VC) it is granted until the message's last packet has passed; other
+// messages' packets wait for another VC or for the unlock, and body packets take the locked VC
+// (headless packets of two messages never interleave on one VC). Event-driven: one SC_METHOD that
 // runs only when a packet becomes routable, an output frees up or a credit returns.
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "model/noc/cycle_clock.h"
+#include "model/noc/packet.h"
 #include "model/noc/routing.h"
 
 namespace mt {
@@ -87,6 +91,7 @@ class Router : public sc_core::sc_module {
     int input_last = -1;          // round-robin pointer over input ports (last granted)
     std::vector<int> requesters;  // input FIFOs whose head packet wants this output
     int last_flow = -1;           // flow of the last packet granted (-1: none yet)
+    std::vector<int> vc_owner;    // per downstream VC: message holding it (-1: free)
   };
   struct Credit {
     std::uint64_t cycle;
@@ -102,7 +107,7 @@ class Router : public sc_core::sc_module {
                             sc_core::sc_time& delay);
   void process();
   bool arbitrate(int out, std::uint64_t now);
-  int pick_vc(const Output& output, const Entry& entry, int flits) const;
+  int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
   void wake_at(std::uint64_t cycle);
   void remove_requester(int out, int fifo);
 

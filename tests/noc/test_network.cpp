@@ -3,6 +3,7 @@
 // Every TEST_CASE elaborates SystemC once (one simulate() call).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -167,6 +168,54 @@ TEST_CASE("two streams sharing a link each get half of it", "[noc][bandwidth]") 
   const std::uint64_t b = r.message_arrival_cycles.at(1);
   CHECK((a > b ? a - b : b - a) == 17);
   CHECK(std::max(a, b) == expected);
+}
+
+TEST_CASE("message flow control: two messages sharing a link pass one whole message apart",
+          "[noc][bandwidth][message]") {
+  ScenarioConfig s = base_scenario();
+  s.nic.flow_control = "message";
+  s.topology = test::topology_config("switch:nodes=4", 150);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  const int packets = 10;
+  Schedule schedule = empty_schedule(4, 2);
+  schedule.add(make_op(0, 2, 0, OpKind::kReduce));
+  schedule.add(make_op(1, 2, 1, OpKind::kReduce));
+  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // The head packet has 17 flits, the 9 body packets 16 (no head flit): a message occupies the
+  // switch->2 link for 17 + 9 * 16 = 161 cycles. Both messages fit in the switch's input buffers
+  // (161 <= 318 flits on one VC), so the second streams right behind the first once the first's
+  // last packet has released the output VC: the messages arrive exactly one message time apart.
+  const std::uint64_t head = packet_cycles(s, 256, 16.0);
+  const std::uint64_t body = LinkChannel::serialization_cycles(
+      Nic::flits_for(256, 0, s.nic.flit_bytes), s.nic.flit_bytes, 16.0);
+  const std::uint64_t message = head + (packets - 1) * body;
+  REQUIRE(message == 161);
+  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t first = 150 + 1 + message + 150 + reduce;
+  const std::uint64_t a = r.message_arrival_cycles.at(0);
+  const std::uint64_t b = r.message_arrival_cycles.at(1);
+  CHECK(std::min(a, b) == first);
+  CHECK(std::max(a, b) == first + message);
+  CHECK(r.completion_cycles == first + message);
+  CHECK(r.packets == 2 * packets);
+}
+
+TEST_CASE("message flow control: ring all-reduce across a switch verifies the data",
+          "[noc][message]") {
+  ScenarioConfig s = base_scenario();
+  s.nic.flow_control = "message";
+  s.topology = test::topology_config("switch:nodes=8", 20);
+  const Topology topology(s.topology);
+  const Schedule schedule = test::ring_allreduce({0, 1, 2, 3, 4, 5, 6, 7});
+  const RunResult r = simulate(s, topology, schedule, 8ull * 4096);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  CHECK(r.messages == 8 * 14);
+  CHECK(r.packets == 8 * 14 * 16);
 }
 
 TEST_CASE("step priority lets the older step's stream go first", "[noc][arbitration]") {
