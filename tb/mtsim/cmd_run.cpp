@@ -181,15 +181,7 @@ int run_command(const std::vector<std::string>& args) {
       "or chrome://tracing; time in microseconds of simulated time)")(
       "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
       "scenario", po::value(&scenario_file), "scenario YAML file (see scenarios/README.md)");
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts;
-    return kExitOk;
-  }
+  if (!parse_command(args, opts, "scenario")) return kExitOk;
   if (scenario_file.empty()) throw UsageError("missing SCENARIO.yaml (mtsim run --help)");
   if (jobs < 1 || jobs > 256) throw UsageError("--jobs " + std::to_string(jobs) + ": expected 1..256");
 

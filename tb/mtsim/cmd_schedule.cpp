@@ -132,14 +132,9 @@ int schedule_command(const std::vector<std::string>& args) {
                                 "that choose by size (auto); default 1MiB")(
       "format,f", po::value(&format), "output: text (summary), json (schedule file readable by "
                                       "mtsim verify, plus an \"analysis\" object) or dot (Graphviz)");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts << "\nalgorithms:\n";
-    for (const auto& name : algorithm_names()) std::cout << "  " << algorithm_help(name) << "\n";
-    return kExitOk;
-  }
+  std::string algorithms_help = "\nalgorithms:\n";
+  for (const auto& name : algorithm_names()) algorithms_help += "  " + algorithm_help(name) + "\n";
+  if (!parse_command(args, opts, nullptr, algorithms_help)) return kExitOk;
   if (topology_spec.empty()) throw UsageError("--topology is required (e.g. --topology torus:4x4)");
   if (algorithm.empty()) throw UsageError("--algorithm is required (e.g. --algorithm multitree)");
   if (format != "text" && format != "json" && format != "dot")
@@ -182,15 +177,7 @@ int verify_command(const std::vector<std::string>& args) {
       "topology,t", po::value(&topology_spec),
       "topology to check links against (default: the file's \"topology\" field)")(
       "file", po::value(&file), "schedule JSON file");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts;
-    return kExitOk;
-  }
+  if (!parse_command(args, opts, "file")) return kExitOk;
   if (file.empty()) throw UsageError("missing SCHEDULE.json (mtsim verify --help)");
   const Schedule schedule = load_schedule_file(file);
   if (topology_spec.empty()) topology_spec = schedule.topology;

@@ -430,27 +430,20 @@ int sweep_command(const std::vector<std::string>& args) {
       "extra #SBATCH line for --emit-slurm, e.g. --slurm-option=--partition=cpu (repeatable)")(
       "merge", "assemble DIR/points/<i>.json of a Slurm run into DIR/results.*")(
       "sweep", po::value(&sweep_file), "sweep YAML file");
-  po::positional_options_description positional;
-  positional.add("sweep", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << opts;
-    return kExitOk;
-  }
+  const auto vm = parse_command(args, opts, "sweep");
+  if (!vm) return kExitOk;
   if (sweep_file.empty()) throw UsageError("missing SWEEP.yaml (mtsim sweep --help)");
   if (jobs < 1 || jobs > 256)
     throw UsageError("--jobs " + std::to_string(jobs) + ": expected 1..256");
-  const bool resume = vm.count("resume") > 0;
-  const bool emit = vm.count("emit-slurm") > 0;
-  const bool merging = vm.count("merge") > 0;
-  const bool list = vm.count("list") > 0;
+  const bool resume = vm->count("resume") > 0;
+  const bool emit = vm->count("emit-slurm") > 0;
+  const bool merging = vm->count("merge") > 0;
+  const bool list = vm->count("list") > 0;
   if (static_cast<int>(emit) + static_cast<int>(merging) + static_cast<int>(list) +
           static_cast<int>(resume) >
       1)
     throw UsageError("--resume, --list, --emit-slurm and --merge exclude each other");
-  if (vm.count("retry-failed") && !resume) throw UsageError("--retry-failed needs --resume");
+  if (vm->count("retry-failed") && !resume) throw UsageError("--retry-failed needs --resume");
   if (!slurm_options.empty() && !emit) throw UsageError("--slurm-option needs --emit-slurm");
 
   SweepConfig sweep = load_sweep_file(sweep_file);
@@ -475,7 +468,7 @@ int sweep_command(const std::vector<std::string>& args) {
   make_dir(out_dir + "/logs");
   const SweepDir dir{absolute_path(out_dir)};
   if (emit) {
-    emit_slurm(exe, sweep_file, sweep, points, dir, vm.count("jobs") ? jobs : 0, slurm_options);
+    emit_slurm(exe, sweep_file, sweep, points, dir, vm->count("jobs") ? jobs : 0, slurm_options);
     return kExitOk;
   }
   if (merging) return merge(sweep, points, dir);
@@ -494,7 +487,7 @@ int sweep_command(const std::vector<std::string>& args) {
         continue;
       }
       r.point = found->second;
-      if (!r.passed() && vm.count("retry-failed")) continue;
+      if (!r.passed() && vm->count("retry-failed")) continue;
       skip.insert(r.point);
       records.push_back(std::move(r));
     }
