@@ -156,13 +156,18 @@ RingOrder find_ring_order(const Topology& topology) {
   return result;
 }
 
-int add_ring_reduce_scatter(Schedule& schedule, ArrivalTracker& tracker,
-                            const std::vector<int>& ring,
-                            const std::vector<std::vector<int>>& groups, int flow, int first_step) {
+namespace {
+
+// One ring phase: N-1 steps in which node ring[i] sends its chunk group (i + group_offset - s)
+// to ring[i+1]; reduce-scatter starts at offset 0, all-gather at offset 1 (the group each node
+// finished reducing).
+int add_ring_phase(Schedule& schedule, ArrivalTracker& tracker, const std::vector<int>& ring,
+                   const std::vector<std::vector<int>>& groups, int flow, int first_step,
+                   OpKind kind, int group_offset) {
   const int n = static_cast<int>(ring.size());
   for (int s = 0; s + 1 < n; ++s) {
     for (int i = 0; i < n; ++i) {
-      const int g = ((i - s) % n + n) % n;
+      const int g = ((i + group_offset - s) % n + n) % n;
       for (int chunk : groups[static_cast<size_t>(g)]) {
         Op op;
         op.node = ring[static_cast<size_t>(i)];
@@ -170,7 +175,7 @@ int add_ring_reduce_scatter(Schedule& schedule, ArrivalTracker& tracker,
         op.chunk = chunk;
         op.flow = flow;
         op.step = first_step + s;
-        op.kind = OpKind::kReduce;
+        op.kind = kind;
         tracker.send(schedule, std::move(op));
       }
     }
@@ -179,26 +184,17 @@ int add_ring_reduce_scatter(Schedule& schedule, ArrivalTracker& tracker,
   return std::max(0, n - 1);
 }
 
+}  // namespace
+
+int add_ring_reduce_scatter(Schedule& schedule, ArrivalTracker& tracker,
+                            const std::vector<int>& ring,
+                            const std::vector<std::vector<int>>& groups, int flow, int first_step) {
+  return add_ring_phase(schedule, tracker, ring, groups, flow, first_step, OpKind::kReduce, 0);
+}
+
 int add_ring_all_gather(Schedule& schedule, ArrivalTracker& tracker, const std::vector<int>& ring,
                         const std::vector<std::vector<int>>& groups, int flow, int first_step) {
-  const int n = static_cast<int>(ring.size());
-  for (int s = 0; s + 1 < n; ++s) {
-    for (int i = 0; i < n; ++i) {
-      const int g = ((i + 1 - s) % n + n) % n;
-      for (int chunk : groups[static_cast<size_t>(g)]) {
-        Op op;
-        op.node = ring[static_cast<size_t>(i)];
-        op.peer = ring[static_cast<size_t>((i + 1) % n)];
-        op.chunk = chunk;
-        op.flow = flow;
-        op.step = first_step + s;
-        op.kind = OpKind::kBroadcast;
-        tracker.send(schedule, std::move(op));
-      }
-    }
-    tracker.commit();
-  }
-  return std::max(0, n - 1);
+  return add_ring_phase(schedule, tracker, ring, groups, flow, first_step, OpKind::kBroadcast, 1);
 }
 
 Schedule build_ring(const Topology& topology, const AlgorithmParams& params) {
