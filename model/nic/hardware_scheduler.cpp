@@ -9,17 +9,17 @@ namespace mt {
 HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
                                      std::vector<TableEntry> table)
     : engine_(std::move(engine)), table_(std::move(table)) {
-  if (!engine_) throw std::invalid_argument("HardwareScheduler: no engine");
+  if (!engine_) throw SchedulerError("HardwareScheduler: no engine");
 }
 
 void HardwareScheduler::load(const std::vector<SchedulerOp>& program, int ports) {
   if (program.size() != table_.size()) {
-    throw std::invalid_argument("HardwareScheduler: program of " + std::to_string(program.size()) +
+    throw SchedulerError("HardwareScheduler: program of " + std::to_string(program.size()) +
                                 " operations for a table of " + std::to_string(table_.size()));
   }
   for (std::size_t i = 0; i < program.size(); ++i) {
     if (program[i].port != table_[i].port || program[i].port < 0 || program[i].port >= ports) {
-      throw std::invalid_argument("HardwareScheduler: operation " + std::to_string(i) +
+      throw SchedulerError("HardwareScheduler: operation " + std::to_string(i) +
                                   " (message " + std::to_string(program[i].message) +
                                   ") uses port " + std::to_string(program[i].port) +
                                   ", its table entry port " + std::to_string(table_[i].port));
@@ -43,7 +43,7 @@ void HardwareScheduler::tick_once() const {
   const std::vector<IssueCommand> issues = engine_->tick();
   for (const IssueCommand& c : issues) {
     if (pending_.at(static_cast<std::size_t>(c.port)) >= 0) {
-      throw std::logic_error("HardwareScheduler: port " + std::to_string(c.port) +
+      throw SchedulerError("HardwareScheduler: port " + std::to_string(c.port) +
                              " issued twice before the NIC took the first");
     }
     pending_[static_cast<std::size_t>(c.port)] = c.index;
@@ -92,7 +92,7 @@ int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) const {
 
 void HardwareScheduler::pop(int port) {
   int& index = pending_.at(static_cast<std::size_t>(port));
-  if (index < 0) throw std::logic_error("HardwareScheduler::pop: no issue pending on this port");
+  if (index < 0) throw SchedulerError("HardwareScheduler::pop: no issue pending on this port");
   issued_[static_cast<std::size_t>(index)] = 1;
   ++issued_count_;
   index = -1;

@@ -23,21 +23,32 @@ class HardwareScheduler : public Scheduler {
   HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table);
 
   /// `program` must be the table's messages in table order (same size, same ports): checked,
-  /// throws std::invalid_argument otherwise. Dependencies are kept for stall diagnostics only.
+  /// throws SchedulerError otherwise. Dependencies are kept for stall diagnostics only.
   void load(const std::vector<SchedulerOp>& program, int ports) override;
+  /// See Scheduler::on_arrival (kept for diagnostics; issue follows the counters).
   void on_arrival(int message) override;
+  /// Arrival counter `counter` counts one more message arrived at cycle `now`.
   void on_counter_arrival(int counter, std::uint64_t now) override;
+  /// Port `port`'s ready level at cycle `now`.
   void set_port_ready(int port, bool ready, std::uint64_t now) override;
+  /// Table entry the engine has decided to issue on `port` by `now_cycles`, -1 if none.
   int next_ready(int port, std::uint64_t now_cycles) const override;
+  /// Issues next_ready(port); throws SchedulerError when no issue is pending on it.
   void pop(int port) override;
+  /// Next cycle after `now` at which the engine can decide something, or kNoEvent.
   std::uint64_t next_event_cycle(std::uint64_t now) const override;
+  /// Always true: the NIC presents port ready levels every cycle it runs.
   bool cycle_level() const override { return true; }
 
+  /// Entries in the table.
   std::size_t size() const override { return table_.size(); }
+  /// Entries issued so far.
   std::size_t issued() const override { return issued_count_; }
+  /// True once table entry `index` has been issued.
   bool is_issued(int index) const override {
     return issued_.at(static_cast<std::size_t>(index)) != 0;
   }
+  /// Dependencies of entry `index` that have not arrived yet (message ids).
   std::vector<int> missing_deps(int index) const override;
 
   /// Engine ticks run so far (idle cycles skipped are not counted).

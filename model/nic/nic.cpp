@@ -40,6 +40,59 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
   sensitive << wake_;
 }
 
+void MessageRecord::start(int packet_count, std::uint64_t message_bytes) {
+  packets = packet_count;
+  bytes = message_bytes;
+  bytes_received = 0;
+  received = 0;
+  bad_indices = 0;
+  seen.assign(static_cast<std::size_t>(std::max(packet_count, 0)), 0);
+}
+
+bool MessageRecord::receive(int index, int payload_bytes) {
+  bytes_received += static_cast<std::uint64_t>(std::max(payload_bytes, 0));
+  if (index >= 0 && static_cast<std::size_t>(index) < seen.size()) {
+    ++seen[static_cast<std::size_t>(index)];
+  } else {
+    ++bad_indices;
+  }
+  return ++received == packets;
+}
+
+std::string MessageRecord::check_complete(int id) const {
+  std::ostringstream out;
+  const auto separator = [&out]() {
+    if (!out.str().empty()) out << "; ";
+  };
+  if (bytes_received != bytes) {
+    out << "received " << bytes_received << " payload bytes of " << bytes;
+  }
+  int missing = 0;
+  int first_missing = -1;
+  int duplicated = 0;
+  int first_duplicated = -1;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    if (seen[i] == 0 && missing++ == 0) first_missing = static_cast<int>(i);
+    if (seen[i] > 1 && duplicated++ == 0) first_duplicated = static_cast<int>(i);
+  }
+  if (missing > 0) {
+    separator();
+    out << missing << " packet index(es) missing (first " << first_missing << ")";
+  }
+  if (duplicated > 0) {
+    separator();
+    out << duplicated << " packet index(es) received more than once (first " << first_duplicated
+        << ")";
+  }
+  if (bad_indices > 0) {
+    separator();
+    out << bad_indices << " packet(s) with an index outside 0.." << packets - 1;
+  }
+  if (out.str().empty()) return "";
+  return "data error: message " + std::to_string(id) + " completed with " +
+         std::to_string(packets) + " packets but " + out.str();
+}
+
 int Nic::packets_for(std::uint64_t bytes, int packet_bytes) {
   const auto per = static_cast<std::uint64_t>(packet_bytes);
   return std::max(1, static_cast<int>((bytes + per - 1) / per));
@@ -75,6 +128,8 @@ tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::
   const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
   credits_.push_back(Timed{cycle, seq_++, nullptr, port, packet.credit_vc, packet.flits});
   std::push_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
+  // A credit on its way back is progress to come: a port waiting for it is not stalled.
+  last_progress_ = std::max(last_progress_, cycle);
   // Credits are applied lazily; they only need a wake-up when a port waits for them.
   if (blocked_) wake_at(cycle);
   return tlm::TLM_COMPLETED;
@@ -122,8 +177,12 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
   rx_socket[static_cast<std::size_t>(item.port)]->nb_transport_bw(payload, phase, delay);
 
   MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(packet.message)];
-  ++record.received;
-  if (record.received == record.packets) {
+  if (record.receive(packet.index, packet.payload_bytes)) {
+    // Packets carry no data: check the packetisation before the chunk is applied as a whole.
+    const std::string problem = record.check_complete(packet.message);
+    if (!problem.empty() && env_.data_error != nullptr && env_.data_error->empty()) {
+      *env_.data_error = problem;
+    }
     record.arrived = true;
     record.arrival_cycle = now;
     env_.data->apply(params_.node, packet.chunk, packet.kind, record.snapshot);
@@ -153,7 +212,7 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   host_free_ = port.start;
   last_progress_ = std::max(last_progress_, port.start);  // the host is busy issuing until then
   MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
-  record.packets = port.packets;
+  record.start(port.packets, port.bytes);
   record.issued = true;
   record.issue_cycle = port.start;
   // The message carries the sender's chunk as it is when the operation issues.

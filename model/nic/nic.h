@@ -5,13 +5,16 @@
 // reduction unit. The reduction unit works per packet (cut-through): each packet is summed as
 // soon as its tail has arrived, at reduce_elems_per_cycle, in head-arrival order, so the timing
 // is per packet; the data values themselves (the DataStore) are applied when the message is
-// complete, which gives the same result. Flow control: `packet` (every packet carries a head flit
-// and is routed and credited on its own) or `message` (only the first packet carries the head
-// flit that sets up the path and reserves the receiver; the body packets stream behind it with
-// no head flit and no router pipeline; see NicParams::message_flow_control; the receiver's buffer
-// is the destination chunk itself, so the reservation costs no extra round trip; the in-network
-// router buffers still account their space per packet, as the physical bound of a virtual
-// cut-through network, which never stalls a conflict-free schedule). Hardware issue: the
+// complete, which gives the same result; before that, the message's packet accounting is checked
+// (MessageRecord: payload bytes and every packet index exactly once), so a packetisation error is
+// a data error. Flow control: `packet` (every packet carries a head flit and is routed and
+// credited on its own) or `message` (only the first packet carries the head flit that sets up the
+// path and reserves the receiver; the body packets stream behind it with no head flit and no
+// router pipeline, on the VC the head took: the head locks each (router output, VC) until the
+// message's last packet has passed, so headless packets of two messages never interleave on a
+// VC; see NicParams::message_flow_control; the receiver's buffer is the destination chunk itself,
+// so the reservation costs no extra round trip; the in-network router buffers still account their
+// space per packet, as the physical bound of a virtual cut-through network). Hardware issue: the
 // Scheduler is a HardwareScheduler; the NIC presents every port's ready level and runs again
 // when the scheduler's next decision can happen (Scheduler::next_event_cycle). Event-driven: one
 // SC_METHOD that runs only when something can happen.
@@ -47,17 +50,34 @@ struct MessageRecord {
   bool arrived = false;             ///< every packet has been applied at the peer
   std::uint64_t issue_cycle = 0;    ///< cycle the sender's DMA started it
   std::uint64_t arrival_cycle = 0;  ///< cycle its last packet was reduced at the peer
+  std::uint64_t bytes = 0;           ///< payload bytes the message carries (its chunk), bytes
+  std::uint64_t bytes_received = 0;  ///< payload bytes received so far at the peer, bytes
+  std::vector<int> seen;             ///< per packet index: times it was received
+  int bad_indices = 0;               ///< packets received with an index outside 0..packets-1
+
+  /// Sender side, at issue: the message is split into `packets` packets carrying `bytes` payload
+  /// bytes in total.
+  void start(int packets, std::uint64_t bytes);
+  /// Receiver side: the packet with index `index` carrying `payload_bytes` bytes has been
+  /// received. True when this completes the message (`packets` packets received).
+  bool receive(int index, int payload_bytes);
+  /// After completion: empty when the payload bytes received equal the message's bytes and every
+  /// packet index 0..packets-1 arrived exactly once; else what is wrong, naming message `id`.
+  std::string check_complete(int id) const;
 };
 
 /// Shared state the NICs of one System work on (all owned by the System).
 struct NicEnvironment {
-  const Schedule* schedule = nullptr;
-  RoutingTable* routing = nullptr;
-  DataStore* data = nullptr;
-  PacketPool* pool = nullptr;
+  const Schedule* schedule = nullptr;  ///< the schedule being run
+  RoutingTable* routing = nullptr;      ///< routes and VC classes
+  DataStore* data = nullptr;            ///< node buffers and message snapshots
+  PacketPool* pool = nullptr;           ///< packets, reused
   std::vector<MessageRecord>* messages = nullptr;  ///< indexed by message id
   std::vector<const std::vector<int>*> paths;      ///< per message: links from node to peer
   std::function<void(int node, std::uint64_t cycle)> on_finished;  ///< a NIC finished its work
+  /// First packetisation error found when a message completed (see MessageRecord::
+  /// check_complete); stays empty when every message arrived whole. Null: not recorded.
+  std::string* data_error = nullptr;
 };
 
 /// Parameters of one NIC.
@@ -108,7 +128,8 @@ class Nic : public sc_core::sc_module {
   /// Packets injected so far.
   std::uint64_t packets_sent() const { return packets_sent_; }
   /// Last cycle this NIC issued an operation or moved a packet, or a later cycle at which an
-  /// operation or a reduction already under way completes (progress to come).
+  /// operation or a reduction already under way completes or a credit on its way back arrives
+  /// (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
   /// What this NIC is stuck on (empty when finished), e.g. "node 3 waits for message 17 (chunk 2
   /// from node 5) to issue message 40".

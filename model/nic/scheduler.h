@@ -7,9 +7,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace mt {
+
+/// A scheduler was misused: a program that does not fit the NIC (bad port, repeated or unknown
+/// message) or an operation requested that is not there (pop with nothing ready).
+class SchedulerError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// One operation of a node's program as the scheduler sees it.
 struct SchedulerOp {

@@ -7,7 +7,7 @@
 namespace mt {
 
 void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports) {
-  if (ports < 1) throw std::invalid_argument("SoftwareScheduler: ports must be >= 1");
+  if (ports < 1) throw SchedulerError("SoftwareScheduler: ports must be >= 1");
   program_ = program;
   missing_.assign(program_.size(), 0);
   issued_.assign(program_.size(), 0);
@@ -17,7 +17,7 @@ void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
   for (std::size_t i = 0; i < program_.size(); ++i) {
     SchedulerOp& op = program_[i];
     if (op.port < 0 || op.port >= ports) {
-      throw std::invalid_argument("SoftwareScheduler: message " + std::to_string(op.message) +
+      throw SchedulerError("SoftwareScheduler: message " + std::to_string(op.message) +
                                   " uses port " + std::to_string(op.port) + " of " +
                                   std::to_string(ports));
     }
@@ -49,7 +49,7 @@ int SoftwareScheduler::next_ready(int port, std::uint64_t /*now_cycles*/) const 
 
 void SoftwareScheduler::pop(int port) {
   MinHeap& heap = ready_.at(static_cast<std::size_t>(port));
-  if (heap.empty()) throw std::logic_error("SoftwareScheduler::pop: no ready operation");
+  if (heap.empty()) throw SchedulerError("SoftwareScheduler::pop: no ready operation");
   issued_[static_cast<std::size_t>(heap.top())] = 1;
   ++issued_count_;
   heap.pop();

@@ -15,16 +15,24 @@ namespace mt {
 /// Software (host-driven) issue policy. Plain C++: the golden model of the issue order.
 class SoftwareScheduler : public Scheduler {
  public:
+  /// See Scheduler::load. Throws SchedulerError for ports < 1 or an op on a port >= ports.
   void load(const std::vector<SchedulerOp>& program, int ports) override;
+  /// See Scheduler::on_arrival (repeated or unknown messages change nothing).
   void on_arrival(int message) override;
+  /// Earliest ready operation of `port` in program order, -1 if none (time is ignored).
   int next_ready(int port, std::uint64_t now_cycles) const override;
+  /// Issues next_ready(port); throws SchedulerError when nothing is ready on it.
   void pop(int port) override;
 
+  /// Operations in the program.
   std::size_t size() const override { return program_.size(); }
+  /// Operations issued so far.
   std::size_t issued() const override { return issued_count_; }
+  /// True once program entry `index` has been issued.
   bool is_issued(int index) const override {
     return issued_.at(static_cast<std::size_t>(index)) != 0;
   }
+  /// Dependencies of program entry `index` that have not arrived yet (message ids).
   std::vector<int> missing_deps(int index) const override;
 
  private:

@@ -26,7 +26,9 @@ namespace mt {
 /// Header fields of one packet (one per generic payload, set once and reused from the pool).
 class PacketExtension : public tlm::tlm_extension<PacketExtension> {
  public:
+  /// A copy of the header (TLM extension protocol).
   tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
+  /// Copies every header field from `other` (TLM extension protocol).
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const PacketExtension&>(other);
   }
@@ -63,8 +65,11 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
 /// Reusable packets: no allocation per packet after warm-up. Owns every payload it hands out.
 class PacketPool {
  public:
+  /// An empty pool.
   PacketPool() = default;
+  /// Not copyable: it owns the payloads it hands out.
   PacketPool(const PacketPool&) = delete;
+  /// Not copyable.
   PacketPool& operator=(const PacketPool&) = delete;
 
   /// A payload with a PacketExtension attached (fields hold the previous user's values).

@@ -16,7 +16,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       out_socket("out_socket", params.outputs.size()),
       params_(params),
       routing_(routing),
-      clock_(clock) {
+      clock_(clock),
+      allocator_(static_cast<int>(params.outputs.size())) {
   const int inputs = params_.network_inputs + params_.local_ports;
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
@@ -84,8 +85,10 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
           name(),
           ("message " + std::to_string(packet.message) + ": route ends at a switch").c_str());
     }
+    // Any ejection port may take it (the first free one in the allocator's rotating order).
     const int network_outputs = static_cast<int>(outputs_.size()) - params_.local_ports;
-    entry.out = network_outputs + port % params_.local_ports;
+    entry.out = network_outputs;
+    entry.eject = true;
     entry.vc_first = 0;
     entry.vc_last = outputs_[static_cast<std::size_t>(entry.out)].config.vcs;
   }
@@ -99,7 +102,7 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   // A packet on the wire is progress to come: it must not look like a stall while it travels.
   last_progress_ = std::max(last_progress_, entry.ready);
   ++buffered_;
-  if (queue.size() == 1) outputs_[static_cast<std::size_t>(entry.out)].requesters.push_back(fifo);
+  if (queue.size() == 1) add_requester(entry, fifo);
   wake_at(entry.ready);
   return tlm::TLM_ACCEPTED;
 }
@@ -114,9 +117,29 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
   credits_.push_back(Credit{cycle, port, packet.credit_vc, packet.flits});
   std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+  // A credit on its way back is progress to come: a sender waiting for it is not stalled.
+  last_progress_ = std::max(last_progress_, cycle);
   // Credits are applied lazily; they only need a wake-up when a packet waits for them.
   if (blocked_) wake_at(cycle);
   return tlm::TLM_COMPLETED;
+}
+
+void Router::add_requester(const Entry& entry, int fifo) {
+  if (!entry.eject) {
+    outputs_[static_cast<std::size_t>(entry.out)].requesters.push_back(fifo);
+    return;
+  }
+  for (std::size_t o = static_cast<std::size_t>(entry.out); o < outputs_.size(); ++o) {
+    outputs_[o].requesters.push_back(fifo);
+  }
+}
+
+void Router::remove_requesters(const Entry& entry, int fifo) {
+  if (!entry.eject) {
+    remove_requester(entry.out, fifo);
+    return;
+  }
+  for (int o = entry.out; o < static_cast<int>(outputs_.size()); ++o) remove_requester(o, fifo);
 }
 
 void Router::remove_requester(int out, int fifo) {
@@ -193,12 +216,18 @@ bool Router::arbitrate(int out, std::uint64_t now) {
     const int flow = packet_of(*head.payload).flow;
     const bool behind = head.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
                         output.busy_until > head.ready;
-    if (head.cross || behind) ++cross_flow_waits_;
+    // A loss counts once the packet has really waited: another ejection port may still take it
+    // in the cycle it lost at the first.
+    if ((head.cross && now > head.cross_cycle) || behind) ++cross_flow_waits_;
     for (const int fifo : output.requesters) {
       if (fifo == best_fifo) continue;
       Entry& other = fifos_[static_cast<std::size_t>(fifo)].front();
-      if (other.ready <= now && !other.cross && packet_of(*other.payload).flow != flow) {
+      // Only a packet this output could have taken now loses to the winner (not a body packet
+      // whose message holds another output, not one without credit here).
+      if (other.ready <= now && !other.cross && packet_of(*other.payload).flow != flow &&
+          pick_vc(output, other, packet_of(*other.payload)) >= 0) {
         other.cross = true;
+        other.cross_cycle = now;
       }
     }
     output.last_flow = flow;
@@ -209,10 +238,8 @@ bool Router::arbitrate(int out, std::uint64_t now) {
   --buffered_;
   ++forwarded_;
   last_progress_ = std::max(last_progress_, now);
-  remove_requester(out, best_fifo);
-  if (!queue.empty()) {
-    outputs_[static_cast<std::size_t>(queue.front().out)].requesters.push_back(best_fifo);
-  }
+  remove_requesters(entry, best_fifo);
+  if (!queue.empty()) add_requester(queue.front(), best_fifo);
   output.input_last = best_fifo / params_.vcs;
   input_vc_last_[static_cast<std::size_t>(best_fifo / params_.vcs)] = best_fifo % params_.vcs;
   output.vc_next = best_vc + 1;
@@ -263,13 +290,19 @@ void Router::process() {
         credit.flits;
   }
   // A grant can expose a new head for an output already visited: repeat until nothing moves.
+  // Outputs arbitrate in the allocator's rotating order (they compete for inputs).
   bool moved = true;
   while (moved) {
     moved = false;
-    for (std::size_t o = 0; o < outputs_.size(); ++o) {
-      if (arbitrate(static_cast<int>(o), now)) moved = true;
+    for (int k = 0; k < allocator_.outputs(); ++k) {
+      const int out = allocator_.output_at(k);
+      if (arbitrate(out, now)) {
+        allocator_.granted(out);
+        moved = true;
+      }
     }
   }
+  allocator_.end_round();
   std::uint64_t next = kNever;
   blocked_ = false;
   for (const Output& output : outputs_) {

@@ -1,7 +1,9 @@
 #pragma once
 // Input-buffered router (also the switch of switched topologies): per input port and VC a FIFO
 // with credit backpressure, routing by the packet's source route, round-robin switch arbitration
-// per output (over input ports, then over the VCs of a port), a fixed pipeline latency, and virtual
+// per output (over input ports, then over the VCs of a port; outputs take turns at the inputs they
+// compete for, see SwitchAllocator; a packet for the NIC takes the first free ejection port after
+// the rotating start), a fixed pipeline latency, and virtual
 // cut-through at packet granularity (a packet moves only when the downstream VC can hold all of
 // it; each input and each output passes one packet at a time). Message flow control: a message's
 // head locks the (output, VC) it is granted until the message's last packet has passed; other
@@ -22,6 +24,7 @@
 #include "model/noc/cycle_clock.h"
 #include "model/noc/packet.h"
 #include "model/noc/routing.h"
+#include "model/noc/switch_allocator.h"
 
 namespace mt {
 
@@ -69,19 +72,21 @@ class Router : public sc_core::sc_module {
   /// flow (tree / ring): inter-flow contention. Each packet counts at most once per router.
   std::uint64_t cross_flow_waits() const { return cross_flow_waits_; }
   /// Last cycle a packet moved through this router, or the cycle a packet on its way in will be
-  /// ready (progress to come).
+  /// ready or a credit on its way back will arrive (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
 
  private:
   struct Entry {
     tlm::tlm_generic_payload* payload = nullptr;
     std::uint64_t ready = 0;  // cycle the head may leave (arrival + pipeline)
-    int out = 0;              // output port
+    int out = 0;              // output port (the first ejection port when `eject`)
+    bool eject = false;       // leaves by any ejection port to the NIC
     int vc_first = 0;         // allowed downstream VCs [vc_first, vc_last)
     int vc_last = 1;
     int dim = -1;  // dateline state after the hop
     int vc_class = 0;
     bool cross = false;  // lost an arbitration to a packet of another flow
+    std::uint64_t cross_cycle = 0;  // cycle it first lost (a grant in a later cycle is a wait)
   };
   struct Output {
     RouterOutputConfig config;
@@ -109,7 +114,9 @@ class Router : public sc_core::sc_module {
   bool arbitrate(int out, std::uint64_t now);
   int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
   void wake_at(std::uint64_t cycle);
+  void add_requester(const Entry& entry, int fifo);
   void remove_requester(int out, int fifo);
+  void remove_requesters(const Entry& entry, int fifo);
 
   RouterParams params_;
   RoutingTable& routing_;
@@ -119,6 +126,7 @@ class Router : public sc_core::sc_module {
   std::vector<int> input_vc_last_;               // per input port: VC it last sent from
   std::vector<std::uint64_t> input_busy_until_;  // per input port: its current packet has left
   std::vector<Output> outputs_;
+  SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<Credit> credits_;  // min-heap by cycle
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   sc_core::sc_event wake_;

@@ -21,6 +21,8 @@ class RoutingError : public std::runtime_error {
 /// Routes and virtual-channel policy for one topology.
 class RoutingTable {
  public:
+  /// Routing for `topology`, which must outlive the table: dateline VC classes on ring/torus,
+  /// output/input port indices of every link; routes are computed on first use.
   explicit RoutingTable(const Topology& topology);
 
   /// The topology routed on.

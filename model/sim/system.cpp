@@ -121,6 +121,7 @@ struct System::Impl {
   std::unique_ptr<DataStore> data;
   PacketPool pool;
   std::vector<MessageRecord> messages;
+  std::string data_error;  // first packetisation error (NicEnvironment::data_error)
   NicEnvironment env;
   std::vector<std::unique_ptr<Router>> routers;  // indexed by vertex (direct) or vertex - nodes
   std::vector<std::unique_ptr<Nic>> nics;
@@ -173,6 +174,7 @@ struct System::Impl {
     env.data = data.get();
     env.pool = &pool;
     env.messages = &messages;
+    env.data_error = &data_error;
     env.paths.resize(schedule.ops.size());
     env.on_finished = [this](int, std::uint64_t) { ++finished; };
     std::vector<NicParams> nic_params(static_cast<std::size_t>(nodes));
@@ -429,7 +431,9 @@ struct System::Impl {
     cost.head_flit_bytes = scenario.nic.head_flit_bytes;
     result.estimate_cycles = estimate_cost(schedule, topology, bytes, cost).cycles;
     if (complete) {
-      const std::string mismatch = data->check();
+      // A message that completed without all of its bytes or packet indices is a data error
+      // even when the chunk values (applied per message) happen to check out.
+      const std::string mismatch = !data_error.empty() ? data_error : data->check();
       if (!mismatch.empty()) result.error = mismatch;
       result.data_verified = mismatch.empty() && data->mode() != DataMode::kOff;
     }

@@ -1,5 +1,6 @@
 #pragma once
-// Stall detection: when nothing has moved (no packet forwarded, no operation issued) for
+// Stall detection: when nothing has moved (no packet forwarded, no operation issued, no credit
+// returned; packets and credits in flight count at their arrival cycle) for
 // watchdog_cycles, the run stops and the System reports what every unfinished NIC waits for.
 // Wakes only once per watchdog period, never per cycle.
 

@@ -47,12 +47,15 @@ TEST_CASE("an op becomes ready when its last dependency arrives", "[nic][schedul
   s.pop(0);
   CHECK(s.issued() == 3);
   CHECK(s.next_ready(0, 0) == -1);
-  CHECK_THROWS_AS(s.pop(0), std::logic_error);
+  CHECK_THROWS_AS(s.pop(0), SchedulerError);
+  CHECK_THROWS_WITH(s.pop(0), "SoftwareScheduler::pop: no ready operation");
 }
 
 TEST_CASE("a port number outside the NIC is rejected", "[nic][scheduler]") {
   SoftwareScheduler s;
+  CHECK_THROWS_AS(s.load({{3, 2, 0, {}}}, 2), SchedulerError);
   CHECK_THROWS_WITH(s.load({{3, 2, 0, {}}}, 2), Catch::Contains("message 3 uses port 2 of 2"));
+  CHECK_THROWS_AS(s.load({}, 0), SchedulerError);
 }
 
 }  // namespace

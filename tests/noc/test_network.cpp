@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/nic/nic.h"
 #include "model/noc/link.h"
@@ -147,6 +148,50 @@ TEST_CASE("a long stream on one link reaches the link bandwidth", "[noc][bandwid
   CHECK(found);
 }
 
+TEST_CASE("a stream limited by credits sends two packets per credit round trip",
+          "[noc][bandwidth][credits]") {
+  ScenarioConfig s = base_scenario();
+  s.router.vcs = 2;            // one VC per dateline class: the stream uses one VC
+  s.router.buffer_flits = 34;  // two 17-flit packets per VC
+  const int latency = 150;
+  const int packets = 40;
+  const RunResult r = one_message(s, "ring:4", latency, 0, 1, 256ull * packets, OpKind::kReduce);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  const std::uint64_t ser = packet_cycles(s, 256, 16.0);
+  REQUIRE(ser == 17);
+  const auto pipeline = static_cast<std::uint64_t>(s.router.pipeline_cycles);
+  // A credit leaves router 1 when the packet's tail has left its buffer (forwarded at head
+  // arrival + pipeline, serialised in 17 cycles) and crosses the wire back: a packet sent by
+  // router 0 at t frees its slot there at t + latency + pipeline + ser + latency = t + 318.
+  const std::uint64_t round_trip = 2 * latency + pipeline + ser;
+  REQUIRE(round_trip == 318);
+  // Router 0 sends packets 2k and 2k+1 at 1 + 318k and 18 + 318k (the first ones after the
+  // injection pipeline); the last packet reaches node 1 after the wire, the pipeline, its
+  // serialisation and its reduction (2 cycles).
+  const std::uint64_t last_sent = pipeline + ser + round_trip * (packets / 2 - 1);
+  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t expected = last_sent + latency + pipeline + ser + reduce;
+  CHECK(expected == 6230);
+  CHECK(r.completion_cycles == expected);
+  CHECK(r.packets == packets);
+}
+
+TEST_CASE("a watchdog shorter than the credit round trip does not fire while credits travel",
+          "[noc][credits][watchdog]") {
+  ScenarioConfig s = base_scenario();
+  s.router.vcs = 2;
+  s.router.buffer_flits = 34;
+  // Router 0 forwards packet 1 at cycle 18, node 1 has reduced it by 18 + 151 + 17 + 2 = 188,
+  // and nothing else moves until packet 0's credit returns at 1 + 318 = 319: 131 cycles with
+  // only a credit in flight, more than the 100-cycle limit.
+  s.watchdog_cycles = 100;
+  const RunResult r = one_message(s, "ring:4", 150, 0, 1, 256ull * 40, OpKind::kReduce);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.completion_cycles == 6230);  // as in the credit-limited stream above
+}
+
 TEST_CASE("two streams sharing a link each get half of it", "[noc][bandwidth]") {
   ScenarioConfig s = base_scenario();
   s.topology = test::topology_config("switch:nodes=4", 150);
@@ -216,6 +261,40 @@ TEST_CASE("message flow control: ring all-reduce across a switch verifies the da
   CHECK(r.data_verified);
   CHECK(r.messages == 8 * 14);
   CHECK(r.packets == 8 * 14 * 16);
+}
+
+TEST_CASE("packets for the NIC take any free ejection port", "[noc][ejection]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("torus:4x4", 20);
+  s.topology.ports_per_node = 2;
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  // Two neighbours of node 5 entering by router inputs 0 and 2: the same ejection port under a
+  // fixed "input mod ports" mapping, two different ones when any free port may take a packet.
+  const int x = 5;
+  const std::vector<int>& in = topology.in_links(x);
+  REQUIRE(in.size() == 4);
+  const int a = topology.link(in[0]).src;
+  const int b = topology.link(in[2]).src;
+  REQUIRE(topology.route(a, x) == std::vector<int>{in[0]});
+  REQUIRE(topology.route(b, x) == std::vector<int>{in[2]});
+  const int packets = 8;
+  Schedule schedule = empty_schedule(16, 2);
+  schedule.add(make_op(a, x, 0, OpKind::kReduce));
+  schedule.add(make_op(b, x, 1, OpKind::kReduce));
+  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // Both streams eject in parallel, packet for packet: each message takes the one-hop time of a
+  // single stream; the NIC's one reduction unit sums the two packets of a pair one after the
+  // other, so the second message completes one packet reduction (2 cycles) later.
+  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t one = (packets - 1) * 17ull + direct_one_packet(s, 1, 20, 256, true);
+  const std::uint64_t ta = r.message_arrival_cycles.at(0);
+  const std::uint64_t tb = r.message_arrival_cycles.at(1);
+  CHECK(std::min(ta, tb) == one);
+  CHECK(std::max(ta, tb) == one + reduce);
+  CHECK(r.completion_cycles == one + reduce);
 }
 
 TEST_CASE("step priority lets the older step's stream go first", "[noc][arbitration]") {

@@ -71,8 +71,9 @@ TEST_CASE("one message under hardware issue: the decision latency is added once"
 }
 
 RunResult torus_run(const std::string& algorithm, const std::string& issue,
-                    const std::string& flow_control, std::uint64_t bytes) {
+                    const std::string& flow_control, std::uint64_t bytes, int buffer_flits = 318) {
   ScenarioConfig s = test::base_scenario();
+  s.router.buffer_flits = buffer_flits;
   s.topology = test::topology_config("torus:4x4", 150);
   s.topology.ports_per_node = 4;
   s.nic.issue = issue;
@@ -101,7 +102,11 @@ TEST_CASE("hardware issue runs the ring all-reduce with verified data", "[sim][c
 
 TEST_CASE("step-ordered MultiTree on a 4x4 torus has no inter-tree contention",
           "[sim][codesign]") {
-  const RunResult r = torus_run("multitree", "hardware", "message", 256 << 10);
+  // Message flow control keeps a whole message on one VC per hop, so one VC's buffer must cover
+  // the credit round trip of a body packet (2 x 150 wire + 16 serialisation + 1 pipeline for the
+  // head) plus a packet, or the stream lags its injection by a few cycles and the next step's
+  // message (another tree) waits behind it at the same output: 2 x 318 flits per VC.
+  const RunResult r = torus_run("multitree", "hardware", "message", 256 << 10, 2 * 318);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);

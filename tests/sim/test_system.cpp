@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "model/nic/nic.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 
@@ -45,16 +46,54 @@ TEST_CASE("ring all-reduce on an 8-node ring: exact time and data", "[sim][ring]
   CHECK(r.packets == 8 * 14 * 4);
   CHECK(r.steps == 14);
   for (const std::uint64_t finish : r.node_finish_cycles) CHECK(finish == r.completion_cycles);
-  CHECK(r.bound_cycles > 0);
+  // Bandwidth bound: 2(N-1) buffers of 8 KiB over the 8 nodes' injection bandwidth (a ring
+  // node has 2 ports, one per link, of 16 B/cycle each).
+  CHECK(r.ports == 2);
+  CHECK(r.bound_cycles == Approx(2.0 * 7 * 8 * 1024 / (8.0 * 2 * 16)));
   CHECK(r.efficiency == Approx(r.bound_cycles / static_cast<double>(r.completion_cycles)));
   CHECK(r.completion_ns == Approx(static_cast<double>(r.completion_cycles)));
 }
 
-TEST_CASE("ring all-reduce on a 4x4 torus verifies the data", "[sim][ring]") {
+/// Ring all-reduce over the snake order of a 4x4 torus (every ring neighbour one hop away, the
+/// last to the first over a wraparound link): 2(N-1) steps, each the chunk's P packets back to
+/// back (17 cycles each) plus two router pipelines and the 150-cycle wire, plus the reduction of
+/// the last packet (ceil(64 elements / 32) = 2 cycles) in the N-1 reduce-scatter steps.
+std::uint64_t torus_ring_cycles(std::uint64_t bytes) {
+  const ScenarioConfig s = base_scenario();
+  const Topology topology(test::topology_config("torus:4x4", 150));
+  const std::vector<int> order = test::snake_4x4();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    REQUIRE(topology.route(order[i], order[(i + 1) % order.size()]).size() == 1);
+  }
+  const std::uint64_t n = 16;
+  const std::uint64_t chunk = bytes / n;
+  const auto packets = static_cast<std::uint64_t>(Nic::packets_for(chunk, s.nic.packet_bytes));
+  const std::uint64_t flits = static_cast<std::uint64_t>(
+      Nic::flits_for(s.nic.packet_bytes, s.nic.head_flit_bytes, s.nic.flit_bytes));
+  const std::uint64_t step = packets * flits + 2 * s.router.pipeline_cycles + 150;
+  const std::uint64_t reduce =
+      Nic::reduce_cycles(s.nic.packet_bytes / 4, s.nic.reduce_elems_per_cycle);
+  return 2 * (n - 1) * step + (n - 1) * reduce;
+}
+
+TEST_CASE("ring all-reduce on a 4x4 torus: exact time and data", "[sim][ring]") {
   const RunResult r = run_ring("torus:4x4", 150, test::snake_4x4(), 1 << 16);
   INFO(r.error);
   CHECK(r.error.empty());
   CHECK(r.data_verified);
+  // 64 KiB: 16 packets per chunk, 30 x (16 x 17 + 152) + 15 x 2.
+  CHECK(torus_ring_cycles(1 << 16) == 12750);
+  CHECK(r.completion_cycles == 12750);
+}
+
+TEST_CASE("ring all-reduce of 1 MiB on a 4x4 torus: exact time", "[sim][ring]") {
+  const RunResult r = run_ring("torus:4x4", 150, test::snake_4x4(), 1 << 20);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.data_verified);
+  // 256 packets per chunk: 30 x (256 x 17 + 152) + 15 x 2.
+  CHECK(torus_ring_cycles(1 << 20) == 135150);
+  CHECK(r.completion_cycles == 135150);
 }
 
 TEST_CASE("ring all-reduce on a 4x4 mesh verifies the data", "[sim][ring]") {
@@ -168,6 +207,40 @@ TEST_CASE("backpressure: ring all-reduce with tiny buffers and a slow reduction"
   CHECK(r.completion_cycles >= 15ull * 16 * 32);
 }
 
+TEST_CASE("backpressure: one-packet buffers pace a torus ring by the credit round trip",
+          "[sim][backpressure]") {
+  ScenarioConfig s = base_scenario();
+  s.router.vcs = 2;            // one VC per dateline class
+  s.router.buffer_flits = 17;  // one packet per VC
+  s.nic.reduce_elems_per_cycle = 2;
+  const std::uint64_t latency = 30;
+  s.topology = test::topology_config("torus:4x4", static_cast<int>(latency));
+  const Topology topology(s.topology);
+  const RunResult r = simulate(s, topology, test::ring_allreduce(test::snake_4x4()), 16 * 4096);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  // Every step is one hop. The sending router holds one packet's credit for the receiving
+  // router: a packet forwarded at t frees it at t + 30 (wire) + 1 (pipeline) + 17 (ejection)
+  // + 30 (credit back) = t + 78, so packet k leaves at 1 + 78k, its tail reaches the NIC 30 + 1
+  // + 17 = 48 later and its reduction takes 64 / 2 = 32 cycles (less than 78: no queue). A step
+  // of 16 packets: 1 + 78 x 15 + 48, plus 32 for the reduction in the 15 reduce-scatter steps.
+  // The next step's first packet leaves the router when both it (issued at the arrival, + 1
+  // pipeline) and the credit of the previous step's last packet (78 after it left) are there:
+  // after a reduce step the packet is later (48 + 32 + 1 = 81 > 78); after a broadcast step the
+  // credit is (49 < 78): the 14 broadcast steps after the first wait 78 - 49 = 29 cycles more.
+  const std::uint64_t round_trip = 2 * latency + 1 + 17;
+  REQUIRE(round_trip == 78);
+  const std::uint64_t tail = latency + 1 + 17;
+  const std::uint64_t step = 1 + round_trip * 15 + tail;
+  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  REQUIRE(reduce == 32);
+  const std::uint64_t credit_wait = round_trip - (tail + 1);
+  CHECK(r.completion_cycles == 15 * (step + reduce) + step + 14 * (step + credit_wait));
+  CHECK(r.completion_cycles == 37456);
+  CHECK(r.message_arrival_cycles.at(0) == step + reduce);
+}
+
 TEST_CASE("a missing all-gather message is a data mismatch", "[sim][broken]") {
   ScenarioConfig s = base_scenario();
   s.topology = test::topology_config("ring:4", 10);
@@ -235,9 +308,11 @@ TEST_CASE("a stall after traffic reports the cycle of the last progress plus the
   schedule.add(make_op(2, 3, 1, OpKind::kReduce, {0}));  // waits for a message node 2 never gets
   const RunResult r = simulate(s, topology, schedule, 4 * 64);
   CHECK(r.message_arrival_cycles.at(0) == 18);
-  // Last progress: the reduction of message 0 completes at cycle 18.
+  // Last progress: the credit of message 0's packet reaches router 0 at cycle 27 (router 1
+  // forwards it at 1 + 10 + 1 = 12, its 5-flit tail leaves at 17, the credit crosses the 10-cycle
+  // wire back), after the reduction at 18. Credits in flight count as progress.
   CHECK(r.error ==
-        "stall at cycle 518: node 2 waits for message 0 (chunk 0 from node 0) to issue message 1; "
+        "stall at cycle 527: node 2 waits for message 0 (chunk 0 from node 0) to issue message 1; "
         "node 3 waits for message 1 (chunk 1 from node 2) to arrive (not issued yet)");
 }
 
