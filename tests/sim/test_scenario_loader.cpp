@@ -2,6 +2,7 @@
 // "file:line:col: key.path: what is wrong".
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -190,10 +191,17 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
 }
 
 TEST_CASE("every shipped scenario loads") {
-  for (const char* name : {"default.yaml"}) {
-    INFO(name);
-    CHECK_NOTHROW(mt::load_scenario_file(std::string(MT_SOURCE_DIR) + "/scenarios/" + name));
+  // Every scenario file shipped (sweep files under scenarios/sweeps have their own format).
+  int loaded = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(MT_SOURCE_DIR) + "/scenarios")) {
+    const std::string path = entry.path().string();
+    if (entry.path().extension() != ".yaml" || path.find("/sweeps/") != std::string::npos) continue;
+    INFO(path);
+    CHECK_NOTHROW(mt::load_scenario_file(path));
+    ++loaded;
   }
+  CHECK(loaded >= 14);  // default + 7 paper + 6 beyond
   CHECK_THROWS_WITH(mt::load_scenario_file("/nonexistent/x.yaml"),
                     "/nonexistent/x.yaml: cannot open the scenario file");
 }
