@@ -52,7 +52,8 @@ void MessageRecord::start(int packet_count, std::uint64_t message_bytes) {
 bool MessageRecord::receive(int index, int payload_bytes) {
   bytes_received += static_cast<std::uint64_t>(std::max(payload_bytes, 0));
   if (index >= 0 && static_cast<std::size_t>(index) < seen.size()) {
-    ++seen[static_cast<std::size_t>(index)];
+    std::uint8_t& count = seen[static_cast<std::size_t>(index)];
+    if (count < 255) ++count;  // saturates: only 0, 1 and "more than once" matter
   } else {
     ++bad_indices;
   }
@@ -183,6 +184,9 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     if (!problem.empty() && env_.data_error != nullptr && env_.data_error->empty()) {
       *env_.data_error = problem;
     }
+    // Per-packet counts are needed only while the message is in flight: release them so memory
+    // follows the messages in flight, not the data size.
+    std::vector<std::uint8_t>().swap(record.seen);
     record.arrived = true;
     record.arrival_cycle = now;
     env_.data->apply(params_.node, packet.chunk, packet.kind, record.snapshot);

@@ -52,7 +52,7 @@ struct MessageRecord {
   std::uint64_t arrival_cycle = 0;  ///< cycle its last packet was reduced at the peer
   std::uint64_t bytes = 0;           ///< payload bytes the message carries (its chunk), bytes
   std::uint64_t bytes_received = 0;  ///< payload bytes received so far at the peer, bytes
-  std::vector<int> seen;             ///< per packet index: times it was received
+  std::vector<std::uint8_t> seen;    ///< per packet index: times received (released on arrival)
   int bad_indices = 0;               ///< packets received with an index outside 0..packets-1
 
   /// Sender side, at issue: the message is split into `packets` packets carrying `bytes` payload
