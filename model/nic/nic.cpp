@@ -14,7 +14,8 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
       params_(params),
       env_(env),
       scheduler_(std::move(scheduler)),
-      clock_(clock) {
+      clock_(clock),
+      wakeup_(clock) {
   std::vector<SchedulerOp> program;
   program.reserve(params_.program.size());
   for (std::size_t i = 0; i < params_.program.size(); ++i) {
@@ -37,7 +38,7 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
     rx_socket[static_cast<std::size_t>(p)].register_nb_transport_fw(this, &Nic::rx_fw, p);
   }
   SC_METHOD(process);
-  sensitive << wake_;
+  sensitive << wakeup_.event();
 }
 
 void MessageRecord::start(int packet_count, std::uint64_t message_bytes) {
@@ -108,17 +109,6 @@ std::uint64_t Nic::reduce_cycles(int elements, double elems_per_cycle) {
   return static_cast<std::uint64_t>(std::ceil(elements / elems_per_cycle - 1e-9));
 }
 
-void Nic::wake_at(std::uint64_t cycle) {
-  if (cycle >= wake_cycle_) return;  // an earlier (or the same) wake-up is already pending
-  wake_cycle_ = cycle;
-  const std::uint64_t now = clock_.now();
-  if (cycle <= now) {
-    wake_.notify(sc_core::SC_ZERO_TIME);
-  } else {
-    wake_.notify(clock_.to_time(cycle - now));
-  }
-}
-
 tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                               sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) {
@@ -132,7 +122,7 @@ tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::
   // A credit on its way back is progress to come: a port waiting for it is not stalled.
   last_progress_ = std::max(last_progress_, cycle);
   // Credits are applied lazily; they only need a wake-up when a port waits for them.
-  if (blocked_) wake_at(cycle);
+  if (blocked_) wakeup_.at(cycle);
   return tlm::TLM_COMPLETED;
 }
 
@@ -162,7 +152,7 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   reduce_free_ = std::max(tail, reduce_free_) + cycles;
   reducing_.push_back(Timed{reduce_free_, seq_++, &payload, port, packet.vc, packet.flits});
   last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
-  wake_at(reduce_free_);
+  wakeup_.at(reduce_free_);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -309,7 +299,7 @@ bool Nic::send_packet(int p, std::uint64_t now) {
 
 void Nic::process() {
   const std::uint64_t now = clock_.now();
-  wake_cycle_ = kNever;
+  wakeup_.clear();
   while (!credits_.empty() && credits_.front().cycle <= now) {
     const Timed credit = credits_.front();
     std::pop_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
@@ -369,7 +359,7 @@ void Nic::process() {
     }
   }
   if (blocked_ && !credits_.empty()) next = std::min(next, credits_.front().cycle);
-  if (next != kNever) wake_at(next);
+  if (next != kNever) wakeup_.at(next);
 }
 
 std::string Nic::describe_stall() const {

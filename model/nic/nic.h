@@ -36,6 +36,7 @@
 #include "model/nic/data_store.h"
 #include "model/nic/scheduler.h"
 #include "model/noc/cycle_clock.h"
+#include "model/noc/cycle_wakeup.h"
 #include "model/noc/packet.h"
 #include "model/noc/routing.h"
 
@@ -178,7 +179,6 @@ class Nic : public sc_core::sc_module {
   void complete_packet(const Timed& item, std::uint64_t now);
   void start_message(int port, int index, std::uint64_t now);
   bool send_packet(int port, std::uint64_t now);
-  void wake_at(std::uint64_t cycle);
 
   NicParams params_;
   NicEnvironment& env_;
@@ -198,8 +198,7 @@ class Nic : public sc_core::sc_module {
   std::uint64_t packets_sent_ = 0;
   std::uint64_t last_progress_ = 0;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  sc_core::sc_event wake_;
-  std::uint64_t wake_cycle_ = kNever;  // cycle of the pending wake_ notification
+  CycleWakeup wakeup_;  // the one pending wake-up of process()
   bool blocked_ = false;               // a port waits for a credit
 };
 

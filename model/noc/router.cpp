@@ -17,7 +17,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       params_(params),
       routing_(routing),
       clock_(clock),
-      allocator_(static_cast<int>(params.outputs.size())) {
+      allocator_(static_cast<int>(params.outputs.size())),
+      wakeup_(clock) {
   const int inputs = params_.network_inputs + params_.local_ports;
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
@@ -36,19 +37,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
   SC_METHOD(process);
-  sensitive << wake_;
+  sensitive << wakeup_.event();
   dont_initialize();
-}
-
-void Router::wake_at(std::uint64_t cycle) {
-  if (cycle >= wake_cycle_) return;  // an earlier (or the same) wake-up is already pending
-  wake_cycle_ = cycle;
-  const std::uint64_t now = clock_.now();
-  if (cycle <= now) {
-    wake_.notify(sc_core::SC_ZERO_TIME);
-  } else {
-    wake_.notify(clock_.to_time(cycle - now));
-  }
 }
 
 tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -103,7 +93,7 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   last_progress_ = std::max(last_progress_, entry.ready);
   ++buffered_;
   if (queue.size() == 1) add_requester(entry, fifo);
-  wake_at(entry.ready);
+  wakeup_.at(entry.ready);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -120,7 +110,7 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   // A credit on its way back is progress to come: a sender waiting for it is not stalled.
   last_progress_ = std::max(last_progress_, cycle);
   // Credits are applied lazily; they only need a wake-up when a packet waits for them.
-  if (blocked_) wake_at(cycle);
+  if (blocked_) wakeup_.at(cycle);
   return tlm::TLM_COMPLETED;
 }
 
@@ -281,7 +271,7 @@ bool Router::arbitrate(int out, std::uint64_t now) {
 
 void Router::process() {
   const std::uint64_t now = clock_.now();
-  wake_cycle_ = kNever;
+  wakeup_.clear();
   while (!credits_.empty() && credits_.front().cycle <= now) {
     const Credit credit = credits_.front();
     std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
@@ -325,7 +315,7 @@ void Router::process() {
     }
   }
   if (blocked_ && !credits_.empty()) next = std::min(next, credits_.front().cycle);
-  if (next != kNever) wake_at(next);
+  if (next != kNever) wakeup_.at(next);
 }
 
 }  // namespace mt

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "model/noc/cycle_clock.h"
+#include "model/noc/cycle_wakeup.h"
 #include "model/noc/packet.h"
 #include "model/noc/routing.h"
 #include "model/noc/switch_allocator.h"
@@ -113,7 +114,6 @@ class Router : public sc_core::sc_module {
   void process();
   bool arbitrate(int out, std::uint64_t now);
   int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
-  void wake_at(std::uint64_t cycle);
   void add_requester(const Entry& entry, int fifo);
   void remove_requester(int out, int fifo);
   void remove_requesters(const Entry& entry, int fifo);
@@ -129,8 +129,7 @@ class Router : public sc_core::sc_module {
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<Credit> credits_;  // min-heap by cycle
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  sc_core::sc_event wake_;
-  std::uint64_t wake_cycle_ = kNever;  // cycle of the pending wake_ notification
+  CycleWakeup wakeup_;  // the one pending wake-up of process()
   bool blocked_ = false;               // a ready packet waits for a credit
   std::uint64_t buffered_ = 0;
   std::uint64_t forwarded_ = 0;

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -85,7 +86,9 @@ std::string load_error(const std::string& path) {
 }
 
 std::string temp_path(const std::string& name) {
-  return "/tmp/mtsim_test_schedule_io_" + std::to_string(::getpid()) + "_" + name;
+  return (std::filesystem::temp_directory_path() /
+          ("mtsim_test_schedule_io_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 void write_file(const std::string& path, const std::string& text) {
