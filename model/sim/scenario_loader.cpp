@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -666,7 +667,77 @@ void read_sweep(const Reader& r, const YAML::Node& root, SweepConfig& s) {
     r.fail(scenario_node, "scenario", "cannot open the scenario file \"" + s.scenario_file + "\"");
 }
 
+constexpr long long kMaxLayerParams = 1ll << 40;
+constexpr long long kMaxCycles = 1ll << 50;
+
+LayerConfig read_layer(const Reader& r, const YAML::Node& node, const std::string& path) {
+  LayerConfig l;
+  bool has_params = false;
+  r.each_key(node, path, {"name", "params", "backprop_cycles", "forward_cycles"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& sub) {
+               if (key == "name") l.name = r.text(v, sub);
+               if (key == "params") {
+                 l.params = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxLayerParams));
+                 has_params = true;
+               }
+               if (key == "backprop_cycles")
+                 l.backprop_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
+               if (key == "forward_cycles")
+                 l.forward_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
+             });
+  if (l.name.empty()) r.fail(node, path, "missing key \"name\"");
+  if (!has_params) r.fail(node, path, "missing key \"params\"");
+  return l;
+}
+
+void read_workload(const Reader& r, const YAML::Node& root, WorkloadConfig& w) {
+  std::optional<YAML::Node> layers_node;  // copies share the node: a handle for messages
+  r.each_key(
+      root, "",
+      {"name", "description", "source", "dtype", "optimizer_cycles", "bucket_bytes", "layers"},
+      [&](const std::string& key, const YAML::Node& v, const std::string& sub) {
+        if (key == "name") w.name = r.text(v, sub);
+        if (key == "description") w.description = r.text(v, sub);
+        if (key == "source") w.source = r.text(v, sub);
+        if (key == "dtype") w.dtype_bytes = r.choice(v, sub, {"fp32", "fp16"}) == "fp32" ? 4 : 2;
+        if (key == "optimizer_cycles")
+          w.optimizer_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
+        if (key == "bucket_bytes")  // 0: one all-reduce per layer
+          w.bucket_bytes = v.IsScalar() && v.Scalar() == "0" ? 0 : r.bytes(v, sub);
+        if (key == "layers") {
+          const auto items = r.list(v, sub, false, 100000);
+          std::set<std::string> names;
+          for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string item_path = sub + "[" + std::to_string(i) + "]";
+            w.layers.push_back(read_layer(r, items[i], item_path));
+            if (!names.insert(w.layers.back().name).second)
+              r.fail(items[i], item_path + ".name",
+                     "layer \"" + w.layers.back().name + "\" given twice");
+          }
+          layers_node.emplace(v);
+        }
+      });
+  if (!layers_node) r.fail(root, "", "missing key \"layers\"");
+  std::uint64_t total = 0;
+  for (const auto& l : w.layers) total += l.params;
+  if (total == 0) r.fail(*layers_node, "layers", "no layer has parameters: nothing to all-reduce");
+}
+
 }  // namespace
+
+WorkloadConfig load_workload_text(const std::string& text, const std::string& source_name) {
+  const YAML::Node root = parse_yaml(text, source_name);
+  WorkloadConfig w;
+  w.source_file = source_name;
+  const Reader reader(source_name, {});
+  read_workload(reader, root, w);
+  if (w.name.empty()) w.name = file_stem(source_name);
+  return w;
+}
+
+WorkloadConfig load_workload_file(const std::string& path) {
+  return load_workload_text(read_small_file(path, "workload"), path);
+}
 
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
                                   const std::vector<std::string>& overrides) {

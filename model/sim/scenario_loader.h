@@ -9,6 +9,7 @@
 
 #include "model/sim/scenario_config.h"
 #include "model/sim/sweep_config.h"
+#include "model/workload/workload.h"
 
 namespace mt {
 
@@ -36,6 +37,14 @@ SweepConfig load_sweep_file(const std::string& path);
 /// Same, from text; `source_name` stands for the file name in messages and locates the base
 /// scenario (relative paths are taken from its folder).
 SweepConfig load_sweep_text(const std::string& text, const std::string& source_name);
+
+/// Loads and validates a training workload file (scenarios/workloads/*.yaml; schema in
+/// scenarios/README.md, "Workload files"): unknown keys, wrong types and out-of-range values stop
+/// it with "file:line:col: key.path: what".
+WorkloadConfig load_workload_file(const std::string& path);
+
+/// Same, from text; `source_name` stands for the file name in messages.
+WorkloadConfig load_workload_text(const std::string& text, const std::string& source_name);
 
 /// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB
 /// (binary) or KB, MB, GB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument

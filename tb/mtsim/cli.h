@@ -33,6 +33,8 @@ int run_command(const std::vector<std::string>& args);
 int schedule_command(const std::vector<std::string>& args);
 /// `mtsim sweep`: run every point of a sweep file as its own process (or emit a Slurm array).
 int sweep_command(const std::vector<std::string>& args);
+/// `mtsim train`: one training iteration of a DNN workload with overlapped all-reduces.
+int train_command(const std::vector<std::string>& args);
 /// `mtsim verify`: verify a schedule JSON file written by anyone.
 int verify_command(const std::vector<std::string>& args);
 

@@ -21,6 +21,9 @@ commands:
   run SCENARIO.yaml     simulate every algorithm x size of a scenario and print a result table
   sweep SWEEP.yaml      run the cross product of a sweep's axes, one process per point, with a
                         progress bar; --resume continues, --emit-slurm writes a Slurm job array
+  train WORKLOAD.yaml --scenario NETWORK.yaml
+                        one DNN training iteration: per-layer (or bucket) all-reduces simulated on
+                        the network and overlapped with backpropagation (serialised, in issue order)
   schedule              build and verify one schedule (no simulation); text, JSON or Graphviz DOT
   verify SCHEDULE.json  verify a schedule file: every node must end with every chunk reduced
                         from all N contributions exactly once, whatever the message timing
@@ -47,7 +50,8 @@ int sc_main(int argc, char* argv[]) {
     if (command == "schedule") return schedule_command(args);
     if (command == "verify") return verify_command(args);
     if (command == "sweep") return sweep_command(args);
-    std::cerr << "mtsim: unknown command \"" << command << "\"; expected run, sweep, schedule or verify"
+    if (command == "train") return train_command(args);
+    std::cerr << "mtsim: unknown command \"" << command << "\"; expected run, sweep, train, schedule or verify"
               << " (mtsim --help)\n";
     return kExitBadInput;
   } catch (const boost::program_options::error& e) {

@@ -1,0 +1,71 @@
+#pragma once
+// DNN training workloads: the layers of a network in backpropagation order, and the overlap of
+// each layer's (or bucket's) gradient all-reduce with the rest of backpropagation.
+//
+// Model of one data-parallel training iteration:
+//   forward pass (sum of forward_cycles), then backpropagation layer by layer in the order given;
+//   a bucket's gradients are ready when its last layer's backprop step ends, and its all-reduce is
+//   issued then. All-reduces are SERIALISED in issue order on the one network: a bucket's
+//   all-reduce starts at max(its ready time, the previous all-reduce's end) and lasts the cycles
+//   of a stand-alone simulation of that size. Concurrent all-reduces sharing the network are not
+//   simulated in one SystemC run yet; the optimizer step starts after the last all-reduce ends.
+// The arithmetic is plain C++ (no SystemC); durations come from the caller.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mt {
+
+/// One layer (or a group of layers) of a DNN.
+struct LayerConfig {
+  std::string name;                   ///< layer name, e.g. "conv1"
+  std::uint64_t params = 0;           ///< trainable parameters (gradient elements)
+  std::uint64_t backprop_cycles = 0;  ///< compute cycles of this layer's backward pass
+  std::uint64_t forward_cycles = 0;   ///< compute cycles of this layer's forward pass
+};
+
+/// A training workload: layers in backpropagation order (output layer first).
+struct WorkloadConfig {
+  std::string name;                    ///< workload name (file stem when not given)
+  std::string description;             ///< one line for humans
+  std::string source;                  ///< where the layer shapes come from
+  std::string source_file;             ///< the file loaded, for messages
+  std::uint64_t dtype_bytes = 4;       ///< bytes per gradient element (fp32 4, fp16 2)
+  std::vector<LayerConfig> layers;     ///< in backprop order
+  std::uint64_t optimizer_cycles = 0;  ///< cycles of the optimizer step after the last all-reduce
+  std::uint64_t bucket_bytes = 0;      ///< fuse layers into buckets of at least this; 0 = per layer
+};
+
+/// Consecutive layers (in backprop order) whose gradients are all-reduced together.
+struct GradientBucket {
+  std::size_t first_layer = 0;    ///< index into WorkloadConfig::layers
+  std::size_t last_layer = 0;     ///< inclusive
+  std::uint64_t bytes = 0;        ///< gradient bytes (params x dtype_bytes)
+  std::uint64_t ready_cycle = 0;  ///< cycle (from iteration start) its last gradient is ready
+};
+
+/// Splits the layers into buckets: consecutive layers are fused until a bucket holds at least
+/// bucket_bytes (the last bucket may hold less); bucket_bytes 0 gives one bucket per layer.
+/// Layers with no parameters join the next bucket (or end the last one).
+std::vector<GradientBucket> make_buckets(const WorkloadConfig& workload);
+
+/// One iteration's timeline. All times in cycles from the start of the forward pass.
+struct IterationTimeline {
+  std::uint64_t forward_cycles = 0;       ///< sum of forward_cycles
+  std::uint64_t backprop_cycles = 0;      ///< sum of backprop_cycles
+  std::uint64_t optimizer_cycles = 0;     ///< the optimizer step
+  std::uint64_t compute_cycles = 0;       ///< forward + backprop + optimizer
+  std::uint64_t iteration_cycles = 0;     ///< end of the optimizer step
+  std::uint64_t exposed_comm_cycles = 0;  ///< iteration - compute: communication not hidden
+  std::vector<std::uint64_t> allreduce_start_cycle;  ///< per bucket
+  std::vector<std::uint64_t> allreduce_end_cycle;    ///< per bucket
+};
+
+/// Applies the serialised overlap model above. `allreduce_cycles[i]` is the duration of bucket
+/// i's all-reduce; throws std::invalid_argument when the counts differ.
+IterationTimeline overlap_iteration(const WorkloadConfig& workload,
+                                    const std::vector<GradientBucket>& buckets,
+                                    const std::vector<std::uint64_t>& allreduce_cycles);
+
+}  // namespace mt

@@ -1,0 +1,170 @@
+#include "tb/mtsim/point_runner.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+#include "model/collective/algorithm.h"
+#include "model/sim/results.h"
+#include "model/sim/scenario_loader.h"
+#include "model/sim/system.h"
+#include "tb/rtl_adapter/rtl_scheduler.h"
+
+namespace mt::cli {
+
+PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
+                          const AlgorithmParams& params, std::uint64_t only_bytes) {
+  PreparedAlgorithm p;
+  p.run = &run;
+  p.only_bytes = only_bytes;
+  TopologyConfig config = scenario.topology;
+  if (run.ports > 0) config.ports_per_node = run.ports;
+  p.topology = std::make_unique<Topology>(config);
+  try {
+    p.schedule = build_schedule(run.name, *p.topology, params);
+  } catch (const AlgorithmError& e) {
+    throw ScenarioError(run.where + ": collective.algorithms: " + run.label + ": " + e.what());
+  }
+  return p;
+}
+
+std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
+                                                 const std::vector<std::uint64_t>& sizes_bytes) {
+  std::vector<PreparedAlgorithm> prepared;
+  for (const auto& run : scenario.collective.algorithms) {
+    const std::uint64_t first = sizes_bytes.front();
+    if (with_size(run.name, run.params, first) == run.params) {
+      prepared.push_back(prepare(scenario, run, run.params, 0));
+      continue;
+    }
+    for (const std::uint64_t bytes : sizes_bytes)
+      prepared.push_back(prepare(scenario, run, with_size(run.name, run.params, bytes), bytes));
+  }
+  return prepared;
+}
+
+std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario) {
+  return prepare_for_sizes(scenario, scenario.collective.sizes_bytes);
+}
+
+RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                        std::uint64_t bytes, const std::string& error) {
+  RunResult r;
+  r.scenario = scenario.name;
+  r.topology = p.topology->name();
+  r.algorithm = p.run->label;
+  r.schedule = p.schedule.algorithm;
+  r.nodes = p.topology->nodes();
+  r.ports = p.topology->ports_per_node();
+  r.bytes = bytes;
+  r.clock_ghz = scenario.clock_ghz;
+  r.steps = p.schedule.num_steps;
+  r.error = error;
+  return r;
+}
+
+namespace {
+
+// Child side: simulate, send the result as JSON through the pipe, leave without unwinding SystemC.
+[[noreturn]] void simulate_in_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                                    std::uint64_t bytes, bool with_messages, int fd) {
+  std::string text;
+  try {
+    ScenarioConfig point = scenario;
+    point.nic = p.run->nic;  // the entry's nic (scenario nic plus its `nic:` overrides)
+    // nic.scheduler: rtl puts the Verilated nic_sched behind every NIC (hardware issue).
+    const SchedulerFactory factory =
+        point.nic.scheduler == "rtl" ? make_rtl_scheduler_factory() : SchedulerFactory();
+    RunResult r = simulate(point, *p.topology, p.schedule, bytes, factory);
+    r.algorithm = p.run->label;
+    r.schedule = p.schedule.algorithm;
+    text = to_json(r, with_messages).dump();
+  } catch (const std::exception& e) {
+    text = to_json(failed_result(scenario, p, bytes, e.what())).dump();
+  }
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0 && errno != EINTR) break;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  std::cout.flush();
+  ::_exit(0);
+}
+
+}  // namespace
+
+Child start_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p, std::uint64_t bytes,
+                  bool with_messages, std::size_t index) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    simulate_in_child(scenario, p, bytes, with_messages, fds[1]);
+  }
+  ::close(fds[1]);
+  return {pid, fds[0], index};
+}
+
+// Reads the child's whole answer and reaps it; a crash becomes a failed result.
+RunResult finish_child(const Child& child, const RunResult& placeholder) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(child.fd, buf, sizeof buf);
+    if (n > 0)
+      text.append(buf, static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR)
+      break;
+  }
+  ::close(child.fd);
+  int status = 0;
+  ::waitpid(child.pid, &status, 0);
+  RunResult failed = placeholder;
+  if (WIFSIGNALED(status)) {
+    failed.error = std::string("simulation process died: ") + ::strsignal(WTERMSIG(status));
+    return failed;
+  }
+  try {
+    return run_result_from_json(nlohmann::json::parse(text));
+  } catch (const std::exception& e) {
+    failed.error = "simulation process returned no result (exit status " +
+                   std::to_string(WEXITSTATUS(status)) + ")";
+    return failed;
+  }
+}
+
+std::vector<RunResult> run_points(
+    const ScenarioConfig& scenario,
+    const std::vector<std::pair<const PreparedAlgorithm*, std::uint64_t>>& points, int jobs,
+    bool with_messages) {
+  std::vector<RunResult> results(points.size());
+  std::vector<Child> running;
+  std::size_t next = 0;
+  while (next < points.size() || !running.empty()) {
+    while (next < points.size() && static_cast<int>(running.size()) < jobs) {
+      running.push_back(
+          start_child(scenario, *points[next].first, points[next].second, with_messages, next));
+      ++next;
+    }
+    // Reap the oldest child first: results keep their order and no pipe can fill up unread
+    // for long (each child writes once, at its end).
+    const Child child = running.front();
+    running.erase(running.begin());
+    const auto& [p, bytes] = points[child.index];
+    results[child.index] = finish_child(child, failed_result(scenario, *p, bytes, ""));
+  }
+  return results;
+}
+
+}  // namespace mt::cli
