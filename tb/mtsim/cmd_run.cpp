@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include "model/collective/algorithm.h"
-#include "model/collective/verify.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/trace.h"
@@ -48,21 +47,10 @@ int run_command(const std::vector<std::string>& args) {
 
   // Build and verify every schedule before simulating anything: bad input writes nothing.
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
+  if (!verify_all(prepared)) return kExitCheckFailed;
   int status = kExitOk;
-  for (const auto& p : prepared) {
-    const VerifyReport report = verify(p.schedule, *p.topology);
-    if (!report.ok) {
-      std::cerr << "mtsim: " << p.run->label << " on " << p.topology->name()
-                << ": schedule verification failed: " << report.first_error << "\n";
-      return kExitCheckFailed;
-    }
-  }
-
   // Points ordered by size, then algorithm, so the table groups sizes.
-  std::vector<std::pair<const PreparedAlgorithm*, std::uint64_t>> points;
-  for (const std::uint64_t bytes : scenario.collective.sizes_bytes)
-    for (const auto& p : prepared)
-      if (p.only_bytes == 0 || p.only_bytes == bytes) points.emplace_back(&p, bytes);
+  const std::vector<Point> points = points_for(prepared, scenario.collective.sizes_bytes);
   const std::vector<RunResult> results = run_points(scenario, points, jobs, !trace_out.empty());
 
   for (const auto& r : results)

@@ -11,7 +11,6 @@
 #include <set>
 #include <sstream>
 
-#include "model/collective/verify.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/workload/workload.h"
@@ -97,18 +96,8 @@ int train_command(const std::vector<std::string>& args) {
 
   // Build and verify every schedule before simulating anything.
   const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes);
-  for (const auto& p : prepared) {
-    const VerifyReport report = verify(p.schedule, *p.topology);
-    if (!report.ok) {
-      std::cerr << "mtsim: " << p.run->label << " on " << p.topology->name()
-                << ": schedule verification failed: " << report.first_error << "\n";
-      return kExitCheckFailed;
-    }
-  }
-  std::vector<std::pair<const PreparedAlgorithm*, std::uint64_t>> points;
-  for (const auto& p : prepared)
-    for (const std::uint64_t bytes : sizes)
-      if (p.only_bytes == 0 || p.only_bytes == bytes) points.emplace_back(&p, bytes);
+  if (!verify_all(prepared)) return kExitCheckFailed;
+  const std::vector<Point> points = points_for(prepared, sizes);
   const std::vector<RunResult> results = run_points(scenario, points, jobs, false);
 
   int status = kExitOk;

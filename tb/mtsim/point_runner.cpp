@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "model/collective/algorithm.h"
+#include "model/collective/verify.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/system.h"
@@ -144,10 +145,29 @@ RunResult finish_child(const Child& child, const RunResult& placeholder) {
   }
 }
 
-std::vector<RunResult> run_points(
-    const ScenarioConfig& scenario,
-    const std::vector<std::pair<const PreparedAlgorithm*, std::uint64_t>>& points, int jobs,
-    bool with_messages) {
+bool verify_all(const std::vector<PreparedAlgorithm>& prepared) {
+  for (const auto& p : prepared) {
+    const VerifyReport report = verify(p.schedule, *p.topology);
+    if (!report.ok) {
+      std::cerr << "mtsim: " << p.run->label << " on " << p.topology->name()
+                << ": schedule verification failed: " << report.first_error << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
+                              const std::vector<std::uint64_t>& sizes_bytes) {
+  std::vector<Point> points;
+  for (const std::uint64_t bytes : sizes_bytes)
+    for (const auto& p : prepared)
+      if (p.only_bytes == 0 || p.only_bytes == bytes) points.emplace_back(&p, bytes);
+  return points;
+}
+
+std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
+                                  int jobs, bool with_messages) {
   std::vector<RunResult> results(points.size());
   std::vector<Child> running;
   std::size_t next = 0;

@@ -43,6 +43,17 @@ std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario);
 std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
                                                  const std::vector<std::uint64_t>& sizes_bytes);
 
+/// A simulation point: a prepared schedule and the all-reduce size, bytes.
+using Point = std::pair<const PreparedAlgorithm*, std::uint64_t>;
+
+/// Verifies every prepared schedule; prints the first failure to stderr and returns false.
+bool verify_all(const std::vector<PreparedAlgorithm>& prepared);
+
+/// The points to simulate: every size (outer) for every prepared schedule built for it (inner),
+/// so a table groups by size.
+std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
+                              const std::vector<std::uint64_t>& sizes_bytes);
+
 /// A result naming the point, carrying `error`.
 RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                         std::uint64_t bytes, const std::string& error);
@@ -55,9 +66,7 @@ Child start_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p, st
 RunResult finish_child(const Child& child, const RunResult& placeholder);
 
 /// Simulates every (algorithm, bytes) point, `jobs` processes at a time; results in order.
-std::vector<RunResult> run_points(
-    const ScenarioConfig& scenario,
-    const std::vector<std::pair<const PreparedAlgorithm*, std::uint64_t>>& points, int jobs,
-    bool with_messages);
+std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
+                                  int jobs, bool with_messages);
 
 }  // namespace mt::cli
