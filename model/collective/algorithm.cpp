@@ -1,6 +1,7 @@
 #include "model/collective/algorithm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 
@@ -11,6 +12,7 @@
 #include "model/collective/multitree.h"
 #include "model/collective/ring.h"
 #include "model/collective/ring2d.h"
+#include "model/collective/tree_packing.h"
 
 namespace mt {
 
@@ -56,9 +58,14 @@ const std::vector<Entry>& registry() {
        "edge-disjoint cycles, both directions), 2 on meshes/rings, a switch-grouped ring per "
        "port on switch topologies; pipeline=<sub-chunks per ring position> (default 2), "
        "rings=<max rings>"},
+      {"tree_packing", build_tree_packing,
+       "pipelined reduce/broadcast over t spanning trees that share every link equally (the "
+       "smallest link load c/t; Edmonds matroid partition, then shortened by edge exchanges), "
+       "direct topologies; reaches the aggregate bound on meshes; pipeline=<sub-chunks per tree> "
+       "(default 32), trees=<max trees> (default 32)"},
       {"auto", build_auto,
        "picks the candidate with the smallest dataflow estimate at bytes=<size> (default "
-       "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt and "
+       "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt, tree_packing and "
        "disjoint_rings (several pipeline depths); Schedule::algorithm names the choice "
        "(auto:<name(params)>)"},
   };
@@ -89,7 +96,8 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
 }
 
 AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
-  if (name == "auto" && params.count("bytes") == 0) params["bytes"] = std::to_string(bytes);
+  const bool sized = name == "auto" || (name == "tree_packing" && params.count("pipeline") == 0);
+  if (sized && params.count("bytes") == 0) params["bytes"] = std::to_string(bytes);
   return params;
 }
 
@@ -135,6 +143,31 @@ int param_int(const std::string& algorithm, const AlgorithmParams& params, const
                          "' must be >= " + std::to_string(min_value) + ", got " + it->second);
   }
   return value;
+}
+
+std::uint64_t param_bytes(const std::string& algorithm, const AlgorithmParams& params,
+                          const std::string& key, std::uint64_t fallback) {
+  auto it = params.find(key);
+  if (it == params.end()) return fallback;
+  const std::string& text = it->second;
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = used == 0 ? std::string() : text.substr(used);
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  static const std::map<std::string, double> units = {
+      {"", 1},        {"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+      {"KB", 1000.0}, {"MB", 1e6}, {"GB", 1e9}};
+  auto unit_it = units.find(unit);
+  if (used == 0 || unit_it == units.end() || value < 0) {
+    throw AlgorithmError(algorithm + ": parameter '" + key +
+                         "' must be a size such as 4096 or 16MiB, got '" + text + "'");
+  }
+  return static_cast<std::uint64_t>(std::llround(value * unit_it->second));
 }
 
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes) {

@@ -33,8 +33,9 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
 std::vector<std::string> algorithm_names();
 
 /// `params` with the all-reduce size set for algorithms whose schedule depends on it (`auto`
-/// picks by size: param "bytes"), unless the caller fixed it already; other algorithms' params
-/// are returned unchanged. Callers building one schedule per size compare the result.
+/// picks by size, `tree_packing` sizes its pipeline unless given one: param "bytes"), unless the
+/// caller fixed it already; other algorithms' params are returned unchanged. Callers building one
+/// schedule per size compare the result.
 AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes);
 
 /// One-line description of an algorithm and its parameters, for --help.
@@ -49,6 +50,12 @@ void check_params(const std::string& algorithm, const AlgorithmParams& params,
 /// not an integer or is below `min_value`.
 int param_int(const std::string& algorithm, const AlgorithmParams& params, const std::string& key,
               int fallback, int min_value);
+
+/// Size parameter `key` in bytes (or `fallback` when absent): an integer number of bytes or a
+/// number with B, KiB, MiB, GiB, KB, MB, GB ("16MiB", "1.5 KiB"). Throws AlgorithmError
+/// ("<algorithm>: parameter '<key>' must be a size such as 4096 or 16MiB, got '<text>'").
+std::uint64_t param_bytes(const std::string& algorithm, const AlgorithmParams& params,
+                          const std::string& key, std::uint64_t fallback);
 
 /// Throws AlgorithmError unless the topology has at least two endpoints.
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes = 2);

@@ -58,6 +58,7 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology) {
   if (topology.is_direct()) {
     for (const char* p : {"1", "4"}) c.push_back({"multitree_opt", {{"pipeline", p}}});
     c.push_back({"multitree_opt", {{"pipeline", "4"}, {"trees", "published"}}});
+    c.push_back({"tree_packing", {}});  // pipeline sized by choose_algorithm's bytes
   }
   for (const char* p : {"1", "2", "4"}) c.push_back({"disjoint_rings", {{"pipeline", p}}});
   return c;
@@ -162,7 +163,8 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
                             const CostParams& params) {
   AutoChoice choice;
   bool first = true;
-  for (const AutoCandidate& c : auto_candidates(topology)) {
+  for (AutoCandidate c : auto_candidates(topology)) {
+    c.params = with_size(c.algorithm, c.params, bytes);
     Schedule s;
     try {
       s = build_schedule(c.algorithm, topology, c.params);
@@ -185,33 +187,10 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
   return choice;
 }
 
-std::uint64_t parse_size_bytes(const std::string& text) {
-  size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = used == 0 ? std::string() : text.substr(used);
-  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
-  static const std::map<std::string, double> units = {
-      {"", 1},        {"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-      {"KB", 1000.0}, {"MB", 1e6}, {"GB", 1e9}};
-  auto it = units.find(unit);
-  if (used == 0 || it == units.end() || value < 0) {
-    throw AlgorithmError("auto: parameter 'bytes' must be a size such as 4096 or 16MiB, got '" +
-                         text + "'");
-  }
-  return static_cast<std::uint64_t>(std::llround(value * it->second));
-}
-
 Schedule build_auto(const Topology& topology, const AlgorithmParams& params) {
   check_params("auto", params, {"bytes"});
   require_min_nodes("auto", topology);
-  std::uint64_t bytes = 16u << 20;
-  auto it = params.find("bytes");
-  if (it != params.end()) bytes = parse_size_bytes(it->second);
+  const std::uint64_t bytes = param_bytes("auto", params, "bytes", 16u << 20);
   const AutoChoice choice = choose_algorithm(topology, bytes);
   Schedule s = build_schedule(choice.chosen.algorithm, topology, choice.chosen.params);
   s.algorithm = "auto:" + choice.chosen.label();

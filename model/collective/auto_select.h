@@ -51,10 +51,6 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
                             const CostParams& params = {});
 
-/// Parses a size: an integer number of bytes or a number with B, KiB, MiB, GiB, KB, MB, GB.
-/// Throws AlgorithmError naming the text when it is not one.
-std::uint64_t parse_size_bytes(const std::string& text);
-
 /// `auto`: choose_algorithm() at param bytes=<size> (default 16MiB), builds the winner, and
 /// names it in Schedule::algorithm as "auto:<label>". Throws AlgorithmError for a bad parameter.
 Schedule build_auto(const Topology& topology, const AlgorithmParams& params);

@@ -259,10 +259,13 @@ TEST_CASE("auto picks trees when small and pipelined rings when large", "[beyond
   const mt::Schedule s = mt::build_schedule("auto", t, {{"bytes", "64MiB"}});
   CHECK(s.algorithm == "auto:disjoint_rings(pipeline=2)");
   verified(s, t);
-  CHECK(mt::parse_size_bytes("16MiB") == 16777216u);
-  CHECK(mt::parse_size_bytes("4096") == 4096u);
-  CHECK(mt::parse_size_bytes("1.5 KiB") == 1536u);
-  CHECK(mt::parse_size_bytes("2GB") == 2000000000u);
+  const auto size = [](const char* text) {
+    return mt::param_bytes("auto", {{"bytes", text}}, "bytes", 0);
+  };
+  CHECK(size("16MiB") == 16777216u);
+  CHECK(size("4096") == 4096u);
+  CHECK(size("1.5 KiB") == 1536u);
+  CHECK(size("2GB") == 2000000000u);
   CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"bytes", "lots"}}),
                     "auto: parameter 'bytes' must be a size such as 4096 or 16MiB, got 'lots'");
   CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"size", "1"}}),

@@ -20,8 +20,8 @@ namespace {
 
 /// Wire cycles of one packet of `payload` bytes at the scenario's sizes over a 16 B/cycle link.
 std::uint64_t wire_cycles(const ScenarioConfig& s, std::uint64_t payload) {
-  const int flits = Nic::flits_for(static_cast<int>(payload), s.nic.head_flit_bytes,
-                                   s.nic.flit_bytes);
+  const int flits =
+      Nic::flits_for(static_cast<int>(payload), s.nic.head_flit_bytes, s.nic.flit_bytes);
   return LinkChannel::serialization_cycles(flits, s.nic.flit_bytes, 16.0);
 }
 
@@ -30,15 +30,24 @@ void run_algorithm(const std::string& algorithm, const std::string& spec) {
   s.topology = parse_topology_spec(spec);
   s.collective.dtype = "int32";
   const Topology topology(s.topology);
+  // The two combinations allowed not to run: ring2d needs a 2D grid of routers, tree_packing
+  // trees of endpoints linked to each other.
   if (algorithm == "ring2d" && !topology.is_direct()) {
-    // The one combination allowed not to run: ring2d needs a 2D grid of routers.
     CHECK_THROWS_WITH(build_schedule(algorithm, topology),
                       "ring2d needs a 2D torus or mesh, got " + topology.name());
     return;
   }
+  if (algorithm == "tree_packing" && !topology.is_direct()) {
+    CHECK_THROWS_WITH(build_schedule(algorithm, topology),
+                      "tree_packing needs a direct topology (endpoints linked to each other), "
+                      "got " +
+                          topology.name() +
+                          " with switches; use multitree_opt or disjoint_rings there");
+    return;
+  }
   // Any other AlgorithmError fails the test case.
-  const Schedule schedule = build_schedule(algorithm, topology);
   const std::uint64_t bytes = 64 * 1024;
+  const Schedule schedule = build_schedule(algorithm, topology, with_size(algorithm, {}, bytes));
   const RunResult r = simulate(s, topology, schedule, bytes);
   INFO(algorithm << " on " << spec << ": " << r.error);
   REQUIRE(r.error.empty());

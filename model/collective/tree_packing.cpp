@@ -1,0 +1,409 @@
+#include "model/collective/tree_packing.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <utility>
+
+namespace mt {
+
+namespace {
+
+/// t forests over the same endpoints, each edge in a forest at most once; paths by search.
+class Forests {
+ public:
+  Forests(int nodes, int trees, const std::vector<PackingEdge>& edges)
+      : edges_(edges),
+        adj_(static_cast<size_t>(trees),
+             std::vector<std::vector<std::pair<int, int>>>(static_cast<size_t>(nodes))),
+        in_(static_cast<size_t>(trees), std::vector<char>(edges.size(), 0)),
+        size_(static_cast<size_t>(trees), 0),
+        prev_edge_(static_cast<size_t>(nodes)),
+        dist_(static_cast<size_t>(nodes)) {}
+
+  int trees() const { return static_cast<int>(adj_.size()); }
+  int size(int tree) const { return size_[static_cast<size_t>(tree)]; }
+  bool contains(int tree, int edge) const {
+    return in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] != 0;
+  }
+  const std::vector<std::pair<int, int>>& adjacent(int tree, int node) const {
+    return adj_[static_cast<size_t>(tree)][static_cast<size_t>(node)];
+  }
+
+  void add(int tree, int edge) {
+    const PackingEdge& e = edges_[static_cast<size_t>(edge)];
+    auto& adj = adj_[static_cast<size_t>(tree)];
+    adj[static_cast<size_t>(e.u)].emplace_back(e.v, edge);
+    adj[static_cast<size_t>(e.v)].emplace_back(e.u, edge);
+    in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] = 1;
+    ++size_[static_cast<size_t>(tree)];
+  }
+
+  void remove(int tree, int edge) {
+    const PackingEdge& e = edges_[static_cast<size_t>(edge)];
+    auto& adj = adj_[static_cast<size_t>(tree)];
+    for (int end : {e.u, e.v}) {
+      auto& list = adj[static_cast<size_t>(end)];
+      list.erase(std::find_if(list.begin(), list.end(),
+                              [edge](const std::pair<int, int>& a) { return a.second == edge; }));
+    }
+    in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] = 0;
+    --size_[static_cast<size_t>(tree)];
+  }
+
+  /// Edge ids on the forest path from u to v; false when they are in different components.
+  bool path(int tree, int u, int v, std::vector<int>& out) {
+    out.clear();
+    search(tree, u);
+    if (dist_[static_cast<size_t>(v)] < 0) return false;
+    for (int x = v; x != u;) {
+      const int e = prev_edge_[static_cast<size_t>(x)];
+      out.push_back(e);
+      const PackingEdge& pe = edges_[static_cast<size_t>(e)];
+      x = pe.u == x ? pe.v : pe.u;
+    }
+    return true;
+  }
+
+  /// Breadth-first search of `tree` from `from`; returns the farthest endpoint. dist() and the
+  /// predecessor edges hold the result until the next search.
+  int search(int tree, int from) {
+    std::fill(dist_.begin(), dist_.end(), -1);
+    queue_.assign(1, from);
+    dist_[static_cast<size_t>(from)] = 0;
+    int last = from;
+    for (size_t i = 0; i < queue_.size(); ++i) {
+      const int x = queue_[i];
+      last = x;
+      for (const auto& [y, e] : adjacent(tree, x)) {
+        if (dist_[static_cast<size_t>(y)] >= 0) continue;
+        dist_[static_cast<size_t>(y)] = dist_[static_cast<size_t>(x)] + 1;
+        prev_edge_[static_cast<size_t>(y)] = e;
+        queue_.push_back(y);
+      }
+    }
+    return last;
+  }
+  int dist(int node) const { return dist_[static_cast<size_t>(node)]; }
+
+  /// A centre of a spanning tree and its height (hops from the centre to the farthest endpoint).
+  std::pair<int, int> centre(int tree) {
+    const int a = search(tree, 0);
+    const int b = search(tree, a);
+    const int diameter = dist(b);
+    int x = b;
+    for (int hops = 0; hops < diameter / 2; ++hops) {
+      const PackingEdge& pe = edges_[static_cast<size_t>(prev_edge_[static_cast<size_t>(x)])];
+      x = pe.u == x ? pe.v : pe.u;
+    }
+    return {x, diameter - diameter / 2};
+  }
+
+ private:
+  const std::vector<PackingEdge>& edges_;
+  std::vector<std::vector<std::vector<std::pair<int, int>>>> adj_;  // tree, node: (peer, edge)
+  std::vector<std::vector<char>> in_;                               // tree, edge
+  std::vector<int> size_;
+  std::vector<int> prev_edge_;
+  std::vector<int> dist_;
+  std::vector<int> queue_;
+};
+
+/// Undirected endpoint-to-endpoint links; parallel links count once (routing uses one of them).
+std::vector<PackingEdge> undirected_edges(const Topology& topology) {
+  std::vector<PackingEdge> edges;
+  for (const Link& l : topology.links()) {
+    if (l.src < l.dst) edges.push_back({l.src, l.dst});
+  }
+  std::sort(edges.begin(), edges.end(), [](const PackingEdge& a, const PackingEdge& b) {
+    return std::make_pair(a.u, a.v) < std::make_pair(b.u, b.v);
+  });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const PackingEdge& a, const PackingEdge& b) {
+                            return a.u == b.u && a.v == b.v;
+                          }),
+              edges.end());
+  return edges;
+}
+
+/// Edmonds' matroid-partition step: places one more copy of `edge` into some forest, moving
+/// other edges between forests along a shortest augmenting path. False when no forest can take
+/// it however the others are rearranged.
+bool insert_edge(Forests& forests, const std::vector<PackingEdge>& edges, int edge) {
+  struct Element {
+    int home;  // forest holding this copy, -1 for the new one
+    int edge;
+    int from;  // queue index of the element whose cycle it lies on
+  };
+  const int t = forests.trees();
+  std::vector<Element> queue = {{-1, edge, -1}};
+  std::vector<char> labeled(static_cast<size_t>(t) * edges.size(), 0);
+  std::vector<int> path;
+  for (size_t q = 0; q < queue.size(); ++q) {
+    const Element y = queue[q];
+    const PackingEdge& pe = edges[static_cast<size_t>(y.edge)];
+    for (int i = 0; i < t; ++i) {
+      if (i == y.home || forests.contains(i, y.edge)) continue;
+      if (!forests.path(i, pe.u, pe.v, path)) {
+        forests.add(i, y.edge);
+        for (size_t cur = q; queue[cur].home >= 0; cur = static_cast<size_t>(queue[cur].from)) {
+          const Element& moved = queue[cur];
+          forests.remove(moved.home, moved.edge);
+          forests.add(moved.home, queue[static_cast<size_t>(moved.from)].edge);
+        }
+        return true;
+      }
+      for (int g : path) {
+        const size_t slot = static_cast<size_t>(i) * edges.size() + static_cast<size_t>(g);
+        if (labeled[slot]) continue;
+        labeled[slot] = 1;
+        queue.push_back({i, g, static_cast<int>(q)});
+      }
+    }
+  }
+  return false;
+}
+
+/// Fills t forests with up to c copies of every edge until each is a spanning tree; false when
+/// no such packing exists.
+bool fill_forests(Forests& forests, const std::vector<PackingEdge>& edges, int nodes, int load) {
+  const int t = forests.trees();
+  const long target = static_cast<long>(t) * (nodes - 1);
+  long placed = 0;
+  std::vector<int> copies(edges.size(), 0);
+  bool progress = true;
+  while (placed < target && progress) {
+    progress = false;
+    for (size_t e = 0; e < edges.size() && placed < target; ++e) {
+      if (copies[e] >= load) continue;
+      if (!insert_edge(forests, edges, static_cast<int>(e))) continue;
+      ++copies[e];
+      ++placed;
+      progress = true;
+    }
+  }
+  return placed == target;
+}
+
+/// Tree heights (from each tree's centre) as the exchange search scores them: the tallest
+/// first, then the sum.
+std::pair<int, int> score(const std::vector<int>& heights) {
+  return {*std::max_element(heights.begin(), heights.end()),
+          std::accumulate(heights.begin(), heights.end(), 0)};
+}
+
+/// Lowers tree heights with exchanges that keep every edge's load: tree i takes edge f from
+/// tree j and gives it an edge e of the cycle f closes in i, when e reconnects j.
+void shorten_trees(Forests& forests, const std::vector<PackingEdge>& edges,
+                   std::vector<int>& heights) {
+  const int t = forests.trees();
+  std::mt19937 rng(12345);
+  std::vector<int> cycle;
+  std::vector<int> holders;
+  const int budget = 3000 * t;
+  for (int attempt = 0; attempt < budget; ++attempt) {
+    // Half of the attempts work on a tallest tree.
+    int i = static_cast<int>(rng() % static_cast<unsigned>(t));
+    if (attempt % 2 == 0) {
+      const int top = *std::max_element(heights.begin(), heights.end());
+      std::vector<int> tall;
+      for (int k = 0; k < t; ++k)
+        if (heights[static_cast<size_t>(k)] == top) tall.push_back(k);
+      i = tall[rng() % tall.size()];
+    }
+    const int f = static_cast<int>(rng() % edges.size());
+    if (forests.contains(i, f)) continue;
+    holders.clear();
+    for (int k = 0; k < t; ++k)
+      if (forests.contains(k, f)) holders.push_back(k);
+    if (holders.empty()) continue;
+    const int j = holders[rng() % holders.size()];
+    const PackingEdge& fe = edges[static_cast<size_t>(f)];
+    forests.path(i, fe.u, fe.v, cycle);
+    const int e = cycle[rng() % cycle.size()];
+    if (forests.contains(j, e)) continue;
+    const PackingEdge& ee = edges[static_cast<size_t>(e)];
+    forests.remove(j, f);
+    forests.search(j, ee.u);
+    const bool reconnects = forests.dist(ee.v) < 0;
+    forests.add(j, f);
+    if (!reconnects) continue;
+    const auto before = score(heights);
+    const int old_i = heights[static_cast<size_t>(i)];
+    const int old_j = heights[static_cast<size_t>(j)];
+    auto exchange = [&](int give_i, int take_i) {
+      forests.remove(i, give_i);
+      forests.add(i, take_i);
+      forests.remove(j, take_i);
+      forests.add(j, give_i);
+    };
+    exchange(e, f);
+    heights[static_cast<size_t>(i)] = forests.centre(i).second;
+    heights[static_cast<size_t>(j)] = forests.centre(j).second;
+    if (score(heights) > before) {
+      exchange(f, e);
+      heights[static_cast<size_t>(i)] = old_i;
+      heights[static_cast<size_t>(j)] = old_j;
+    }
+  }
+}
+
+/// A packed tree hung from its root: breadth-first order (root first), parents, depths,
+/// children and subtree heights (hops to the deepest leaf below).
+struct OrientedTree {
+  std::vector<int> order;
+  std::vector<int> parent;
+  std::vector<int> depth;
+  std::vector<int> height;
+  std::vector<std::vector<int>> children;
+};
+
+OrientedTree orient(const TreePacking& packing, int r, int n) {
+  const auto at = [](int node) { return static_cast<size_t>(node); };
+  std::vector<std::vector<int>> adj(at(n));
+  for (int e : packing.members[static_cast<size_t>(r)]) {
+    const PackingEdge& pe = packing.edges[static_cast<size_t>(e)];
+    adj[at(pe.u)].push_back(pe.v);
+    adj[at(pe.v)].push_back(pe.u);
+  }
+  const int root = packing.roots[static_cast<size_t>(r)];
+  OrientedTree tree;
+  tree.order = {root};
+  tree.parent.assign(at(n), -1);
+  tree.depth.assign(at(n), 0);
+  tree.height.assign(at(n), 0);
+  tree.children.resize(at(n));
+  tree.parent[at(root)] = root;
+  for (size_t i = 0; i < tree.order.size(); ++i) {
+    const int x = tree.order[i];
+    for (int y : adj[at(x)]) {
+      if (tree.parent[at(y)] >= 0) continue;
+      tree.parent[at(y)] = x;
+      tree.depth[at(y)] = tree.depth[at(x)] + 1;
+      tree.children[at(x)].push_back(y);
+      tree.order.push_back(y);
+    }
+  }
+  for (auto it = tree.order.rbegin(); it != tree.order.rend(); ++it) {
+    for (int c : tree.children[at(*it)])
+      tree.height[at(*it)] = std::max(tree.height[at(*it)], tree.height[at(c)] + 1);
+  }
+  return tree;
+}
+
+}  // namespace
+
+int tree_packing_pipeline(int trees, std::uint64_t bytes) {
+  const std::uint64_t t = static_cast<std::uint64_t>(std::max(1, trees));
+  const std::uint64_t by_size = bytes / (t * kTreePackingMessageBytes);
+  const std::uint64_t cap = std::max<std::uint64_t>(1, kTreePackingMaxChunks / t);
+  return static_cast<int>(std::max<std::uint64_t>(1, std::min(by_size, cap)));
+}
+
+TreePacking pack_spanning_trees(const Topology& topology, int max_trees) {
+  if (!topology.is_direct()) {
+    throw AlgorithmError(
+        "tree_packing needs a direct topology (endpoints linked to each other), "
+        "got " +
+        topology.name() + " with switches; use multitree_opt or disjoint_rings there");
+  }
+  const int n = topology.nodes();
+  const std::vector<PackingEdge> edges = undirected_edges(topology);
+  const long e_count = static_cast<long>(edges.size());
+  // Candidate (t, c) pairs by load ratio c/t, then fewer trees.
+  std::vector<std::pair<int, int>> candidates;
+  for (int t = 1; t <= std::max(1, max_trees); ++t) {
+    const long c = (static_cast<long>(t) * (n - 1) + e_count - 1) / std::max(1L, e_count);
+    if (c <= t) candidates.emplace_back(t, static_cast<int>(c));
+  }
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+    return static_cast<long>(a.second) * b.first < static_cast<long>(b.second) * a.first;
+  });
+  for (const auto& [t, c] : candidates) {
+    Forests forests(n, t, edges);
+    if (!fill_forests(forests, edges, n, c)) continue;
+    TreePacking packing;
+    packing.trees = t;
+    packing.edges = edges;
+    packing.heights.resize(static_cast<size_t>(t));
+    for (int r = 0; r < t; ++r) packing.heights[static_cast<size_t>(r)] = forests.centre(r).second;
+    shorten_trees(forests, edges, packing.heights);
+    std::vector<int> load(edges.size(), 0);
+    for (int r = 0; r < t; ++r) {
+      std::vector<int> members;
+      for (size_t e = 0; e < edges.size(); ++e) {
+        if (!forests.contains(r, static_cast<int>(e))) continue;
+        members.push_back(static_cast<int>(e));
+        ++load[e];
+      }
+      packing.members.push_back(std::move(members));
+      packing.roots.push_back(forests.centre(r).first);
+    }
+    packing.edge_load = *std::max_element(load.begin(), load.end());
+    return packing;
+  }
+  throw AlgorithmError("tree_packing: topology " + topology.name() +
+                       " has no spanning tree packing (is it connected?)");
+}
+
+Schedule build_tree_packing(const Topology& topology, const AlgorithmParams& params) {
+  check_params("tree_packing", params, {"pipeline", "trees", "bytes"});
+  const int max_trees = param_int("tree_packing", params, "trees", 32, 1);
+  require_min_nodes("tree_packing", topology);
+  const TreePacking packing = pack_spanning_trees(topology, max_trees);
+  const std::uint64_t bytes =
+      param_bytes("tree_packing", params, "bytes", kTreePackingDefaultBytes);
+  const int pipeline =
+      param_int("tree_packing", params, "pipeline", tree_packing_pipeline(packing.trees, bytes), 1);
+  const int n = topology.nodes();
+  Schedule schedule;
+  schedule.algorithm = "tree_packing";
+  schedule.topology = topology.name();
+  schedule.nodes = n;
+  schedule.num_chunks = packing.trees * pipeline;
+  const auto at = [](int node) { return static_cast<size_t>(node); };
+  std::vector<OrientedTree> trees;
+  for (int r = 0; r < packing.trees; ++r) trees.push_back(orient(packing, r, n));
+  // Sub-chunk outer, tree inner: within a step, earlier sub-chunks come first in program order.
+  for (int p = 0; p < pipeline; ++p) {
+    for (int r = 0; r < packing.trees; ++r) {
+      const OrientedTree& tree = trees[static_cast<size_t>(r)];
+      const int root = tree.order.front();
+      const int tree_height = tree.height[at(root)];
+      std::vector<int> reduce_msg(at(n), -1), bcast_msg(at(n), -1);
+      for (auto it = tree.order.rbegin(); it != tree.order.rend(); ++it) {  // leaves first
+        const int v = *it;
+        if (v == root) continue;
+        Op op;
+        op.node = v;
+        op.peer = tree.parent[at(v)];
+        op.chunk = r * pipeline + p;
+        op.flow = r;
+        op.step = p + tree.height[at(v)];
+        op.kind = OpKind::kReduce;
+        for (int c : tree.children[at(v)]) op.deps.push_back(reduce_msg[at(c)]);
+        reduce_msg[at(v)] = schedule.add(std::move(op));
+      }
+      for (int v : tree.order) {  // root first
+        if (v == root) continue;
+        const int u = tree.parent[at(v)];
+        Op op;
+        op.node = u;
+        op.peer = v;
+        op.chunk = r * pipeline + p;
+        op.flow = r;
+        op.step = p + tree_height + tree.depth[at(u)];
+        op.kind = OpKind::kBroadcast;
+        if (u == root) {
+          for (int c : tree.children[at(root)]) op.deps.push_back(reduce_msg[at(c)]);
+        } else {
+          op.deps.push_back(bcast_msg[at(u)]);
+        }
+        bcast_msg[at(v)] = schedule.add(std::move(op));
+      }
+    }
+  }
+  return sort_by_step(schedule);
+}
+
+}  // namespace mt
