@@ -129,11 +129,12 @@ int schedule_command(const std::vector<std::string>& args) {
       "ports", po::value(&ports), "NIC ports per node (default: one per network link on direct "
                                   "topologies, 1 on switched ones)")(
       "bytes", po::value(&size), "all-reduce size per node for the estimate and for algorithms "
-                                "that choose by size (auto); default 1MiB")(
+                                "that choose by size (auto, tree_packing); default 1MiB")(
       "format,f", po::value(&format), "output: text (summary), json (schedule file readable by "
                                       "mtsim verify, plus an \"analysis\" object) or dot (Graphviz)");
   std::string algorithms_help = "\nalgorithms:\n";
-  for (const auto& name : algorithm_names()) algorithms_help += "  " + algorithm_help(name) + "\n";
+  for (const auto& name : algorithm_names())
+    algorithms_help += "  " + name + ": " + algorithm_help(name) + "\n";
   if (!parse_command(args, opts, nullptr, algorithms_help)) return kExitOk;
   if (topology_spec.empty()) throw UsageError("--topology is required (e.g. --topology torus:4x4)");
   if (algorithm.empty()) throw UsageError("--algorithm is required (e.g. --algorithm multitree)");

@@ -30,6 +30,11 @@ TEST_CASE("mtsim --help lists the commands and an unknown command is bad input")
     CHECK(sub.status == 0);
     CHECK_THAT(sub.output, Catch::Contains(std::string("mtsim ") + command));
   }
+  // `schedule --help` names every algorithm before its description.
+  const CliResult schedule_help = mtsim("schedule --help");
+  CHECK_THAT(schedule_help.output, Catch::Contains("\n  ring: unidirectional ring") &&
+                                       Catch::Contains("\n  tree_packing: pipelined") &&
+                                       Catch::Contains("\n  auto: picks"));
   const CliResult bad = mtsim("frobnicate");
   CHECK(bad.status == 2);
   CHECK_THAT(bad.output, Catch::Contains("unknown command \"frobnicate\""));
