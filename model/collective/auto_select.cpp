@@ -17,12 +17,6 @@ bool power_of_two(int n) {
   return n > 0 && (n & (n - 1)) == 0;
 }
 
-std::uint64_t chunk_bytes(int c, int chunks, std::uint64_t bytes) {
-  const auto n = static_cast<std::uint64_t>(chunks);
-  const auto i = static_cast<std::uint64_t>(c);
-  return (i + 1) * bytes / n - i * bytes / n;
-}
-
 }  // namespace
 
 std::string AutoCandidate::label() const {
@@ -68,6 +62,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
                          const CostParams& params) {
   const size_t m = schedule.ops.size();
   if (m == 0 || schedule.num_chunks <= 0) return 0;
+  const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
   std::vector<std::vector<int>> users(m);  // messages depending on message i
   std::vector<int> missing(m, 0);
   std::vector<double> ready(m, 0.0);
@@ -131,7 +126,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     const int id = port_queue[port].top();
     port_queue[port].pop();
     const Op& op = schedule.ops[static_cast<size_t>(id)];
-    const auto payload = static_cast<double>(chunk_bytes(op.chunk, schedule.num_chunks, bytes));
+    const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.chunk)));
     const double wire = payload + std::ceil(payload / packet) * params.head_flit_bytes;
     double t = now;
     double ser = 0;

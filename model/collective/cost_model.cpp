@@ -8,17 +8,6 @@
 
 namespace mt {
 
-namespace {
-
-/// Bytes of chunk c when `bytes` are split into `chunks` (same split as chunk_begin/chunk_end).
-std::uint64_t chunk_bytes(int c, int chunks, std::uint64_t bytes) {
-  const auto n = static_cast<std::uint64_t>(chunks);
-  const auto i = static_cast<std::uint64_t>(c);
-  return (i + 1) * bytes / n - i * bytes / n;
-}
-
-}  // namespace
-
 // Per-step synchronous estimate: step s starts when step s-1 has ended everywhere. Its cost is
 // the slowest message's pipeline latency plus the time the most loaded directed link needs to
 // serialise everything the step puts on it (headers included). A message's own serialisation is
@@ -43,9 +32,10 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   std::vector<double> latency(static_cast<size_t>(std::max(steps, 0)), 0.0);
   std::vector<std::map<int, double>> load(static_cast<size_t>(std::max(steps, 0)));
   const double packet = std::max(1, params.packet_bytes);
+  const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
   for (const Op& op : schedule.ops) {
     const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
-    const auto payload = static_cast<double>(chunk_bytes(op.chunk, schedule.num_chunks, bytes));
+    const auto payload = static_cast<double>(sizes[static_cast<std::size_t>(op.chunk)]);
     const double wire = payload + std::ceil(payload / packet) * params.head_flit_bytes;
     double lat = 0;
     for (int l : path) {

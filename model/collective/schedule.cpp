@@ -45,6 +45,58 @@ std::uint64_t chunk_end(int chunk, int num_chunks, std::uint64_t elements) {
   return chunk_begin(chunk + 1, num_chunks, elements);
 }
 
+std::string check_chunk_offsets(const Schedule& schedule) {
+  const auto& offsets = schedule.chunk_offsets;
+  if (offsets.empty()) return "";
+  const auto needed = static_cast<std::size_t>(std::max(schedule.num_chunks, 0)) + 1;
+  if (offsets.size() != needed) {
+    return "chunk_offsets has " + std::to_string(offsets.size()) + " values; num_chunks " +
+           std::to_string(schedule.num_chunks) + " needs " + std::to_string(needed);
+  }
+  if (offsets.front() != 0) {
+    return "chunk_offsets starts at " + std::to_string(offsets.front()) + "; it must start at 0";
+  }
+  for (std::size_t i = 1; i < offsets.size(); ++i) {
+    if (offsets[i] < offsets[i - 1]) {
+      return "chunk_offsets decreases at chunk " + std::to_string(i - 1) + " (" +
+             std::to_string(offsets[i - 1]) + " then " + std::to_string(offsets[i]) + ")";
+    }
+  }
+  return "";
+}
+
+std::vector<std::uint64_t> chunk_bounds(const Schedule& schedule, std::uint64_t elements) {
+  if (schedule.chunk_offsets.empty()) {
+    std::vector<std::uint64_t> bounds;
+    bounds.reserve(static_cast<std::size_t>(std::max(schedule.num_chunks, 0)) + 1);
+    for (int c = 0; c <= schedule.num_chunks; ++c)
+      bounds.push_back(chunk_begin(c, schedule.num_chunks, elements));
+    return bounds;
+  }
+  const std::string problem = check_chunk_offsets(schedule);
+  if (!problem.empty()) throw ScheduleError("schedule " + problem);
+  if (schedule.chunk_offsets.back() != elements) {
+    throw ScheduleError("schedule chunk_offsets cover " +
+                        std::to_string(schedule.chunk_offsets.back()) +
+                        " elements but the buffer holds " + std::to_string(elements) + " elements");
+  }
+  return schedule.chunk_offsets;
+}
+
+std::vector<std::uint64_t> chunk_byte_sizes(const Schedule& schedule, std::uint64_t bytes) {
+  std::vector<std::uint64_t> sizes;
+  if (!schedule.chunk_offsets.empty()) {
+    const std::vector<std::uint64_t> bounds = chunk_bounds(schedule, bytes / 4);
+    for (std::size_t c = 0; c + 1 < bounds.size(); ++c)
+      sizes.push_back((bounds[c + 1] - bounds[c]) * 4);
+    return sizes;
+  }
+  const auto n = static_cast<std::uint64_t>(std::max(schedule.num_chunks, 1));
+  for (std::uint64_t i = 0; i < static_cast<std::uint64_t>(std::max(schedule.num_chunks, 0)); ++i)
+    sizes.push_back((i + 1) * bytes / n - i * bytes / n);
+  return sizes;
+}
+
 const char* to_string(OpKind kind) {
   switch (kind) {
     case OpKind::kReduce:

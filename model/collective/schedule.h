@@ -38,10 +38,15 @@ struct Op {
   /// Explicit path as directed link ids (source routing, e.g. MultiTree on switch topologies);
   /// empty = the topology's routing function.
   std::vector<int> path;
+  /// Earliest issue time, cycles of the scenario clock from the start of the run: the message is
+  /// not issued before it even when its deps have arrived (0 = no constraint). Used to release a
+  /// bucket's all-reduce when backprop has produced it (schedule_merge.h).
+  std::uint64_t release_cycle = 0;
 };
 
 /// A complete all-reduce schedule for `nodes` endpoints. The data buffer of every node is split
-/// into `num_chunks` equal chunks (chunk c holds elements [c*E/num_chunks, (c+1)*E/num_chunks)).
+/// into `num_chunks` chunks: equal ones (chunk c holds elements [c*E/num_chunks,
+/// (c+1)*E/num_chunks)) unless `chunk_offsets` gives the boundaries (see chunk_bounds()).
 struct Schedule {
   std::string algorithm;  ///< CLI name of the algorithm that built it, e.g. "multitree"
   std::string topology;   ///< topology spec it was built for, e.g. "torus:4x4"
@@ -50,6 +55,10 @@ struct Schedule {
   int num_flows = 0;
   int num_steps = 0;    ///< 1 + largest Op::step
   std::vector<Op> ops;  ///< all messages; a node's messages in list order form its program
+  /// Optional explicit chunk boundaries, elements: num_chunks + 1 values, first 0,
+  /// non-decreasing, last = the buffer's elements (chunk c = [offsets[c], offsets[c+1])). Empty =
+  /// the equal split of whatever buffer the schedule is run with.
+  std::vector<std::uint64_t> chunk_offsets;
 
   /// Appends an op, assigning its id, and keeps num_steps/num_flows up to date. Returns the id.
   int add(Op op);
@@ -57,9 +66,25 @@ struct Schedule {
   std::vector<int> ops_of(int node) const;
 };
 
-/// First and one-past-last element of chunk c when the buffer holds `elements` elements.
+/// Equal split: first and one-past-last element of chunk c when the buffer holds `elements`
+/// elements. Callers that run a schedule use chunk_bounds(), which honours chunk_offsets.
 std::uint64_t chunk_begin(int chunk, int num_chunks, std::uint64_t elements);
 std::uint64_t chunk_end(int chunk, int num_chunks, std::uint64_t elements);
+
+/// The one place chunk boundaries come from: num_chunks + 1 element offsets for a buffer of
+/// `elements` elements: schedule.chunk_offsets when given, else the equal split. Throws
+/// ScheduleError when chunk_offsets is malformed (check_chunk_offsets) or does not end at
+/// `elements`: "schedule chunk_offsets cover 6 elements but the buffer holds 8 elements".
+std::vector<std::uint64_t> chunk_bounds(const Schedule& schedule, std::uint64_t elements);
+
+/// Bytes of every chunk for the analytical estimates (cost model, auto's dataflow estimate) of
+/// a `bytes`-byte buffer: chunk_offsets x 4-byte elements when given (checked as chunk_bounds
+/// does for bytes / 4 elements), else the equal byte split floor((c+1)*bytes/n) - floor(c*bytes/n).
+std::vector<std::uint64_t> chunk_byte_sizes(const Schedule& schedule, std::uint64_t bytes);
+
+/// Form of chunk_offsets alone (any buffer size): empty when it is empty or well formed, else
+/// what is wrong ("chunk_offsets has 3 values; num_chunks 4 needs 5").
+std::string check_chunk_offsets(const Schedule& schedule);
 
 const char* to_string(OpKind kind);
 

@@ -44,6 +44,14 @@ int as_int(const Json& j, const std::string& path) {
   return static_cast<int>(v);
 }
 
+std::uint64_t as_uint64(const Json& j, const std::string& path) {
+  if (!j.is_number_integer()) fail(path, std::string("expected integer, got ") + type_name(j));
+  if (!j.is_number_unsigned() && j.get<std::int64_t>() < 0) {
+    fail(path, std::to_string(j.get<std::int64_t>()) + " is negative");
+  }
+  return j.get<std::uint64_t>();
+}
+
 std::string as_string(const Json& j, const std::string& path) {
   if (!j.is_string()) fail(path, std::string("expected string, got ") + type_name(j));
   return j.get<std::string>();
@@ -79,8 +87,10 @@ void reject_unknown_keys(const Json& obj, const std::set<std::string>& known,
 Op op_from_json(const Json& j, int index) {
   const std::string path = "ops[" + std::to_string(index) + "]";
   if (!j.is_object()) fail(path, std::string("expected object, got ") + type_name(j));
-  reject_unknown_keys(
-      j, {"id", "node", "peer", "chunk", "flow", "step", "port", "kind", "deps", "path"}, path);
+  reject_unknown_keys(j,
+                      {"id", "node", "peer", "chunk", "flow", "step", "port", "kind", "deps",
+                       "path", "release_cycle"},
+                      path);
   Op op;
   op.id = as_int(required(j, "id", path), path + ".id");
   if (op.id != index) {
@@ -101,6 +111,8 @@ Op op_from_json(const Json& j, int index) {
   }
   if (j.contains("deps")) op.deps = as_int_list(j["deps"], path + ".deps");
   if (j.contains("path")) op.path = as_int_list(j["path"], path + ".path");
+  if (j.contains("release_cycle"))
+    op.release_cycle = as_uint64(j["release_cycle"], path + ".release_cycle");
   return op;
 }
 
@@ -125,24 +137,27 @@ nlohmann::json to_json(const Schedule& schedule) {
               {"deps", op.deps}};
     if (op.port != -1) j["port"] = op.port;
     if (!op.path.empty()) j["path"] = op.path;
+    if (op.release_cycle != 0) j["release_cycle"] = op.release_cycle;
     ops.push_back(std::move(j));
   }
-  return Json{{"format", kScheduleFormat},
-              {"version", kScheduleFormatVersion},
-              {"algorithm", schedule.algorithm},
-              {"topology", schedule.topology},
-              {"nodes", schedule.nodes},
-              {"num_chunks", schedule.num_chunks},
-              {"num_flows", schedule.num_flows},
-              {"num_steps", schedule.num_steps},
-              {"ops", std::move(ops)}};
+  Json out{{"format", kScheduleFormat},
+           {"version", kScheduleFormatVersion},
+           {"algorithm", schedule.algorithm},
+           {"topology", schedule.topology},
+           {"nodes", schedule.nodes},
+           {"num_chunks", schedule.num_chunks},
+           {"num_flows", schedule.num_flows},
+           {"num_steps", schedule.num_steps},
+           {"ops", std::move(ops)}};
+  if (!schedule.chunk_offsets.empty()) out["chunk_offsets"] = schedule.chunk_offsets;
+  return out;
 }
 
 Schedule schedule_from_json(const nlohmann::json& json) {
   if (!json.is_object()) fail("", std::string("expected a JSON object, got ") + type_name(json));
   reject_unknown_keys(json,
                       {"format", "version", "algorithm", "topology", "nodes", "num_chunks",
-                       "num_flows", "num_steps", "ops", "analysis"},
+                       "num_flows", "num_steps", "ops", "analysis", "chunk_offsets"},
                       "");
   // "analysis" is what `mtsim schedule --format json` adds (steps, bounds, estimate): output for
   // people, ignored when reading, so its files verify as they are.
@@ -162,6 +177,15 @@ Schedule schedule_from_json(const nlohmann::json& json) {
   s.num_chunks = as_int(required(json, "num_chunks", ""), "num_chunks");
   s.num_flows = as_int(required(json, "num_flows", ""), "num_flows");
   s.num_steps = as_int(required(json, "num_steps", ""), "num_steps");
+  if (json.contains("chunk_offsets")) {
+    const Json& offsets = json["chunk_offsets"];
+    if (!offsets.is_array()) {
+      fail("chunk_offsets", std::string("expected array of integers, got ") + type_name(offsets));
+    }
+    for (size_t i = 0; i < offsets.size(); ++i) {
+      s.chunk_offsets.push_back(as_uint64(offsets[i], "chunk_offsets[" + std::to_string(i) + "]"));
+    }
+  }
   const Json& ops = required(json, "ops", "");
   if (!ops.is_array()) fail("ops", std::string("expected array, got ") + type_name(ops));
   s.ops.reserve(ops.size());

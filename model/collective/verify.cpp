@@ -69,6 +69,11 @@ bool check_structure(const Schedule& s, const Topology& t, ErrorList& errors) {
     errors.add("schedule has num_chunks " + str(s.num_chunks) + "; it must be >= 1");
     return false;
   }
+  const std::string offsets = check_chunk_offsets(s);
+  if (!offsets.empty()) {
+    errors.add("schedule " + offsets);
+    return false;
+  }
   const int n = s.nodes;
   const int m = static_cast<int>(s.ops.size());
   bool ok = true;

@@ -24,15 +24,35 @@ Dtype parse_dtype(const std::string& name) {
   throw DataStoreError("unknown dtype '" + name + "' (expected int32 or fp32)");
 }
 
+namespace {
+
+std::vector<std::uint64_t> equal_bounds(int num_chunks, std::uint64_t elements) {
+  std::vector<std::uint64_t> bounds;
+  for (int c = 0; c <= num_chunks; ++c) bounds.push_back(chunk_begin(c, num_chunks, elements));
+  return bounds;
+}
+
+}  // namespace
+
 DataStore::DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks, std::uint64_t elements,
                      int samples_per_chunk)
-    : mode_(mode), dtype_(dtype), nodes_(nodes), num_chunks_(num_chunks), elements_(elements) {
+    : DataStore(mode, dtype, nodes, equal_bounds(num_chunks, elements), samples_per_chunk) {}
+
+DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
+                     const std::vector<std::uint64_t>& bounds, int samples_per_chunk)
+    : mode_(mode),
+      dtype_(dtype),
+      nodes_(nodes),
+      num_chunks_(static_cast<int>(bounds.size()) - 1),
+      elements_(bounds.empty() ? 0 : bounds.back()) {
+  if (bounds.empty()) throw DataStoreError("DataStore: no chunk boundaries");
+  const int num_chunks = num_chunks_;
   chunk_offset_.assign(static_cast<std::size_t>(num_chunks) + 1, 0);
   if (mode_ == DataMode::kOff) return;
   for (int c = 0; c < num_chunks; ++c) {
     chunk_offset_[static_cast<std::size_t>(c)] = index_.size();
-    const std::uint64_t begin = chunk_begin(c, num_chunks, elements);
-    const std::uint64_t end = chunk_end(c, num_chunks, elements);
+    const std::uint64_t begin = bounds[static_cast<std::size_t>(c)];
+    const std::uint64_t end = bounds[static_cast<std::size_t>(c) + 1];
     const std::uint64_t n = end - begin;
     const auto samples = static_cast<std::uint64_t>(std::max(samples_per_chunk, 2));
     if (mode_ == DataMode::kFull || n <= samples) {

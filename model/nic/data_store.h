@@ -38,7 +38,11 @@ Dtype parse_dtype(const std::string& name);
 /// Per-node buffers of tracked elements (4-byte int32 or fp32, stored as bit patterns).
 class DataStore {
  public:
-  /// `elements`: elements per node buffer; chunks split it as chunk_begin/chunk_end.
+  /// `bounds`: chunk boundaries in elements (num_chunks + 1 values, see mt::chunk_bounds); the
+  /// last one is the elements per node buffer.
+  DataStore(DataMode mode, Dtype dtype, int nodes, const std::vector<std::uint64_t>& bounds,
+            int samples_per_chunk = 4);
+  /// Equal split of `elements` elements into `num_chunks` chunks (chunk_begin/chunk_end).
   DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks, std::uint64_t elements,
             int samples_per_chunk = 4);
 

@@ -20,7 +20,8 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
   program.reserve(params_.program.size());
   for (std::size_t i = 0; i < params_.program.size(); ++i) {
     const Op& op = env_.schedule->ops[static_cast<std::size_t>(params_.program[i])];
-    program.push_back(SchedulerOp{op.id, params_.program_ports[i], op.step, op.deps});
+    program.push_back(
+        SchedulerOp{op.id, params_.program_ports[i], op.step, op.deps, op.release_cycle});
   }
   scheduler_->load(program, params_.ports);
 
@@ -196,11 +197,11 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   port.index = index;
   port.message = message;
   port.next_packet = 0;
-  port.address = chunk_begin(op.chunk, env_.schedule->num_chunks, params_.elements) *
-                 static_cast<std::uint64_t>(params_.element_bytes);
-  port.bytes = (chunk_end(op.chunk, env_.schedule->num_chunks, params_.elements) -
-                chunk_begin(op.chunk, env_.schedule->num_chunks, params_.elements)) *
-               static_cast<std::uint64_t>(params_.element_bytes);
+  const auto chunk = static_cast<std::size_t>(op.chunk);
+  const std::uint64_t begin = env_.chunk_bounds[chunk];
+  port.address = begin * static_cast<std::uint64_t>(params_.element_bytes);
+  port.bytes =
+      (env_.chunk_bounds[chunk + 1] - begin) * static_cast<std::uint64_t>(params_.element_bytes);
   port.packets = packets_for(port.bytes, params_.packet_bytes);
   port.start = std::max(now, host_free_) + params_.software_issue_cycles;
   host_free_ = port.start;
@@ -312,6 +313,13 @@ void Nic::process() {
     reducing_.pop_front();
     complete_packet(item, now);
   }
+  // Release times under hardware issue: the host rings the release counter when each comes.
+  while (releases_rung_ < params_.release_cycles.size() &&
+         params_.release_cycles[releases_rung_] <= now) {
+    scheduler_->on_counter_arrival(params_.release_counter, now);
+    ++releases_rung_;
+    last_progress_ = std::max(last_progress_, now);
+  }
   // Cycle-level (hardware) schedulers see every port's ready level (software ones ignore it).
   for (int p = 0; p < params_.ports; ++p) {
     const TxPort& port = tx_[static_cast<std::size_t>(p)];
@@ -339,9 +347,20 @@ void Nic::process() {
   std::uint64_t next = kNever;
   blocked_ = false;
   if (!reducing_.empty()) next = std::min(next, reducing_.front().cycle);
+  if (releases_rung_ < params_.release_cycles.size()) {
+    const std::uint64_t release = params_.release_cycles[releases_rung_];
+    next = std::min(next, release);
+    last_progress_ = std::max(last_progress_, release);  // progress to come: not a stall
+  }
+  if (scheduler_->issued() < scheduler_->size()) {
+    // A cycle-level decision, or a software operation's release time.
+    const std::uint64_t event = scheduler_->next_event_cycle(now);
+    if (event != Scheduler::kNoEvent) {
+      next = std::min(next, event);
+      if (!scheduler_->cycle_level()) last_progress_ = std::max(last_progress_, event);
+    }
+  }
   if (scheduler_->cycle_level() && scheduler_->issued() < scheduler_->size()) {
-    const std::uint64_t decision = scheduler_->next_event_cycle(now);
-    if (decision != Scheduler::kNoEvent) next = std::min(next, decision);
     // The scheduler must see a port's ready level rise when the port frees.
     for (const TxPort& port : tx_) {
       if (port.index < 0 && port.busy_until > now) next = std::min(next, port.busy_until);

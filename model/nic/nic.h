@@ -16,8 +16,11 @@
 // so the reservation costs no extra round trip; the in-network router buffers still account their
 // space per packet, as the physical bound of a virtual cut-through network). Hardware issue: the
 // Scheduler is a HardwareScheduler; the NIC presents every port's ready level and runs again
-// when the scheduler's next decision can happen (Scheduler::next_event_cycle). Event-driven: one
-// SC_METHOD that runs only when something can happen.
+// when the scheduler's next decision can happen (Scheduler::next_event_cycle). Release times
+// (Op::release_cycle): a software scheduler holds an operation until its release cycle and the
+// NIC runs then (next_event_cycle); under hardware issue the NIC's host rings the table's release
+// counter at each release cycle (NicParams::release_cycles). Event-driven: one SC_METHOD that
+// runs only when something can happen.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -75,6 +78,8 @@ struct NicEnvironment {
   PacketPool* pool = nullptr;           ///< packets, reused
   std::vector<MessageRecord>* messages = nullptr;  ///< indexed by message id
   std::vector<const std::vector<int>*> paths;      ///< per message: links from node to peer
+  /// Chunk boundaries in the node buffer, elements (num_chunks + 1 values, mt::chunk_bounds).
+  std::vector<std::uint64_t> chunk_bounds;
   std::function<void(int node, std::uint64_t cycle)> on_finished;  ///< a NIC finished its work
   /// First packetisation error found when a message completed (see MessageRecord::
   /// check_complete); stays empty when every message arrived whole. Null: not recorded.
@@ -95,13 +100,17 @@ struct NicParams {
   int tx_vcs = 1;                           ///< VCs of the buffer each port injects into
   int tx_credits_per_vc = 1;                ///< depth of that buffer per VC, flits
   int rx_buffer_flits = 1;                  ///< receive buffer per port, flits
-  std::uint64_t elements = 0;               ///< elements per node buffer
   std::vector<int> program;                 ///< message ids this node sends, in program order
   std::vector<int> program_ports;           ///< port of each program entry
   std::vector<int> incoming;                ///< message ids destined to this node
   /// Per program entry: the receiver's arrival counter (packet header, hardware issue); empty =
   /// all 0.
   std::vector<int> program_counters;
+  /// Hardware issue with release times: the scheduler counter the host rings once at each of
+  /// release_cycles (-1: none; see PackedSchedule::release_counter).
+  int release_counter = -1;
+  /// Cycles at which release_counter is rung, ascending, cycles.
+  std::vector<std::uint64_t> release_cycles;
   /// Message flow control: only a message's first packet carries a head flit and is routed; the
   /// others stream behind it (false: packet flow control, every packet has its head flit).
   bool message_flow_control = false;
@@ -129,8 +138,8 @@ class Nic : public sc_core::sc_module {
   /// Packets injected so far.
   std::uint64_t packets_sent() const { return packets_sent_; }
   /// Last cycle this NIC issued an operation or moved a packet, or a later cycle at which an
-  /// operation or a reduction already under way completes or a credit on its way back arrives
-  /// (progress to come).
+  /// operation or a reduction already under way completes, a credit on its way back arrives or
+  /// an operation is released (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
   /// What this NIC is stuck on (empty when finished), e.g. "node 3 waits for message 17 (chunk 2
   /// from node 5) to issue message 40".
@@ -200,6 +209,7 @@ class Nic : public sc_core::sc_module {
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   CycleWakeup wakeup_;  // the one pending wake-up of process()
   bool blocked_ = false;               // a port waits for a credit
+  std::size_t releases_rung_ = 0;      // release_cycles already rung (hardware issue)
 };
 
 }  // namespace mt

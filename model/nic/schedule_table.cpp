@@ -285,6 +285,8 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   packed.messages.resize(static_cast<std::size_t>(nodes));
   packed.message_counter.assign(m, 0);
   packed.counter_arrivals.resize(static_cast<std::size_t>(nodes));
+  packed.release_counter.assign(static_cast<std::size_t>(nodes), -1);
+  packed.release_cycles.resize(static_cast<std::size_t>(nodes));
   int max_count = 0;
 
   for (int u = 0; u < nodes; ++u) {
@@ -454,13 +456,33 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     groups = final_groups;
     rebuild_gid();
     p.group_of = gid;
-    p.counters = std::max(1, static_cast<int>(groups.size()));
+    // Release times: one more counter, rung by the host at each distinct release cycle.
+    std::vector<std::uint64_t>& releases = packed.release_cycles[static_cast<std::size_t>(u)];
+    for (const int id : p.entries) {
+      const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+      if (op.release_cycle == 0) continue;
+      if (!op.deps.empty()) {
+        throw TableError("message " + str(id) + " at node " + str(u) +
+                         " has both dependencies and a release_cycle: a table entry waits on one "
+                         "counter, so only messages without dependencies may have a release time");
+      }
+      releases.push_back(op.release_cycle);
+    }
+    std::sort(releases.begin(), releases.end());
+    releases.erase(std::unique(releases.begin(), releases.end()), releases.end());
+    const int release_counter = releases.empty() ? -1 : static_cast<int>(groups.size());
+    packed.release_counter[static_cast<std::size_t>(u)] = release_counter;
+    p.counters = std::max(1, static_cast<int>(groups.size()) + (releases.empty() ? 0 : 1));
     packed.counters = std::max(packed.counters, p.counters);
     std::vector<int>& arrivals = packed.counter_arrivals[static_cast<std::size_t>(u)];
     arrivals.assign(static_cast<std::size_t>(p.counters), 0);
     for (std::size_t g = 0; g < groups.size(); ++g) {
       arrivals[g] = static_cast<int>(groups[g].size());
       max_count = std::max(max_count, arrivals[g]);
+    }
+    if (release_counter >= 0) {
+      arrivals[static_cast<std::size_t>(release_counter)] = static_cast<int>(releases.size());
+      max_count = std::max(max_count, static_cast<int>(releases.size()));
     }
     for (int i = 0; i < k; ++i) {
       packed.message_counter[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])] =
@@ -479,7 +501,12 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       t.chunk = op.chunk;
       t.flow = op.flow;
       t.step = op.step;
-      if (!op.deps.empty()) {
+      if (op.release_cycle > 0) {
+        t.wait_counter = release_counter;
+        t.wait_count = static_cast<int>(
+            std::lower_bound(releases.begin(), releases.end(), op.release_cycle) -
+            releases.begin() + 1);
+      } else if (!op.deps.empty()) {
         const int g = gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
         t.wait_counter = g;
         int count = 0;

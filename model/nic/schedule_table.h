@@ -92,8 +92,14 @@ struct PackedSchedule {
   /// Per message id: the counter of its receiver (`peer`) it increments (= its entry's
   /// dst_counter).
   std::vector<int> message_counter;
-  /// Per node: arrival counter -> number of messages that increment it.
+  /// Per node: arrival counter -> number of messages that increment it (the release counter:
+  /// the number of distinct release cycles).
   std::vector<std::vector<int>> counter_arrivals;
+  /// Per node: the counter the host rings at each release cycle (-1: no entry has one). An entry
+  /// with release cycle r waits for it to count the distinct release cycles <= r.
+  std::vector<int> release_counter;
+  /// Per node: the distinct Op::release_cycle values of its entries, ascending, cycles.
+  std::vector<std::vector<std::uint64_t>> release_cycles;
 };
 
 /// Builds every node's table from `schedule`. `ports[id]` is the NIC port of message id (the port
@@ -102,7 +108,10 @@ struct PackedSchedule {
 /// waits for share one extra counter); then counters of the same flow are merged while every
 /// threshold stays exact. For every entry with deps D (all in counter c) the threshold is
 /// wait_count = |{m in c : m happens-before the entry's issue}| and every other message of c must
-/// happen after the issue; entries without deps get wait_counter 0, wait_count 0. Throws
+/// happen after the issue; entries without deps get wait_counter 0, wait_count 0, unless they
+/// have a release_cycle: then they wait on the node's release counter (one extra counter the host
+/// rings once at each distinct release cycle; see PackedSchedule::release_counter); a message with
+/// both deps and a release_cycle cannot be packed. Throws
 /// TableError naming the node, the entry (message id) and the offending message when a schedule
 /// cannot be packed this way, or when ports/ids are out of range.
 PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,

@@ -25,6 +25,7 @@ struct SchedulerOp {
   int port = 0;           ///< NIC port the message leaves by
   int step = 0;           ///< schedule time step
   std::vector<int> deps;  ///< message ids that must have arrived at this node before issue
+  std::uint64_t release_cycle = 0;  ///< not issued before this cycle (0 = no constraint), cycles
 };
 
 /// Decides the order in which a node's operations are issued. Indices are program positions
@@ -51,7 +52,8 @@ class Scheduler {
   /// Dependencies of operation `index` that have not arrived yet (message ids, ascending).
   virtual std::vector<int> missing_deps(int index) const = 0;
 
-  // Cycle-level schedulers (hardware issue). Software schedulers ignore these (defaults).
+  // Cycle-level schedulers (hardware issue). Software schedulers ignore these (defaults), except
+  // next_event_cycle, which they use for release times.
   /// True for cycle-level schedulers: the NIC presents port levels and runs at next_event_cycle.
   virtual bool cycle_level() const { return false; }
   /// No event pending (next_event_cycle).
@@ -70,7 +72,7 @@ class Scheduler {
     (void)now;
   }
   /// Earliest cycle > now at which next_ready may change without any new input (the NIC must
-  /// run then), or kNoEvent.
+  /// run then: a cycle-level decision, or a software op's release_cycle), or kNoEvent.
   virtual std::uint64_t next_event_cycle(std::uint64_t now) const {
     (void)now;
     return kNoEvent;

@@ -14,6 +14,7 @@ void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
   issued_count_ = 0;
   deps_.clear();
   ready_.assign(static_cast<std::size_t>(ports), MinHeap());
+  waiting_ = ReleaseHeap();
   for (std::size_t i = 0; i < program_.size(); ++i) {
     SchedulerOp& op = program_[i];
     if (op.port < 0 || op.port >= ports) {
@@ -30,7 +31,25 @@ void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
 }
 
 void SoftwareScheduler::make_ready(int index) {
-  ready_[static_cast<std::size_t>(program_[static_cast<std::size_t>(index)].port)].push(index);
+  const SchedulerOp& op = program_[static_cast<std::size_t>(index)];
+  if (op.release_cycle > 0) {
+    waiting_.emplace(op.release_cycle, index);  // next_ready releases it when its time comes
+  } else {
+    ready_[static_cast<std::size_t>(op.port)].push(index);
+  }
+}
+
+void SoftwareScheduler::release_until(std::uint64_t now) const {
+  while (!waiting_.empty() && waiting_.top().first <= now) {
+    const int index = waiting_.top().second;
+    waiting_.pop();
+    ready_[static_cast<std::size_t>(program_[static_cast<std::size_t>(index)].port)].push(index);
+  }
+}
+
+std::uint64_t SoftwareScheduler::next_event_cycle(std::uint64_t now) const {
+  release_until(now);
+  return waiting_.empty() ? kNoEvent : waiting_.top().first;
 }
 
 void SoftwareScheduler::on_arrival(int message) {
@@ -42,7 +61,8 @@ void SoftwareScheduler::on_arrival(int message) {
   }
 }
 
-int SoftwareScheduler::next_ready(int port, std::uint64_t /*now_cycles*/) const {
+int SoftwareScheduler::next_ready(int port, std::uint64_t now_cycles) const {
+  release_until(now_cycles);
   const MinHeap& heap = ready_.at(static_cast<std::size_t>(port));
   return heap.empty() ? -1 : heap.top();
 }

@@ -50,4 +50,12 @@ struct RunResult {
   double wall_seconds = 0;       ///< host time spent simulating
 };
 
+/// Completion of each part of a merged schedule (several all-reduces in one run): `op_begin` has
+/// parts + 1 message ids (MergedSchedule::op_begin); part i's completion is the largest
+/// message_arrival_cycles over ids [op_begin[i], op_begin[i+1]), cycles (0 for a part without
+/// messages). Throws std::out_of_range when the result does not hold those messages (a failed
+/// run, or one returned without its per-message cycles).
+std::vector<std::uint64_t> last_arrival_cycles(const RunResult& run,
+                                               const std::vector<int>& op_begin);
+
 }  // namespace mt

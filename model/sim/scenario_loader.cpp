@@ -694,7 +694,8 @@ void read_workload(const Reader& r, const YAML::Node& root, WorkloadConfig& w) {
   std::optional<YAML::Node> layers_node;  // copies share the node: a handle for messages
   r.each_key(
       root, "",
-      {"name", "description", "source", "dtype", "optimizer_cycles", "bucket_bytes", "layers"},
+      {"name", "description", "source", "dtype", "optimizer_cycles", "bucket_bytes",
+       "launch_cycles", "layers"},
       [&](const std::string& key, const YAML::Node& v, const std::string& sub) {
         if (key == "name") w.name = r.text(v, sub);
         if (key == "description") w.description = r.text(v, sub);
@@ -702,6 +703,8 @@ void read_workload(const Reader& r, const YAML::Node& root, WorkloadConfig& w) {
         if (key == "dtype") w.dtype_bytes = r.choice(v, sub, {"fp32", "fp16"}) == "fp32" ? 4 : 2;
         if (key == "optimizer_cycles")
           w.optimizer_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
+        if (key == "launch_cycles")
+          w.launch_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
         if (key == "bucket_bytes")  // 0: one all-reduce per layer
           w.bucket_bytes = v.IsScalar() && v.Scalar() == "0" ? 0 : r.bytes(v, sub);
         if (key == "layers") {

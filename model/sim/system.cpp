@@ -80,6 +80,11 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
                                                   " nodes, topology " + topology.name() + " has " +
                                                   std::to_string(topology.nodes()));
   require(schedule.num_chunks >= 1, "schedule has no chunks");
+  try {
+    (void)chunk_bounds(schedule, bytes / kElementBytes);
+  } catch (const ScheduleError& e) {
+    throw SimulationConfigError(e.what());
+  }
   for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
     const Op& op = schedule.ops[i];
     const std::string what = "schedule message " + std::to_string(i);
@@ -95,6 +100,13 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
       require(dep >= 0 && dep < static_cast<int>(schedule.ops.size()),
               what + ": dependency " + std::to_string(dep) + " out of range");
     }
+    // The C++ model counts release times on an extra counter rung by the host (pack_schedule).
+    // The RTL takes arrivals on a fixed number of lanes sized for packet arrivals, so a ring in
+    // the same cycle as an arrival could overflow them; it would need its own doorbell input:
+    // refuse release times rather than ignore them.
+    require(op.release_cycle == 0 || nic.scheduler != "rtl",
+            what + " has release_cycle " + std::to_string(op.release_cycle) +
+                ": release times are not supported with nic.scheduler rtl (use tlm)");
   }
   if (!topology.is_direct()) {
     for (int u = 0; u < topology.nodes(); ++u) {
@@ -164,8 +176,8 @@ struct System::Impl {
       // the run is timing-only with sampled chunks, so memory stays bounded.
       mode = DataMode::kSampled;
     }
-    data = std::make_unique<DataStore>(mode, dtype, nodes, schedule.num_chunks, elements,
-                                       kSamplesPerChunk);
+    env.chunk_bounds = chunk_bounds(schedule, elements);
+    data = std::make_unique<DataStore>(mode, dtype, nodes, env.chunk_bounds, kSamplesPerChunk);
 
     // Per message: route and NIC port. Per node: program and incoming messages.
     messages.assign(schedule.ops.size(), MessageRecord{});
@@ -225,6 +237,8 @@ struct System::Impl {
           params.program_ports.push_back(e.port);
           params.program_counters.push_back(e.dst_counter);
         }
+        params.release_counter = packed.release_counter[static_cast<std::size_t>(u)];
+        params.release_cycles = packed.release_cycles[static_cast<std::size_t>(u)];
       }
     }
 
@@ -272,7 +286,6 @@ struct System::Impl {
       params.tx_vcs = rc.vcs;
       params.tx_credits_per_vc = rc.buffer_flits;
       params.rx_buffer_flits = rx_buffer_flits;
-      params.elements = elements;
       const std::string name = "nic_" + std::to_string(u);
       std::unique_ptr<Scheduler> scheduler;
       if (hardware) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace mt {
 
@@ -16,7 +17,7 @@ std::vector<GradientBucket> make_buckets(const WorkloadConfig& workload) {
     const LayerConfig& l = workload.layers[i];
     now += l.backprop_cycles;
     if (!has_open) {
-      open = GradientBucket{i, i, 0, 0};
+      open = GradientBucket{i, i, 0, 0, 0};
       has_open = true;
     }
     open.last_layer = i;
@@ -36,16 +37,19 @@ std::vector<GradientBucket> make_buckets(const WorkloadConfig& workload) {
       buckets.back().last_layer = open.last_layer;
     }
   }
+  // The host launches one collective at a time, each taking launch_cycles.
+  std::uint64_t host_free = 0;
+  for (GradientBucket& b : buckets) {
+    b.release_cycle = std::max(b.ready_cycle, host_free) + workload.launch_cycles;
+    host_free = b.release_cycle;
+  }
   return buckets;
 }
 
-IterationTimeline overlap_iteration(const WorkloadConfig& workload,
-                                    const std::vector<GradientBucket>& buckets,
-                                    const std::vector<std::uint64_t>& allreduce_cycles) {
-  if (buckets.size() != allreduce_cycles.size())
-    throw std::invalid_argument("overlap_iteration: " + std::to_string(buckets.size()) +
-                                " buckets but " + std::to_string(allreduce_cycles.size()) +
-                                " all-reduce durations");
+namespace {
+
+// Compute figures of the workload, no all-reduce yet.
+IterationTimeline compute_timeline(const WorkloadConfig& workload) {
   IterationTimeline t;
   for (const auto& l : workload.layers) {
     t.forward_cycles += l.forward_cycles;
@@ -53,17 +57,57 @@ IterationTimeline overlap_iteration(const WorkloadConfig& workload,
   }
   t.optimizer_cycles = workload.optimizer_cycles;
   t.compute_cycles = t.forward_cycles + t.backprop_cycles + t.optimizer_cycles;
-  // The network is free from the start; communication ends no earlier than backprop.
-  std::uint64_t network_free = 0;
+  return t;
+}
+
+// The optimizer starts when backprop and the last all-reduce have both ended.
+void finish_timeline(IterationTimeline& t) {
+  std::uint64_t last_end = 0;
+  for (const std::uint64_t end : t.allreduce_end_cycle) last_end = std::max(last_end, end);
+  const std::uint64_t backprop_end = t.forward_cycles + t.backprop_cycles;
+  t.iteration_cycles = std::max(backprop_end, last_end) + t.optimizer_cycles;
+  t.exposed_comm_cycles = t.iteration_cycles - t.compute_cycles;
+}
+
+void check_count(const char* what, std::size_t buckets, std::size_t values) {
+  if (buckets != values)
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(buckets) +
+                                " buckets but " + std::to_string(values) + " all-reduce durations");
+}
+
+}  // namespace
+
+IterationTimeline overlap_iteration(const WorkloadConfig& workload,
+                                    const std::vector<GradientBucket>& buckets,
+                                    const std::vector<std::uint64_t>& allreduce_cycles) {
+  check_count("overlap_iteration", buckets.size(), allreduce_cycles.size());
+  IterationTimeline t = compute_timeline(workload);
+  std::uint64_t network_free = 0;  // the network is free from the start
   for (std::size_t i = 0; i < buckets.size(); ++i) {
-    const std::uint64_t start = std::max(buckets[i].ready_cycle, network_free);
+    const std::uint64_t start = std::max(buckets[i].release_cycle, network_free);
     network_free = start + allreduce_cycles[i];
     t.allreduce_start_cycle.push_back(start);
     t.allreduce_end_cycle.push_back(network_free);
   }
-  const std::uint64_t backprop_end = t.forward_cycles + t.backprop_cycles;
-  t.iteration_cycles = std::max(backprop_end, network_free) + t.optimizer_cycles;
-  t.exposed_comm_cycles = t.iteration_cycles - t.compute_cycles;
+  finish_timeline(t);
+  return t;
+}
+
+IterationTimeline concurrent_iteration(const WorkloadConfig& workload,
+                                       const std::vector<GradientBucket>& buckets,
+                                       const std::vector<std::uint64_t>& allreduce_end_cycles) {
+  check_count("concurrent_iteration", buckets.size(), allreduce_end_cycles.size());
+  IterationTimeline t = compute_timeline(workload);
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    if (allreduce_end_cycles[i] < buckets[i].release_cycle)
+      throw std::invalid_argument("concurrent_iteration: bucket " + std::to_string(i) +
+                                  " ends at cycle " + std::to_string(allreduce_end_cycles[i]) +
+                                  ", before its release at " +
+                                  std::to_string(buckets[i].release_cycle));
+    t.allreduce_start_cycle.push_back(buckets[i].release_cycle);
+    t.allreduce_end_cycle.push_back(allreduce_end_cycles[i]);
+  }
+  finish_timeline(t);
   return t;
 }
 

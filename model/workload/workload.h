@@ -2,14 +2,25 @@
 // DNN training workloads: the layers of a network in backpropagation order, and the overlap of
 // each layer's (or bucket's) gradient all-reduce with the rest of backpropagation.
 //
-// Model of one data-parallel training iteration:
+// Model of one data-parallel training iteration (all times in cycles of the scenario clock from
+// the start of the forward pass):
 //   forward pass (sum of forward_cycles), then backpropagation layer by layer in the order given;
-//   a bucket's gradients are ready when its last layer's backprop step ends, and its all-reduce is
-//   issued then. All-reduces are SERIALISED in issue order on the one network: a bucket's
-//   all-reduce starts at max(its ready time, the previous all-reduce's end) and lasts the cycles
-//   of a stand-alone simulation of that size. Concurrent all-reduces sharing the network are not
-//   simulated in one SystemC run yet; the optimizer step starts after the last all-reduce ends.
-// The arithmetic is plain C++ (no SystemC); durations come from the caller.
+//   a bucket's gradients are ready when its last layer's backprop step ends; the host then
+//   launches its all-reduce, one launch at a time, each taking launch_cycles (the per-collective
+//   launch cost, default 0): release = max(ready, previous release) + launch_cycles. With a
+//   launch cost, fusing layers into fewer buckets can win.
+//   - concurrent (the default of `mtsim train`): every bucket's all-reduce runs from its release in
+//     ONE SystemC run of the merged schedule (model/collective/schedule_merge.h), so all-reduces in
+//     flight at the same time share the network; a bucket ends when its last message arrives.
+//     concurrent_iteration() takes those end cycles.
+//   - serialised (`mtsim train --serialised`, a cheaper estimate): all-reduces queue in issue
+//     order: a bucket's starts at max(its release, the previous one's end) and lasts a stand-alone
+//     simulation of its size. overlap_iteration() takes those durations.
+//   Either way the optimizer step starts when backprop and the last all-reduce have both ended:
+//   iteration = max(backprop end, last all-reduce end) + optimizer_cycles, and the exposed
+//   communication is iteration - (forward + backprop + optimizer): the communication time not
+//   hidden behind compute.
+// The arithmetic is plain C++ (no SystemC); durations and end cycles come from the caller.
 
 #include <cstdint>
 #include <string>
@@ -35,6 +46,9 @@ struct WorkloadConfig {
   std::vector<LayerConfig> layers;     ///< in backprop order
   std::uint64_t optimizer_cycles = 0;  ///< cycles of the optimizer step after the last all-reduce
   std::uint64_t bucket_bytes = 0;      ///< fuse layers into buckets of at least this; 0 = per layer
+  /// Per-collective launch cost, cycles: the host launches one all-reduce at a time, each taking
+  /// this long before it is released to the network (runtime overhead per collective; 0 = none).
+  std::uint64_t launch_cycles = 0;
 };
 
 /// Consecutive layers (in backprop order) whose gradients are all-reduced together.
@@ -43,6 +57,9 @@ struct GradientBucket {
   std::size_t last_layer = 0;     ///< inclusive
   std::uint64_t bytes = 0;        ///< gradient bytes (params x dtype_bytes)
   std::uint64_t ready_cycle = 0;  ///< cycle (from iteration start) its last gradient is ready
+  /// Cycle its all-reduce is released to the network: max(ready_cycle, previous bucket's
+  /// release) + launch_cycles.
+  std::uint64_t release_cycle = 0;
 };
 
 /// Splits the layers into buckets: consecutive layers are fused until a bucket holds at least
@@ -62,10 +79,17 @@ struct IterationTimeline {
   std::vector<std::uint64_t> allreduce_end_cycle;    ///< per bucket
 };
 
-/// Applies the serialised overlap model above. `allreduce_cycles[i]` is the duration of bucket
-/// i's all-reduce; throws std::invalid_argument when the counts differ.
+/// Applies the serialised model above. `allreduce_cycles[i]` is the duration of bucket i's
+/// all-reduce, cycles; throws std::invalid_argument when the counts differ.
 IterationTimeline overlap_iteration(const WorkloadConfig& workload,
                                     const std::vector<GradientBucket>& buckets,
                                     const std::vector<std::uint64_t>& allreduce_cycles);
+
+/// Applies the concurrent model above. `allreduce_end_cycles[i]` is the cycle (from iteration
+/// start) bucket i's all-reduce ended in the shared run; it starts at its release_cycle. Throws
+/// std::invalid_argument when the counts differ or an end precedes its release.
+IterationTimeline concurrent_iteration(const WorkloadConfig& workload,
+                                       const std::vector<GradientBucket>& buckets,
+                                       const std::vector<std::uint64_t>& allreduce_end_cycles);
 
 }  // namespace mt

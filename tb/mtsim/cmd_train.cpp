@@ -1,36 +1,30 @@
 // `mtsim train`: one data-parallel training iteration of a DNN workload on a network scenario.
-// Every distinct gradient-bucket size is simulated once per algorithm (each in its own process),
-// then the serialised overlap model of model/workload/workload.h turns the all-reduce durations
-// into an iteration time.
+// By default every gradient bucket's all-reduce is released when backprop has produced it into
+// ONE simulation per algorithm, where they share the network (concurrent model); --serialised
+// simulates each distinct bucket size stand-alone and queues them in issue order instead.
+// The models: model/workload/workload.h; the runs: tb/mtsim/train_runs.h.
 
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
+#include "model/topology/topology.h"
 #include "model/workload/workload.h"
 #include "tb/mtsim/cli.h"
-#include "tb/mtsim/point_runner.h"
+#include "tb/mtsim/train_runs.h"
 
 namespace po = boost::program_options;
 
 namespace mt::cli {
 namespace {
 
-// The simulated size of a bucket: whole 4-byte elements (fp16 gradients rounded up).
-std::uint64_t simulated_bytes(std::uint64_t bytes) {
-  return (bytes + 3) / 4 * 4;
-}
-
 struct TrainRow {
-  std::string algorithm;
+  BucketRuns runs;
   IterationTimeline timeline;
-  std::vector<std::uint64_t> allreduce_cycles;  // per bucket
 };
 
 std::string fixed(double v, int digits) {
@@ -39,21 +33,97 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+void print_table(const std::vector<TrainRow>& rows, double clock_ghz) {
+  const TrainRow* ring = nullptr;
+  for (const auto& row : rows)
+    if (row.runs.algorithm == "ring") ring = &row;
+  const double cycles_per_us = clock_ghz * 1000.0;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-16s %14s %12s %14s %14s %8s %9s %8s\n", "algorithm",
+                "iter_cycles", "iter_us", "compute_cycles", "exposed_cycles", "exposed%",
+                "vs_ring%", "data");
+  std::cout << line;
+  for (const auto& row : rows) {
+    const auto& t = row.timeline;
+    const auto ring_cycles =
+        ring == nullptr ? 0.0 : static_cast<double>(ring->timeline.iteration_cycles);
+    const std::string vs_ring =
+        ring == nullptr
+            ? "-"
+            : fixed(100.0 * (ring_cycles - static_cast<double>(t.iteration_cycles)) / ring_cycles,
+                    1);
+    std::snprintf(line, sizeof line, "%-16s %14llu %12s %14llu %14llu %8s %9s %8s\n",
+                  row.runs.algorithm.c_str(), static_cast<unsigned long long>(t.iteration_cycles),
+                  fixed(static_cast<double>(t.iteration_cycles) / cycles_per_us, 2).c_str(),
+                  static_cast<unsigned long long>(t.compute_cycles),
+                  static_cast<unsigned long long>(t.exposed_comm_cycles),
+                  fixed(100.0 * static_cast<double>(t.exposed_comm_cycles) /
+                            static_cast<double>(t.iteration_cycles),
+                        1)
+                      .c_str(),
+                  vs_ring.c_str(), row.runs.data_mode.c_str());
+    std::cout << line;
+  }
+}
+
+nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& scenario,
+                       const std::vector<GradientBucket>& buckets,
+                       const std::vector<TrainRow>& rows, bool serialised) {
+  nlohmann::json out;
+  out["workload"] = workload.name;
+  out["scenario"] = scenario.name;
+  out["clock_ghz"] = scenario.clock_ghz;
+  out["launch_cycles"] = workload.launch_cycles;
+  out["model"] = serialised ? "serialised: stand-alone all-reduces queued in issue order"
+                            : "concurrent: all-reduces released into one shared simulation";
+  for (const auto& row : rows) {
+    nlohmann::json j;
+    const auto& t = row.timeline;
+    j["algorithm"] = row.runs.algorithm;
+    j["schedule"] = row.runs.schedule;
+    j["data_mode"] = row.runs.data_mode;
+    j["messages"] = row.runs.messages;
+    j["iteration_cycles"] = t.iteration_cycles;
+    j["forward_cycles"] = t.forward_cycles;
+    j["backprop_cycles"] = t.backprop_cycles;
+    j["optimizer_cycles"] = t.optimizer_cycles;
+    j["compute_cycles"] = t.compute_cycles;
+    j["exposed_comm_cycles"] = t.exposed_comm_cycles;
+    for (std::size_t i = 0; i < buckets.size(); ++i) {
+      const auto& b = buckets[i];
+      j["buckets"].push_back(
+          {{"first_layer", workload.layers[b.first_layer].name},
+           {"last_layer", workload.layers[b.last_layer].name},
+           {"bytes", b.bytes},
+           {"simulated_bytes", simulated_bytes(b.bytes)},
+           {"ready_cycle", b.ready_cycle},
+           {"release_cycle", b.release_cycle},
+           {"allreduce_cycles", t.allreduce_end_cycle[i] - t.allreduce_start_cycle[i]},
+           {"start_cycle", t.allreduce_start_cycle[i]},
+           {"end_cycle", t.allreduce_end_cycle[i]}});
+    }
+    out["runs"].push_back(j);
+  }
+  return out;
+}
+
 }  // namespace
 
 int train_command(const std::vector<std::string>& args) {
   po::options_description opts(
       "mtsim train WORKLOAD.yaml --scenario NETWORK.yaml [options]\n\n"
       "One data-parallel training iteration: the gradient all-reduce of every bucket (a layer, or\n"
-      "layers fused up to the workload's bucket_bytes) is issued when backpropagation has "
-      "produced\n"
-      "it and overlaps the rest of backpropagation. Each distinct bucket size is simulated once\n"
-      "per algorithm on the scenario's network; all-reduces are serialised in issue order (not\n"
-      "yet simulated concurrently). Cycles are cycles of the scenario's clock (clock_ghz).\n\n"
+      "layers fused up to the workload's bucket_bytes) is released when backpropagation has\n"
+      "produced it (plus the launch cost) and overlaps the rest of backpropagation. By default\n"
+      "all buckets' all-reduces run in ONE simulation per algorithm, sharing the network;\n"
+      "--serialised instead simulates each size stand-alone and queues them in issue order.\n"
+      "Cycles are cycles of the scenario's clock (clock_ghz); exposed communication is the\n"
+      "iteration time minus compute (forward + backprop + optimizer).\n\n"
       "options");
   std::string workload_file, scenario_file, json_out, bucket_text;
   std::vector<std::string> algorithms, overrides;
   int jobs = 1;
+  long long launch_cycles = -1;
   opts.add_options()("help,h", "show this help")(
       "scenario", po::value(&scenario_file),
       "network scenario YAML file (see scenarios/README.md)")(
@@ -64,15 +134,21 @@ int train_command(const std::vector<std::string>& args) {
       "override a scenario key before validation: key.path=value (repeatable)")(
       "bucket-bytes", po::value(&bucket_text),
       "override the workload's bucket_bytes (e.g. 25MiB; 0 = one all-reduce per layer)")(
+      "launch-cycles", po::value(&launch_cycles),
+      "override the workload's launch_cycles: host cost per all-reduce launch, cycles (launches "
+      "are one at a time)")(
+      "serialised", "queue stand-alone all-reduces in issue order instead of one shared run")(
       "json", po::value(&json_out), "write the iteration timelines as JSON to this file")(
-      "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
+      "jobs,j", po::value(&jobs), "simulations run in parallel (processes; default 1)")(
       "workload", po::value(&workload_file), "workload YAML file (scenarios/workloads/)");
-  if (!parse_command(args, opts, "workload")) return kExitOk;
+  const auto vm = parse_command(args, opts, "workload");
+  if (!vm) return kExitOk;
   if (workload_file.empty()) throw UsageError("missing WORKLOAD.yaml (mtsim train --help)");
   if (scenario_file.empty())
     throw UsageError("missing --scenario NETWORK.yaml (mtsim train --help)");
   if (jobs < 1 || jobs > 256)
     throw UsageError("--jobs " + std::to_string(jobs) + ": expected 1..256");
+  const bool serialised = vm->count("serialised") > 0;
 
   WorkloadConfig workload = load_workload_file(workload_file);
   if (!bucket_text.empty()) {
@@ -82,121 +158,55 @@ int train_command(const std::vector<std::string>& args) {
       throw UsageError(std::string("--bucket-bytes: ") + e.what());
     }
   }
+  if (vm->count("launch-cycles")) {
+    if (launch_cycles < 0)
+      throw UsageError("--launch-cycles " + std::to_string(launch_cycles) + ": expected >= 0");
+    workload.launch_cycles = static_cast<std::uint64_t>(launch_cycles);
+  }
   if (!algorithms.empty()) {
     std::string list;
     for (const auto& a : algorithms) list += (list.empty() ? "" : ",") + a;
     overrides.push_back("collective.algorithms=[" + list + "]");
   }
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
-
   const std::vector<GradientBucket> buckets = make_buckets(workload);
-  std::set<std::uint64_t> distinct;
-  for (const auto& b : buckets) distinct.insert(simulated_bytes(b.bytes));
-  const std::vector<std::uint64_t> sizes(distinct.begin(), distinct.end());
 
-  // Build and verify every schedule before simulating anything.
-  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes);
-  if (!verify_all(prepared)) return kExitCheckFailed;
-  const std::vector<Point> points = points_for(prepared, sizes);
-  const std::vector<RunResult> results = run_points(scenario, points, jobs, false);
-
-  int status = kExitOk;
-  // label -> bytes -> completion cycles
-  std::map<std::string, std::map<std::uint64_t, std::uint64_t>> cycles;
-  for (const auto& r : results) {
-    if (!r.error.empty() || (!r.data_verified && r.data_mode != "off")) {
-      std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
-                << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
-      status = kExitCheckFailed;
-      continue;
-    }
-    cycles[r.algorithm][r.bytes] = r.completion_cycles;
-  }
-  if (status != kExitOk) return status;
-
+  std::vector<BucketRuns> runs;
+  const bool ok = serialised ? run_serialised(scenario, buckets, jobs, runs)
+                             : run_concurrent(scenario, buckets, jobs, runs);
+  if (!ok) return kExitCheckFailed;
   std::vector<TrainRow> rows;
-  for (const auto& run : scenario.collective.algorithms) {
-    TrainRow row;
-    row.algorithm = run.label;
-    for (const auto& b : buckets)
-      row.allreduce_cycles.push_back(cycles[run.label][simulated_bytes(b.bytes)]);
-    row.timeline = overlap_iteration(workload, buckets, row.allreduce_cycles);
+  for (const auto& r : runs) {
+    TrainRow row{r, {}};
+    row.timeline = serialised ? overlap_iteration(workload, buckets, r.cycles)
+                              : concurrent_iteration(workload, buckets, r.cycles);
     rows.push_back(row);
   }
-  const TrainRow* ring = nullptr;
-  for (const auto& row : rows)
-    if (row.algorithm == "ring") ring = &row;
 
-  const double cycles_per_us = scenario.clock_ghz * 1000.0;
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += b.bytes;
   std::cout << "workload " << workload.name << ": " << workload.layers.size() << " layers, "
-            << buckets.size() << " all-reduce buckets, " << total_bytes << " gradient bytes; "
-            << "network " << scenario.name << " (" << prepared.front().topology->name() << ", "
-            << scenario.clock_ghz << " GHz)\n";
-  std::ostringstream table;
-  char line[256];
-  std::snprintf(line, sizeof line, "%-16s %14s %12s %14s %14s %8s %9s\n", "algorithm",
-                "iter_cycles", "iter_us", "compute_cycles", "exposed_cycles", "exposed%",
-                "vs_ring%");
-  table << line;
-  for (const auto& row : rows) {
-    const auto& t = row.timeline;
-    const std::string vs_ring =
-        ring == nullptr ? "-"
-                        : fixed(100.0 *
-                                    (static_cast<double>(ring->timeline.iteration_cycles) -
-                                     static_cast<double>(t.iteration_cycles)) /
-                                    static_cast<double>(ring->timeline.iteration_cycles),
-                                1);
-    std::snprintf(line, sizeof line, "%-16s %14llu %12s %14llu %14llu %8s %9s\n",
-                  row.algorithm.c_str(), static_cast<unsigned long long>(t.iteration_cycles),
-                  fixed(static_cast<double>(t.iteration_cycles) / cycles_per_us, 2).c_str(),
-                  static_cast<unsigned long long>(t.compute_cycles),
-                  static_cast<unsigned long long>(t.exposed_comm_cycles),
-                  fixed(100.0 * static_cast<double>(t.exposed_comm_cycles) /
-                            static_cast<double>(t.iteration_cycles),
-                        1)
-                      .c_str(),
-                  vs_ring.c_str());
-    table << line;
-  }
-  std::cout << table.str();
-  std::cout << "vs_ring%: reduction in iteration time vs ring (positive = faster). All-reduces "
-               "are serialised in issue order, not simulated concurrently.\n";
-
-  if (!json_out.empty()) {
-    nlohmann::json out;
-    out["workload"] = workload.name;
-    out["scenario"] = scenario.name;
-    out["clock_ghz"] = scenario.clock_ghz;
-    out["model"] = "serialised all-reduces in issue order";
-    for (const auto& row : rows) {
-      nlohmann::json j;
-      const auto& t = row.timeline;
-      j["algorithm"] = row.algorithm;
-      j["iteration_cycles"] = t.iteration_cycles;
-      j["forward_cycles"] = t.forward_cycles;
-      j["backprop_cycles"] = t.backprop_cycles;
-      j["optimizer_cycles"] = t.optimizer_cycles;
-      j["compute_cycles"] = t.compute_cycles;
-      j["exposed_comm_cycles"] = t.exposed_comm_cycles;
-      for (std::size_t i = 0; i < buckets.size(); ++i) {
-        const auto& b = buckets[i];
-        j["buckets"].push_back({{"first_layer", workload.layers[b.first_layer].name},
-                                {"last_layer", workload.layers[b.last_layer].name},
-                                {"bytes", b.bytes},
-                                {"simulated_bytes", simulated_bytes(b.bytes)},
-                                {"ready_cycle", b.ready_cycle},
-                                {"allreduce_cycles", row.allreduce_cycles[i]},
-                                {"start_cycle", t.allreduce_start_cycle[i]},
-                                {"end_cycle", t.allreduce_end_cycle[i]}});
-      }
-      out["runs"].push_back(j);
-    }
-    write_text_atomically(json_out, out.dump(2) + "\n");
-  }
-  return status;
+            << buckets.size() << " all-reduce buckets, " << total_bytes << " gradient bytes, "
+            << "launch cost " << workload.launch_cycles << " cycles; network " << scenario.name
+            << " (" << Topology(scenario.topology).name() << ", " << scenario.clock_ghz
+            << " GHz)\n";
+  std::cout << (serialised
+                    ? "model: serialised: each bucket's all-reduce simulated stand-alone, queued "
+                      "on the network in issue order\n"
+                    : "model: concurrent: every bucket's all-reduce released at its ready cycle "
+                      "(+ launch) into one simulation per algorithm, sharing the network\n");
+  print_table(rows, scenario.clock_ghz);
+  std::cout << "iter_cycles: cycles of the " << scenario.clock_ghz
+            << " GHz scenario clock from the forward pass to the end of the optimizer step; "
+               "iter_us = iter_cycles / (1000 x clock_ghz).\n"
+               "exposed_cycles: iteration - compute (forward + backprop + optimizer): "
+               "communication not hidden behind compute. vs_ring%: iteration time saved vs ring "
+               "(positive = faster). data: full = every element checked, sampled = timing-only "
+               "run with sampled elements checked.\n";
+  if (!json_out.empty())
+    write_text_atomically(json_out,
+                          to_json(workload, scenario, buckets, rows, serialised).dump(2) + "\n");
+  return kExitOk;
 }
 
 }  // namespace mt::cli

@@ -1,23 +1,89 @@
-// End-to-end test of `mtsim train`: a workload on a network scenario, two algorithms.
+// End-to-end tests of `mtsim train`: a workload on a network scenario, concurrent (one shared run
+// per algorithm, the default) and serialised, with figures derived from the exact ring timings of
+// tests/sim/test_system.cpp: a snake ring on the default 4x4 torus takes 30 x (P x 17 + 152) +
+// 15 x 2 cycles for P packets per chunk: 12750 (64 KiB), 37230 (256 KiB), 135150 (1 MiB).
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/support/cli_runner.h"
 
+namespace {
+
+const std::string kSrc = MT_SOURCE_DIR;
+
+std::string train(const std::string& options) {
+  return "train " + kSrc + "/scenarios/workloads/mlp_small.yaml --scenario " + kSrc +
+         "/scenarios/default.yaml " + options;
+}
+
+}  // namespace
+
 TEST_CASE("mtsim train runs the small MLP on the default scenario with ring and multitree") {
-  const std::string src = MT_SOURCE_DIR;
-  const mt::test::CliResult r =
-      mt::test::mtsim("train " + src + "/scenarios/workloads/mlp_small.yaml --scenario " + src +
-                      "/scenarios/default.yaml --algorithm ring --algorithm multitree");
+  const mt::test::CliResult r = mt::test::mtsim(train("--algorithm ring --algorithm multitree"));
   INFO(r.output);
   CHECK(r.status == 0);
   // 3 layers, 3 buckets of 64KiB, 256KiB and 1MiB; compute 7000 + 14000 + 1000 cycles.
   CHECK_THAT(r.output, Catch::Contains("3 layers, 3 all-reduce buckets, 1376256 gradient bytes"));
+  CHECK_THAT(r.output, Catch::Contains("model: concurrent"));
+  CHECK_THAT(r.output, Catch::Contains("exposed_cycles: iteration - compute"));
   CHECK_THAT(r.output,
              Catch::Contains("ring") && Catch::Contains("multitree") && Catch::Contains("22000"));
-  CHECK(mt::test::mtsim("train " + src + "/scenarios/workloads/mlp_small.yaml").status == 2);
+  CHECK(mt::test::mtsim("train " + kSrc + "/scenarios/workloads/mlp_small.yaml").status == 2);
   const mt::test::CliResult help = mt::test::mtsim("train --help");
   CHECK(help.status == 0);
   CHECK_THAT(help.output, Catch::Contains("mtsim train WORKLOAD.yaml"));
+  CHECK(mt::test::mtsim(train("--launch-cycles -5")).status == 2);
+}
+
+TEST_CASE("mtsim train --serialised queues stand-alone ring all-reduces in issue order") {
+  const std::string json = mt::test::scratch("serialised.json");
+  const mt::test::CliResult r = mt::test::mtsim(train("-a ring --serialised --json " + json));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("model: serialised"));
+  // fc3 9000..21750; fc2 21750..58980; fc1 58980..194130; optimizer to 195130.
+  const auto j = nlohmann::json::parse(mt::test::read_file(json));
+  const auto& run = j["runs"][0];
+  CHECK(run["buckets"][0]["end_cycle"] == 21750);
+  CHECK(run["buckets"][1]["start_cycle"] == 21750);
+  CHECK(run["buckets"][1]["end_cycle"] == 58980);
+  CHECK(run["buckets"][2]["allreduce_cycles"] == 135150);
+  CHECK(run["iteration_cycles"] == 195130);
+  CHECK(run["exposed_comm_cycles"] == 195130 - 22000);
+}
+
+TEST_CASE("mtsim train concurrent: far-apart releases give stand-alone times, close ones share") {
+  // A launch cost of 200000 cycles per all-reduce, one launch at a time: released at 209000,
+  // 409000 and 609000, each alone on the network: ends 221750, 446230, 744150; optimizer to
+  // 745150.
+  const std::string far = mt::test::scratch("far.json");
+  mt::test::CliResult r = mt::test::mtsim(train("-a ring --launch-cycles 200000 --json " + far));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  auto j = nlohmann::json::parse(mt::test::read_file(far));
+  CHECK(j["launch_cycles"] == 200000);
+  const auto& run = j["runs"][0];
+  CHECK(run["data_mode"] == "full");
+  CHECK(run["buckets"][0]["release_cycle"] == 209000);
+  CHECK(run["buckets"][1]["release_cycle"] == 409000);
+  CHECK(run["buckets"][2]["release_cycle"] == 609000);
+  CHECK(run["buckets"][0]["end_cycle"] == 221750);
+  CHECK(run["buckets"][1]["end_cycle"] == 446230);
+  CHECK(run["buckets"][2]["end_cycle"] == 744150);
+  CHECK(run["iteration_cycles"] == 745150);
+  // No launch cost: fc2 (released at 13000) shares the ring's links with fc3 (9000..): fc3 takes
+  // longer than alone, and the iteration ends at the last all-reduce plus the optimizer.
+  const std::string close = mt::test::scratch("close.json");
+  r = mt::test::mtsim(train("-a ring --json " + close));
+  REQUIRE(r.status == 0);
+  j = nlohmann::json::parse(mt::test::read_file(close));
+  const auto& shared = j["runs"][0];
+  CHECK(shared["buckets"][0]["start_cycle"] == 9000);
+  CHECK(shared["buckets"][0]["allreduce_cycles"].get<long long>() > 12750);
+  std::uint64_t last = 0;
+  for (const auto& b : shared["buckets"])
+    last = std::max(last, b["end_cycle"].get<std::uint64_t>());
+  CHECK(shared["iteration_cycles"] == last + 1000);
 }

@@ -50,6 +50,7 @@ void require_equal(const mt::Schedule& a, const mt::Schedule& b) {
   REQUIRE(a.num_flows == b.num_flows);
   REQUIRE(a.num_steps == b.num_steps);
   REQUIRE(a.ops.size() == b.ops.size());
+  REQUIRE(a.chunk_offsets == b.chunk_offsets);
   for (size_t i = 0; i < a.ops.size(); ++i) {
     const mt::Op& x = a.ops[i];
     const mt::Op& y = b.ops[i];
@@ -64,6 +65,7 @@ void require_equal(const mt::Schedule& a, const mt::Schedule& b) {
     REQUIRE(x.kind == y.kind);
     REQUIRE(x.deps == y.deps);
     REQUIRE(x.path == y.path);
+    REQUIRE(x.release_cycle == y.release_cycle);
   }
 }
 
@@ -152,7 +154,7 @@ TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
   j["ops"][0]["colour"] = "red";
   CHECK(from_json_error(j) ==
         "ops[0]: unknown key \"colour\" (known keys: chunk, deps, flow, id, kind, node, path, "
-        "peer, port, step)");
+        "peer, port, release_cycle, step)");
   j = good;
   j["ops"][0]["node"] = 5000000000LL;
   CHECK(from_json_error(j) == "ops[0].node: 5000000000 is out of range for an integer");
@@ -180,8 +182,8 @@ TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
   j = good;
   j["extra"] = 1;
   CHECK(from_json_error(j) ==
-        "schedule: unknown key \"extra\" (known keys: algorithm, analysis, format, nodes, "
-        "num_chunks, num_flows, num_steps, ops, topology, version)");
+        "schedule: unknown key \"extra\" (known keys: algorithm, analysis, chunk_offsets, "
+        "format, nodes, num_chunks, num_flows, num_steps, ops, topology, version)");
   j = good;
   j["analysis"] = {{"steps", 3}};  // what `mtsim schedule --format json` adds: ignored
   CHECK(from_json_error(j) == "<no error>");
@@ -236,4 +238,25 @@ TEST_CASE("DOT output has one edge per message, coloured by flow", "[schedule_io
   s.num_chunks = 1;
   const std::string grid = mt::to_dot(s, torus);
   CHECK(grid.find("n3 [label=\"3\", pos=\"1.5,-1.5!\"];") != std::string::npos);
+}
+
+TEST_CASE("JSON round trip keeps chunk_offsets and release_cycle", "[schedule_io]") {
+  mt::Schedule s = sample();
+  s.chunk_offsets = {0, 3, 10};
+  s.ops[0].release_cycle = 5000000000ULL;  // beyond 32 bits
+  const Json j = mt::to_json(s);
+  CHECK(j["chunk_offsets"] == Json::array({0, 3, 10}));
+  CHECK(j["ops"][0]["release_cycle"] == 5000000000ULL);
+  CHECK_FALSE(j["ops"][1].contains("release_cycle"));            // 0 is omitted
+  CHECK_FALSE(mt::to_json(sample()).contains("chunk_offsets"));  // empty is omitted
+  const mt::Schedule back = mt::schedule_from_json(j);
+  CHECK(back.chunk_offsets == s.chunk_offsets);
+  CHECK(back.ops[0].release_cycle == 5000000000ULL);
+  CHECK(back.ops[1].release_cycle == 0);
+  Json bad = j;
+  bad["ops"][0]["release_cycle"] = -1;
+  CHECK(from_json_error(bad) == "ops[0].release_cycle: -1 is negative");
+  bad = j;
+  bad["chunk_offsets"] = Json::array({0, "x"});
+  CHECK(from_json_error(bad) == "chunk_offsets[1]: expected integer, got string");
 }

@@ -273,5 +273,47 @@ TEST_CASE("check_fits names the node, entry and field that do not fit a fixed fo
                         " does not fit 2 bits");
 }
 
+TEST_CASE("release times become a release counter rung once per distinct release cycle",
+          "[nic][table]") {
+  Schedule s;
+  s.algorithm = "hand";
+  s.nodes = 4;
+  s.num_chunks = 1;
+  const auto op = [](int node, int peer, std::uint64_t release, std::vector<int> deps) {
+    Op o;
+    o.node = node;
+    o.peer = peer;
+    o.release_cycle = release;
+    o.deps = std::move(deps);
+    return o;
+  };
+  s.add(op(0, 1, 0, {}));    // 0: no release
+  s.add(op(0, 1, 700, {}));  // 1
+  s.add(op(0, 2, 300, {}));  // 2
+  s.add(op(0, 3, 700, {}));  // 3
+  s.add(op(1, 0, 0, {}));    // 4: arrives at node 0 (its counter 0)
+  s.add(op(0, 1, 0, {4}));   // 5: waits for 4
+  const PackedSchedule packed = pack_schedule(s, std::vector<int>(6, 0), 1);
+  // Node 0: counter 0 counts message 4, counter 1 is the release counter (300, then 700).
+  CHECK(packed.release_counter == std::vector<int>{1, -1, -1, -1});
+  CHECK(packed.release_cycles[0] == std::vector<std::uint64_t>{300, 700});
+  CHECK(packed.release_cycles[1].empty());
+  CHECK(packed.counter_arrivals[0] == std::vector<int>{1, 2});
+  const std::vector<TableEntry>& t = packed.tables[0];
+  REQUIRE(packed.messages[0] == std::vector<int>{0, 1, 2, 3, 5});
+  CHECK((t[0].wait_counter == 0 && t[0].wait_count == 0));
+  CHECK((t[1].wait_counter == 1 && t[1].wait_count == 2));  // 700: the second ring
+  CHECK((t[2].wait_counter == 1 && t[2].wait_count == 1));  // 300: the first ring
+  CHECK((t[3].wait_counter == 1 && t[3].wait_count == 2));
+  CHECK((t[4].wait_counter == 0 && t[4].wait_count == 1));
+  CHECK(packed.counters == 2);
+  // A message with both dependencies and a release time does not fit one counter threshold.
+  s.ops[5].release_cycle = 10;
+  CHECK_THROWS_WITH(pack_schedule(s, std::vector<int>(6, 0), 1),
+                    "message 5 at node 0 has both dependencies and a release_cycle: a table "
+                    "entry waits on one counter, so only messages without dependencies may have "
+                    "a release time");
+}
+
 }  // namespace
 }  // namespace mt

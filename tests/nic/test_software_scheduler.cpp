@@ -25,6 +25,26 @@ TEST_CASE("ops without dependencies are ready at once, in program order per port
   CHECK(s.issued() == 3);
 }
 
+TEST_CASE("an op is not ready before its release cycle, even with its dependencies met",
+          "[nic][scheduler]") {
+  SoftwareScheduler s;
+  // Op 0: released at 100; op 1: waits for message 5, released at 50; op 2: no constraint.
+  s.load({{10, 0, 0, {}, 100}, {11, 0, 0, {5}, 50}, {12, 0, 0, {}, 0}}, 1);
+  CHECK(s.next_ready(0, 0) == 2);
+  CHECK(s.next_event_cycle(0) == 100);
+  s.pop(0);
+  s.on_arrival(5);  // at cycle 10: op 1 now waits for its release only
+  CHECK(s.next_ready(0, 10) == -1);
+  CHECK(s.next_event_cycle(10) == 50);
+  CHECK(s.next_ready(0, 50) == 1);  // released first, and before op 0 in time
+  s.pop(0);
+  CHECK(s.next_ready(0, 99) == -1);
+  CHECK(s.next_ready(0, 100) == 0);
+  s.pop(0);
+  CHECK(s.next_event_cycle(100) == Scheduler::kNoEvent);
+  CHECK(s.issued() == 3);
+}
+
 TEST_CASE("an op becomes ready when its last dependency arrives", "[nic][scheduler]") {
   SoftwareScheduler s;
   // Program: op 0 needs messages 5 and 7 (7 listed twice), op 1 needs 5, op 2 has none.

@@ -1,5 +1,6 @@
-// Training workloads: bucketing, the serialised overlap of all-reduces with backpropagation
-// (exact cycles derived by hand from scenarios/workloads/mlp_small.yaml), and the workload loader.
+// Training workloads: bucketing, the serialised and the concurrent overlap of all-reduces with
+// backpropagation (exact cycles derived by hand from scenarios/workloads/mlp_small.yaml), launch
+// costs, and the workload loader.
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -110,6 +111,60 @@ TEST_CASE("exposed communication: none when free, all when nothing overlaps") {
                     "overlap_iteration: 3 buckets but 2 all-reduce durations");
 }
 
+TEST_CASE("concurrent all-reduces start at their release and end when the shared run says") {
+  const WorkloadConfig w = mlp();
+  const auto buckets = mt::make_buckets(w);
+  // Released at 9000, 13000, 21000; ends from the shared run: fc2 overtaken by nothing, the
+  // last ends at 22500 > backprop end 21000: optimizer 22500..23500, exposed 23500 - 22000.
+  const IterationTimeline t = mt::concurrent_iteration(w, buckets, {15000, 16000, 22500});
+  CHECK(t.allreduce_start_cycle == std::vector<std::uint64_t>{9000, 13000, 21000});
+  CHECK(t.allreduce_end_cycle == std::vector<std::uint64_t>{15000, 16000, 22500});
+  CHECK(t.iteration_cycles == 23500);
+  CHECK(t.exposed_comm_cycles == 1500);
+  // All hidden: every all-reduce ends by the end of backprop (21000).
+  const IterationTimeline hidden = mt::concurrent_iteration(w, buckets, {9000, 13000, 21000});
+  CHECK(hidden.iteration_cycles == 22000);
+  CHECK(hidden.exposed_comm_cycles == 0);
+  // The iteration waits for the LAST end, not the last bucket's (an earlier one may end later).
+  CHECK(mt::concurrent_iteration(w, buckets, {30000, 16000, 22500}).iteration_cycles == 31000);
+  CHECK_THROWS_WITH(
+      mt::concurrent_iteration(w, buckets, {8999, 16000, 22500}),
+      "concurrent_iteration: bucket 0 ends at cycle 8999, before its release at 9000");
+  CHECK_THROWS_WITH(mt::concurrent_iteration(w, buckets, {1}),
+                    "concurrent_iteration: 3 buckets but 1 all-reduce durations");
+}
+
+TEST_CASE("a launch cost delays every release, launches queue, and fusion pays it once") {
+  WorkloadConfig w = mlp();
+  w.launch_cycles = 500;
+  const auto buckets = mt::make_buckets(w);
+  REQUIRE(buckets.size() == 3);
+  CHECK(buckets[0].ready_cycle == 9000);
+  CHECK(buckets[0].release_cycle == 9500);
+  CHECK(buckets[2].release_cycle == 21500);
+  // Serialised: 9500..14500, 14500..17500, 21500..22500; optimizer to 23500.
+  const IterationTimeline t = mt::overlap_iteration(w, buckets, {5000, 3000, 1000});
+  CHECK(t.allreduce_start_cycle == std::vector<std::uint64_t>{9500, 14500, 21500});
+  CHECK(t.iteration_cycles == 23500);
+  // Backprop of 100 cycles per layer: ready at 7100, 7200, 7300. Launches of 1000 cycles queue
+  // on the host: released at 8100, 9100, 10100; fused into one bucket: 7300 + 1000 = 8300.
+  for (auto& l : w.layers) l.backprop_cycles = 100;
+  w.launch_cycles = 1000;
+  const auto per_layer = mt::make_buckets(w);
+  REQUIRE(per_layer.size() == 3);
+  CHECK(per_layer[1].release_cycle == 9100);
+  CHECK(per_layer[2].release_cycle == 10100);
+  // 500-cycle all-reduces: per layer the last ends 10600, optimizer to 11600; fused: 8800, 9800.
+  CHECK(mt::concurrent_iteration(w, per_layer, {8600, 9600, 10600}).iteration_cycles == 11600);
+  w.bucket_bytes = 2u << 20;
+  const auto fused = mt::make_buckets(w);
+  REQUIRE(fused.size() == 1);
+  CHECK(fused[0].release_cycle == 8300);
+  CHECK(mt::concurrent_iteration(w, fused, {8800}).iteration_cycles == 9800);
+  CHECK(mt::load_workload_text("launch_cycles: 250\nlayers: [{name: a, params: 1}]\n", "w.yaml")
+            .launch_cycles == 250);
+}
+
 TEST_CASE("workload loader rejects bad input with file:line:col and key path") {
   CHECK_THROWS_WITH(
       mt::load_workload_text("layers:\n  - {name: a, params: 10, backward_cycles: 5}\n", "w.yaml"),
@@ -120,7 +175,7 @@ TEST_CASE("workload loader rejects bad input with file:line:col and key path") {
                     "and 1099511627776");
   CHECK_THROWS_WITH(mt::load_workload_text("name: x\nlayer: []\n", "w.yaml"),
                     "w.yaml:2:1: layer: unknown key; expected one of: name, description, source, "
-                    "dtype, optimizer_cycles, bucket_bytes, layers");
+                    "dtype, optimizer_cycles, bucket_bytes, launch_cycles, layers");
   CHECK_THROWS_WITH(
       mt::load_workload_text("dtype: bf16\nlayers: [{name: a, params: 1}]\n", "w.yaml"),
       "w.yaml:1:8: dtype: \"bf16\" is not one of: fp32, fp16");

@@ -1,0 +1,133 @@
+#include "tb/mtsim/train_runs.h"
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "model/collective/schedule_merge.h"
+#include "model/sim/results.h"
+#include "model/sim/scenario_loader.h"
+#include "tb/mtsim/point_runner.h"
+
+namespace mt::cli {
+
+namespace {
+
+bool failed(const RunResult& r) {
+  return !r.error.empty() || (!r.data_verified && r.data_mode != "off");
+}
+
+void report_failure(const RunResult& r) {
+  std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
+            << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
+}
+
+std::vector<std::uint64_t> distinct_sizes(const std::vector<GradientBucket>& buckets) {
+  std::set<std::uint64_t> sizes;
+  for (const auto& b : buckets) sizes.insert(simulated_bytes(b.bytes));
+  return {sizes.begin(), sizes.end()};
+}
+
+}  // namespace
+
+std::uint64_t simulated_bytes(std::uint64_t bytes) {
+  return (bytes + 3) / 4 * 4;
+}
+
+bool run_serialised(const ScenarioConfig& scenario, const std::vector<GradientBucket>& buckets,
+                    int jobs, std::vector<BucketRuns>& out) {
+  const std::vector<std::uint64_t> sizes = distinct_sizes(buckets);
+  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes);
+  if (!verify_all(prepared)) return false;
+  const std::vector<Point> points = points_for(prepared, sizes);
+  const std::vector<RunResult> results = run_points(scenario, points, jobs, false);
+  std::map<std::string, std::map<std::uint64_t, const RunResult*>> by_size;
+  bool ok = true;
+  for (const auto& r : results) {
+    if (failed(r)) {
+      report_failure(r);
+      ok = false;
+    }
+    by_size[r.algorithm][r.bytes] = &r;
+  }
+  if (!ok) return false;
+  for (const auto& run : scenario.collective.algorithms) {
+    BucketRuns runs;
+    runs.algorithm = run.label;
+    std::set<std::string> schedules;
+    for (const auto& b : buckets) {
+      const RunResult& r = *by_size[run.label][simulated_bytes(b.bytes)];
+      runs.cycles.push_back(r.completion_cycles);
+      schedules.insert(r.schedule);
+    }
+    for (const auto& [bytes, r] : by_size[run.label]) {
+      runs.messages += r->messages;
+      runs.wall_seconds += r->wall_seconds;
+      if (runs.data_mode.empty() || r->data_mode != "full") runs.data_mode = r->data_mode;
+    }
+    runs.schedule = schedules.size() == 1 ? *schedules.begin() : "merged";
+    out.push_back(runs);
+  }
+  return true;
+}
+
+bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBucket>& buckets,
+                    int jobs, std::vector<BucketRuns>& out) {
+  const std::vector<std::uint64_t> sizes = distinct_sizes(buckets);
+  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes);
+  if (!verify_all(prepared)) return false;
+  // One merged schedule per algorithm: bucket i's schedule (built for its size when the algorithm
+  // chooses by size), released at its bucket's release cycle.
+  std::vector<PreparedAlgorithm> merged;
+  std::vector<std::vector<int>> op_begin;
+  std::uint64_t total_bytes = 0;
+  for (const auto& b : buckets) total_bytes += simulated_bytes(b.bytes);
+  for (const auto& run : scenario.collective.algorithms) {
+    std::vector<MergePart> parts;
+    const PreparedAlgorithm* any = nullptr;
+    for (const auto& b : buckets) {
+      const std::uint64_t bytes = simulated_bytes(b.bytes);
+      for (const auto& p : prepared) {
+        if (p.run != &run || (p.only_bytes != 0 && p.only_bytes != bytes)) continue;
+        parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
+        any = &p;
+        break;
+      }
+    }
+    if (any == nullptr || parts.size() != buckets.size())
+      throw std::logic_error("train: no schedule of " + run.label + " for every bucket size");
+    PreparedAlgorithm m;
+    m.run = &run;
+    m.topology = std::make_unique<Topology>(any->topology->config());
+    MergedSchedule ms = merge_schedules(parts);
+    m.schedule = std::move(ms.schedule);
+    op_begin.push_back(std::move(ms.op_begin));
+    merged.push_back(std::move(m));
+  }
+  if (!verify_all(merged)) return false;
+  std::vector<Point> points;
+  for (const auto& m : merged) points.emplace_back(&m, total_bytes);
+  const std::vector<RunResult> results = run_points(scenario, points, jobs, true);
+  bool ok = true;
+  for (std::size_t a = 0; a < results.size(); ++a) {
+    const RunResult& r = results[a];
+    if (failed(r)) {
+      report_failure(r);
+      ok = false;
+      continue;
+    }
+    BucketRuns runs;
+    runs.algorithm = r.algorithm;
+    runs.schedule = r.schedule;
+    runs.data_mode = r.data_mode;
+    runs.messages = r.messages;
+    runs.wall_seconds = r.wall_seconds;
+    runs.cycles = last_arrival_cycles(r, op_begin[a]);
+    out.push_back(runs);
+  }
+  return ok;
+}
+
+}  // namespace mt::cli
