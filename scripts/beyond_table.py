@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Markdown tables of issue 9 ("beyond MultiTree") from simulator results.
+
+  beyond_table.py RESULTS.json...            # efficiency per topology, size and schedule
+  beyond_table.py --auto SWEEP_RESULTS.json  # auto against the best candidate, per size
+
+RESULTS.json: the --json output of `mtsim run scenarios/beyond/<topology>.yaml`. Efficiency is
+bound_cycles / completion_cycles (at most 256/272 = 0.941 with 256-byte packets and 16-byte
+heads); the best of a row is bold, and auto's column names the schedule it chose.
+
+SWEEP_RESULTS.json: results.json of `mtsim sweep scenarios/sweeps/auto.yaml`. Per topology and
+size: the fastest candidate, auto's choice and auto's cycles over the fastest (1.000 = as fast).
+Standard library only.
+"""
+
+import json
+import sys
+
+
+def size_text(b):
+    if b >= 1 << 20:
+        return f"{b >> 20} MiB"
+    return f"{b >> 10} KiB"
+
+
+def runs_of(path):
+    data = json.load(open(path))
+    runs = data["runs"] if isinstance(data, dict) else data
+    out = []
+    for r in runs:
+        r = r.get("result", r)  # sweep records wrap the run
+        if r.get("error"):
+            print(f"{path}: {r.get('algorithm')} failed: {r['error']}", file=sys.stderr)
+            continue
+        out.append(r)
+    return out
+
+
+def chosen(run):
+    """auto's choice as the schedule name says it: auto:<label> -> <label>."""
+    s = run.get("schedule", "")
+    return s.split(":", 1)[1] if s.startswith("auto:") else s
+
+
+def efficiency_table(paths):
+    rows, labels = [], []
+    for path in paths:
+        for r in runs_of(path):
+            if r["algorithm"] not in labels:
+                labels.append(r["algorithm"])
+            rows.append(r)
+    keys = []
+    for r in rows:
+        k = (r["topology"], r["bytes"])
+        if k not in keys:
+            keys.append(k)
+    print("| topology | size | " + " | ".join(labels) + " |")
+    print("|---|---|" + "---|" * len(labels))
+    for topology, size in keys:
+        here = {r["algorithm"]: r for r in rows if (r["topology"], r["bytes"]) == (topology, size)}
+        top = max(r["efficiency"] for r in here.values())
+        cells = []
+        for label in labels:
+            r = here.get(label)
+            if r is None:
+                cells.append("n/a")
+                continue
+            text = f"{r['efficiency']:.3f}"
+            if r["efficiency"] >= top - 5e-4:
+                text = f"**{text}**"
+            if label == "auto":
+                text += f" ({chosen(r)})"
+            cells.append(text)
+        print(f"| {topology} | {size_text(size)} | " + " | ".join(cells) + " |")
+
+
+def auto_table(path):
+    rows = runs_of(path)
+    keys = []
+    for r in rows:
+        k = (r["topology"], r["bytes"])
+        if k not in keys:
+            keys.append(k)
+    print("| topology | size | fastest candidate | its cycles | auto chose | auto / fastest |")
+    print("|---|---|---|---|---|---|")
+    worst = 1.0
+    for topology, size in keys:
+        here = [r for r in rows if (r["topology"], r["bytes"]) == (topology, size)]
+        auto = [r for r in here if r["algorithm"] == "auto"]
+        others = [r for r in here if r["algorithm"] != "auto"]
+        if not auto or not others:
+            continue
+        best = min(others, key=lambda r: r["completion_cycles"])
+        ratio = auto[0]["completion_cycles"] / best["completion_cycles"]
+        worst = max(worst, ratio)
+        print(f"| {topology} | {size_text(size)} | {best['algorithm']} | "
+              f"{best['completion_cycles']} | {chosen(auto[0])} | {ratio:.3f} |")
+    print(f"\nworst auto / fastest: {worst:.3f}")
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "--auto":
+        auto_table(argv[1])
+    elif argv and not argv[0].startswith("-"):
+        efficiency_table(argv)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
