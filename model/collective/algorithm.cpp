@@ -1,11 +1,11 @@
 #include "model/collective/algorithm.h"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <numeric>
 
 #include "model/collective/auto_select.h"
+#include "model/collective/byte_size.h"
 #include "model/collective/dbtree.h"
 #include "model/collective/disjoint_rings.h"
 #include "model/collective/halving_doubling.h"
@@ -97,7 +97,7 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
 
 AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
   const bool sized = name == "auto" || (name == "tree_packing" && params.count("pipeline") == 0);
-  if (sized && params.count("bytes") == 0) params["bytes"] = std::to_string(bytes);
+  if (sized && params.count("bytes") == 0) params["bytes"] = format_byte_size(bytes);
   return params;
 }
 
@@ -149,25 +149,12 @@ std::uint64_t param_bytes(const std::string& algorithm, const AlgorithmParams& p
                           const std::string& key, std::uint64_t fallback) {
   auto it = params.find(key);
   if (it == params.end()) return fallback;
-  const std::string& text = it->second;
-  size_t used = 0;
-  double value = 0;
   try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = used == 0 ? std::string() : text.substr(used);
-  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
-  static const std::map<std::string, double> units = {
-      {"", 1},        {"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-      {"KB", 1000.0}, {"MB", 1e6}, {"GB", 1e9}};
-  auto unit_it = units.find(unit);
-  if (used == 0 || unit_it == units.end() || value < 0) {
+    return parse_byte_size(it->second);
+  } catch (const std::invalid_argument&) {
     throw AlgorithmError(algorithm + ": parameter '" + key +
-                         "' must be a size such as 4096 or 16MiB, got '" + text + "'");
+                         "' must be a size such as 4096 or 16MiB, got '" + it->second + "'");
   }
-  return static_cast<std::uint64_t>(std::llround(value * unit_it->second));
 }
 
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes) {

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/collective/byte_size.h"
 #include "model/sim/scenario_loader.h"
 
 namespace mt {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/collective/byte_size.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 

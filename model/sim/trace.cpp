@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "model/collective/byte_size.h"
 #include "model/sim/scenario_loader.h"
 
 namespace mt {

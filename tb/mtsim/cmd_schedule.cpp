@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "model/collective/algorithm.h"
+#include "model/collective/byte_size.h"
 #include "model/collective/cost_model.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"

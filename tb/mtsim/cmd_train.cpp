@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "model/collective/byte_size.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/topology/topology.h"

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "model/collective/byte_size.h"
 #include "model/collective/schedule_merge.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "model/collective/byte_size.h"
 #include "model/sim/scenario_loader.h"
 
 using mt::ScenarioError;

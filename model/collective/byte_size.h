@@ -1,0 +1,18 @@
+#pragma once
+// Byte sizes as people write them ("64MiB", "1.5 KiB", "4096"): one parser and one formatter for
+// scenario keys, command-line options and algorithm parameters.
+
+#include <cstdint>
+#include <string>
+
+namespace mt {
+
+/// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB
+/// (binary) or KB, MB, GB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument
+/// with a reason when the text is not a positive whole number of bytes.
+std::uint64_t parse_byte_size(const std::string& text);
+
+/// Formats a byte count with the largest binary unit that divides it ("64MiB", "1536B").
+std::string format_byte_size(std::uint64_t bytes);
+
+}  // namespace mt
