@@ -267,8 +267,7 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.flits = flits;
   packet.path = env_.paths[static_cast<std::size_t>(op.id)];
   packet.vc = vc;
-  packet.vc_class = 0;
-  packet.dim = -1;
+  packet.route = RouteState{};
   packet.hop = 0;
   packet.credit_vc = 0;
   packet.head = head;
@@ -279,7 +278,7 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   if (params_.drives_links) {
     // The port is the first link of the route: the packet has taken it once it is sent.
     packet.hop = 1;
-    env_.routing->advance((*packet.path)[0], packet.dim, packet.vc_class);
+    env_.routing->advance((*packet.path)[0], packet.route);
   }
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/noc/routing.h"
 
 namespace mt {
 
@@ -48,8 +49,7 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   const std::vector<int>* path = nullptr;  ///< directed link ids from src to dst (source route)
   int hop = 0;                             ///< index in *path of the next link to take
   int vc = 0;         ///< virtual channel of the buffer the packet is heading to / sits in
-  int vc_class = 0;   ///< dateline class (0 before the wraparound link of a dimension, 1 after)
-  int dim = -1;       ///< dimension of the last network link taken (-1: none yet)
+  RouteState route;   ///< VC class state along the route (see RoutingTable::advance)
   int credit_vc = 0;  ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
   std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
   /// Carries a head flit and is routed through each router's pipeline. Message flow control:

@@ -53,8 +53,7 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   // Body packets of a message (message flow control) follow their head without routing.
   entry.ready = clock_.now() + clock_.to_cycles(delay) +
                 (packet.head ? static_cast<std::uint64_t>(params_.pipeline_cycles) : 0);
-  entry.dim = packet.dim;
-  entry.vc_class = packet.vc_class;
+  entry.route = packet.route;
   const std::size_t hops = packet.path->size();
   if (static_cast<std::size_t>(packet.hop) < hops) {
     const int link = (*packet.path)[static_cast<std::size_t>(packet.hop)];
@@ -64,9 +63,9 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
                                   .c_str());
     }
     entry.out = routing_.out_index(link);
-    routing_.advance(link, entry.dim, entry.vc_class);
-    const auto range =
-        routing_.vc_range(entry.vc_class, outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
+    routing_.advance(link, entry.route);
+    const auto range = routing_.vc_range(entry.route.vc_class,
+                                         outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
     entry.vc_first = range.first;
     entry.vc_last = range.second;
   } else {
@@ -143,8 +142,7 @@ void Router::remove_requester(int out, int fifo) {
   }
 }
 
-int Router::pick_vc(const Output& output, const Entry& entry,
-                    const PacketExtension& packet) const {
+int Router::pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const {
   const int flits = packet.flits;
   if (!packet.head) {
     // A body packet (message flow control) follows its head on the VC the head locked.
@@ -247,8 +245,7 @@ bool Router::arbitrate(int out, std::uint64_t now) {
     if (packet.index == packet.packets - 1) owner = -1;
   }
   packet.vc = best_vc;
-  packet.dim = entry.dim;
-  packet.vc_class = entry.vc_class;
+  packet.route = entry.route;
   if (output.config.link >= 0) ++packet.hop;
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;

@@ -84,9 +84,8 @@ class Router : public sc_core::sc_module {
     bool eject = false;       // leaves by any ejection port to the NIC
     int vc_first = 0;         // allowed downstream VCs [vc_first, vc_last)
     int vc_last = 1;
-    int dim = -1;  // dateline state after the hop
-    int vc_class = 0;
-    bool cross = false;  // lost an arbitration to a packet of another flow
+    RouteState route;               // VC class state after the hop
+    bool cross = false;             // lost an arbitration to a packet of another flow
     std::uint64_t cross_cycle = 0;  // cycle it first lost (a grant in a later cycle is a wait)
   };
   struct Output {
@@ -129,8 +128,8 @@ class Router : public sc_core::sc_module {
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<Credit> credits_;  // min-heap by cycle
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
-  CycleWakeup wakeup_;  // the one pending wake-up of process()
-  bool blocked_ = false;               // a ready packet waits for a credit
+  CycleWakeup wakeup_;    // the one pending wake-up of process()
+  bool blocked_ = false;  // a ready packet waits for a credit
   std::uint64_t buffered_ = 0;
   std::uint64_t forwarded_ = 0;
   std::uint64_t last_progress_ = 0;

@@ -35,6 +35,13 @@ RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
       }
     }
   }
+  hop_classes_ = kind == "bigraph";
+}
+
+const char* RoutingTable::vc_class_reason() const {
+  if (dateline_) return "wraparound links";
+  if (hop_classes_) return "routes that turn between the switch halves";
+  return "";
 }
 
 const std::vector<int>& RoutingTable::route(int src, int dst) {
@@ -44,18 +51,26 @@ const std::vector<int>& RoutingTable::route(int src, int dst) {
   return it->second;
 }
 
-void RoutingTable::advance(int link, int& dim, int& vc_class) const {
+void RoutingTable::advance(int link, RouteState& state) const {
+  if (hop_classes_) {
+    const Link& l = topology_.link(link);
+    if (topology_.is_switch(l.src) && topology_.is_switch(l.dst)) {
+      if (state.switch_hops > 0) state.vc_class = 1;
+      ++state.switch_hops;
+    }
+    return;
+  }
   if (!dateline_) return;
   const int d = link_dimension(link);
-  if (d != dim) {
-    dim = d;
-    vc_class = 0;
+  if (d != state.dim) {
+    state.dim = d;
+    state.vc_class = 0;
   }
-  if (link_wraps(link)) vc_class = 1;
+  if (link_wraps(link)) state.vc_class = 1;
 }
 
 std::pair<int, int> RoutingTable::vc_range(int vc_class, int vcs) const {
-  if (!dateline_ || vcs < 2) return {0, vcs};
+  if (!uses_vc_classes() || vcs < 2) return {0, vcs};
   const int split = vcs / 2;
   return vc_class == 0 ? std::make_pair(0, split) : std::make_pair(split, vcs);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Routing policy of the network model, apart from the SystemC kernel: cached routes, the port a
-// link leaves/enters by, and the dateline virtual-channel classes of ring/torus wraparound links.
+// link leaves/enters by, and the virtual-channel classes that keep routes deadlock-free: dateline
+// classes on ring/torus wraparound links, hop classes on BiGraph.
 
 #include <cstdint>
 #include <stdexcept>
@@ -18,19 +19,30 @@ class RoutingError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Where a packet is on its route, as far as the VC classes care.
+struct RouteState {
+  int dim = -1;         ///< dimension of the last network link taken on ring/torus/mesh (-1: none)
+  int switch_hops = 0;  ///< switch-to-switch links taken so far (switched topologies)
+  int vc_class = 0;     ///< VC class of the buffer the packet heads to (0 or 1)
+};
+
 /// Routes and virtual-channel policy for one topology.
 class RoutingTable {
  public:
-  /// Routing for `topology`, which must outlive the table: dateline VC classes on ring/torus,
-  /// output/input port indices of every link; routes are computed on first use.
+  /// Routing for `topology`, which must outlive the table: VC classes (dateline on ring/torus,
+  /// hop classes on BiGraph), output/input port indices of every link; routes are computed on
+  /// first use.
   explicit RoutingTable(const Topology& topology);
 
   /// The topology routed on.
   const Topology& topology() const { return topology_; }
   /// Topology route from endpoint src to endpoint dst (link ids), computed once and cached.
   const std::vector<int>& route(int src, int dst);
-  /// True on ring/torus topologies that have wraparound links: VCs split into two dateline classes.
-  bool uses_dateline() const { return dateline_; }
+  /// True when VCs split into two classes: on ring/torus topologies with wraparound links
+  /// (dateline classes) and on BiGraph (hop classes).
+  bool uses_vc_classes() const { return dateline_ || hop_classes_; }
+  /// Why the topology needs VC classes, for messages ("wraparound links", ...); empty if none.
+  const char* vc_class_reason() const;
   /// Dimension a link moves along on ring/torus/mesh, -1 on switched topologies.
   int link_dimension(int link) const { return dim_.at(static_cast<std::size_t>(link)); }
   /// True for a ring/torus wraparound link (the dateline of its dimension).
@@ -39,9 +51,14 @@ class RoutingTable {
   int out_index(int link) const { return out_index_.at(static_cast<std::size_t>(link)); }
   /// Position of `link` in in_links(link.dst): the input port it enters by.
   int in_index(int link) const { return in_index_.at(static_cast<std::size_t>(link)); }
-  /// Dateline rule for taking `link`: a new dimension starts in class 0, the wraparound link and
-  /// every later hop in its dimension use class 1. Updates `dim` and `vc_class`.
-  void advance(int link, int& dim, int& vc_class) const;
+  /// Updates `state` for taking `link`. Dateline rule (ring/torus): a new dimension starts in
+  /// class 0, the wraparound link and every later hop in its dimension use class 1. Hop rule
+  /// (BiGraph): the second switch-to-switch link and every later one use class 1. A BiGraph
+  /// route between two switches of one half turns through the other half (a -> b -> a'), so
+  /// with one class the links a -> b -> a' -> b' -> a would close a cycle of buffer
+  /// dependencies; with the rule, class-0 buffers wait only on class-1 or ejection buffers, and
+  /// class-1 buffers only on ejection.
+  void advance(int link, RouteState& state) const;
   /// VCs [first, last) a packet of `vc_class` may use when a buffer has `vcs` VCs.
   std::pair<int, int> vc_range(int vc_class, int vcs) const;
   /// Throws RoutingError unless `path` is a chain of links from endpoint src to endpoint dst.
@@ -50,6 +67,7 @@ class RoutingTable {
  private:
   const Topology& topology_;
   bool dateline_ = false;
+  bool hop_classes_ = false;
   std::vector<int> dim_;
   std::vector<char> wraps_;
   std::vector<int> out_index_;

@@ -406,6 +406,10 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
     const Topology topology(s.topology);
     if (topology.kind() == "torus" && s.router.vcs < 2)
       r.fail(root, "router.vcs", "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+    if (topology.kind() == "bigraph" && s.router.vcs < 2)
+      r.fail(root, "router.vcs",
+             "a bigraph needs at least 2 virtual channels (hop classes: routes turn between the "
+             "switch halves)");
     for (const auto& a : s.collective.algorithms) {
       if (a.ports == 0) continue;
       TopologyConfig with_ports = s.topology;

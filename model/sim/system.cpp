@@ -156,9 +156,9 @@ struct System::Impl {
     validate(scenario, topology, schedule, bytes);
     const RouterConfig& rc = scenario.router;
     const NicConfig& nc = scenario.nic;
-    require(!routing.uses_dateline() || rc.vcs >= 2,
-            "topology " + topology.name() +
-                " has wraparound links: router.vcs must be >= 2 for dateline deadlock freedom");
+    require(!routing.uses_vc_classes() || rc.vcs >= 2,
+            "topology " + topology.name() + " has " + routing.vc_class_reason() +
+                ": router.vcs must be >= 2 for deadlock freedom (two VC classes)");
     const int nodes = topology.nodes();
     const std::uint64_t elements = bytes / kElementBytes;
     Dtype dtype = Dtype::kFp32;

@@ -1,6 +1,7 @@
 // Routing policy without SystemC: wraparound links, dateline VC classes, port indices, path checks.
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <vector>
 
 #include "model/noc/link.h"
@@ -13,7 +14,8 @@ namespace {
 TEST_CASE("a ring has exactly one wraparound link per direction", "[noc][routing]") {
   const Topology ring(parse_topology_spec("ring:6"));
   const RoutingTable routing(ring);
-  CHECK(routing.uses_dateline());
+  CHECK(routing.uses_vc_classes());
+  CHECK(std::string(routing.vc_class_reason()) == "wraparound links");
   int wraps = 0;
   for (const Link& link : ring.links()) {
     if (!routing.link_wraps(link.id)) continue;
@@ -24,12 +26,12 @@ TEST_CASE("a ring has exactly one wraparound link per direction", "[noc][routing
   CHECK(wraps == 2);
 }
 
-TEST_CASE("mesh and switched topologies use no dateline", "[noc][routing]") {
+TEST_CASE("meshes and fat-trees need no VC classes", "[noc][routing]") {
   const Topology mesh(parse_topology_spec("mesh:4x4"));
   const Topology fattree(parse_topology_spec("fattree:k=4"));
-  CHECK_FALSE(RoutingTable(mesh).uses_dateline());
+  CHECK_FALSE(RoutingTable(mesh).uses_vc_classes());
   const RoutingTable switched(fattree);
-  CHECK_FALSE(switched.uses_dateline());
+  CHECK_FALSE(switched.uses_vc_classes());  // up/down routes: acyclic on their own
   CHECK(switched.link_dimension(0) == -1);
   CHECK(switched.vc_range(1, 4) == std::make_pair(0, 4));
 }
@@ -38,25 +40,47 @@ TEST_CASE("dateline classes on a torus: class 1 after the wraparound, reset per 
           "[noc][routing]") {
   const Topology torus(parse_topology_spec("torus:4x4"));
   const RoutingTable routing(torus);
-  REQUIRE(routing.uses_dateline());
+  REQUIRE(routing.uses_vc_classes());
   // 3 (3,0) -> 0 (0,0) is the x wraparound; 0 -> 4 is +y; 4 -> 5 is +x.
   const int wrap_x = torus.link_between(3, 0);
   const int plus_y = torus.link_between(0, 4);
   CHECK(routing.link_wraps(wrap_x));
   CHECK_FALSE(routing.link_wraps(plus_y));
-  int dim = -1;
-  int vc_class = 0;
-  routing.advance(wrap_x, dim, vc_class);
-  CHECK(dim == 0);
-  CHECK(vc_class == 1);
-  routing.advance(torus.link_between(0, 1), dim, vc_class);  // still x: stays in class 1
-  CHECK(vc_class == 1);
-  routing.advance(plus_y, dim, vc_class);  // new dimension: back to class 0
-  CHECK(dim == 1);
-  CHECK(vc_class == 0);
+  RouteState state;
+  routing.advance(wrap_x, state);
+  CHECK(state.dim == 0);
+  CHECK(state.vc_class == 1);
+  routing.advance(torus.link_between(0, 1), state);  // still x: stays in class 1
+  CHECK(state.vc_class == 1);
+  routing.advance(plus_y, state);  // new dimension: back to class 0
+  CHECK(state.dim == 1);
+  CHECK(state.vc_class == 0);
   CHECK(routing.vc_range(0, 4) == std::make_pair(0, 2));
   CHECK(routing.vc_range(1, 4) == std::make_pair(2, 4));
   CHECK(routing.vc_range(1, 3) == std::make_pair(1, 3));
+}
+
+TEST_CASE("hop classes on a bigraph: class 1 from the second switch-to-switch link on",
+          "[noc][routing]") {
+  // bigraph:m=2,n=4: endpoints 0..7, endpoint e on switch 8 + e/2; switches 8, 9 form one half
+  // and 10, 11 the other. Endpoint 0 (switch 8) to endpoint 2 (switch 9) turns through the other
+  // half: 0 -> 8 -> 10 or 11 -> 9 -> 2.
+  const Topology bigraph(parse_topology_spec("bigraph:m=2,n=4"));
+  const RoutingTable routing(bigraph);
+  REQUIRE(routing.uses_vc_classes());
+  CHECK(std::string(routing.vc_class_reason()) == "routes that turn between the switch halves");
+  const std::vector<int> route = bigraph.route(0, 2);
+  REQUIRE(route.size() == 4);
+  RouteState state;
+  std::vector<int> classes;
+  for (int link : route) {
+    routing.advance(link, state);
+    classes.push_back(state.vc_class);
+  }
+  CHECK(classes == std::vector<int>{0, 0, 1, 1});  // injection, first turn, second, ejection
+  CHECK(state.switch_hops == 2);
+  CHECK(routing.vc_range(0, 4) == std::make_pair(0, 2));
+  CHECK(routing.vc_range(1, 4) == std::make_pair(2, 4));
 }
 
 TEST_CASE("port indices follow out_links and in_links", "[noc][routing]") {

@@ -137,6 +137,9 @@ TEST_CASE("impossible values are rejected") {
              Catch::StartsWith("bad.yaml:2:27: collective.algorithms[0]: \"quantum\" is not one of: ring"));
   CHECK(error_of("topology: torus:4x4\nrouter: {vcs: 1}\n" + algos) ==
         "bad.yaml:1:1: router.vcs: a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+  CHECK(error_of("topology: bigraph:m=2,n=4\nrouter: {vcs: 1}\n" + algos) ==
+        "bad.yaml:1:1: router.vcs: a bigraph needs at least 2 virtual channels (hop classes: routes "
+        "turn between the switch halves)");
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 8}\n" + algos) ==
         "bad.yaml:1:1: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
         "(nic.packet_bytes + nic.head_flit_bytes)");
