@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -67,6 +68,22 @@ void print_table(const std::vector<TrainRow>& rows, double clock_ghz) {
   }
 }
 
+/// For algorithms that build a different schedule per bucket size (auto): which, how often.
+void print_bucket_schedules(const std::vector<TrainRow>& rows) {
+  for (const auto& row : rows) {
+    std::map<std::string, int> count;
+    for (const auto& s : row.runs.bucket_schedules) ++count[s];
+    if (count.size() < 2 && (count.empty() || count.begin()->first == row.runs.algorithm)) continue;
+    std::cout << row.runs.algorithm << " ran:";
+    const char* sep = " ";
+    for (const auto& [schedule, n] : count) {
+      std::cout << sep << schedule << " for " << n << (n == 1 ? " bucket" : " buckets");
+      sep = ", ";
+    }
+    std::cout << "\n";
+  }
+}
+
 nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& scenario,
                        const std::vector<GradientBucket>& buckets,
                        const std::vector<TrainRow>& rows, bool serialised) {
@@ -97,6 +114,7 @@ nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& sce
            {"last_layer", workload.layers[b.last_layer].name},
            {"bytes", b.bytes},
            {"simulated_bytes", simulated_bytes(b.bytes)},
+           {"schedule", row.runs.bucket_schedules.at(i)},
            {"ready_cycle", b.ready_cycle},
            {"release_cycle", b.release_cycle},
            {"allreduce_cycles", t.allreduce_end_cycle[i] - t.allreduce_start_cycle[i]},
@@ -197,6 +215,7 @@ int train_command(const std::vector<std::string>& args) {
                     : "model: concurrent: every bucket's all-reduce released at its ready cycle "
                       "(+ launch) into one simulation per algorithm, sharing the network\n");
   print_table(rows, scenario.clock_ghz);
+  print_bucket_schedules(rows);
   std::cout << "iter_cycles: cycles of the " << scenario.clock_ghz
             << " GHz scenario clock from the forward pass to the end of the optimizer step; "
                "iter_us = iter_cycles / (1000 x clock_ghz).\n"

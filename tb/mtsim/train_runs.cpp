@@ -61,6 +61,7 @@ bool run_serialised(const ScenarioConfig& scenario, const std::vector<GradientBu
     for (const auto& b : buckets) {
       const RunResult& r = *by_size[run.label][simulated_bytes(b.bytes)];
       runs.cycles.push_back(r.completion_cycles);
+      runs.bucket_schedules.push_back(r.schedule);
       schedules.insert(r.schedule);
     }
     for (const auto& [bytes, r] : by_size[run.label]) {
@@ -83,6 +84,7 @@ bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBu
   // chooses by size), released at its bucket's release cycle.
   std::vector<PreparedAlgorithm> merged;
   std::vector<std::vector<int>> op_begin;
+  std::vector<std::vector<std::string>> bucket_schedules;
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += simulated_bytes(b.bytes);
   for (const auto& run : scenario.collective.algorithms) {
@@ -102,6 +104,8 @@ bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBu
     PreparedAlgorithm m;
     m.run = &run;
     m.topology = std::make_unique<Topology>(any->topology->config());
+    bucket_schedules.emplace_back();
+    for (const MergePart& part : parts) bucket_schedules.back().push_back(part.schedule->algorithm);
     MergedSchedule ms = merge_schedules(parts);
     m.schedule = std::move(ms.schedule);
     op_begin.push_back(std::move(ms.op_begin));
@@ -126,6 +130,7 @@ bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBu
     runs.messages = r.messages;
     runs.wall_seconds = r.wall_seconds;
     runs.cycles = last_arrival_cycles(r, op_begin[a]);
+    runs.bucket_schedules = bucket_schedules[a];
     out.push_back(runs);
   }
   return ok;

@@ -15,12 +15,13 @@ namespace mt::cli {
 
 /// One algorithm's all-reduces, per bucket.
 struct BucketRuns {
-  std::string algorithm;              ///< the scenario entry's label
-  std::string schedule;               ///< schedule(s) run, e.g. "ring" or "merged"
-  std::vector<std::uint64_t> cycles;  ///< per bucket: end cycle (concurrent) or duration
-  std::string data_mode;              ///< data check of the run(s): "full", "sampled" or "off"
-  std::uint64_t messages = 0;         ///< schedule messages simulated (all runs), count
-  double wall_seconds = 0;            ///< host time simulating, seconds
+  std::string algorithm;                      ///< the scenario entry's label
+  std::string schedule;                       ///< schedule(s) run, e.g. "ring" or "merged"
+  std::vector<std::string> bucket_schedules;  ///< per bucket: the schedule built for it
+  std::vector<std::uint64_t> cycles;          ///< per bucket: end cycle (concurrent) or duration
+  std::string data_mode;       ///< data check of the run(s): "full", "sampled" or "off"
+  std::uint64_t messages = 0;  ///< schedule messages simulated (all runs), count
+  double wall_seconds = 0;     ///< host time simulating, seconds
 };
 
 /// The simulated size of a bucket, bytes: whole 4-byte elements (fp16 gradients rounded up).

@@ -87,3 +87,22 @@ TEST_CASE("mtsim train concurrent: far-apart releases give stand-alone times, cl
     last = std::max(last, b["end_cycle"].get<std::uint64_t>());
   CHECK(shared["iteration_cycles"] == last + 1000);
 }
+
+TEST_CASE("mtsim train names the schedule auto built for each bucket") {
+  const std::string json = mt::test::scratch("train_auto.json");
+  const mt::test::CliResult r = mt::test::mtsim(train("--algorithm auto --json " + json));
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("auto ran: auto:"));
+  const nlohmann::json run = mt::test::read_json(json)["runs"][0];
+  REQUIRE(run["buckets"].size() == 3);
+  // Each bucket's schedule is the one `mtsim schedule -a auto` picks for that size.
+  for (const auto& bucket : run["buckets"]) {
+    const std::string bytes = std::to_string(bucket["simulated_bytes"].get<long long>());
+    const mt::test::CliResult pick =
+        mt::test::mtsim("schedule --topology torus:4x4 --algorithm auto --bytes " + bytes);
+    REQUIRE(pick.status == 0);
+    const std::string name = bucket["schedule"].get<std::string>();
+    CHECK_THAT(pick.output, Catch::StartsWith("schedule " + name + " on torus:4x4"));
+  }
+}
