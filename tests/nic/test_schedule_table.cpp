@@ -12,6 +12,7 @@
 #include "model/collective/algorithm.h"
 #include "model/nic/schedule_table.h"
 #include "model/topology/topology.h"
+#include "tests/support/sim_fixtures.h"
 
 namespace mt {
 namespace {
@@ -52,8 +53,8 @@ TEST_CASE("entry bit layout is LSB-first in the documented field order", "[nic][
   e.wait_counter = 1;           // bit 19
   e.wait_count = 3;             // bits 20-22
   e.dst_counter = 1;            // bit 23
-  const std::uint64_t expected = 1u | (2u << 1) | (9u << 3) | (5u << 7) | (12u << 11) |
-                                 (7u << 15) | (1u << 19) | (3u << 20) | (1u << 23);
+  const std::uint64_t expected = 1u | (2u << 1) | (9u << 3) | (5u << 7) | (12u << 11) | (7u << 15) |
+                                 (1u << 19) | (3u << 20) | (1u << 23);
   const std::vector<std::uint64_t> words = encode_entry(e, f);
   REQUIRE(words.size() == 1);
   CHECK(words[0] == expected);
@@ -63,9 +64,9 @@ TEST_CASE("entry bit layout is LSB-first in the documented field order", "[nic][
 TEST_CASE("encode/decode round trip over random entries including multi-word formats",
           "[nic][table]") {
   std::mt19937 rng(7);
-  for (const TableFormat& f : {TableFormat::make(16, 4, 16, 16, 10, 2, 4),
-                               TableFormat::make(1 << 20, 64, 1 << 20, 1 << 16, 1 << 12, 1 << 10,
-                                                 1 << 16)}) {
+  for (const TableFormat& f :
+       {TableFormat::make(16, 4, 16, 16, 10, 2, 4),
+        TableFormat::make(1 << 20, 64, 1 << 20, 1 << 16, 1 << 12, 1 << 10, 1 << 16)}) {
     std::vector<TableEntry> table;
     for (int i = 0; i < 500; ++i) {
       const auto pick = [&](int bits) {
@@ -89,14 +90,13 @@ TEST_CASE("encode/decode round trip over random entries including multi-word for
     REQUIRE(back.size() == table.size());
     for (std::size_t i = 0; i < table.size(); ++i) CHECK(back[i] == table[i]);
   }
-  const TableFormat wide = TableFormat::make(1 << 20, 64, 1 << 20, 1 << 16, 1 << 12, 1 << 10,
-                                             1 << 16);
+  const TableFormat wide =
+      TableFormat::make(1 << 20, 64, 1 << 20, 1 << 16, 1 << 12, 1 << 10, 1 << 16);
   CHECK(wide.entry_bits() == 1 + 6 + 20 + 20 + 16 + 12 + 10 + 17 + 10);
   CHECK(wide.entry_words() == 2);
 }
 
-TEST_CASE("a value that does not fit its field is a TableError naming the field",
-          "[nic][table]") {
+TEST_CASE("a value that does not fit its field is a TableError naming the field", "[nic][table]") {
   const TableFormat f = TableFormat::make(16, 4, 16, 16, 10, 2, 4);
   TableEntry e;
   e.peer = 16;
@@ -145,8 +145,8 @@ void check_exact(const Schedule& s, const PackedSchedule& packed) {
       }
       int before = 0;
       for (const Op& m : s.ops) {
-        if (m.peer != u || packed.message_counter[static_cast<std::size_t>(m.id)] !=
-                               table[e].wait_counter) {
+        if (m.peer != u ||
+            packed.message_counter[static_cast<std::size_t>(m.id)] != table[e].wait_counter) {
           continue;
         }
         const bool b = ancestor(s, m.id, op.id, stamp, next_stamp++);
@@ -217,16 +217,9 @@ TEST_CASE("the packer builds exact counters for every algorithm on a 4x4 torus",
 
 TEST_CASE("a schedule no counter threshold expresses is refused with a precise error",
           "[nic][table]") {
-  Schedule s;
-  s.algorithm = "hand";
-  s.nodes = 4;
-  s.num_chunks = 1;
+  Schedule s = test::empty_schedule(4, 1);
   const auto op = [](int node, int peer, std::vector<int> deps) {
-    Op o;
-    o.node = node;
-    o.peer = peer;
-    o.deps = std::move(deps);
-    return o;
+    return test::make_op(node, peer, 0, OpKind::kReduce, std::move(deps));
   };
   s.add(op(1, 0, {}));      // 0: a
   s.add(op(2, 0, {}));      // 1: b
@@ -268,23 +261,16 @@ TEST_CASE("check_fits names the node, entry and field that do not fit a fixed fo
       s.ops[static_cast<std::size_t>(packed.messages[static_cast<std::size_t>(node)][entry])];
   CHECK_THROWS_WITH(check_fits(packed, small),
                     "node " + std::to_string(node) + " entry " + std::to_string(entry) +
-                        " (message " + std::to_string(first.id) +
-                        "): entry field peer = " + std::to_string(first.peer) +
-                        " does not fit 2 bits");
+                        " (message " + std::to_string(first.id) + "): entry field peer = " +
+                        std::to_string(first.peer) + " does not fit 2 bits");
 }
 
 TEST_CASE("release times become a release counter rung once per distinct release cycle",
           "[nic][table]") {
-  Schedule s;
-  s.algorithm = "hand";
-  s.nodes = 4;
-  s.num_chunks = 1;
+  Schedule s = test::empty_schedule(4, 1);
   const auto op = [](int node, int peer, std::uint64_t release, std::vector<int> deps) {
-    Op o;
-    o.node = node;
-    o.peer = peer;
+    Op o = test::make_op(node, peer, 0, OpKind::kReduce, std::move(deps));
     o.release_cycle = release;
-    o.deps = std::move(deps);
     return o;
   };
   s.add(op(0, 1, 0, {}));    // 0: no release
