@@ -26,6 +26,10 @@ void Watchdog::check() {
     fired_ = true;
     fired_cycle_ = now;
     on_stall_(now);
+    // The stall is reported by on_stall; keep the kernel's "Simulation stopped by user." info
+    // line out of the user's output.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
     sc_core::sc_stop();
     return;
   }
