@@ -171,6 +171,7 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
     choice.ranking.emplace_back(c.label(), est);
     if (first || est < choice.estimate_cycles) {
       choice.chosen = c;
+      choice.schedule = std::move(s);
       choice.estimate_cycles = est;
       first = false;
     }
@@ -187,8 +188,8 @@ Schedule build_auto(const Topology& topology, const AlgorithmParams& params) {
   check_params("auto", params, {"bytes"});
   require_min_nodes("auto", topology);
   const std::uint64_t bytes = param_bytes("auto", params, "bytes", 16u << 20);
-  const AutoChoice choice = choose_algorithm(topology, bytes);
-  Schedule s = build_schedule(choice.chosen.algorithm, topology, choice.chosen.params);
+  AutoChoice choice = choose_algorithm(topology, bytes);
+  Schedule s = std::move(choice.schedule);
   s.algorithm = "auto:" + choice.chosen.label();
   return s;
 }

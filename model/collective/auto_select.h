@@ -26,8 +26,9 @@ struct AutoCandidate {
 
 /// What `auto` chose for one topology and size.
 struct AutoChoice {
-  AutoCandidate chosen;                                 ///< the winning candidate
-  double estimate_cycles = 0;                           ///< its estimate at the size, cycles
+  AutoCandidate chosen;        ///< the winning candidate
+  Schedule schedule;           ///< the winner's schedule, as built for its estimate
+  double estimate_cycles = 0;  ///< its estimate at the size, cycles
   std::vector<std::pair<std::string, double>> ranking;  ///< every candidate label -> estimate
   std::string note;  ///< one line: "auto: <label> for <bytes> B on <topology> (estimate ...)"
 };
