@@ -146,14 +146,17 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   }
   // The reduction unit takes packets in head-arrival order, each once its tail has arrived.
   const std::uint64_t tail = clock_.now() + clock_.to_cycles(delay) + packet.serialization_cycles;
+  // A broadcast chunk is written by the DMA, not the reduction unit; under whole-message
+  // reduction a reduce packet only lands in memory (its sum starts when the message is whole).
+  const bool per_packet = packet.kind == OpKind::kReduce && !params_.reduce_whole_messages;
   const std::uint64_t cycles =
-      packet.kind == OpKind::kReduce
-          ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle)
-          : 0;  // a broadcast chunk is written by the DMA, not the reduction unit
-  reduce_free_ = std::max(tail, reduce_free_) + cycles;
-  reducing_.push_back(Timed{reduce_free_, seq_++, &payload, port, packet.vc, packet.flits});
-  last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
-  wakeup_.at(reduce_free_);
+      per_packet ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle) : 0;
+  // Packets leave the receive buffer in arrival order (the deque stays sorted by cycle).
+  land_free_ = std::max(tail, land_free_) + cycles;
+  if (per_packet) reduce_free_ = land_free_;
+  reducing_.push_back(Timed{land_free_, seq_++, &payload, port, packet.vc, packet.flits});
+  last_progress_ = std::max(last_progress_, land_free_);  // progress to come
+  wakeup_.at(land_free_);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -178,15 +181,31 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     // Per-packet counts are needed only while the message is in flight: release them so memory
     // follows the messages in flight, not the data size.
     std::vector<std::uint8_t>().swap(record.seen);
-    record.arrived = true;
-    record.arrival_cycle = now;
-    env_.data->apply(params_.node, packet.chunk, packet.kind, record.snapshot);
-    record.snapshot = -1;
-    ++arrivals_;
-    scheduler_->on_arrival(packet.message);
-    scheduler_->on_counter_arrival(packet.dst_counter, now);
+    if (packet.kind == OpKind::kReduce && params_.reduce_whole_messages) {
+      // The reduction unit sums whole messages one at a time, in the order they completed.
+      const int elements = static_cast<int>((record.bytes + params_.element_bytes - 1) /
+                                            static_cast<std::uint64_t>(params_.element_bytes));
+      reduce_free_ =
+          std::max(now, reduce_free_) + reduce_cycles(elements, params_.reduce_elems_per_cycle);
+      aggregating_.push_back(Aggregation{reduce_free_, packet.message, packet.dst_counter});
+      last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
+    } else {
+      message_arrived(packet.message, packet.dst_counter, now);
+    }
   }
   env_.pool->release(&payload);
+}
+
+void Nic::message_arrived(int message, int counter, std::uint64_t now) {
+  MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
+  const Op& op = env_.schedule->ops[static_cast<std::size_t>(message)];
+  record.arrived = true;
+  record.arrival_cycle = now;
+  env_.data->apply(params_.node, op.chunk, op.kind, record.snapshot);
+  record.snapshot = -1;
+  ++arrivals_;
+  scheduler_->on_arrival(message);
+  scheduler_->on_counter_arrival(counter, now);
 }
 
 void Nic::start_message(int p, int index, std::uint64_t now) {
@@ -312,6 +331,11 @@ void Nic::process() {
     reducing_.pop_front();
     complete_packet(item, now);
   }
+  while (!aggregating_.empty() && aggregating_.front().cycle <= now) {
+    const Aggregation done = aggregating_.front();
+    aggregating_.pop_front();
+    message_arrived(done.message, done.counter, now);
+  }
   // Release times under hardware issue: the host rings the release counter when each comes.
   while (releases_rung_ < params_.release_cycles.size() &&
          params_.release_cycles[releases_rung_] <= now) {
@@ -346,6 +370,7 @@ void Nic::process() {
   std::uint64_t next = kNever;
   blocked_ = false;
   if (!reducing_.empty()) next = std::min(next, reducing_.front().cycle);
+  if (!aggregating_.empty()) next = std::min(next, aggregating_.front().cycle);
   if (releases_rung_ < params_.release_cycles.size()) {
     const std::uint64_t release = params_.release_cycles[releases_rung_];
     next = std::min(next, release);

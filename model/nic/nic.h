@@ -114,6 +114,11 @@ struct NicParams {
   /// Message flow control: only a message's first packet carries a head flit and is routed; the
   /// others stream behind it (false: packet flow control, every packet has its head flit).
   bool message_flow_control = false;
+  /// Store-and-forward reduction: packets of a reduce message land in memory as they arrive and
+  /// the reduction unit sums the whole message once its last packet has arrived (messages in
+  /// arrival order); the message counts as arrived (its dependents may issue) when that sum is
+  /// done. False: each packet is reduced as soon as its tail has arrived (cut-through).
+  bool reduce_whole_messages = false;
 };
 
 /// One endpoint's NIC.
@@ -186,6 +191,9 @@ class Nic : public sc_core::sc_module {
                            sc_core::sc_time& delay);
   void process();
   void complete_packet(const Timed& item, std::uint64_t now);
+  /// Message `message` is in the node's buffer (and reduced): dependents may issue; `counter` is
+  /// the arrival counter it increments (hardware issue).
+  void message_arrived(int message, int counter, std::uint64_t now);
   void start_message(int port, int index, std::uint64_t now);
   bool send_packet(int port, std::uint64_t now);
 
@@ -196,6 +204,13 @@ class Nic : public sc_core::sc_module {
   std::vector<TxPort> tx_;
   std::vector<Timed> credits_;                    // min-heap: credits coming back to tx ports
   std::deque<Timed> reducing_;                    // packets received, by reduction completion cycle
+  struct Aggregation {
+    std::uint64_t cycle;  // the whole-message sum is done
+    int message;
+    int counter;
+  };
+  std::deque<Aggregation> aggregating_;           // whole-message sums under way, in order
+  std::uint64_t land_free_ = 0;                   // cycle the last received packet left the buffer
   std::vector<int> rx_flits_;                     // receive buffer occupancy per port
   std::uint64_t reduce_free_ = 0;                 // cycle the reduction unit is free
   std::uint64_t host_free_ = 0;                   // cycle the host can issue the next operation

@@ -19,6 +19,12 @@ struct RouterConfig {
   bool step_priority = false;  ///< arbitrate by schedule step (older step first) when true
 };
 
+/// When the NIC's reduction unit works on received reduce data.
+enum class ReduceGranularity {
+  kPacket,   ///< each packet as soon as its tail has arrived (cut-through, pipelined)
+  kMessage,  ///< a whole message once all its packets have arrived (store-and-forward)
+};
+
 /// Network interface of every endpoint.
 struct NicConfig {
   std::string scheduler = "tlm";        ///< "tlm": C++ golden scheduler; "rtl": Verilated nic_sched
@@ -26,6 +32,9 @@ struct NicConfig {
   std::string issue = "software";       ///< "software": host issues ops when deps are met;
                                         ///< "hardware": co-designed NIC scheduler, step order
   double reduce_elems_per_cycle = 32;   ///< reduction unit throughput, elements per cycle
+  /// Packet: reduce per packet as packets arrive; message: reduce a message once it has arrived
+  /// whole (its dependent sends wait for the whole reduction).
+  ReduceGranularity reduction = ReduceGranularity::kPacket;
   int packet_bytes = 256;               ///< payload bytes per packet
   int head_flit_bytes = 16;             ///< header bytes added to every packet
   int flit_bytes = 16;                  ///< flit size, bytes (buffers are counted in flits)

@@ -264,6 +264,7 @@ void read_router(const Reader& r, const YAML::Node& node, const std::string& pat
 void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, NicConfig& c,
               TopologyConfig* t) {
   std::vector<std::string> keys = {"scheduler", "flow_control", "issue", "reduce_elems_per_cycle",
+                                   "reduction",
                                    "packet_bytes", "head_flit_bytes", "flit_bytes",
                                    "software_issue_cycles", "step_order",
                                    "decision_latency_cycles"};
@@ -279,6 +280,11 @@ void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, 
                if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});
                if (key == "reduce_elems_per_cycle")
                  c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
+               if (key == "reduction") {
+                 c.reduction = r.choice(v, p, {"packet", "message"}) == "message"
+                                   ? ReduceGranularity::kMessage
+                                   : ReduceGranularity::kPacket;
+               }
                if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
                if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
                if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);

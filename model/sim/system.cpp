@@ -283,6 +283,7 @@ struct System::Impl {
       params.software_issue_cycles =
           hardware ? 0 : static_cast<std::uint64_t>(nc.software_issue_cycles);
       params.message_flow_control = nc.flow_control == "message";
+      params.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
       params.tx_vcs = rc.vcs;
       params.tx_credits_per_vc = rc.buffer_flits;
       params.rx_buffer_flits = rx_buffer_flits;
