@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Our cycles next to the authors' simulator (reference table kept in the repo), per row.
+
+  fidelity.py [--reference docs/fidelity/reference.csv] [--topology torus4x4]... [--size 32KiB]...
+              [--mtsim build/bin/mtsim] [--jobs 2] [--tolerance 0.10] [--scenario-dir scenarios/paper]
+              [--set key=value]... [--json OUT.json]
+
+For every topology of the reference table (or those given with --topology) it runs
+`mtsim run <scenario-dir>/<topology>.yaml` at the reference sizes (or those given with --size),
+then prints one row per (topology, algorithm label, size): the reference's cycles
+(`allreduce_total` of the authors' BookSim2-based simulator, 1 GHz), ours (completion cycles of
+the same clock), and the deviation (ours / reference - 1). Rows whose label the scenario does not
+run are reported as missing. Exit status: 0 when every compared row is within the tolerance,
+1 when one is not (or a row is missing), 2 on bad input or a failed mtsim run.
+`--set` passes scenario overrides to mtsim (e.g. to compare the idealised model).
+Standard library only.
+"""
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def parse_size(text):
+    for unit, factor in UNITS.items():
+        if text.endswith(unit):
+            return int(text[: -len(unit)]) * factor
+    raise ValueError(f"size {text!r} needs a KiB, MiB or GiB unit")
+
+
+def size_text(n):
+    return f"{n >> 20}MiB" if n >= 1 << 20 and n % (1 << 20) == 0 else f"{n >> 10}KiB"
+
+
+def load_reference(path):
+    rows = []
+    with open(path, newline="") as f:
+        for line, row in enumerate(csv.DictReader(row for row in f if not row.startswith("#")), 2):
+            try:
+                rows.append({"topology": row["topology"], "label": row["label"],
+                             "bytes": parse_size(row["size"]), "cycles": int(row["cycles"])})
+            except (KeyError, ValueError, TypeError) as e:
+                sys.exit(f"{path}: row {line}: {e}")
+    return rows
+
+
+def run_mtsim(args, topology, sizes):
+    scenario = os.path.join(args.scenario_dir, topology + ".yaml")
+    if not os.path.isfile(scenario):
+        print(f"fidelity.py: no scenario {scenario} for topology {topology}", file=sys.stderr)
+        sys.exit(2)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        cmd = [args.mtsim, "run", scenario, "-j", str(args.jobs), "--json", out,
+               "--set", "collective.sizes=[" + ",".join(size_text(s) for s in sizes) + "]"]
+        for override in args.set:
+            cmd += ["--set", override]
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0 or not os.path.exists(out):
+            print(f"fidelity.py: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}",
+                  file=sys.stderr)
+            sys.exit(2)
+        with open(out) as f:
+            runs = json.load(f)["runs"]
+    return {(r["algorithm"], r["bytes"]): r for r in runs}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reference", default=os.path.join(ROOT, "docs/fidelity/reference.csv"))
+    parser.add_argument("--scenario-dir", default=os.path.join(ROOT, "scenarios/paper"))
+    parser.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
+    parser.add_argument("--topology", action="append", default=[])
+    parser.add_argument("--size", action="append", default=[])
+    parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--tolerance", type=float, default=0.10)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    try:
+        sizes = {parse_size(s) for s in args.size}
+    except ValueError as e:
+        parser.error(str(e))
+
+    rows = [r for r in load_reference(args.reference)
+            if (not args.topology or r["topology"] in args.topology)
+            and (not sizes or r["bytes"] in sizes)]
+    if not rows:
+        print("fidelity.py: no reference row matches", file=sys.stderr)
+        return 2
+    report = []
+    for topology in dict.fromkeys(r["topology"] for r in rows):
+        mine = [r for r in rows if r["topology"] == topology]
+        ours = run_mtsim(args, topology, sorted({r["bytes"] for r in mine}))
+        for r in mine:
+            run = ours.get((r["label"], r["bytes"]))
+            cycles = run["completion_cycles"] if run and not run.get("error") else None
+            report.append(dict(r, ours=cycles,
+                               deviation=None if cycles is None else cycles / r["cycles"] - 1))
+
+    print(f"{'topology':<10} {'algorithm':<20} {'size':>7} {'reference':>10} {'ours':>10} "
+          f"{'deviation':>9}")
+    worst = 0.0
+    bad = 0
+    for r in report:
+        ours = "missing" if r["ours"] is None else str(r["ours"])
+        dev = "" if r["deviation"] is None else f"{100 * r['deviation']:+.1f}%"
+        flag = ""
+        if r["deviation"] is None or abs(r["deviation"]) > args.tolerance:
+            bad += 1
+            flag = "  <-- outside" if r["deviation"] is not None else "  <-- missing"
+        else:
+            worst = max(worst, abs(r["deviation"]))
+        print(f"{r['topology']:<10} {r['label']:<20} {size_text(r['bytes']):>7} "
+              f"{r['cycles']:>10} {ours:>10} {dev:>9}{flag}")
+    print(f"  reference = allreduce_total of the authors' simulator (cycles at 1 GHz); ours = "
+          f"completion cycles; deviation = ours / reference - 1; tolerance +-"
+          f"{100 * args.tolerance:.0f}%")
+    print(f"{len(report) - bad} of {len(report)} rows within tolerance"
+          + (f" (largest deviation {100 * worst:.1f}%)" if len(report) > bad else ""))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"tolerance": args.tolerance, "rows": report}, f, indent=1)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
