@@ -2,10 +2,12 @@
 """Our cycles next to the authors' simulator (reference table kept in the repo), per row.
 
   fidelity.py [--reference docs/fidelity/reference.csv] [--topology torus4x4]... [--size 32KiB]...
+              [--label ring-1port]...
               [--mtsim build/bin/mtsim] [--jobs 2] [--tolerance 0.10] [--scenario-dir scenarios/paper]
               [--set key=value]... [--json OUT.json]
 
-For every topology of the reference table (or those given with --topology) it runs
+For every topology of the reference table (or those given with --topology; rows filtered by
+--size and --label) it runs
 `mtsim run <scenario-dir>/<topology>.yaml` at the reference sizes (or those given with --size),
 then prints one row per (topology, algorithm label, size): the reference's cycles
 (`allreduce_total` of the authors' BookSim2-based simulator, 1 GHz), ours (completion cycles of
@@ -79,6 +81,7 @@ def main():
     parser.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
     parser.add_argument("--topology", action="append", default=[])
     parser.add_argument("--size", action="append", default=[])
+    parser.add_argument("--label", action="append", default=[])
     parser.add_argument("--set", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--tolerance", type=float, default=0.10)
@@ -91,7 +94,8 @@ def main():
 
     rows = [r for r in load_reference(args.reference)
             if (not args.topology or r["topology"] in args.topology)
-            and (not sizes or r["bytes"] in sizes)]
+            and (not sizes or r["bytes"] in sizes)
+            and (not args.label or r["label"] in args.label)]
     if not rows:
         print("fidelity.py: no reference row matches", file=sys.stderr)
         return 2

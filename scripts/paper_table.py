@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Markdown table of the paper comparison from `mtsim run scenarios/paper/*.yaml --json` results.
+"""Markdown table of the paper comparison from `mtsim run scenarios/ideal/*.yaml --json` results.
 
   paper_table.py RESULTS.json... > table.md
 
-Each RESULTS.json is the --json output of one scenarios/paper/<topology>.yaml run. Per topology
+Each RESULTS.json is the --json output of one scenarios/ideal/<topology>.yaml run. Per topology
 and size it prints MultiTree on the co-designed NIC (label multitree-hw): its cycles and
 efficiency, its speedup over the 1-port ring and over the best baseline of the paper mode (ring
 and double binary tree on 1 NIC port, 2D ring on 4), its speedup over the best baseline of the

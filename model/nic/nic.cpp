@@ -23,7 +23,18 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
     program.push_back(
         SchedulerOp{op.id, params_.program_ports[i], op.step, op.deps, op.release_cycle});
   }
-  scheduler_->load(program, params_.ports);
+  scheduler_->load(program, params_.any_port ? 1 : params_.ports);
+  if (params_.step_barrier) {
+    for (const SchedulerOp& op : program) {
+      const auto step = static_cast<std::size_t>(std::max(op.step, 0));
+      if (left_in_step_.size() <= step) left_in_step_.resize(step + 1, 0);
+      ++left_in_step_[step];
+    }
+    while (static_cast<std::size_t>(current_step_) < left_in_step_.size() &&
+           left_in_step_[static_cast<std::size_t>(current_step_)] == 0) {
+      ++current_step_;
+    }
+  }
 
   tx_.resize(static_cast<std::size_t>(params_.ports));
   const auto range = env_.routing->vc_range(0, params_.tx_vcs);
@@ -210,47 +221,59 @@ void Nic::message_arrived(int message, int counter, std::uint64_t now) {
 
 void Nic::start_message(int p, int index, std::uint64_t now) {
   TxPort& port = tx_[static_cast<std::size_t>(p)];
-  scheduler_->pop(p);
+  scheduler_->pop(queue_of(p));
   const int message = params_.program[static_cast<std::size_t>(index)];
   const Op& op = env_.schedule->ops[static_cast<std::size_t>(message)];
-  port.index = index;
-  port.message = message;
-  port.next_packet = 0;
+  TxMessage m;
+  m.index = index;
+  m.message = message;
   const auto chunk = static_cast<std::size_t>(op.chunk);
   const std::uint64_t begin = env_.chunk_bounds[chunk];
-  port.address = begin * static_cast<std::uint64_t>(params_.element_bytes);
-  port.bytes =
+  m.address = begin * static_cast<std::uint64_t>(params_.element_bytes);
+  m.bytes =
       (env_.chunk_bounds[chunk + 1] - begin) * static_cast<std::uint64_t>(params_.element_bytes);
-  port.packets = packets_for(port.bytes, params_.packet_bytes);
-  port.start = std::max(now, host_free_) + params_.software_issue_cycles;
-  host_free_ = port.start;
-  last_progress_ = std::max(last_progress_, port.start);  // the host is busy issuing until then
+  m.packets = packets_for(m.bytes, params_.packet_bytes);
+  m.start = std::max(now, host_free_) + params_.software_issue_cycles;
+  host_free_ = m.start;
+  last_progress_ = std::max(last_progress_, m.start);  // the host is busy issuing until then
   MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
-  record.start(port.packets, port.bytes);
+  record.start(m.packets, m.bytes);
   record.issued = true;
-  record.issue_cycle = port.start;
+  record.issue_cycle = m.start;
   // The message carries the sender's chunk as it is when the operation issues.
   record.snapshot = env_.data->snapshot(params_.node, op.chunk);
   last_progress_ = std::max(last_progress_, now);
+  port.unsent_packets += m.packets;
+  port.dma_until = m.start + static_cast<std::uint64_t>(m.packets) / kDmaPacketsPerCycle;
+  port.queue.push_back(m);
+  if (params_.step_barrier) {
+    barrier_step_ = std::max(op.step, 0);
+    --left_in_step_[static_cast<std::size_t>(barrier_step_)];
+    while (static_cast<std::size_t>(current_step_) < left_in_step_.size() &&
+           left_in_step_[static_cast<std::size_t>(current_step_)] == 0) {
+      ++current_step_;
+    }
+  }
 }
 
 bool Nic::send_packet(int p, std::uint64_t now) {
   TxPort& port = tx_[static_cast<std::size_t>(p)];
-  if (port.index < 0 || port.busy_until > now) return false;
-  if (port.start > now) return false;
+  if (port.queue.empty() || port.busy_until > now) return false;
+  TxMessage& m = port.queue.front();
+  if (m.start > now) return false;
 
-  const Op& op = env_.schedule->ops[static_cast<std::size_t>(port.message)];
-  const std::uint64_t offset = static_cast<std::uint64_t>(port.next_packet) *
+  const Op& op = env_.schedule->ops[static_cast<std::size_t>(m.message)];
+  const std::uint64_t offset = static_cast<std::uint64_t>(m.next_packet) *
                                static_cast<std::uint64_t>(params_.packet_bytes);
   const int payload_bytes = static_cast<int>(std::min<std::uint64_t>(
-      static_cast<std::uint64_t>(params_.packet_bytes), port.bytes - offset));
-  const bool head = !params_.message_flow_control || port.next_packet == 0;
+      static_cast<std::uint64_t>(params_.packet_bytes), m.bytes - offset));
+  const bool head = !params_.message_flow_control || m.next_packet == 0;
   const int flits = flits_for(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
   const int span = port.vc_last - port.vc_first;
   int vc = -1;
   if (!head) {
     // Body packets follow their head on its VC (they carry no header to demultiplex them by).
-    if (port.credits[static_cast<std::size_t>(port.message_vc)] >= flits) vc = port.message_vc;
+    if (port.credits[static_cast<std::size_t>(m.message_vc)] >= flits) vc = m.message_vc;
   } else {
     const int start = ((port.vc_next - port.vc_first) % span + span) % span;
     for (int k = 0; k < span; ++k) {
@@ -264,12 +287,12 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   if (vc < 0) return false;  // wait for a credit
   port.credits[static_cast<std::size_t>(vc)] -= flits;
   port.vc_next = vc + 1;
-  if (head) port.message_vc = vc;
+  if (head) m.message_vc = vc;
 
   tlm::tlm_generic_payload* payload = env_.pool->acquire();
   // The payload describes the slice of the node buffer it carries (the data itself travels in the
   // message snapshot, see model/noc/packet.h).
-  payload->set_address(port.address + offset);
+  payload->set_address(m.address + offset);
   payload->set_data_length(static_cast<unsigned int>(payload_bytes));
   PacketExtension& packet = packet_of(*payload);
   packet.src = params_.node;
@@ -279,8 +302,8 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.message = op.id;
   packet.step = op.step;
   packet.kind = op.kind;
-  packet.index = port.next_packet;
-  packet.packets = port.packets;
+  packet.index = m.next_packet;
+  packet.packets = m.packets;
   packet.payload_bytes = payload_bytes;
   packet.elements = (payload_bytes + params_.element_bytes - 1) / params_.element_bytes;
   packet.flits = flits;
@@ -291,9 +314,10 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.credit_vc = 0;
   packet.head = head;
   packet.message_flow = params_.message_flow_control;
+  packet.rx_port = env_.rx_ports.empty() ? -1 : env_.rx_ports[static_cast<std::size_t>(op.id)];
   packet.dst_counter = params_.program_counters.empty()
                            ? 0
-                           : params_.program_counters[static_cast<std::size_t>(port.index)];
+                           : params_.program_counters[static_cast<std::size_t>(m.index)];
   if (params_.drives_links) {
     // The port is the first link of the route: the packet has taken it once it is sent.
     packet.hop = 1;
@@ -309,9 +333,9 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   port.busy_until = now + serialization;
   ++packets_sent_;
   last_progress_ = std::max(last_progress_, now);
-  if (++port.next_packet == port.packets) {
-    port.index = -1;
-    port.message = -1;
+  --port.unsent_packets;
+  if (++m.next_packet == m.packets) {
+    port.queue.pop_front();
   }
   return true;
 }
@@ -343,21 +367,42 @@ void Nic::process() {
     ++releases_rung_;
     last_progress_ = std::max(last_progress_, now);
   }
-  // Cycle-level (hardware) schedulers see every port's ready level (software ones ignore it).
-  for (int p = 0; p < params_.ports; ++p) {
-    const TxPort& port = tx_[static_cast<std::size_t>(p)];
-    scheduler_->set_port_ready(p, port.index < 0 && port.busy_until <= now, now);
+  // Cycle-level (hardware) schedulers see every port's ready level (software ones ignore it);
+  // with ports not bound to a direction their one queue is ready while any port is free.
+  // Under the step barrier a port is not ready while the node waits to leave its step (a
+  // cycle-level scheduler's next grant may be the next step's).
+  const bool gate = barrier_allows(current_step_, now);
+  if (params_.any_port) {
+    bool any_free = false;
+    for (int p = 0; p < params_.ports; ++p) any_free = any_free || port_free(p, now);
+    scheduler_->set_port_ready(0, any_free && gate, now);
+  } else {
+    for (int p = 0; p < params_.ports; ++p) {
+      scheduler_->set_port_ready(p, port_free(p, now) && gate, now);
+    }
   }
   // Free ports take their next ready operation; the host issues them in program order.
   issue_order_.clear();
-  for (int p = 0; p < params_.ports; ++p) {
-    const TxPort& port = tx_[static_cast<std::size_t>(p)];
-    if (port.index >= 0 || port.busy_until > now) continue;
-    const int index = scheduler_->next_ready(p, now);
-    if (index >= 0) issue_order_.emplace_back(index, p);
+  if (params_.any_port) {
+    // One queue: its ready operations go to the free ports in port order.
+    for (int p = 0; p < params_.ports; ++p) {
+      if (!port_free(p, now)) continue;
+      const int index = scheduler_->next_ready(0, now);
+      if (index < 0 || !barrier_allows(step_of(index), now)) break;
+      start_message(p, index, now);
+    }
+  } else {
+    for (int p = 0; p < params_.ports; ++p) {
+      if (!port_free(p, now)) continue;
+      const int index = scheduler_->next_ready(p, now);
+      if (index >= 0 && barrier_allows(step_of(index), now)) issue_order_.emplace_back(index, p);
+    }
   }
   std::sort(issue_order_.begin(), issue_order_.end());
-  for (const auto& [index, p] : issue_order_) start_message(p, index, now);
+  for (const auto& [index, p] : issue_order_) {
+    // Several ports in one cycle: the barrier is checked again after each start.
+    if (barrier_allows(step_of(index), now)) start_message(p, index, now);
+  }
   for (int p = 0; p < params_.ports; ++p) send_packet(p, now);
 
   if (!finished_ && scheduler_->issued() == scheduler_->size() &&
@@ -387,22 +432,48 @@ void Nic::process() {
   if (scheduler_->cycle_level() && scheduler_->issued() < scheduler_->size()) {
     // The scheduler must see a port's ready level rise when the port frees.
     for (const TxPort& port : tx_) {
-      if (port.index < 0 && port.busy_until > now) next = std::min(next, port.busy_until);
+      if (port.queue.empty() && port.busy_until > now) next = std::min(next, port.busy_until);
+    }
+  }
+  if (scheduler_->issued() < scheduler_->size()) {
+    // A port with a transmit queue frees when its DMA is done (and its queue has room).
+    for (const TxPort& port : tx_) {
+      if (port.dma_until > now) next = std::min(next, port.dma_until);
     }
   }
   for (int p = 0; p < params_.ports; ++p) {
     const TxPort& port = tx_[static_cast<std::size_t>(p)];
-    if (port.index < 0 && scheduler_->next_ready(p, now) < 0) continue;
+    if (port.queue.empty() && scheduler_->next_ready(queue_of(p), now) < 0) continue;
     if (port.busy_until > now) {
       next = std::min(next, port.busy_until);
-    } else if (port.index >= 0 && port.start > now) {
-      next = std::min(next, port.start);
+    } else if (!port.queue.empty() && port.queue.front().start > now) {
+      next = std::min(next, port.queue.front().start);
     } else {
       blocked_ = true;  // waiting for a credit
     }
   }
   if (blocked_ && !credits_.empty()) next = std::min(next, credits_.front().cycle);
   if (next != kNever) wakeup_.at(next);
+}
+
+bool Nic::barrier_allows(int step, std::uint64_t now) const {
+  if (!params_.step_barrier) return true;
+  // Steps strictly in order: only the lowest step with operations left, and when that is a new
+  // step only once every port is free.
+  if (step != current_step_) return false;
+  if (step == barrier_step_) return true;
+  for (int p = 0; p < params_.ports; ++p) {
+    if (!port_free(p, now)) return false;
+  }
+  return true;
+}
+
+bool Nic::port_free(int p, std::uint64_t now) const {
+  const TxPort& port = tx_[static_cast<std::size_t>(p)];
+  if (params_.tx_queue_packets > 0) {
+    return port.dma_until <= now && port.unsent_packets <= params_.tx_queue_packets;
+  }
+  return port.queue.empty() && port.busy_until <= now;
 }
 
 std::string Nic::describe_stall() const {
@@ -431,11 +502,12 @@ std::string Nic::describe_stall() const {
   }
   for (int p = 0; p < params_.ports; ++p) {
     const TxPort& port = tx_[static_cast<std::size_t>(p)];
-    if (port.index < 0) continue;
+    if (port.queue.empty()) continue;
+    const TxMessage& m = port.queue.front();
     if (!out.str().empty()) out << ", ";
-    out << "node " << params_.node << " port " << p << " is sending message " << port.message
-        << " to node " << schedule.ops[static_cast<std::size_t>(port.message)].peer << " ("
-        << port.next_packet << " of " << port.packets << " packets sent, waiting for credits)";
+    out << "node " << params_.node << " port " << p << " is sending message " << m.message
+        << " to node " << schedule.ops[static_cast<std::size_t>(m.message)].peer << " ("
+        << m.next_packet << " of " << m.packets << " packets sent, waiting for credits)";
   }
   if (out.str().empty()) {
     for (const int id : params_.incoming) {

@@ -78,6 +78,8 @@ struct NicEnvironment {
   PacketPool* pool = nullptr;           ///< packets, reused
   std::vector<MessageRecord>* messages = nullptr;  ///< indexed by message id
   std::vector<const std::vector<int>*> paths;      ///< per message: links from node to peer
+  /// Per message: the receiver's NIC port it is ejected to; empty = any free ejection port.
+  std::vector<int> rx_ports;
   /// Chunk boundaries in the node buffer, elements (num_chunks + 1 values, mt::chunk_bounds).
   std::vector<std::uint64_t> chunk_bounds;
   std::function<void(int node, std::uint64_t cycle)> on_finished;  ///< a NIC finished its work
@@ -119,6 +121,17 @@ struct NicParams {
   /// arrival order); the message counts as arrived (its dependents may issue) when that sum is
   /// done. False: each packet is reduced as soon as its tail has arrived (cut-through).
   bool reduce_whole_messages = false;
+  /// Ports not bound to a direction: the scheduler sees one issue queue (every program entry on
+  /// port 0) and each message leaves by the lowest-numbered free port, whatever its route (the
+  /// router's crossbar takes it to its output). False: the program's port of each message.
+  bool any_port = false;
+  /// Transmit queue per port, packets: a port takes its next message once the DMA has handed the
+  /// last one's packets over (one per cycle) and its packets not yet injected fit in the queue
+  /// (0: no queue, only once the last packet has left the port).
+  int tx_queue_packets = 0;
+  /// Step barrier: once every operation of the step a node is sending has started, it starts no
+  /// operation of a later step until all of its ports are free again.
+  bool step_barrier = false;
 };
 
 /// One endpoint's NIC.
@@ -158,18 +171,25 @@ class Nic : public sc_core::sc_module {
   static std::uint64_t reduce_cycles(int elements, double elems_per_cycle);
 
  private:
-  struct TxPort {
-    int index = -1;  // program index being sent, -1 = idle
+  struct TxMessage {
+    int index = -1;  // program index
     int message = -1;
     int next_packet = 0;
     int packets = 0;
     std::uint64_t address = 0;  // byte offset of the chunk in the node buffer
     std::uint64_t bytes = 0;
     std::uint64_t start = 0;  // cycle the host has issued it (software overhead done)
+    int message_vc = -1;      // VC the message's head took (message flow control)
+  };
+  /// The DMA hands a message's packets to a port's transmit queue at one per cycle.
+  static constexpr std::uint64_t kDmaPacketsPerCycle = 1;
+  struct TxPort {
+    std::deque<TxMessage> queue;  // messages started on this port, sent in order
+    int unsent_packets = 0;       // packets of the queued messages not yet injected
+    std::uint64_t dma_until = 0;  // cycle the DMA has handed the last message's packets over
     std::uint64_t busy_until = 0;
     std::vector<int> credits;  // per VC of the downstream buffer, flits
     int vc_next = 0;
-    int message_vc = -1;  // VC the message's head took (message flow control)
     int vc_first = 0;
     int vc_last = 1;
   };
@@ -195,6 +215,10 @@ class Nic : public sc_core::sc_module {
   /// the arrival counter it increments (hardware issue).
   void message_arrived(int message, int counter, std::uint64_t now);
   void start_message(int port, int index, std::uint64_t now);
+  /// The scheduler's port for physical port `port` (0 for every port when params_.any_port).
+  int queue_of(int port) const { return params_.any_port ? 0 : port; }
+  /// True when port `p` can start a message at `now`.
+  bool port_free(int p, std::uint64_t now) const;
   bool send_packet(int port, std::uint64_t now);
 
   NicParams params_;
@@ -222,6 +246,20 @@ class Nic : public sc_core::sc_module {
   std::uint64_t packets_sent_ = 0;
   std::uint64_t last_progress_ = 0;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  // Step barrier (params_.step_barrier): step of the last started operation, and per step the
+  // operations not started yet.
+  int barrier_step_ = -1;
+  int current_step_ = 0;  // lowest step with operations not started
+  std::vector<int> left_in_step_;
+  std::vector<int> sending_in_step_;  // per step: operations started and not yet fully sent
+  /// Step barrier: true when an operation of step `step` may start at `now`.
+  bool barrier_allows(int step, std::uint64_t now) const;
+  /// Schedule step of program entry `index`.
+  int step_of(int index) const {
+    return std::max(
+        0, env_.schedule->ops[static_cast<std::size_t>(params_.program[static_cast<std::size_t>(
+                                  index)])].step);
+  }
   CycleWakeup wakeup_;  // the one pending wake-up of process()
   bool blocked_ = false;               // a port waits for a credit
   std::size_t releases_rung_ = 0;      // release_cycles already rung (hardware issue)

@@ -60,6 +60,8 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   /// last packet has passed, and the body packets follow on the VC the head locked.
   bool message_flow = false;
   int dst_counter = 0;  ///< receiver's arrival counter the message increments (hardware issue)
+  /// Receiver NIC port the message must be ejected to (-1: any free ejection port).
+  int rx_port = -1;
 };
 
 /// Reusable packets: no allocation per packet after warm-up. Owns every payload it hands out.

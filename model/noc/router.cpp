@@ -74,10 +74,15 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
           name(),
           ("message " + std::to_string(packet.message) + ": route ends at a switch").c_str());
     }
-    // Any ejection port may take it (the first free one in the allocator's rotating order).
+    // Any ejection port may take it (the first free one in the allocator's rotating order),
+    // unless the message names its receiver port.
     const int network_outputs = static_cast<int>(outputs_.size()) - params_.local_ports;
     entry.out = network_outputs;
     entry.eject = true;
+    if (packet.rx_port >= 0) {
+      entry.out = network_outputs + packet.rx_port % params_.local_ports;
+      entry.eject = false;
+    }
     entry.vc_first = 0;
     entry.vc_last = outputs_[static_cast<std::size_t>(entry.out)].config.vcs;
   }
@@ -184,7 +189,11 @@ bool Router::arbitrate(int out, std::uint64_t now) {
     const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
     const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
     std::int64_t key = port_distance * params_.vcs + vc_distance;
-    if (params_.step_priority) {
+    if (params_.step_priority && params_.step_priority_per_input) {
+      // Input ports in turn; within a port its oldest step first, then its VCs in turn.
+      key = port_distance * (std::int64_t{1} << 40) +
+            static_cast<std::int64_t>(packet_of(*head.payload).step) * params_.vcs + vc_distance;
+    } else if (params_.step_priority) {
       // Older schedule steps first; round robin among packets of the same step.
       key += static_cast<std::int64_t>(packet_of(*head.payload).step) * inputs * params_.vcs;
     }

@@ -44,6 +44,9 @@ struct RouterParams {
   int vcs = 4;                              ///< VCs per input port
   int buffer_flits = 318;                   ///< input buffer depth per VC, flits
   bool step_priority = false;               ///< grant the oldest schedule step first
+  /// With step_priority: the step decides only among the VCs of one input port; input ports
+  /// still take turns (a separable allocator whose output stage ignores priority).
+  bool step_priority_per_input = false;
   int network_inputs = 0;                   ///< number of in_links(vertex)
   int local_ports = 0;                      ///< NIC ports (direct topologies), 0 on switches
   std::vector<RouterOutputConfig> outputs;  ///< out_links(vertex) then ejection ports

@@ -17,12 +17,21 @@ struct RouterConfig {
   int vcs = 4;                 ///< virtual channels per input port (>= 2 on torus: dateline)
   int buffer_flits = 318;      ///< input buffer depth per VC, flits
   bool step_priority = false;  ///< arbitrate by schedule step (older step first) when true
+  /// Scope of step_priority: false = across all inputs of an output; true = only among the VCs of
+  /// one input port (input ports take turns), as an iSLIP switch allocator.
+  bool step_priority_per_input = false;
 };
 
 /// When the NIC's reduction unit works on received reduce data.
 enum class ReduceGranularity {
   kPacket,   ///< each packet as soon as its tail has arrived (cut-through, pipelined)
   kMessage,  ///< a whole message once all its packets have arrived (store-and-forward)
+};
+
+/// Which NIC port a message leaves by (direct topologies).
+enum class PortBinding {
+  kRoute,  ///< the port of its route's first link (each port serves fixed directions)
+  kAny,    ///< the lowest-numbered free port when it starts (one issue queue for all ports)
 };
 
 /// Network interface of every endpoint.
@@ -35,6 +44,17 @@ struct NicConfig {
   /// Packet: reduce per packet as packets arrive; message: reduce a message once it has arrived
   /// whole (its dependent sends wait for the whole reduction).
   ReduceGranularity reduction = ReduceGranularity::kPacket;
+  /// Route: a message leaves by the port of its route's first link; any: by the first free port.
+  PortBinding port_binding = PortBinding::kRoute;
+  /// Receiver port of a message: any free ejection port (false) or, per receiver and step, the
+  /// receiver's ports in turn in schedule order (true: ejection ports bound per message).
+  bool rx_port_per_message = false;
+  /// Transmit queue per port, packets: a port takes its next message once the unsent packets of
+  /// its messages fit in it (0: once its last packet has left).
+  int tx_queue_packets = 0;
+  /// Once every operation of its current step has started, a node starts no later step's
+  /// operation until all its ports are free.
+  bool step_barrier = false;
   int packet_bytes = 256;               ///< payload bytes per packet
   int head_flit_bytes = 16;             ///< header bytes added to every packet
   int flit_bytes = 16;                  ///< flit size, bytes (buffers are counted in flits)

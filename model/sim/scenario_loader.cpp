@@ -251,12 +251,15 @@ void read_topology(const Reader& r, const YAML::Node& node, const std::string& p
 
 void read_router(const Reader& r, const YAML::Node& node, const std::string& path,
                  RouterConfig& c) {
-  r.each_key(node, path, {"pipeline_cycles", "vcs", "buffer_flits", "step_priority"},
+  r.each_key(node, path,
+             {"pipeline_cycles", "vcs", "buffer_flits", "step_priority", "step_priority_scope"},
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "pipeline_cycles") c.pipeline_cycles = r.integer32(v, p, 0, 1000);
                if (key == "vcs") c.vcs = r.integer32(v, p, 1, 16);
                if (key == "buffer_flits") c.buffer_flits = r.integer32(v, p, 1, 1 << 20);
                if (key == "step_priority") c.step_priority = r.boolean(v, p);
+               if (key == "step_priority_scope")
+                 c.step_priority_per_input = r.choice(v, p, {"output", "input"}) == "input";
              });
 }
 
@@ -264,7 +267,8 @@ void read_router(const Reader& r, const YAML::Node& node, const std::string& pat
 void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, NicConfig& c,
               TopologyConfig* t) {
   std::vector<std::string> keys = {"scheduler", "flow_control", "issue", "reduce_elems_per_cycle",
-                                   "reduction",
+                                   "reduction", "port_binding", "tx_queue_packets",
+                                   "step_barrier", "receive_port",
                                    "packet_bytes", "head_flit_bytes", "flit_bytes",
                                    "software_issue_cycles", "step_order",
                                    "decision_latency_cycles"};
@@ -284,6 +288,15 @@ void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, 
                  c.reduction = r.choice(v, p, {"packet", "message"}) == "message"
                                    ? ReduceGranularity::kMessage
                                    : ReduceGranularity::kPacket;
+               }
+               if (key == "tx_queue_packets")
+                 c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
+               if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
+               if (key == "receive_port")
+                 c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
+               if (key == "port_binding") {
+                 c.port_binding = r.choice(v, p, {"route", "any"}) == "any" ? PortBinding::kAny
+                                                                           : PortBinding::kRoute;
                }
                if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
                if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);

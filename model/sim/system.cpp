@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <sstream>
 
@@ -62,6 +63,9 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
           "nic.scheduler '" + nic.scheduler + "' is not supported (use tlm or rtl)");
   require(nic.scheduler != "rtl" || nic.issue == "hardware",
           "nic.scheduler rtl is the co-designed hardware scheduler: it needs nic.issue hardware");
+  require(nic.port_binding == PortBinding::kRoute || topology.is_direct(),
+          "nic.port_binding any needs a direct topology (on " + topology.name() +
+              " each NIC port is its own link)");
   require(nic.flow_control == "packet" || nic.flow_control == "message",
           "nic.flow_control '" + nic.flow_control + "' is not supported (use packet or message)");
   require(nic.issue == "software" || nic.issue == "hardware",
@@ -188,9 +192,20 @@ struct System::Impl {
     env.messages = &messages;
     env.data_error = &data_error;
     env.paths.resize(schedule.ops.size());
+    if (nc.rx_port_per_message && topology.is_direct()) {
+      // Each receiver hands its ports out in turn to the messages of one step (schedule order).
+      std::map<std::pair<int, int>, int> next_port;  // (receiver, step) -> messages so far
+      env.rx_ports.resize(schedule.ops.size());
+      for (const Op& op : schedule.ops) {
+        env.rx_ports[static_cast<std::size_t>(op.id)] = next_port[{op.peer, op.step}]++ % ports;
+      }
+    }
     env.on_finished = [this](int, std::uint64_t) { ++finished; };
     std::vector<NicParams> nic_params(static_cast<std::size_t>(nodes));
     std::vector<int> message_ports(schedule.ops.size(), 0);
+    // Ports not bound to a route: the scheduler has one issue queue for all of them.
+    const bool any_port = nc.port_binding == PortBinding::kAny;
+    const int queues = any_port ? 1 : ports;
     for (const Op& op : schedule.ops) {
       const std::vector<int>* path = nullptr;
       if (op.path.empty()) {
@@ -208,7 +223,9 @@ struct System::Impl {
       env.paths[static_cast<std::size_t>(op.id)] = path;
       const int first_port = routing.out_index(path->front());
       int port = 0;
-      if (topology.is_direct()) {
+      if (any_port) {
+        port = 0;  // one issue queue: the NIC picks a free port when the message starts
+      } else if (topology.is_direct()) {
         port = op.port >= 0 ? op.port : first_port % ports;
       } else {
         port = first_port;  // the port is the endpoint's link: the route decides
@@ -224,7 +241,7 @@ struct System::Impl {
     PackedSchedule packed;
     if (hardware) {
       try {
-        packed = pack_schedule(schedule, message_ports, ports);
+        packed = pack_schedule(schedule, message_ports, queues);
       } catch (const TableError& e) {
         throw SimulationConfigError(std::string("nic.issue hardware: ") + e.what());
       }
@@ -252,6 +269,7 @@ struct System::Impl {
       params.vcs = rc.vcs;
       params.buffer_flits = rc.buffer_flits;
       params.step_priority = rc.step_priority;
+      params.step_priority_per_input = rc.step_priority_per_input;
       params.network_inputs = static_cast<int>(topology.in_links(v).size());
       params.local_ports = topology.is_direct() ? ports : 0;
       for (const int id : topology.out_links(v)) {
@@ -284,6 +302,9 @@ struct System::Impl {
           hardware ? 0 : static_cast<std::uint64_t>(nc.software_issue_cycles);
       params.message_flow_control = nc.flow_control == "message";
       params.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
+      params.any_port = any_port;
+      params.tx_queue_packets = nc.tx_queue_packets;
+      params.step_barrier = nc.step_barrier;
       params.tx_vcs = rc.vcs;
       params.tx_credits_per_vc = rc.buffer_flits;
       params.rx_buffer_flits = rx_buffer_flits;
@@ -291,7 +312,7 @@ struct System::Impl {
       std::unique_ptr<Scheduler> scheduler;
       if (hardware) {
         SchedulerModelConfig config;
-        config.ports = ports;
+        config.ports = queues;
         config.decision_latency_cycles = nc.decision_latency_cycles;
         config.step_order = nc.step_order;
         config.counters = packed.counters;

@@ -3,6 +3,7 @@
 // validated. Every TEST_CASE elaborates SystemC at most once.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -53,7 +54,133 @@ TEST_CASE("whole-message reduction: a dependent send waits for the sum of the wh
   CHECK(r.completion_cycles == 2 * (kHop + 8));
 }
 
-TEST_CASE("the nic.reduction key is loaded per scenario and per algorithm, and validated",
+// One hop of a 4x4 torus (150-cycle links): a 4-packet message's last tail arrives 3 x 17 + 2 +
+// 150 + 17 cycles after it starts; a lone packet 2 + 150 + 17 cycles after.
+constexpr std::uint64_t kTorusHop = 3 * 17 + 2 + 150 + 17;
+constexpr std::uint64_t kTorusPacket = 2 + 150 + 17;
+
+ScenarioConfig torus_nic(int ports) {
+  ScenarioConfig s = test::base_scenario();
+  s.topology = test::topology_config("torus:4x4", 150);
+  s.topology.ports_per_node = ports;
+  s.collective.verify_data = false;
+  return s;
+}
+
+RunResult run_ops(const ScenarioConfig& s, Schedule schedule, std::uint64_t bytes) {
+  const Topology topology(s.topology);
+  return simulate(s, topology, schedule, bytes);
+}
+
+// Node 0 sends a 4-packet message to node 1 (+x) at cycle 0, and a second one to node 4 (+y)
+// released at cycle 10; the NIC has 2 ports.
+Schedule late_second_message() {
+  Schedule schedule = test::empty_schedule(16, 2);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast));
+  Op late = test::make_op(0, 4, 1, OpKind::kBroadcast);
+  late.release_cycle = 10;
+  schedule.add(late);
+  return schedule;
+}
+
+TEST_CASE("ports bound to routes: messages to +x and +y share port 0 of 2", "[sim][fidelity]") {
+  // Port = index of the route's first link (+x 0, -x 1, +y 2, -y 3) modulo 2: both on port 0, so
+  // the second waits until the first's last packet has left (4 x 17 cycles).
+  const RunResult r = run_ops(torus_nic(2), late_second_message(), 2048);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.message_arrival_cycles.at(0) == kTorusHop);
+  CHECK(r.message_arrival_cycles.at(1) == 4 * 17 + kTorusHop);
+}
+
+TEST_CASE("ports not bound: the second message takes the free port 1", "[sim][fidelity]") {
+  ScenarioConfig s = torus_nic(2);
+  s.nic.port_binding = PortBinding::kAny;
+  const RunResult r = run_ops(s, late_second_message(), 2048);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.message_arrival_cycles.at(0) == kTorusHop);
+  CHECK(r.message_arrival_cycles.at(1) == 10 + kTorusHop);
+}
+
+TEST_CASE("a transmit queue frees port 0 early: the second message queues behind the first",
+          "[sim][fidelity]") {
+  // Port 0 is free again once the DMA has handed message 0's 4 packets over (cycle 4) and its
+  // unsent packets (3 at cycle 10) fit in the 8-packet queue: the lowest free port at cycle 10
+  // is port 0, and message 1 leaves after message 0's last packet.
+  ScenarioConfig s = torus_nic(2);
+  s.nic.port_binding = PortBinding::kAny;
+  s.nic.tx_queue_packets = 8;
+  const RunResult r = run_ops(s, late_second_message(), 2048);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.message_arrival_cycles.at(0) == kTorusHop);
+  CHECK(r.message_arrival_cycles.at(1) == 4 * 17 + kTorusHop);
+}
+
+TEST_CASE("without the step barrier the next step starts on a free port at once", "[sim][fidelity]") {
+  // Message 1 (step 1, no dependency) may start at cycle 0 on port 1 without the barrier; with
+  // it, only once message 0 (step 0) has left port 0: 4 x 17 cycles.
+  Schedule schedule = test::empty_schedule(16, 2);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast, {}, 0));
+  schedule.add(test::make_op(0, 4, 1, OpKind::kBroadcast, {}, 1));
+  ScenarioConfig s = torus_nic(2);
+  s.nic.port_binding = PortBinding::kAny;
+  const RunResult free_run = run_ops(s, schedule, 2048);
+  REQUIRE(free_run.error.empty());
+  CHECK(free_run.message_arrival_cycles.at(1) == kTorusHop);
+}
+
+TEST_CASE("with the step barrier the next step starts when the ports are free",
+          "[sim][fidelity]") {
+  Schedule schedule = test::empty_schedule(16, 2);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast, {}, 0));
+  schedule.add(test::make_op(0, 4, 1, OpKind::kBroadcast, {}, 1));
+  ScenarioConfig s = torus_nic(2);
+  s.nic.port_binding = PortBinding::kAny;
+  s.nic.step_barrier = true;
+  const RunResult r = run_ops(s, schedule, 2048);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.message_arrival_cycles.at(0) == kTorusHop);
+  CHECK(r.message_arrival_cycles.at(1) == 4 * 17 + kTorusHop);
+}
+
+// Nodes 1 (+x neighbour) and 4 (+y neighbour) each send one packet to node 0 at cycle 0, in
+// steps 0 and 1; node 0 has 2 ports.
+RunResult two_into_one(bool per_message) {
+  Schedule schedule = test::empty_schedule(16, 2);
+  schedule.add(test::make_op(1, 0, 0, OpKind::kBroadcast, {}, 0));
+  schedule.add(test::make_op(4, 0, 1, OpKind::kBroadcast, {}, 1));
+  ScenarioConfig s = torus_nic(2);
+  s.nic.rx_port_per_message = per_message;
+  return run_ops(s, schedule, 512);
+}
+
+TEST_CASE("any free ejection port: two packets into one node eject in parallel",
+          "[sim][fidelity]") {
+  const RunResult r = two_into_one(false);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.message_arrival_cycles.at(0) == kTorusPacket);
+  CHECK(r.message_arrival_cycles.at(1) == kTorusPacket);
+}
+
+TEST_CASE("receive ports per message: the first message of each step gets port 0, so the two "
+          "share it",
+          "[sim][fidelity]") {
+  // Each is its step's first message into node 0: both are ejected to port 0, one after the
+  // other (17 cycles).
+  const RunResult r = two_into_one(true);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  const std::uint64_t first = std::min(r.message_arrival_cycles.at(0), r.message_arrival_cycles.at(1));
+  const std::uint64_t second = std::max(r.message_arrival_cycles.at(0), r.message_arrival_cycles.at(1));
+  CHECK(first == kTorusPacket);
+  CHECK(second == kTorusPacket + 17);
+}
+
+TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and validated",
           "[sim][fidelity][loader]") {
   const ScenarioConfig s = load_scenario_text(
       "topology: {kind: torus, dims: [4, 4]}\n"
@@ -66,6 +193,28 @@ TEST_CASE("the nic.reduction key is loaded per scenario and per algorithm, and v
   CHECK(s.nic.reduction == ReduceGranularity::kMessage);
   CHECK(s.collective.algorithms[0].nic.reduction == ReduceGranularity::kMessage);
   CHECK(s.collective.algorithms[1].nic.reduction == ReduceGranularity::kPacket);
+  const ScenarioConfig all = load_scenario_text(
+      "topology: {kind: torus, dims: [4, 4]}\n"
+      "nic: {port_binding: any, tx_queue_packets: 53, step_barrier: true, receive_port: "
+      "per_message}\n"
+      "router: {step_priority: true, step_priority_scope: input}\n"
+      "collective: {algorithms: [ring]}\n",
+      "fidelity.yaml");
+  CHECK(all.nic.port_binding == PortBinding::kAny);
+  CHECK(all.nic.tx_queue_packets == 53);
+  CHECK(all.nic.step_barrier);
+  CHECK(all.nic.rx_port_per_message);
+  CHECK(all.router.step_priority_per_input);
+  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                                       "nic: {tx_queue_packets: -1}\n"
+                                       "collective: {algorithms: [ring]}\n",
+                                       "bad.yaml"),
+                    Catch::Contains("bad.yaml:2") && Catch::Contains("nic.tx_queue_packets"));
+  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                                       "nic: {receive_port: fixed}\n"
+                                       "collective: {algorithms: [ring]}\n",
+                                       "bad.yaml"),
+                    Catch::Contains("nic.receive_port") && Catch::Contains("any, per_message"));
   CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
                                        "nic:\n"
                                        "  reduction: whole\n"
