@@ -1,0 +1,33 @@
+#pragma once
+// MSCCL algorithm XML (as msccl-tools' ir_to_xml writes it and the MSCCL runtime reads it) to and
+// from mtsim schedules, for all-reduce. See model/collective/SCHEDULE_FORMAT.md ("MSCCL XML").
+
+#include <string>
+
+#include "model/collective/schedule.h"
+
+namespace mt {
+
+/// The schedule of an MSCCL all-reduce given as XML text; `file` names it in errors, which read
+/// "FILE:LINE: <step s=\"3\"> of gpu 1 tb 0: unknown step type \"rx\" (...)". Rank r becomes node
+/// r. Receives apply on arrival; each send depends on every receive its thread block order and
+/// depid/deps put before it (minus those the schedule's own data flow already implies). Throws
+/// ScheduleError for anything it cannot represent (scratch buffers, local reductions, a chunk
+/// moving to another offset) or that is malformed (unknown step type, dangling dependency, a
+/// rank that never receives a chunk, sends and receives of a connection that do not pair up).
+Schedule schedule_from_msccl(const std::string& text, const std::string& file);
+
+/// Reads an MSCCL XML file (ScheduleError naming the file when unreadable or malformed).
+Schedule load_msccl_file(const std::string& path);
+
+/// The schedule as an in-place MSCCL all-reduce (coll="allreduce", proto="Simple", one chunk per
+/// schedule chunk). Every node gets send-only thread blocks per peer (a chain of sends whose
+/// thread-block order adds no wait the schedule does not already imply) and a matching
+/// receive-only thread block per (peer, channel); a send's dependencies are its depid/deps plus
+/// nop steps. Steps carry mtsim_id/mtsim_step/mtsim_flow attributes (ignored by the MSCCL
+/// runtime) so an import restores the message order exactly. Ports and explicit paths have no
+/// MSCCL form and are dropped: `dropped` (when not null) counts the messages that had one.
+/// Throws ScheduleError for unequal chunks (chunk_offsets).
+std::string schedule_to_msccl(const Schedule& schedule, int* dropped = nullptr);
+
+}  // namespace mt
