@@ -85,7 +85,7 @@ struct Gpu {
 struct Message {
   int from = 0, to = 0, chunk = 0, cnt = 1;
   OpKind kind = OpKind::kReduce;
-  int tb = 0, step = 0;  // sending step: index of the tb on `from`, step index
+  int tb = 0, step = 0;   // sending step: index of the tb on `from`, step index
   std::vector<int> deps;  // message indices
   int level = 0;
 };
@@ -140,7 +140,8 @@ class Importer {
     }
     if (s.empty() || used != s.size()) fail(e, key + "=\"" + s + "\": expected an integer");
     if (v < lo || v > hi)
-      fail(e, key + "=\"" + s + "\" is out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+      fail(e, key + "=\"" + s + "\" is out of range " + std::to_string(lo) + ".." +
+                  std::to_string(hi));
     return v;
   }
 
@@ -153,7 +154,8 @@ class Importer {
     if (root_.name != "algo") fail(root_, "expected the root element <algo> of an MSCCL algorithm");
     const std::string coll = text(root_, "coll", "");
     if (coll != "allreduce")
-      fail(root_, "coll=\"" + coll + "\": only all-reduce algorithms (coll=\"allreduce\") are schedules here");
+      fail(root_, "coll=\"" + coll +
+                      "\": only all-reduce algorithms (coll=\"allreduce\") are schedules here");
     ngpus_ = static_cast<int>(integer(root_, "ngpus", 1, 4096));
     nchunks_ = static_cast<int>(integer(root_, "nchunksperloop", 1, 1 << 20));
     name_ = text(root_, "name", "msccl");
@@ -165,13 +167,15 @@ class Importer {
       const int id = static_cast<int>(integer(g, "id", 0, ngpus_ - 1));
       Gpu& gpu = gpus_[static_cast<std::size_t>(id)];
       if (gpu.xml != nullptr)
-        fail(g, "gpu " + std::to_string(id) + " given twice (also line " + std::to_string(gpu.xml->line) + ")");
+        fail(g, "gpu " + std::to_string(id) + " given twice (also line " +
+                    std::to_string(gpu.xml->line) + ")");
       gpu.xml = &g;
       read_gpu(id, gpu);
     }
     for (int id = 0; id < ngpus_; ++id)
       if (gpus_[static_cast<std::size_t>(id)].xml == nullptr)
-        fail(root_, "ngpus=\"" + std::to_string(ngpus_) + "\" but there is no <gpu id=\"" + std::to_string(id) + "\">");
+        fail(root_, "ngpus=\"" + std::to_string(ngpus_) + "\" but there is no <gpu id=\"" +
+                        std::to_string(id) + "\">");
   }
 
   void read_gpu(int id, Gpu& gpu) {
@@ -186,8 +190,10 @@ class Importer {
       tb.send = static_cast<int>(integer(t, "send", -1, ngpus_ - 1));
       tb.recv = static_cast<int>(integer(t, "recv", -1, ngpus_ - 1));
       tb.chan = static_cast<int>(integer(t, "chan", 0, 1 << 20));
-      if (tb.send == id || tb.recv == id) fail(t, "a thread block cannot send to or receive from its own gpu");
-      if (!by_id.emplace(tb.id, gpu.tbs.size()).second) fail(t, "thread block id given twice on this gpu");
+      if (tb.send == id || tb.recv == id)
+        fail(t, "a thread block cannot send to or receive from its own gpu");
+      if (!by_id.emplace(tb.id, gpu.tbs.size()).second)
+        fail(t, "thread block id given twice on this gpu");
       gpu.tbs.push_back(tb);
     }
     for (Tb& tb : gpu.tbs) {
@@ -207,7 +213,8 @@ class Importer {
         const std::string dep_text = "dangling dependency depid=\"" + std::to_string(depid) +
                                      "\" deps=\"" + std::to_string(deps) + "\": ";
         if (it == by_id.end())
-          fail(*st.xml, dep_text + "gpu " + std::to_string(id) + " has no thread block " + std::to_string(depid));
+          fail(*st.xml, dep_text + "gpu " + std::to_string(id) + " has no thread block " +
+                            std::to_string(depid));
         const Tb& target = gpu.tbs[it->second];
         if (deps < 0 || deps >= static_cast<long long>(target.steps.size()))
           fail(*st.xml, dep_text + "thread block " + std::to_string(depid) + " has " +
@@ -218,12 +225,14 @@ class Importer {
     for (const Tb& tb : gpu.tbs)
       for (const Step& st : tb.steps) {
         if (st.dep_tb < 0) continue;
-        const Step& target = gpu.tbs[static_cast<std::size_t>(st.dep_tb)].steps[static_cast<std::size_t>(st.dep_step)];
+        const Step& target = gpu.tbs[static_cast<std::size_t>(st.dep_tb)]
+                                 .steps[static_cast<std::size_t>(st.dep_step)];
         if (!target.hasdep)
-          fail(*target.xml, "gpu " + std::to_string(id) + " tb " + std::to_string(tb.id) + " step " +
-                                st.xml->attributes.at("s") + " (line " + std::to_string(st.xml->line) +
-                                ") waits for it, but it has hasdep=\"0\": the MSCCL runtime would never "
-                                "signal it");
+          fail(*target.xml,
+               "gpu " + std::to_string(id) + " tb " + std::to_string(tb.id) + " step " +
+                   st.xml->attributes.at("s") + " (line " + std::to_string(st.xml->line) +
+                   ") waits for it, but it has hasdep=\"0\": the MSCCL runtime would never "
+                   "signal it");
       }
   }
 
@@ -233,8 +242,9 @@ class Importer {
     if (off < 0) return -1;
     const std::string buf = text(e, buf_key, "i");
     if (buf == "s")
-      fail(e, std::string(buf_key) + "=\"s\": scratch buffers are not supported (an mtsim "
-                                     "schedule has one buffer per node; i and o are that buffer)");
+      fail(e, std::string(buf_key) +
+                  "=\"s\": scratch buffers are not supported (an mtsim "
+                  "schedule has one buffer per node; i and o are that buffer)");
     if (buf != "i" && buf != "o")
       fail(e, std::string(buf_key) + "=\"" + buf + "\": expected i, o or s");
     return off;
@@ -252,15 +262,17 @@ class Importer {
     for (const TypeInfo& t : kTypes)
       if (type == t.name) st.type = &t;
     if (st.type == nullptr)
-      fail(e, "unknown step type \"" + type + "\" (expected s, r, rcs, rrs, rrc, rrcs, cpy, re or nop)");
+      fail(e, "unknown step type \"" + type +
+                  "\" (expected s, r, rcs, rrs, rrc, rrcs, cpy, re or nop)");
     st.hasdep = integer(e, "hasdep", 0, 1, 0) == 1;
     st.mt_id = integer(e, "mtsim_id", 0, 1ll << 40, -1);
     st.mt_step = static_cast<int>(integer(e, "mtsim_step", 0, 1 << 30, -1));
     st.mt_flow = static_cast<int>(integer(e, "mtsim_flow", 0, 1 << 30, -1));
     if (type == "nop") return st;
     if (type == "re")
-      fail(e, "local reduction (type \"re\") needs a second copy of a chunk (scratch or "
-              "out-of-place buffers); an mtsim schedule has one buffer per node");
+      fail(e,
+           "local reduction (type \"re\") needs a second copy of a chunk (scratch or "
+           "out-of-place buffers); an mtsim schedule has one buffer per node");
     const int src = offset(e, "srcbuf", "srcoff");
     const int dst = offset(e, "dstbuf", "dstoff");
     st.cnt = static_cast<int>(integer(e, "cnt", 0, nchunks_, 1));
@@ -280,7 +292,8 @@ class Importer {
       fail(e, "chunks " + std::to_string(st.chunk) + ".." + std::to_string(st.chunk + st.cnt - 1) +
                   " run past nchunksperloop=\"" + std::to_string(nchunks_) + "\"");
     if (st.type->send && tb.send < 0) fail(e, "a sending step in a thread block with send=\"-1\"");
-    if (st.type->recv && tb.recv < 0) fail(e, "a receiving step in a thread block with recv=\"-1\"");
+    if (st.type->recv && tb.recv < 0)
+      fail(e, "a receiving step in a thread block with recv=\"-1\"");
     return st;
   }
 
@@ -293,7 +306,8 @@ class Importer {
       const Gpu& gpu = gpus_[static_cast<std::size_t>(g)];
       for (std::size_t t = 0; t < gpu.tbs.size(); ++t) {
         const Tb& tb = gpu.tbs[t];
-        auto add = [&](std::map<Key, std::size_t>& map, const Key& key, const char* what, int peer) {
+        auto add = [&](std::map<Key, std::size_t>& map, const Key& key, const char* what,
+                       int peer) {
           const auto [it, fresh] = map.emplace(key, t);
           if (!fresh)
             fail(*tb.xml, std::string("a second thread block ") + what + " gpu " +
@@ -312,19 +326,22 @@ class Importer {
       for (Step& st : stb.steps)
         if (st.type->send) sends.push_back(&st);
       const auto rit = receivers.find(key);
-      Tb* rtb = rit == receivers.end() ? nullptr : &gpus_[static_cast<std::size_t>(to)].tbs[rit->second];
+      Tb* rtb =
+          rit == receivers.end() ? nullptr : &gpus_[static_cast<std::size_t>(to)].tbs[rit->second];
       if (rtb != nullptr)
         for (Step& st : rtb->steps)
           if (st.type->recv) recvs.push_back(&st);
       if (sends.size() != recvs.size()) {
-        const std::string peer = "gpu " + std::to_string(to) + " on channel " + std::to_string(chan);
+        const std::string peer =
+            "gpu " + std::to_string(to) + " on channel " + std::to_string(chan);
         if (rtb == nullptr)
           fail(*stb.xml, "sends " + std::to_string(sends.size()) + " message(s) to " + peer +
                              ", which has no thread block with recv=\"" + std::to_string(from) +
                              "\" chan=\"" + std::to_string(chan) + "\"");
         fail(*stb.xml, "sends " + std::to_string(sends.size()) + " message(s) to " + peer +
                            ", whose thread block " + std::to_string(rtb->id) + " (line " +
-                           std::to_string(rtb->xml->line) + ") receives " + std::to_string(recvs.size()));
+                           std::to_string(rtb->xml->line) + ") receives " +
+                           std::to_string(recvs.size()));
       }
       for (std::size_t k = 0; k < sends.size(); ++k) {
         Step& s = *sends[k];
@@ -352,7 +369,8 @@ class Importer {
       for (const Step& st : rtb.steps)
         if (st.type->recv)
           fail(*st.xml, "receives from gpu " + std::to_string(std::get<0>(key)) + " on channel " +
-                            std::to_string(std::get<2>(key)) + ", but no thread block there sends to gpu " +
+                            std::to_string(std::get<2>(key)) +
+                            ", but no thread block there sends to gpu " +
                             std::to_string(std::get<1>(key)) + " on that channel");
     }
   }
@@ -397,13 +415,17 @@ class Importer {
           const Step& st = gpu.tbs[t].steps[s];
           std::vector<std::size_t> preds;
           if (s > 0) preds.push_back(v - 1);
-          if (st.dep_tb >= 0) preds.push_back(base[static_cast<std::size_t>(st.dep_tb)] + static_cast<std::size_t>(st.dep_step));
+          if (st.dep_tb >= 0)
+            preds.push_back(base[static_cast<std::size_t>(st.dep_tb)] +
+                            static_cast<std::size_t>(st.dep_step));
           if (state[v] == 0) {
             state[v] = 1;
             for (const std::size_t p : preds) {
               if (state[p] == 1)
-                fail(*st.xml, "thread blocks wait for each other in a cycle (through line " +
-                                  std::to_string(gpu.tbs[where[p].first].steps[where[p].second].xml->line) + ")");
+                fail(*st.xml,
+                     "thread blocks wait for each other in a cycle (through line " +
+                         std::to_string(gpu.tbs[where[p].first].steps[where[p].second].xml->line) +
+                         ")");
               if (state[p] == 0) stack.push_back(p);
             }
             continue;
@@ -502,7 +524,10 @@ class Importer {
         op.chunk = msg.chunk + k;
         op.kind = msg.kind;
         op.step = st.mt_step >= 0 ? st.mt_step : msg.level;
-        op.flow = st.mt_flow >= 0 ? st.mt_flow : gpus_[static_cast<std::size_t>(msg.from)].tbs[static_cast<std::size_t>(msg.tb)].chan;
+        op.flow = st.mt_flow >= 0 ? st.mt_flow
+                                  : gpus_[static_cast<std::size_t>(msg.from)]
+                                        .tbs[static_cast<std::size_t>(msg.tb)]
+                                        .chan;
         for (const int d : msg.deps)
           for (int j = 0; j < messages_[static_cast<std::size_t>(d)].cnt; ++j)
             op.deps.push_back(first_op[static_cast<std::size_t>(d)] + j);
@@ -514,19 +539,23 @@ class Importer {
     if (ngpus_ > 1) {
       std::vector<std::vector<char>> got(static_cast<std::size_t>(ngpus_),
                                          std::vector<char>(static_cast<std::size_t>(nchunks_), 0));
-      for (const Op& op : s.ops) got[static_cast<std::size_t>(op.peer)][static_cast<std::size_t>(op.chunk)] = 1;
+      for (const Op& op : s.ops)
+        got[static_cast<std::size_t>(op.peer)][static_cast<std::size_t>(op.chunk)] = 1;
       for (int g = 0; g < ngpus_; ++g)
         for (int c = 0; c < nchunks_; ++c)
           if (!got[static_cast<std::size_t>(g)][static_cast<std::size_t>(c)])
             fail(*gpus_[static_cast<std::size_t>(g)].xml,
                  "rank " + std::to_string(g) + " never receives chunk " + std::to_string(c) +
-                     ": in an all-reduce every rank receives every chunk (at least its final value)");
+                     ": in an all-reduce every rank receives every chunk (at least its final "
+                     "value)");
     }
     return s;
   }
 
   const Step& step_of(const Message& m) const {
-    return gpus_[static_cast<std::size_t>(m.from)].tbs[static_cast<std::size_t>(m.tb)].steps[static_cast<std::size_t>(m.step)];
+    return gpus_[static_cast<std::size_t>(m.from)]
+        .tbs[static_cast<std::size_t>(m.tb)]
+        .steps[static_cast<std::size_t>(m.step)];
   }
 
   const XmlElement& root_;
@@ -545,11 +574,16 @@ class Importer {
 std::string xml_escape(const std::string& s) {
   std::string out;
   for (const char c : s) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
@@ -589,18 +623,22 @@ Schedule load_msccl_file(const std::string& path) {
 
 std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
   if (!schedule.chunk_offsets.empty())
-    throw ScheduleError("schedule has unequal chunks (chunk_offsets): MSCCL XML has equal chunks only");
+    throw ScheduleError(
+        "schedule has unequal chunks (chunk_offsets): MSCCL XML has equal chunks only");
   const std::size_t n = schedule.ops.size();
   std::vector<std::vector<int>> deps(n);
   int lost = 0;
   for (const Op& op : schedule.ops) {
-    if (op.id < 0 || static_cast<std::size_t>(op.id) >= n || op.node < 0 || op.node >= schedule.nodes ||
-        op.peer < 0 || op.peer >= schedule.nodes || op.node == op.peer)
-      throw ScheduleError("message " + std::to_string(op.id) + " is malformed (mtsim verify names why)");
+    if (op.id < 0 || static_cast<std::size_t>(op.id) >= n || op.node < 0 ||
+        op.node >= schedule.nodes || op.peer < 0 || op.peer >= schedule.nodes || op.node == op.peer)
+      throw ScheduleError("message " + std::to_string(op.id) +
+                          " is malformed (mtsim verify names why)");
     for (const int d : op.deps) {
-      if (d < 0 || static_cast<std::size_t>(d) >= n || schedule.ops[static_cast<std::size_t>(d)].peer != op.node)
+      if (d < 0 || static_cast<std::size_t>(d) >= n ||
+          schedule.ops[static_cast<std::size_t>(d)].peer != op.node)
         throw ScheduleError("message " + std::to_string(op.id) + " depends on message " +
-                            std::to_string(d) + ", which does not arrive at node " + std::to_string(op.node));
+                            std::to_string(d) + ", which does not arrive at node " +
+                            std::to_string(op.node));
     }
     deps[static_cast<std::size_t>(op.id)] = op.deps;
     if (op.port >= 0 || !op.path.empty()) ++lost;
@@ -679,7 +717,9 @@ std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
           const Op& op = schedule.ops[static_cast<std::size_t>(id)];
           for (std::size_t k = 0; k < op.deps.size(); ++k) {
             const auto [dt, ds] = recv_at[static_cast<std::size_t>(op.deps[k])];
-            tbs[static_cast<std::size_t>(u)][static_cast<std::size_t>(dt)].steps[static_cast<std::size_t>(ds)].hasdep = true;
+            tbs[static_cast<std::size_t>(u)][static_cast<std::size_t>(dt)]
+                .steps[static_cast<std::size_t>(ds)]
+                .hasdep = true;
             StepOut st;
             st.type = k + 1 < op.deps.size() ? "nop" : "s";
             st.dep_tb = dt;
@@ -694,9 +734,10 @@ std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
   }
   std::ostringstream x;
   x << "<algo name=\"" << xml_escape(schedule.algorithm.empty() ? "mtsim" : schedule.algorithm)
-    << "\" proto=\"Simple\" nchannels=\"" << nchannels << "\" nchunksperloop=\"" << schedule.num_chunks
-    << "\" ngpus=\"" << nodes << "\" coll=\"allreduce\" inplace=\"1\"";
-  if (!schedule.topology.empty()) x << " mtsim_topology=\"" << xml_escape(schedule.topology) << "\"";
+    << "\" proto=\"Simple\" nchannels=\"" << nchannels << "\" nchunksperloop=\""
+    << schedule.num_chunks << "\" ngpus=\"" << nodes << "\" coll=\"allreduce\" inplace=\"1\"";
+  if (!schedule.topology.empty())
+    x << " mtsim_topology=\"" << xml_escape(schedule.topology) << "\"";
   x << ">\n";
   for (int u = 0; u < nodes; ++u) {
     x << "  <gpu id=\"" << u << "\" i_chunks=\"" << schedule.num_chunks << "\" o_chunks=\""
@@ -704,8 +745,8 @@ std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
     const auto& list = tbs[static_cast<std::size_t>(u)];
     for (std::size_t t = 0; t < list.size(); ++t) {
       const TbOut& tb = list[t];
-      x << "    <tb id=\"" << t << "\" send=\"" << tb.send << "\" recv=\"" << tb.recv << "\" chan=\""
-        << tb.chan << "\">\n";
+      x << "    <tb id=\"" << t << "\" send=\"" << tb.send << "\" recv=\"" << tb.recv
+        << "\" chan=\"" << tb.chan << "\">\n";
       for (std::size_t s = 0; s < tb.steps.size(); ++s) {
         const StepOut& st = tb.steps[s];
         const bool data = st.type != "nop";
@@ -716,7 +757,8 @@ std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
           << st.dep_step << "\" hasdep=\"" << (st.hasdep ? 1 : 0) << "\"";
         if (st.op >= 0) {
           const Op& op = schedule.ops[static_cast<std::size_t>(st.op)];
-          x << " mtsim_id=\"" << op.id << "\" mtsim_step=\"" << op.step << "\" mtsim_flow=\"" << op.flow << "\"";
+          x << " mtsim_id=\"" << op.id << "\" mtsim_step=\"" << op.step << "\" mtsim_flow=\""
+            << op.flow << "\"";
         }
         x << "/>\n";
       }

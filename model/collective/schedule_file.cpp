@@ -45,8 +45,9 @@ Schedule scaled_to(const Schedule& schedule, std::uint64_t elements) {
   Schedule scaled = schedule;
   const std::uint64_t total = schedule.chunk_offsets.back();
   for (auto& o : scaled.chunk_offsets)
-    o = total == 0 ? 0
-                   : static_cast<std::uint64_t>((static_cast<unsigned __int128>(o) * elements) / total);
+    o = total == 0
+            ? 0
+            : static_cast<std::uint64_t>((static_cast<unsigned __int128>(o) * elements) / total);
   return scaled;
 }
 

@@ -29,7 +29,9 @@ class Parser {
     throw XmlError(std::to_string(line_) + ": " + what);
   }
   bool at_end() const { return pos_ >= s_.size(); }
-  bool starts_with(const char* p) const { return s_.compare(pos_, std::char_traits<char>::length(p), p) == 0; }
+  bool starts_with(const char* p) const {
+    return s_.compare(pos_, std::char_traits<char>::length(p), p) == 0;
+  }
   void advance_to(std::size_t to) {
     for (; pos_ < to && pos_ < s_.size(); ++pos_)
       if (s_[pos_] == '\n') ++line_;
@@ -65,13 +67,20 @@ class Parser {
         continue;
       }
       const std::size_t semi = raw.find(';', i);
-      const std::string entity = semi == std::string::npos ? raw.substr(i) : raw.substr(i, semi - i + 1);
-      if (entity == "&lt;") out += '<';
-      else if (entity == "&gt;") out += '>';
-      else if (entity == "&amp;") out += '&';
-      else if (entity == "&quot;") out += '"';
-      else if (entity == "&apos;") out += '\'';
-      else fail("unknown entity \"" + entity + "\"");
+      const std::string entity =
+          semi == std::string::npos ? raw.substr(i) : raw.substr(i, semi - i + 1);
+      if (entity == "&lt;")
+        out += '<';
+      else if (entity == "&gt;")
+        out += '>';
+      else if (entity == "&amp;")
+        out += '&';
+      else if (entity == "&quot;")
+        out += '"';
+      else if (entity == "&apos;")
+        out += '\'';
+      else
+        fail("unknown entity \"" + entity + "\"");
       i = semi;
     }
     return out;
@@ -97,7 +106,8 @@ class Parser {
       if (pos_ == before) fail("expected whitespace before an attribute of <" + e.name + ">");
       const std::string key = name("an attribute name or '>'");
       skip_space();
-      if (at_end() || s_[pos_] != '=') fail("expected '=' after attribute '" + key + "' of <" + e.name + ">");
+      if (at_end() || s_[pos_] != '=')
+        fail("expected '=' after attribute '" + key + "' of <" + e.name + ">");
       advance_to(pos_ + 1);
       skip_space();
       if (at_end() || (s_[pos_] != '"' && s_[pos_] != '\''))
@@ -126,7 +136,8 @@ class Parser {
         advance_to(pos_ + 1);
         return e;
       }
-      if (starts_with("<!") || starts_with("<?")) fail("unsupported markup (DTD, CDATA or processing instruction)");
+      if (starts_with("<!") || starts_with("<?"))
+        fail("unsupported markup (DTD, CDATA or processing instruction)");
       e.children.push_back(element());
     }
   }

@@ -24,12 +24,13 @@ int import_command(const std::vector<std::string>& args) {
       "(file, line and element named).\n\n"
       "options");
   std::string format, in_file, out_file, topology_spec;
-  opts.add_options()("help,h", "show this help")(
-      "output,o", po::value(&out_file), "schedule JSON file to write")(
+  opts.add_options()("help,h", "show this help")("output,o", po::value(&out_file),
+                                                 "schedule JSON file to write")(
       "topology,t", po::value(&topology_spec),
       "topology to verify against and to record in the file (default: the XML's mtsim_topology "
-      "attribute, else a ring of ngpus nodes)")(
-      "format", po::value(&format), "input format: msccl")("file", po::value(&in_file), "input file");
+      "attribute, else a ring of ngpus nodes)")("format", po::value(&format),
+                                                "input format: msccl")("file", po::value(&in_file),
+                                                                       "input file");
   po::positional_options_description positional;
   positional.add("format", 1).add("file", 1);
   po::variables_map vm;

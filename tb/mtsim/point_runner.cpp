@@ -33,8 +33,10 @@ Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
   }
   const std::string mismatch = topology_mismatch(schedule, topology);
   if (!mismatch.empty())
-    throw ScenarioError(where + "schedule file \"" + run.schedule_file + "\" does not fit the "
-                        "scenario's topology: it " + mismatch);
+    throw ScenarioError(where + "schedule file \"" + run.schedule_file +
+                        "\" does not fit the "
+                        "scenario's topology: it " +
+                        mismatch);
   return schedule;
 }
 
@@ -188,8 +190,9 @@ bool verify_all(const std::vector<PreparedAlgorithm>& prepared) {
     const VerifyReport report = verify(p.schedule, *p.topology);
     if (!report.ok) {
       std::cerr << "mtsim: " << p.run->label << " on " << p.topology->name()
-                << (p.run->schedule_file.empty() ? ""
-                                                 : " (schedule file \"" + p.run->schedule_file + "\")")
+                << (p.run->schedule_file.empty()
+                        ? ""
+                        : " (schedule file \"" + p.run->schedule_file + "\")")
                 << ": schedule verification failed: " << report.first_error << "\n";
       return false;
     }

@@ -36,8 +36,10 @@ TEST_CASE("a scenario runs JSON and MSCCL schedule files next to built-in algori
   const std::string dir = scratch_dir("files");
   scratch_dir("files/sched");
   // A JSON file written by mtsim itself, one with unequal chunks, and hand-written MSCCL XML.
-  REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) + " schedule -t ring:4 -a ring --format json > " +
-                              dir + "/sched/ring_file.json").status == 0);
+  REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) +
+                              " schedule -t ring:4 -a ring --format json > " + dir +
+                              "/sched/ring_file.json")
+              .status == 0);
   nlohmann::json uneven = read_json(dir + "/sched/ring_file.json");
   uneven["chunk_offsets"] = {0, 1, 2, 3, 10};  // fractions 1/10, 1/10, 1/10, 7/10 of the buffer
   write_file(dir + "/sched/uneven.json", uneven.dump());
@@ -49,8 +51,11 @@ TEST_CASE("a scenario runs JSON and MSCCL schedule files next to built-in algori
              "    - ring\n"
              "    - {name: file, path: sched/ring_file.json}\n"
              "    - {name: file, path: sched/uneven.json}\n"
-             "    - {name: file, path: " + kData + "ring4.xml}\n"
-             "    - {name: file, path: " + kData + "tree4.xml, label: msccl-tree}\n");
+             "    - {name: file, path: " +
+                 kData +
+                 "ring4.xml}\n"
+                 "    - {name: file, path: " +
+                 kData + "tree4.xml, label: msccl-tree}\n");
   const std::string json = dir + "/out.json";
   const CliResult r = mtsim("run " + dir + "/s.yaml --json " + json);
   INFO(r.output);
@@ -74,9 +79,13 @@ TEST_CASE("a scenario runs JSON and MSCCL schedule files next to built-in algori
 TEST_CASE("MSCCL ring and tree files on 8 ranks simulate with verified data") {
   const std::string yaml = scratch("eight.yaml");
   const std::string json = scratch("eight.json");
-  write_file(yaml, "topology: ring:8\ncollective:\n  sizes: [16KiB]\n  algorithms:\n"
-                   "    - {name: file, path: " + kData + "ring8.xml}\n"
-                   "    - {name: file, path: " + kData + "tree8.xml}\n");
+  write_file(yaml,
+             "topology: ring:8\ncollective:\n  sizes: [16KiB]\n  algorithms:\n"
+             "    - {name: file, path: " +
+                 kData +
+                 "ring8.xml}\n"
+                 "    - {name: file, path: " +
+                 kData + "tree8.xml}\n");
   const CliResult r = mtsim("run " + yaml + " --json " + json);
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -90,33 +99,38 @@ TEST_CASE("MSCCL ring and tree files on 8 ranks simulate with verified data") {
 
 TEST_CASE("schedule files that do not fit exit 2, wrong ones exit 1, each naming the file") {
   const std::string yaml = scratch("fit.yaml");
-  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " + kData +
-                       "ring8.xml}\n");
+  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " +
+                       kData + "ring8.xml}\n");
   CliResult r = mtsim("run " + yaml);
   CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains(yaml + ":4:7: collective.algorithms: ring8: schedule file \"" +
-                                       kData + "ring8.xml\" does not fit the scenario's topology: it "
-                                       "has 8 nodes but the topology ring:4 has 4"));
+  CHECK_THAT(r.output,
+             Catch::Contains(yaml + ":4:7: collective.algorithms: ring8: schedule file \"" + kData +
+                             "ring8.xml\" does not fit the scenario's topology: it "
+                             "has 8 nodes but the topology ring:4 has 4"));
   // A message dropped from a correct schedule: the verifier's message, exit 1.
   const std::string broken = scratch("broken.json");
-  REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) + " schedule -t ring:4 -a ring --format json > " +
-                              broken).status == 0);
+  REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) +
+                              " schedule -t ring:4 -a ring --format json > " + broken)
+              .status == 0);
   nlohmann::json j = read_json(broken);
   j["ops"].erase(j["ops"].end() - 1);
   j.erase("analysis");
   write_file(broken, j.dump());
-  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " + broken + "}\n");
+  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " +
+                       broken + "}\n");
   r = mtsim("run " + yaml);
   CHECK(r.status == 1);
   CHECK_THAT(r.output, Catch::Contains("mtsim: broken on ring:4 (schedule file \"" + broken +
                                        "\"): schedule verification failed: node 0 chunk 2 ends "
                                        "without the contribution of node 1"));
   // Malformed XML inside a scenario: exit 2 with file, line and element.
-  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " + kData +
-                       "bad_step_type.xml}\n");
+  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " +
+                       kData + "bad_step_type.xml}\n");
   r = mtsim("run " + yaml);
   CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains("bad_step_type.xml:9: <step s=\"2\"> of gpu 0 tb 0: unknown step type \"rx\""));
+  CHECK_THAT(r.output,
+             Catch::Contains(
+                 "bad_step_type.xml:9: <step s=\"2\"> of gpu 0 tb 0: unknown step type \"rx\""));
   // Entries: a file entry needs a path; only file entries take one.
   write_file(yaml, "topology: ring:4\ncollective:\n  algorithms: [{name: file}]\n");
   r = mtsim("run " + yaml);
@@ -125,7 +139,9 @@ TEST_CASE("schedule files that do not fit exit 2, wrong ones exit 1, each naming
   write_file(yaml, "topology: ring:4\ncollective:\n  algorithms: [{name: ring, path: x.json}]\n");
   r = mtsim("run " + yaml);
   CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains("collective.algorithms[0].path: only a {name: file} entry takes a path"));
+  CHECK_THAT(
+      r.output,
+      Catch::Contains("collective.algorithms[0].path: only a {name: file} entry takes a path"));
 }
 
 TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts; bad XML exits 2") {
@@ -140,7 +156,9 @@ TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts; bad XML ex
   const std::string bad = scratch("bad.json");
   r = mtsim("import msccl " + kData + "bad_dangling_dep.xml -o " + bad);
   CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains("bad_dangling_dep.xml:19: <step s=\"1\"> of gpu 1 tb 0: dangling dependency"));
+  CHECK_THAT(r.output,
+             Catch::Contains(
+                 "bad_dangling_dep.xml:19: <step s=\"1\"> of gpu 1 tb 0: dangling dependency"));
   CHECK_FALSE(exists(bad));
   CHECK(mtsim("import json " + kData + "ring4.xml -o " + bad).status == 2);
 }
@@ -160,9 +178,11 @@ TEST_CASE("every algorithm on a 4x4 torus round-trips through MSCCL XML to the s
   for (const auto& name : names) {
     const std::string xml = dir + "/" + name + ".xml";
     REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) + " schedule -t torus:4x4 -a " + name +
-                                " --bytes 64KiB --format msccl > " + xml).status == 0);
+                                " --bytes 64KiB --format msccl > " + xml)
+                .status == 0);
     REQUIRE(mtsim("verify " + xml + " -t torus:4x4").status == 0);
-    yaml += "    - " + name + "\n    - {name: file, path: " + name + ".xml, label: " + name + "-msccl}\n";
+    yaml += "    - " + name + "\n    - {name: file, path: " + name + ".xml, label: " + name +
+            "-msccl}\n";
   }
   write_file(dir + "/rt.yaml", yaml);
   const CliResult r = mtsim("run " + dir + "/rt.yaml -j 2 --json " + dir + "/rt.json");

@@ -79,18 +79,20 @@ TEST_CASE("hand-written MSCCL tree all-reduces split cnt=2 steps and keep cross-
     CHECK(mt::verify(s, ring_topology(n)).ok);
     // Rank 0 broadcasts to rank 1 after both children's reductions (tb order + depid); a step
     // moves both chunks at once, so each chunk's message waits for both chunks of the step.
-    const std::set<int> want_root = {find_op(s, 1, 0, 0, mt::OpKind::kReduce),
-                                     find_op(s, 1, 0, 1, mt::OpKind::kReduce),
-                                     find_op(s, 2, 0, 0, mt::OpKind::kReduce),
-                                     find_op(s, 2, 0, 1, mt::OpKind::kReduce)};
+    const std::set<int> want_root = {
+        find_op(s, 1, 0, 0, mt::OpKind::kReduce), find_op(s, 1, 0, 1, mt::OpKind::kReduce),
+        find_op(s, 2, 0, 0, mt::OpKind::kReduce), find_op(s, 2, 0, 1, mt::OpKind::kReduce)};
     for (const int chunk : {0, 1}) {
-      const auto& deps = s.ops[static_cast<std::size_t>(find_op(s, 0, 1, chunk, mt::OpKind::kBroadcast))].deps;
+      const auto& deps =
+          s.ops[static_cast<std::size_t>(find_op(s, 0, 1, chunk, mt::OpKind::kBroadcast))].deps;
       CHECK(std::set<int>(deps.begin(), deps.end()) == want_root);
     }
     // A leaf's broadcast arrival is what its parent's send waited for, nothing else.
-    const auto& leaf_deps = s.ops[static_cast<std::size_t>(find_op(s, 1, 3, 0, mt::OpKind::kBroadcast))].deps;
+    const auto& leaf_deps =
+        s.ops[static_cast<std::size_t>(find_op(s, 1, 3, 0, mt::OpKind::kBroadcast))].deps;
     CHECK(std::set<int>(leaf_deps.begin(), leaf_deps.end()) ==
-          std::set<int>{find_op(s, 0, 1, 0, mt::OpKind::kBroadcast), find_op(s, 0, 1, 1, mt::OpKind::kBroadcast)});
+          std::set<int>{find_op(s, 0, 1, 0, mt::OpKind::kBroadcast),
+                        find_op(s, 0, 1, 1, mt::OpKind::kBroadcast)});
   }
   // On 8 ranks rank 1 waits for both children through a nop (depid 0) and its send (depid 1).
   const mt::Schedule s = mt::load_msccl_file(kData + "tree8.xml");
@@ -112,15 +114,19 @@ TEST_CASE("malformed MSCCL files fail with file, line and element", "[msccl]") {
     return std::string("no error");
   };
   CHECK(error_of("bad_step_type.xml") ==
-        kData + "bad_step_type.xml:9: <step s=\"2\"> of gpu 0 tb 0: unknown step type \"rx\" "
-                "(expected s, r, rcs, rrs, rrc, rrcs, cpy, re or nop)");
+        kData +
+            "bad_step_type.xml:9: <step s=\"2\"> of gpu 0 tb 0: unknown step type \"rx\" "
+            "(expected s, r, rcs, rrs, rrc, rrcs, cpy, re or nop)");
   CHECK(error_of("bad_dangling_dep.xml") ==
-        kData + "bad_dangling_dep.xml:19: <step s=\"1\"> of gpu 1 tb 0: dangling dependency "
-                "depid=\"5\" deps=\"1\": gpu 1 has no thread block 5");
+        kData +
+            "bad_dangling_dep.xml:19: <step s=\"1\"> of gpu 1 tb 0: dangling dependency "
+            "depid=\"5\" deps=\"1\": gpu 1 has no thread block 5");
   CHECK(error_of("bad_unreceived_chunk.xml") ==
-        kData + "bad_unreceived_chunk.xml:6: <gpu id=\"0\">: rank 0 never receives chunk 2: in an "
-                "all-reduce every rank receives every chunk (at least its final value)");
-  CHECK_THAT(error_of("missing.xml"), Catch::StartsWith("cannot read MSCCL file \"" + kData + "missing.xml\""));
+        kData +
+            "bad_unreceived_chunk.xml:6: <gpu id=\"0\">: rank 0 never receives chunk 2: in an "
+            "all-reduce every rank receives every chunk (at least its final value)");
+  CHECK_THAT(error_of("missing.xml"),
+             Catch::StartsWith("cannot read MSCCL file \"" + kData + "missing.xml\""));
 }
 
 TEST_CASE("MSCCL import refuses what an mtsim schedule cannot hold, naming the line", "[msccl]") {
@@ -128,37 +134,50 @@ TEST_CASE("MSCCL import refuses what an mtsim schedule cannot hold, naming the l
       "<algo name=\"a\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"2\" ngpus=\"2\" "
       "coll=\"allreduce\" inplace=\"1\">\n";
   auto two_gpus = [&](const std::string& step0, const std::string& step1) {
-    return head + "<gpu id=\"0\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"1\">\n"
-                  "<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n" + step0 + "\n</tb>\n</gpu>\n"
-                  "<gpu id=\"1\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"1\">\n"
-                  "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n" + step1 + "\n</tb>\n</gpu>\n</algo>\n";
+    return head +
+           "<gpu id=\"0\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"1\">\n"
+           "<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n" +
+           step0 +
+           "\n</tb>\n</gpu>\n"
+           "<gpu id=\"1\" i_chunks=\"2\" o_chunks=\"2\" s_chunks=\"1\">\n"
+           "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n" +
+           step1 + "\n</tb>\n</gpu>\n</algo>\n";
   };
-  CHECK(import_error(two_gpus("<step s=\"0\" type=\"s\" srcbuf=\"s\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" cnt=\"1\"/>",
-                              "<step s=\"0\" type=\"r\" dstbuf=\"i\" dstoff=\"0\"/>")) ==
-        "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: srcbuf=\"s\": scratch buffers are not supported (an "
-        "mtsim schedule has one buffer per node; i and o are that buffer)");
+  CHECK(
+      import_error(two_gpus("<step s=\"0\" type=\"s\" srcbuf=\"s\" srcoff=\"0\" dstbuf=\"i\" "
+                            "dstoff=\"0\" cnt=\"1\"/>",
+                            "<step s=\"0\" type=\"r\" dstbuf=\"i\" dstoff=\"0\"/>")) ==
+      "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: srcbuf=\"s\": scratch buffers are not supported (an "
+      "mtsim schedule has one buffer per node; i and o are that buffer)");
   CHECK(import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\" dstoff=\"1\"/>",
                               "<step s=\"0\" type=\"r\" dstoff=\"1\"/>")) ==
         "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: moves chunk 0 to offset 1: in an mtsim schedule a "
         "chunk keeps its offset");
-  CHECK(import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\"/>",
-                              "<step s=\"0\" type=\"r\" dstoff=\"0\"/>\n<step s=\"1\" type=\"r\" dstoff=\"1\"/>")) ==
+  CHECK(import_error(two_gpus(
+            "<step s=\"0\" type=\"s\" srcoff=\"0\"/>",
+            "<step s=\"0\" type=\"r\" dstoff=\"0\"/>\n<step s=\"1\" type=\"r\" dstoff=\"1\"/>")) ==
         "x.xml:3: <tb id=\"0\"> of gpu 0: sends 1 message(s) to gpu 1 on channel 0, whose thread "
         "block 0 (line 8) receives 2");
-  CHECK(import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\"/>",
-                              "<step s=\"0\" type=\"rrc\" srcoff=\"1\" dstoff=\"1\"/>")) ==
-        "x.xml:9: <step s=\"0\"> of gpu 1 tb 0: receives chunks 1..1 but the matching send (gpu 0 tb "
-        "0 step 0, line 4) carries chunks 0..0");
-  CHECK(import_error(two_gpus("<step s=\"1\" type=\"s\" srcoff=\"0\"/>", "")) ==
-        "x.xml:4: <step s=\"1\"> of gpu 0 tb 0: s=\"1\" but it is step 0 of its thread block (steps "
-        "are numbered from 0 in order)");
-  CHECK(import_error(two_gpus("<step s=\"0\" type=\"rrc\" srcoff=\"0\" dstoff=\"0\" hasdep=\"0\"/>\n"
-                              "<step s=\"1\" type=\"s\" srcoff=\"0\" depid=\"0\" deps=\"0\"/>", "")) ==
-        "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: gpu 0 tb 0 step 1 (line 5) waits for it, but it has "
-        "hasdep=\"0\": the MSCCL runtime would never signal it");
+  CHECK(
+      import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\"/>",
+                            "<step s=\"0\" type=\"rrc\" srcoff=\"1\" dstoff=\"1\"/>")) ==
+      "x.xml:9: <step s=\"0\"> of gpu 1 tb 0: receives chunks 1..1 but the matching send (gpu 0 tb "
+      "0 step 0, line 4) carries chunks 0..0");
+  CHECK(
+      import_error(two_gpus("<step s=\"1\" type=\"s\" srcoff=\"0\"/>", "")) ==
+      "x.xml:4: <step s=\"1\"> of gpu 0 tb 0: s=\"1\" but it is step 0 of its thread block (steps "
+      "are numbered from 0 in order)");
+  CHECK(
+      import_error(two_gpus("<step s=\"0\" type=\"rrc\" srcoff=\"0\" dstoff=\"0\" hasdep=\"0\"/>\n"
+                            "<step s=\"1\" type=\"s\" srcoff=\"0\" depid=\"0\" deps=\"0\"/>",
+                            "")) ==
+      "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: gpu 0 tb 0 step 1 (line 5) waits for it, but it has "
+      "hasdep=\"0\": the MSCCL runtime would never signal it");
   CHECK(import_error(head + "<gpu id=\"0\" bogus=\"1\"/>\n</algo>") ==
-        "x.xml:2: <gpu id=\"0\">: unknown attribute 'bogus' (known: i_chunks, id, o_chunks, s_chunks)");
-  CHECK(import_error(head + "<gpu id=\"0\">\n</algo>") == "x.xml:3: </algo> closes <gpu> of line 2");
+        "x.xml:2: <gpu id=\"0\">: unknown attribute 'bogus' (known: i_chunks, id, o_chunks, "
+        "s_chunks)");
+  CHECK(import_error(head + "<gpu id=\"0\">\n</algo>") ==
+        "x.xml:3: </algo> closes <gpu> of line 2");
   CHECK(import_error("<algo coll=\"allgather\" ngpus=\"2\" nchunksperloop=\"2\"/>") ==
         "x.xml:1: <algo>: coll=\"allgather\": only all-reduce algorithms (coll=\"allreduce\") are "
         "schedules here");
@@ -192,21 +211,24 @@ TEST_CASE("every algorithm on a 4x4 torus exports to MSCCL and imports back unch
 TEST_CASE("MSCCL export refuses unequal chunks", "[msccl]") {
   mt::Schedule s = mt::build_schedule("ring", ring_topology(4));
   s.chunk_offsets = {0, 1, 2, 3, 10};
-  CHECK_THROWS_WITH(mt::schedule_to_msccl(s), "schedule has unequal chunks (chunk_offsets): MSCCL "
-                                              "XML has equal chunks only");
+  CHECK_THROWS_WITH(mt::schedule_to_msccl(s),
+                    "schedule has unequal chunks (chunk_offsets): MSCCL "
+                    "XML has equal chunks only");
 }
 
 TEST_CASE("the XML reader keeps lines, unescapes values and refuses what it does not support",
           "[msccl]") {
   const mt::XmlElement root = mt::parse_xml(
-      "<?xml version=\"1.0\"?>\n<!-- c -->\n<a x='1 &lt; 2'>\n  <b/>\n  <c y=\"&amp;\"></c>\n</a>\n");
+      "<?xml version=\"1.0\"?>\n<!-- c -->\n<a x='1 &lt; 2'>\n  <b/>\n  <c "
+      "y=\"&amp;\"></c>\n</a>\n");
   CHECK(root.name == "a");
   CHECK(root.line == 3);
   CHECK(root.attributes.at("x") == "1 < 2");
   REQUIRE(root.children.size() == 2);
   CHECK(root.children[1].line == 5);
   CHECK(root.children[1].attributes.at("y") == "&");
-  CHECK_THROWS_WITH(mt::parse_xml("<a x=1/>"), "1: the value of attribute 'x' of <a> must be quoted");
+  CHECK_THROWS_WITH(mt::parse_xml("<a x=1/>"),
+                    "1: the value of attribute 'x' of <a> must be quoted");
   CHECK_THROWS_WITH(mt::parse_xml("<a>\ntext</a>"), "2: unexpected text inside <a>");
   CHECK_THROWS_WITH(mt::parse_xml("<a x=\"1\" x=\"2\"/>"), "1: attribute 'x' given twice in <a>");
   CHECK_THROWS_WITH(mt::parse_xml("<a/><b/>"), "1: text or a second root element after </a>");
