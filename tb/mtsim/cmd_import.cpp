@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "model/collective/msccl_xml.h"
+#include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
 #include "model/sim/scenario_loader.h"
@@ -48,6 +49,8 @@ int import_command(const std::vector<std::string>& args) {
   if (schedule.topology.empty()) schedule.topology = "ring:" + std::to_string(schedule.nodes);
   const Topology topology(parse_topology_spec(schedule.topology));
   schedule.topology = topology.name();
+  const std::string mismatch = topology_mismatch(schedule, topology);
+  if (!mismatch.empty()) throw UsageError(in_file + ": the schedule " + mismatch);
   const VerifyReport report = verify(schedule, topology);
   std::cout << in_file << ": " << schedule.algorithm << ", " << schedule.nodes << " ranks, "
             << schedule.num_chunks << " chunks, " << schedule.ops.size() << " messages, "

@@ -161,6 +161,10 @@ TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts; bad XML ex
                  "bad_dangling_dep.xml:19: <step s=\"1\"> of gpu 1 tb 0: dangling dependency"));
   CHECK_FALSE(exists(bad));
   CHECK(mtsim("import json " + kData + "ring4.xml -o " + bad).status == 2);
+  r = mtsim("import msccl " + kData + "ring8.xml -t ring:4 -o " + bad);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("ring8.xml: the schedule has 8 nodes but the topology ring:4 has 4"));
+  CHECK_FALSE(exists(bad));
 }
 
 TEST_CASE("every algorithm on a 4x4 torus round-trips through MSCCL XML to the same cycles") {
