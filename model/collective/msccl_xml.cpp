@@ -621,7 +621,21 @@ Schedule load_msccl_file(const std::string& path) {
   return schedule_from_msccl(os.str(), path);
 }
 
-std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
+std::vector<std::string> msccl_limit_notes(const MscclExportStats& stats) {
+  std::vector<std::string> notes;
+  auto check = [&](int value, int limit, const std::string& what) {
+    if (value > limit)
+      notes.push_back(std::to_string(value) + " " + what + " (the MSCCL runtime allows " +
+                      std::to_string(limit) + ")");
+  };
+  check(stats.channels, 32, "channels");
+  check(stats.max_tbs_per_gpu, 216, "thread blocks on one GPU");
+  check(stats.max_tbs_per_channel, 32, "thread blocks of one GPU on one channel");
+  check(stats.max_steps_per_tb, 256, "steps in one thread block");
+  return notes;
+}
+
+std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats) {
   if (!schedule.chunk_offsets.empty())
     throw ScheduleError(
         "schedule has unequal chunks (chunk_offsets): MSCCL XML has equal chunks only");
@@ -643,7 +657,6 @@ std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
     deps[static_cast<std::size_t>(op.id)] = op.deps;
     if (op.port >= 0 || !op.path.empty()) ++lost;
   }
-  if (dropped != nullptr) *dropped = lost;
 
   // Send chains per (node, peer): a send may follow the chain's last one when that one's deps
   // all arrive before this one may issue, so thread-block order adds no wait.
@@ -732,10 +745,26 @@ std::string schedule_to_msccl(const Schedule& schedule, int* dropped) {
         }
       }
   }
+  if (stats != nullptr) {
+    *stats = MscclExportStats();
+    stats->dropped = lost;
+    stats->channels = nchannels;
+    for (const auto& list : tbs) {
+      stats->max_tbs_per_gpu = std::max(stats->max_tbs_per_gpu, static_cast<int>(list.size()));
+      std::map<int, int> per_channel;
+      for (const TbOut& tb : list) {
+        stats->max_tbs_per_channel = std::max(stats->max_tbs_per_channel, ++per_channel[tb.chan]);
+        stats->max_steps_per_tb =
+            std::max(stats->max_steps_per_tb, static_cast<int>(tb.steps.size()));
+      }
+    }
+  }
   std::ostringstream x;
   x << "<algo name=\"" << xml_escape(schedule.algorithm.empty() ? "mtsim" : schedule.algorithm)
     << "\" proto=\"Simple\" nchannels=\"" << nchannels << "\" nchunksperloop=\""
-    << schedule.num_chunks << "\" ngpus=\"" << nodes << "\" coll=\"allreduce\" inplace=\"1\"";
+    << schedule.num_chunks << "\" ngpus=\"" << nodes
+    << "\" coll=\"allreduce\" inplace=\"1\" outofplace=\"0\" minBytes=\"0\" "
+    << "maxBytes=\"9223372036854775807\"";  // the MSCCL executor requires all three
   if (!schedule.topology.empty())
     x << " mtsim_topology=\"" << xml_escape(schedule.topology) << "\"";
   x << ">\n";

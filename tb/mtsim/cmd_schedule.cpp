@@ -160,11 +160,13 @@ int schedule_command(const std::vector<std::string>& args) {
     j["analysis"] = analysis_json(analysis, report);
     std::cout << j.dump(1) << "\n";
   } else if (format == "msccl") {
-    int dropped = 0;
-    std::cout << schedule_to_msccl(schedule, &dropped);
-    if (dropped > 0)
-      std::cerr << "mtsim schedule: note: " << dropped << " message(s) name a NIC port or an "
-                << "explicit path, which MSCCL XML cannot carry; they were dropped\n";
+    MscclExportStats stats;
+    std::cout << schedule_to_msccl(schedule, &stats);
+    if (stats.dropped > 0)
+      std::cerr << "mtsim schedule: note: " << stats.dropped << " message(s) name a NIC port or "
+                << "an explicit path, which MSCCL XML cannot carry; they were dropped\n";
+    for (const auto& note : msccl_limit_notes(stats))
+      std::cerr << "mtsim schedule: note: " << note << ": valid XML, too wide to run as is\n";
   } else if (format == "dot") {
     std::cout << to_dot(schedule, topology);
   } else {

@@ -189,9 +189,11 @@ TEST_CASE("every algorithm on a 4x4 torus exports to MSCCL and imports back unch
     INFO(name);
     const mt::Schedule original =
         mt::build_schedule(name, torus, mt::with_size(name, {}, 64 << 10));
-    int dropped = -1;
-    const std::string xml = mt::schedule_to_msccl(original, &dropped);
-    CHECK(dropped == 0);
+    mt::MscclExportStats stats;
+    const std::string xml = mt::schedule_to_msccl(original, &stats);
+    CHECK(stats.dropped == 0);
+    CHECK(stats.channels >= 1);
+    CHECK(xml.find("nchannels=\"" + std::to_string(stats.channels) + "\"") != std::string::npos);
     const mt::Schedule back = mt::schedule_from_msccl(xml, name + ".xml");
     CHECK(back.topology == "torus:4x4");
     CHECK(back.num_chunks == original.num_chunks);
@@ -206,6 +208,25 @@ TEST_CASE("every algorithm on a 4x4 torus exports to MSCCL and imports back unch
     }
     CHECK(mt::verify(back, torus).ok);
   }
+}
+
+TEST_CASE("MSCCL export of a ring: channels, thread blocks and the runtime's limits", "[msccl]") {
+  // On ring:4 every node sends 6 messages (steps 0..5) to its successor; a send may follow
+  // another in one thread block only when the earlier one's wait is implied by its own: the
+  // step-0 send waits for nothing (step 1 joins it), then only step 5 implies step 1's wait.
+  // Chains {0, 1, 5}, {2}, {3}, {4}: 4 channels, 4 send and 4 receive blocks per GPU.
+  mt::MscclExportStats stats;
+  mt::schedule_to_msccl(mt::build_schedule("ring", ring_topology(4)), &stats);
+  CHECK(stats.channels == 4);
+  CHECK(stats.max_tbs_per_gpu == 8);
+  CHECK(stats.max_tbs_per_channel == 2);
+  CHECK(stats.max_steps_per_tb == 3);
+  CHECK(mt::msccl_limit_notes(stats).empty());
+  stats.channels = 33;
+  stats.max_steps_per_tb = 300;
+  CHECK(mt::msccl_limit_notes(stats) ==
+        std::vector<std::string>{"33 channels (the MSCCL runtime allows 32)",
+                                 "300 steps in one thread block (the MSCCL runtime allows 256)"});
 }
 
 TEST_CASE("MSCCL export refuses unequal chunks", "[msccl]") {
