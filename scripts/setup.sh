@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libboost-graph-dev libboost-program-options-dev nlohmann-json3-dev
   yosys opensta qflow-tech-osu018
   python3 python3-matplotlib graphviz time
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()
@@ -28,4 +29,6 @@ if ! { "${sudo[@]}" apt-get update -qq && \
   echo "setup: installing packages failed (output above)" >&2
   exit 1
 fi
+# Some package scripts replace /dev/null in containers; put the character device back.
+[ -c /dev/null ] || { "${sudo[@]}" rm -f /dev/null; "${sudo[@]}" mknod -m 666 /dev/null c 1 3; }
 echo "setup: done" >&2

@@ -66,7 +66,10 @@ struct NicConfig {
 /// One algorithm to run at every size.
 struct AlgorithmRun {
   std::string name;         ///< CLI algorithm name, e.g. "multitree"
-  std::string label;        ///< name shown in results (defaults to name)
+  std::string label;        ///< name shown in results (defaults to name, or a file's stem)
+  /// Schedule file of a `{name: file, path: FILE}` entry (JSON or MSCCL XML), resolved against
+  /// the scenario file's folder; empty for built-in algorithms.
+  std::string schedule_file;
   AlgorithmParams params;   ///< algorithm parameters
   int ports = 0;            ///< NIC ports for this run; 0 = nic.ports
   std::string where;        ///< "file:line:col" of the entry, for error messages

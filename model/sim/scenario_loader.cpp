@@ -51,6 +51,9 @@ class Reader {
     throw ScenarioError(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + what);
   }
 
+  /// The scenario file's path as given (relative schedule files are taken from its folder).
+  const std::string& source() const { return source_; }
+
   std::string where(const YAML::Node& node, const std::string& path) const {
     for (const auto& [key, text] : overridden_)
       if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0)
@@ -306,14 +309,44 @@ void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, 
              });
 }
 
+// {name: file, path: FILE}: FILE is taken from the scenario file's folder unless absolute; the
+// label defaults to the file's stem.
+void read_schedule_file_entry(const Reader& r, const YAML::Node& node, const std::string& path,
+                              const YAML::Node* file_node, AlgorithmRun& run) {
+  if (run.name != "file") {
+    if (file_node != nullptr)
+      r.fail(*file_node, path + ".path", "only a {name: file} entry takes a path");
+    return;
+  }
+  if (file_node == nullptr)
+    r.fail(node, path, "missing key \"path\": a file entry names its schedule file "
+                       "({name: file, path: FILE.json or FILE.xml})");
+  if (run.schedule_file.empty()) r.fail(*file_node, path + ".path", "empty path");
+  if (!run.params.empty()) r.fail(node, path + ".params", "a schedule file takes no parameters");
+  const std::string& source = r.source();
+  const auto slash = source.rfind('/');
+  if (run.schedule_file.front() != '/' && slash != std::string::npos)
+    run.schedule_file = source.substr(0, slash + 1) + run.schedule_file;
+  if (run.label.empty()) {
+    const auto base = run.schedule_file.rfind('/');
+    std::string stem = run.schedule_file.substr(base == std::string::npos ? 0 : base + 1);
+    const auto dot = stem.rfind('.');
+    if (dot != std::string::npos && dot > 0) stem = stem.substr(0, dot);
+    run.label = stem;
+  }
+}
+
 AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::string& path,
                             YAML::Node& nic_override, std::string& nic_override_path) {
   AlgorithmRun run;
-  const std::vector<std::string> known = algorithm_names();
+  std::vector<std::string> known = algorithm_names();
+  known.push_back("file");  // {name: file, path: FILE}: a schedule file (schedule_file.h)
+  YAML::Node file_node;  // the entry's `path:` value, when given
+  bool has_path = false;
   if (node.IsScalar()) {
     run.name = r.choice(node, path, known);
   } else {
-    r.each_key(node, path, {"name", "label", "params", "ports", "nic"},
+    r.each_key(node, path, {"name", "label", "params", "ports", "nic", "path"},
                [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                  if (key == "nic") {
                    // Applied over the scenario's nic once the whole file is read.
@@ -322,6 +355,11 @@ AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::
                  }
                  if (key == "name") run.name = r.choice(v, p, known);
                  if (key == "label") run.label = r.text(v, p);
+                 if (key == "path") {
+                   file_node = v;
+                   has_path = true;
+                   run.schedule_file = r.text(v, p);
+                 }
                  if (key == "ports") run.ports = r.integer32(v, p, 1, 64);
                  if (key == "params") {
                    if (!v.IsMap()) r.fail(v, p, "expected a mapping of parameter: value");
@@ -332,6 +370,7 @@ AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::
                });
     if (run.name.empty()) r.fail(node, path, "missing key \"name\"");
   }
+  read_schedule_file_entry(r, node, path, has_path ? &file_node : nullptr, run);
   if (run.label.empty()) run.label = run.name;
   run.where = r.where(node, path);
   return run;

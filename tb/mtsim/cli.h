@@ -35,6 +35,8 @@ int schedule_command(const std::vector<std::string>& args);
 int sweep_command(const std::vector<std::string>& args);
 /// `mtsim train`: one training iteration of a DNN workload with overlapped all-reduces.
 int train_command(const std::vector<std::string>& args);
+/// `mtsim import msccl`: an MSCCL XML all-reduce as a verified schedule JSON file.
+int import_command(const std::vector<std::string>& args);
 /// `mtsim verify`: verify a schedule JSON file written by anyone.
 int verify_command(const std::vector<std::string>& args);
 

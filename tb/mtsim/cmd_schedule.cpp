@@ -9,6 +9,8 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
 #include "model/collective/cost_model.h"
+#include "model/collective/msccl_xml.h"
+#include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
 #include "model/sim/scenario_loader.h"
@@ -132,15 +134,17 @@ int schedule_command(const std::vector<std::string>& args) {
       "bytes", po::value(&size), "all-reduce size per node for the estimate and for algorithms "
                                 "that choose by size (auto, tree_packing); default 1MiB")(
       "format,f", po::value(&format), "output: text (summary), json (schedule file readable by "
-                                      "mtsim verify, plus an \"analysis\" object) or dot (Graphviz)");
+                                      "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
+                                      "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
+                                      "mtsim import msccl reads it back)");
   std::string algorithms_help = "\nalgorithms:\n";
   for (const auto& name : algorithm_names())
     algorithms_help += "  " + name + ": " + algorithm_help(name) + "\n";
   if (!parse_command(args, opts, nullptr, algorithms_help)) return kExitOk;
   if (topology_spec.empty()) throw UsageError("--topology is required (e.g. --topology torus:4x4)");
   if (algorithm.empty()) throw UsageError("--algorithm is required (e.g. --algorithm multitree)");
-  if (format != "text" && format != "json" && format != "dot")
-    throw UsageError("--format " + format + ": expected text, json or dot");
+  if (format != "text" && format != "json" && format != "dot" && format != "msccl")
+    throw UsageError("--format " + format + ": expected text, json, dot or msccl");
   const std::uint64_t bytes = parse_size_option("bytes", size);
 
   TopologyConfig config = parse_topology_spec(topology_spec);
@@ -155,6 +159,14 @@ int schedule_command(const std::vector<std::string>& args) {
     nlohmann::json j = to_json(schedule);
     j["analysis"] = analysis_json(analysis, report);
     std::cout << j.dump(1) << "\n";
+  } else if (format == "msccl") {
+    MscclExportStats stats;
+    std::cout << schedule_to_msccl(schedule, &stats);
+    if (stats.dropped > 0)
+      std::cerr << "mtsim schedule: note: " << stats.dropped << " message(s) name a NIC port or "
+                << "an explicit path, which MSCCL XML cannot carry; they were dropped\n";
+    for (const auto& note : msccl_limit_notes(stats))
+      std::cerr << "mtsim schedule: note: " << note << ": valid XML, too wide to run as is\n";
   } else if (format == "dot") {
     std::cout << to_dot(schedule, topology);
   } else {
@@ -169,7 +181,7 @@ int schedule_command(const std::vector<std::string>& args) {
 
 int verify_command(const std::vector<std::string>& args) {
   po::options_description opts(
-      "mtsim verify SCHEDULE.json [options]\n\n"
+      "mtsim verify SCHEDULE.json|ALGO.xml [options]\n\n"
       "Replays a schedule symbolically: every node must end with every chunk reduced from all N\n"
       "contributions exactly once, whatever the message timing. Exit 0 when it does, 1 when it\n"
       "does not (the first violation is named), 2 when the file cannot be read or parsed.\n\n"
@@ -181,7 +193,7 @@ int verify_command(const std::vector<std::string>& args) {
       "file", po::value(&file), "schedule JSON file");
   if (!parse_command(args, opts, "file")) return kExitOk;
   if (file.empty()) throw UsageError("missing SCHEDULE.json (mtsim verify --help)");
-  const Schedule schedule = load_schedule_file(file);
+  const Schedule schedule = load_any_schedule_file(file);
   if (topology_spec.empty()) topology_spec = schedule.topology;
   if (topology_spec.empty())
     throw UsageError(file + ": no \"topology\" field; pass --topology SPEC");

@@ -27,6 +27,9 @@ commands:
   schedule              build and verify one schedule (no simulation); text, JSON or Graphviz DOT
   verify SCHEDULE.json  verify a schedule file: every node must end with every chunk reduced
                         from all N contributions exactly once, whatever the message timing
+                        (.xml: MSCCL algorithm XML, with --topology)
+  import msccl IN.xml -o OUT.json
+                        an MSCCL all-reduce algorithm as a verified mtsim schedule file
 
 Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB); times are cycles of the network
 clock given in the scenario (clock_ghz) and nanoseconds.
@@ -51,7 +54,9 @@ int sc_main(int argc, char* argv[]) {
     if (command == "verify") return verify_command(args);
     if (command == "sweep") return sweep_command(args);
     if (command == "train") return train_command(args);
-    std::cerr << "mtsim: unknown command \"" << command << "\"; expected run, sweep, train, schedule or verify"
+    if (command == "import") return import_command(args);
+    std::cerr << "mtsim: unknown command \"" << command
+              << "\"; expected run, sweep, train, schedule, verify or import"
               << " (mtsim --help)\n";
     return kExitBadInput;
   } catch (const boost::program_options::error& e) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "model/collective/algorithm.h"
+#include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
@@ -17,6 +18,29 @@
 #include "tb/rtl_adapter/rtl_scheduler.h"
 
 namespace mt::cli {
+
+namespace {
+
+// The schedule of a {name: file} entry, checked against the run's topology (ScenarioError naming
+// the entry and the file when it cannot be read or does not fit).
+Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
+  const std::string where = run.where + ": collective.algorithms: " + run.label + ": ";
+  Schedule schedule;
+  try {
+    schedule = load_any_schedule_file(run.schedule_file);
+  } catch (const ScheduleError& e) {
+    throw ScenarioError(where + e.what());
+  }
+  const std::string mismatch = topology_mismatch(schedule, topology);
+  if (!mismatch.empty())
+    throw ScenarioError(where + "schedule file \"" + run.schedule_file +
+                        "\" does not fit the "
+                        "scenario's topology: it " +
+                        mismatch);
+  return schedule;
+}
+
+}  // namespace
 
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes) {
@@ -26,6 +50,12 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   TopologyConfig config = scenario.topology;
   if (run.ports > 0) config.ports_per_node = run.ports;
   p.topology = std::make_unique<Topology>(config);
+  if (!run.schedule_file.empty()) {
+    // A file's chunks are fractions of the all-reduce: unequal ones are scaled to each size.
+    p.schedule = load_file_entry(run, *p.topology);
+    if (only_bytes > 0) p.schedule = scaled_to(p.schedule, only_bytes / 4);
+    return p;
+  }
   try {
     p.schedule = build_schedule(run.name, *p.topology, params);
   } catch (const AlgorithmError& e) {
@@ -39,6 +69,16 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
   std::vector<PreparedAlgorithm> prepared;
   for (const auto& run : scenario.collective.algorithms) {
     const std::uint64_t first = sizes_bytes.front();
+    if (!run.schedule_file.empty()) {
+      PreparedAlgorithm p = prepare(scenario, run, run.params, 0);
+      if (p.schedule.chunk_offsets.empty()) {
+        prepared.push_back(std::move(p));
+      } else {
+        for (const std::uint64_t bytes : sizes_bytes)
+          prepared.push_back(prepare(scenario, run, run.params, bytes));
+      }
+      continue;
+    }
     if (with_size(run.name, run.params, first) == run.params) {
       prepared.push_back(prepare(scenario, run, run.params, 0));
       continue;
@@ -150,6 +190,9 @@ bool verify_all(const std::vector<PreparedAlgorithm>& prepared) {
     const VerifyReport report = verify(p.schedule, *p.topology);
     if (!report.ok) {
       std::cerr << "mtsim: " << p.run->label << " on " << p.topology->name()
+                << (p.run->schedule_file.empty()
+                        ? ""
+                        : " (schedule file \"" + p.run->schedule_file + "\")")
                 << ": schedule verification failed: " << report.first_error << "\n";
       return false;
     }

@@ -71,7 +71,7 @@ TEST_CASE("mtsim schedule validates its options") {
   CHECK_THAT(bad_spec.output, Catch::Contains("torus:4xq"));
   const CliResult bad_format = mtsim("schedule --topology ring:4 --algorithm ring --format yaml");
   CHECK(bad_format.status == 2);
-  CHECK_THAT(bad_format.output, Catch::Contains("--format yaml: expected text, json or dot"));
+  CHECK_THAT(bad_format.output, Catch::Contains("--format yaml: expected text, json, dot or msccl"));
 }
 
 TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT") {

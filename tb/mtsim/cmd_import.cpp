@@ -1,0 +1,67 @@
+// `mtsim import msccl IN.xml -o OUT.json`: an MSCCL all-reduce algorithm (XML as msccl-tools
+// writes it) as an mtsim schedule file, verified before it is written.
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "model/collective/msccl_xml.h"
+#include "model/collective/schedule_file.h"
+#include "model/collective/schedule_io.h"
+#include "model/collective/verify.h"
+#include "model/sim/scenario_loader.h"
+#include "tb/mtsim/cli.h"
+
+namespace po = boost::program_options;
+
+namespace mt::cli {
+
+int import_command(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "mtsim import msccl IN.xml -o OUT.json [options]\n\n"
+      "Reads an MSCCL all-reduce algorithm (coll=\"allreduce\": <algo>, <gpu>, <tb>, <step>) and\n"
+      "writes it as an mtsim schedule file (model/collective/SCHEDULE_FORMAT.md). Rank r becomes\n"
+      "node r. The schedule is verified first; exit 0 when it is right, 1 when the verifier\n"
+      "rejects it (nothing is written), 2 when the XML is malformed or cannot be represented\n"
+      "(file, line and element named).\n\n"
+      "options");
+  std::string format, in_file, out_file, topology_spec;
+  opts.add_options()("help,h", "show this help")("output,o", po::value(&out_file),
+                                                 "schedule JSON file to write")(
+      "topology,t", po::value(&topology_spec),
+      "topology to verify against and to record in the file (default: the XML's mtsim_topology "
+      "attribute, else a ring of ngpus nodes)")("format", po::value(&format),
+                                                "input format: msccl")("file", po::value(&in_file),
+                                                                       "input file");
+  po::positional_options_description positional;
+  positional.add("format", 1).add("file", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << opts;
+    return kExitOk;
+  }
+  if (format != "msccl") throw UsageError("expected `mtsim import msccl IN.xml -o OUT.json`");
+  if (in_file.empty()) throw UsageError("missing IN.xml (mtsim import --help)");
+  if (out_file.empty()) throw UsageError("missing -o OUT.json (mtsim import --help)");
+  Schedule schedule = load_msccl_file(in_file);
+  if (!topology_spec.empty()) schedule.topology = topology_spec;
+  if (schedule.topology.empty()) schedule.topology = "ring:" + std::to_string(schedule.nodes);
+  const Topology topology(parse_topology_spec(schedule.topology));
+  schedule.topology = topology.name();
+  const std::string mismatch = topology_mismatch(schedule, topology);
+  if (!mismatch.empty()) throw UsageError(in_file + ": the schedule " + mismatch);
+  const VerifyReport report = verify(schedule, topology);
+  std::cout << in_file << ": " << schedule.algorithm << ", " << schedule.nodes << " ranks, "
+            << schedule.num_chunks << " chunks, " << schedule.ops.size() << " messages, "
+            << schedule.num_steps << " steps (verified on " << topology.name() << ")\n";
+  if (!report.ok) {
+    std::cout << "FAILED: " << report.first_error << "\n";
+    return kExitCheckFailed;
+  }
+  save_schedule_file(schedule, out_file);
+  std::cout << "wrote " << out_file << "\n";
+  return kExitOk;
+}
+
+}  // namespace mt::cli
