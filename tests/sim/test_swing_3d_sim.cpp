@@ -52,13 +52,13 @@ TEST_CASE("swing on torus:4x4 sums the data", "[sim][swing]") {
 }
 
 TEST_CASE("swing on torus:4x4x4 sums the data", "[sim][swing]") {
-  const mt::RunResult r = run("swing", "torus:4x4x4", 96 * 1024);
+  const mt::RunResult r = run("swing", "torus:4x4x4", 24 * 1024);
   CHECK(r.steps == 12);
   CHECK(r.messages == 2u * 6 * 64 * 63);
 }
 
 TEST_CASE("disjoint_rings on torus:4x4x4 sums the data over six rings", "[sim][3d]") {
-  const mt::RunResult r = run("disjoint_rings", "torus:4x4x4", 96 * 1024, {{"pipeline", "1"}});
+  const mt::RunResult r = run("disjoint_rings", "torus:4x4x4", 24 * 1024, {{"pipeline", "1"}});
   CHECK(r.steps == 2 * 63);
   // Every directed link carries one ring: all 384 links busy.
   CHECK(std::all_of(r.links.begin(), r.links.end(),
@@ -66,11 +66,11 @@ TEST_CASE("disjoint_rings on torus:4x4x4 sums the data over six rings", "[sim][3
 }
 
 TEST_CASE("tree_packing on torus:4x4x4 sums the data", "[sim][3d]") {
-  run("tree_packing", "torus:4x4x4", 64 * 1024, {{"pipeline", "2"}});
+  run("tree_packing", "torus:4x4x4", 16 * 1024, {{"pipeline", "2"}});
 }
 
 TEST_CASE("multitree_opt on torus:4x4x4 sums the data", "[sim][3d]") {
-  const mt::RunResult r = run("multitree_opt", "torus:4x4x4", 64 * 1024);
+  const mt::RunResult r = run("multitree_opt", "torus:4x4x4", 16 * 1024);
   CHECK(r.steps == 22);
 }
 
