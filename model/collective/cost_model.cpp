@@ -89,8 +89,8 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
   return std::max(per_node, link_form);
 }
 
-double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
-                            const CostParams& params, int flit_bytes) {
+double latency_bound_cycles(const Topology& topology, std::uint64_t bytes, const CostParams& params,
+                            int flit_bytes) {
   const int n = topology.nodes();
   if (n < 2 || bytes == 0) return 0;
   const int vertices = topology.vertices();
@@ -111,7 +111,8 @@ double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
       if (u != src && !router(u)) continue;  // endpoints of switched topologies do not forward
       for (int l : topology.out_links(u)) {
         const Link& link = topology.link(l);
-        const double next = d + link.latency_cycles + (router(link.dst) ? params.per_hop_cycles : 0);
+        const double next =
+            d + link.latency_cycles + (router(link.dst) ? params.per_hop_cycles : 0);
         if (next < dist[static_cast<size_t>(link.dst)]) {
           dist[static_cast<size_t>(link.dst)] = next;
           queue.push({next, link.dst});
@@ -126,7 +127,8 @@ double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
   for (const Link& link : topology.links()) fastest = std::max(fastest, link.bytes_per_cycle);
   const int flit = std::max(1, flit_bytes);
   const int flits = (std::max(0, params.head_flit_bytes) + 4 + flit - 1) / flit;
-  const double serialise = fastest > 0 ? std::max(1.0, std::ceil(flits * flit / fastest - 1e-9)) : 1.0;
+  const double serialise =
+      fastest > 0 ? std::max(1.0, std::ceil(flits * flit / fastest - 1e-9)) : 1.0;
   return farthest + serialise;
 }
 

@@ -52,7 +52,8 @@ SwingPattern swing_pattern(const Topology& topology, int index) {
   const bool mirrored = index % 2 == 1;
   std::vector<int> left(static_cast<size_t>(n_active));
   for (int a = 0; a < n_active; ++a)
-    left[static_cast<size_t>(a)] = log2_exact(dims[static_cast<size_t>(active[static_cast<size_t>(a)])]);
+    left[static_cast<size_t>(a)] =
+        log2_exact(dims[static_cast<size_t>(active[static_cast<size_t>(a)])]);
   std::vector<std::pair<int, int>> steps;  // (dimension, step within it)
   for (bool more = true; more;) {
     more = false;
@@ -105,8 +106,7 @@ Schedule build_swing(const Topology& topology, const AlgorithmParams& params) {
   int active = 0;
   for (int d : topology.dims()) active += d > 1 ? 1 : 0;
   const int ports = std::max(1, topology.ports_per_node());
-  const int collectives =
-      param_int("swing", params, "collectives", std::min(ports, 2 * active), 1);
+  const int collectives = param_int("swing", params, "collectives", std::min(ports, 2 * active), 1);
   const int steps = static_cast<int>(first.peers.size());
 
   Schedule schedule;
@@ -121,7 +121,8 @@ Schedule build_swing(const Topology& topology, const AlgorithmParams& params) {
   for (int c = 0; c < collectives; ++c) {
     patterns.push_back(c == 0 ? first : swing_pattern(topology, c));
     auto& rc = reach[static_cast<size_t>(c)];
-    rc.assign(static_cast<size_t>(steps) + 1, std::vector<std::vector<int>>(static_cast<size_t>(n)));
+    rc.assign(static_cast<size_t>(steps) + 1,
+              std::vector<std::vector<int>>(static_cast<size_t>(n)));
     for (int v = 0; v < n; ++v) rc[static_cast<size_t>(steps)][static_cast<size_t>(v)] = {v};
     for (int s = steps - 1; s >= 0; --s) {
       for (int v = 0; v < n; ++v) {
@@ -142,7 +143,8 @@ Schedule build_swing(const Topology& topology, const AlgorithmParams& params) {
   auto send = [&](int c, int s, int r, int block, int step, OpKind kind) {
     Op op;
     op.node = r;
-    op.peer = patterns[static_cast<size_t>(c)].peers[static_cast<size_t>(s)][static_cast<size_t>(r)];
+    op.peer =
+        patterns[static_cast<size_t>(c)].peers[static_cast<size_t>(s)][static_cast<size_t>(r)];
     op.chunk = c * n + block;
     op.flow = c;
     op.step = step;
@@ -155,7 +157,8 @@ Schedule build_swing(const Topology& topology, const AlgorithmParams& params) {
     for (int c = 0; c < collectives; ++c) {
       const auto& rc = reach[static_cast<size_t>(c)];
       for (int r = 0; r < n; ++r) {
-        const int q = patterns[static_cast<size_t>(c)].peers[static_cast<size_t>(s)][static_cast<size_t>(r)];
+        const int q =
+            patterns[static_cast<size_t>(c)].peers[static_cast<size_t>(s)][static_cast<size_t>(r)];
         for (int b : rc[static_cast<size_t>(s) + 1][static_cast<size_t>(q)])
           send(c, s, r, b, s, OpKind::kReduce);
       }

@@ -20,7 +20,8 @@ using mt::test::make;
 
 TEST_CASE("swing rho is the sum of (-2)^i", "[swing]") {
   const std::vector<int> expected = {1, -1, 3, -5, 11, -21, 43, -85};
-  for (int s = 0; s < static_cast<int>(expected.size()); ++s) CHECK(mt::swing_rho(s) == expected[static_cast<size_t>(s)]);
+  for (int s = 0; s < static_cast<int>(expected.size()); ++s)
+    CHECK(mt::swing_rho(s) == expected[static_cast<size_t>(s)]);
 }
 
 TEST_CASE("swing peers on ring:8: even nodes go +rho, odd nodes -rho, mirrored the other way",

@@ -33,7 +33,8 @@ mt::RunResult run(const std::string& algorithm, const std::string& spec, std::ui
   CHECK(r.data_verified);
   CHECK(r.data_mode == "full");
   CHECK(r.messages == schedule.ops.size());
-  CHECK(static_cast<double>(r.completion_cycles) >= std::max(r.bound_cycles, r.latency_bound_cycles));
+  CHECK(static_cast<double>(r.completion_cycles) >=
+        std::max(r.bound_cycles, r.latency_bound_cycles));
   return r;
 }
 
