@@ -2,11 +2,14 @@
 """Markdown tables of issue 9 ("beyond MultiTree") from simulator results.
 
   beyond_table.py RESULTS.json...            # efficiency per topology, size and schedule
+  beyond_table.py --cycles RESULTS.json...   # completion cycles (efficiency) instead
   beyond_table.py --auto SWEEP_RESULTS.json  # auto against the best candidate, per size
 
 RESULTS.json: the --json output of `mtsim run scenarios/beyond/<topology>.yaml`. Efficiency is
-bound_cycles / completion_cycles (at most 256/272 = 0.941 with 256-byte packets and 16-byte
-heads); the best of a row is bold, and auto's column names the schedule it chose.
+max(bound_cycles, latency_bound_cycles) / completion_cycles (at most 256/272 = 0.941 where the
+bandwidth bound rules, with 256-byte packets and 16-byte heads); the best of a row is bold, and
+auto's column names the schedule it chose. --cycles prints "cycles (efficiency)" per cell, the
+fastest bold.
 
 SWEEP_RESULTS.json: results.json of `mtsim sweep scenarios/sweeps/auto.yaml`. Per topology and
 size: the fastest candidate, auto's choice and auto's cycles over the fastest (1.000 = as fast).
@@ -42,7 +45,7 @@ def chosen(run):
     return s.split(":", 1)[1] if s.startswith("auto:") else s
 
 
-def efficiency_table(paths):
+def efficiency_table(paths, cycles=False):
     rows, labels = [], []
     for path in paths:
         for r in runs_of(path):
@@ -66,6 +69,8 @@ def efficiency_table(paths):
                 cells.append("n/a")
                 continue
             text = f"{r['efficiency']:.3f}"
+            if cycles:
+                text = f"{r['completion_cycles']} ({text})"
             if r["efficiency"] >= top - 5e-4:
                 text = f"**{text}**"
             if label == "auto":
@@ -101,6 +106,8 @@ def auto_table(path):
 def main(argv):
     if len(argv) >= 2 and argv[0] == "--auto":
         auto_table(argv[1])
+    elif len(argv) >= 2 and argv[0] == "--cycles":
+        efficiency_table(argv[1:], cycles=True)
     elif argv and not argv[0].startswith("-"):
         efficiency_table(argv)
     else:

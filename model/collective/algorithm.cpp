@@ -12,6 +12,7 @@
 #include "model/collective/multitree.h"
 #include "model/collective/ring.h"
 #include "model/collective/ring2d.h"
+#include "model/collective/swing.h"
 #include "model/collective/tree_packing.h"
 
 namespace mt {
@@ -63,10 +64,16 @@ const std::vector<Entry>& registry() {
        "smallest link load c/t; Edmonds matroid partition, then shortened by edge exchanges), "
        "direct topologies; reaches the aggregate bound on meshes; pipeline=<sub-chunks per tree> "
        "(default 32), trees=<max trees> (default 32)"},
+      {"swing", build_swing,
+       "Swing (NSDI 2024) on rings and tori with power-of-two dimensions: peers at "
+       "rho(s) = 1, -1, 3, -5, ... hops, left for odd coordinates, cycling over dimensions; "
+       "reduce-scatter by recursive halving then all-gather, 2 log2(N) steps; one collective per "
+       "port (shifted and mirrored); collectives=<count> (default min(ports, 2 x dimensions)), "
+       "variant=bandwidth (latency is refused: no receive staging in the NIC)"},
       {"auto", build_auto,
        "picks the candidate with the smallest dataflow estimate at bytes=<size> (default "
-       "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt, tree_packing and "
-       "disjoint_rings (several pipeline depths); Schedule::algorithm names the choice "
+       "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt, tree_packing, "
+       "disjoint_rings (several pipeline depths) and swing (rings, tori); Schedule::algorithm names the choice "
        "(auto:<name(params)>)"},
   };
   return entries;

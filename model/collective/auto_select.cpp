@@ -56,6 +56,8 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology) {
     c.push_back({"tree_packing", {}});  // pipeline sized by choose_algorithm's bytes
   }
   for (const char* p : {"1", "2", "4"}) c.push_back({"disjoint_rings", {{"pipeline", p}}});
+  // Swing: rings and tori (its builder refuses dimensions that are not powers of two).
+  if (topology.kind() == "torus" || topology.kind() == "ring") c.push_back({"swing", {}});
   return c;
 }
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <queue>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mt {
@@ -85,6 +87,49 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
   const double per_node = leaving > 0 ? 2.0 * (n - 1) * total / leaving : 0;
   const double link_form = entering > 0 ? 2.0 * (n - 1) * total / entering : 0;
   return std::max(per_node, link_form);
+}
+
+double latency_bound_cycles(const Topology& topology, std::uint64_t bytes, const CostParams& params,
+                            int flit_bytes) {
+  const int n = topology.nodes();
+  if (n < 2 || bytes == 0) return 0;
+  const int vertices = topology.vertices();
+  const auto router = [&topology](int v) { return topology.is_direct() || topology.is_switch(v); };
+  // Cheapest endpoint-to-endpoint path (Dijkstra per source), links weighted by wire latency
+  // plus the pipeline of the router they enter; the farthest pair sets the bound.
+  double farthest = 0;
+  for (int src = 0; src < n; ++src) {
+    std::vector<double> dist(static_cast<size_t>(vertices), 1e300);
+    using Item = std::pair<double, int>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+    dist[static_cast<size_t>(src)] = router(src) ? params.per_hop_cycles : 0.0;
+    queue.push({dist[static_cast<size_t>(src)], src});
+    while (!queue.empty()) {
+      const auto [d, u] = queue.top();
+      queue.pop();
+      if (d > dist[static_cast<size_t>(u)]) continue;
+      if (u != src && !router(u)) continue;  // endpoints of switched topologies do not forward
+      for (int l : topology.out_links(u)) {
+        const Link& link = topology.link(l);
+        const double next =
+            d + link.latency_cycles + (router(link.dst) ? params.per_hop_cycles : 0);
+        if (next < dist[static_cast<size_t>(link.dst)]) {
+          dist[static_cast<size_t>(link.dst)] = next;
+          queue.push({next, link.dst});
+        }
+      }
+    }
+    for (int v = 0; v < n; ++v) {
+      if (v != src) farthest = std::max(farthest, dist[static_cast<size_t>(v)]);
+    }
+  }
+  double fastest = 0;
+  for (const Link& link : topology.links()) fastest = std::max(fastest, link.bytes_per_cycle);
+  const int flit = std::max(1, flit_bytes);
+  const int flits = (std::max(0, params.head_flit_bytes) + 4 + flit - 1) / flit;
+  const double serialise =
+      fastest > 0 ? std::max(1.0, std::ceil(flits * flit / fastest - 1e-9)) : 1.0;
+  return farthest + serialise;
 }
 
 int step_lower_bound(const Topology& topology) {

@@ -43,6 +43,17 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
 /// flit no schedule exceeds an efficiency of 256/272 = 0.941.
 double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t bytes);
 
+/// Latency lower bound of an all-reduce of `bytes` (> 0) per node, cycles, for any algorithm:
+/// every node's result depends on every other node's data, so some data must travel from u to v
+/// for the farthest pair. It crosses at least the cheapest path's links (each its wire latency)
+/// and routers (params.per_hop_cycles each: the source's and every later one on direct
+/// topologies, the switches on switched ones), and its last link serialises at least one packet
+/// holding it: a head of head_flit_bytes plus one 4-byte element, rounded up to `flit_bytes`
+/// flits, at the fastest link's bandwidth (at least 1 cycle). Reductions, NIC issue and
+/// queueing are not counted. 0 for fewer than two nodes or no bytes.
+double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
+                            const CostParams& params = {}, int flit_bytes = 16);
+
 /// Lower bound on MultiTree time steps: ceil(N(N-1) / L), L = directed links endpoints can use
 /// in one step = sum over endpoints of min(ports_per_node, out-links). On direct topologies with
 /// the default ports this is every directed link; on switch topologies N x ports (endpoint

@@ -1,6 +1,7 @@
 #include "model/collective/disjoint_rings.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <set>
 
@@ -79,6 +80,125 @@ std::vector<std::vector<int>> torus_hamiltonian_decomposition(const Topology& to
   return {};
 }
 
+namespace {
+
+/// Undirected cycles as two neighbours per vertex; -1 = no neighbour yet.
+using CycleAdj = std::vector<std::array<int, 2>>;
+
+void add_edge(CycleAdj& adj, int a, int b) {
+  auto put = [&adj](int u, int v) {
+    auto& slot = adj[static_cast<size_t>(u)];
+    slot[slot[0] < 0 ? 0 : 1] = v;
+  };
+  put(a, b);
+  put(b, a);
+}
+
+void remove_edge(CycleAdj& adj, int a, int b) {
+  auto drop = [&adj](int u, int v) {
+    auto& slot = adj[static_cast<size_t>(u)];
+    if (slot[0] == v) slot[0] = slot[1];
+    slot[1] = -1;
+  };
+  drop(a, b);
+  drop(b, a);
+}
+
+bool has_edge(const CycleAdj& adj, int a, int b) {
+  const auto& slot = adj[static_cast<size_t>(a)];
+  return slot[0] == b || slot[1] == b;
+}
+
+/// The vertex order of `adj` walked from vertex 0, or empty when it is not one Hamiltonian cycle.
+std::vector<int> walk(const CycleAdj& adj) {
+  const size_t n = adj.size();
+  std::vector<int> order = {0};
+  int prev = -1, u = 0;
+  while (order.size() <= n) {
+    const auto& slot = adj[static_cast<size_t>(u)];
+    if (slot[0] < 0 || slot[1] < 0) return {};
+    const int next = slot[0] != prev ? slot[0] : slot[1];
+    prev = u;
+    u = next;
+    if (u == 0) break;
+    order.push_back(u);
+  }
+  return order.size() == n && u == 0 ? order : std::vector<int>{};
+}
+
+CycleAdj cycle_adj(const std::vector<int>& order, size_t n) {
+  CycleAdj adj(n, {-1, -1});
+  for (size_t i = 0; i < order.size(); ++i) add_edge(adj, order[i], order[(i + 1) % order.size()]);
+  return adj;
+}
+
+std::vector<std::vector<int>> torus2d_cycles(int x, int y) {
+  TopologyConfig config;
+  config.kind = "torus";
+  config.dims = {x, y};
+  return torus_hamiltonian_decomposition(Topology(config));
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> torus3d_hamiltonian_decomposition(const Topology& topology) {
+  const auto& dims = topology.dims();
+  if (topology.kind() != "torus" || dims.size() != 3) return {};
+  if (*std::min_element(dims.begin(), dims.end()) < 3) return {};
+  const int m = dims[0] * dims[1];
+  const int nz = dims[2];
+  const auto layer = torus2d_cycles(dims[0], dims[1]);
+  if (layer.empty()) return {};
+  const auto stack = torus2d_cycles(m, nz);  // position along H1 x layer
+  if (stack.empty()) return {};
+  const size_t n = static_cast<size_t>(m) * static_cast<size_t>(nz);
+  const std::vector<int>& h1 = layer[0];
+  const std::vector<int>& h2 = layer[1];
+  std::vector<CycleAdj> ab;
+  for (const auto& cycle : stack) {
+    std::vector<int> order;
+    for (int v : cycle) order.push_back(h1[static_cast<size_t>(v % m)] + m * (v / m));
+    ab.push_back(cycle_adj(order, n));
+  }
+  CycleAdj d(n, {-1, -1});
+  for (int z = 0; z < nz; ++z) {
+    for (int j = 0; j < m; ++j)
+      add_edge(d, h2[static_cast<size_t>(j)] + m * z, h2[static_cast<size_t>((j + 1) % m)] + m * z);
+  }
+  for (int z = 0; z + 1 < nz; ++z) {
+    bool merged = false;
+    for (int j = 0; j < m && !merged; ++j) {
+      const int a = h2[static_cast<size_t>(j)] + m * z;
+      const int b = h2[static_cast<size_t>((j + 1) % m)] + m * z;
+      const int a2 = a + m, b2 = b + m;
+      if (!has_edge(d, a, b) || !has_edge(d, a2, b2)) continue;
+      for (CycleAdj& c : ab) {
+        if (!has_edge(c, a, a2) || !has_edge(c, b, b2)) continue;
+        CycleAdj trial = c;
+        remove_edge(trial, a, a2);
+        remove_edge(trial, b, b2);
+        add_edge(trial, a, b);
+        add_edge(trial, a2, b2);
+        if (walk(trial).empty()) continue;
+        c = std::move(trial);
+        remove_edge(d, a, b);
+        remove_edge(d, a2, b2);
+        add_edge(d, a, a2);
+        add_edge(d, b, b2);
+        merged = true;
+        break;
+      }
+    }
+    if (!merged) return {};
+  }
+  std::vector<std::vector<int>> out;
+  for (const CycleAdj* c : {&ab[0], &ab[1], &d}) {
+    out.push_back(walk(*c));
+    if (out.back().empty()) return {};
+  }
+  return out;
+}
+
 std::vector<int> switch_ring_order(const Topology& topology) {
   const int n = topology.nodes();
   std::vector<int> order(static_cast<size_t>(n));
@@ -136,6 +256,18 @@ RingSet find_disjoint_rings(const Topology& topology, int ports) {
     if (ports >= 2) set.rings.emplace_back(order.rbegin(), order.rend());
     set.method = "switch-grouped ring";
     return set;
+  }
+  if (ports >= 6) {
+    const auto cycles = torus3d_hamiltonian_decomposition(topology);
+    if (!cycles.empty()) {
+      for (const auto& c : cycles) {
+        set.rings.push_back(c);
+        set.rings.emplace_back(c.rbegin(), c.rend());
+      }
+      set.link_disjoint = true;
+      set.method = "3D torus Hamiltonian decomposition (layers, stack, square swaps)";
+      return set;
+    }
   }
   if (ports >= 4) {
     const auto cycles = torus_hamiltonian_decomposition(topology);

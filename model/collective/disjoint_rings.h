@@ -1,7 +1,7 @@
 #pragma once
 // Pipelined all-reduce over link-disjoint directed rings chosen per topology: on a 2D torus the
 // two edge-disjoint Hamiltonian cycles of a diagonal decomposition, each in both directions (4
-// rings, every directed link and NIC port busy); on meshes, rings and other direct topologies one
+// rings, every directed link and NIC port busy); on a 3D torus three such cycles (6 rings); on meshes, rings and other direct topologies one
 // Hamiltonian cycle in both directions; on switch topologies a switch-grouped ring per NIC port.
 // Each ring carries an equal share of the buffer, split into pipeline sub-chunks per ring
 // position so large messages stream.
@@ -29,6 +29,16 @@ struct RingSet {
 /// Returns the two cycles as endpoint orders (first a = 1..g-1 for which both are Hamiltonian),
 /// or an empty vector when the topology is not such a torus or no a works (e.g. gcd(X, Y) = 1).
 std::vector<std::vector<int>> torus_hamiltonian_decomposition(const Topology& topology);
+
+/// Three edge-disjoint Hamiltonian cycles of a 3D torus X x Y x Z (every dimension >= 3), which
+/// together use every link: the layers' 2D decomposition H1, H2 (torus_hamiltonian_decomposition
+/// on X x Y); H1 x the Z dimension is a 2D torus XY x Z, decomposed the same way into A and B;
+/// the Z layer copies of H2 are then merged into one cycle, layer pair by layer pair, by
+/// exchanging a square (two H2 edges of adjacent layers against the two vertical links between
+/// them) with whichever of A or B holds both vertical links and stays Hamiltonian after the swap.
+/// Returns {A, B, H2-merged} as endpoint orders, or an empty vector when the topology is not such
+/// a torus or no square works.
+std::vector<std::vector<int>> torus3d_hamiltonian_decomposition(const Topology& topology);
 
 /// Endpoint order for a ring on a switch topology: endpoints grouped by their switch, switches in
 /// the order of a cycle of the switch graph when one exists among the endpoint switches (so every

@@ -29,7 +29,9 @@ struct RunResult {
   double clock_ghz = 1.0;
   double completion_ns = 0;
   double bound_cycles = 0;       ///< bandwidth lower bound, cycles
-  double efficiency = 0;         ///< bound_cycles / completion_cycles
+  double latency_bound_cycles = 0;  ///< latency lower bound (latency_bound_cycles()), cycles
+  /// max(bound_cycles, latency_bound_cycles) / completion_cycles
+  double efficiency = 0;
   double estimate_cycles = 0;    ///< analytical alpha-beta estimate, cycles
   int steps = 0;                 ///< schedule time steps
   std::uint64_t messages = 0;    ///< schedule messages executed

@@ -457,13 +457,15 @@ struct System::Impl {
     }
     result.completion_cycles = completion;
     result.completion_ns = static_cast<double>(completion) / scenario.clock_ghz;
-    result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
-    result.efficiency =
-        complete && completion > 0 ? result.bound_cycles / static_cast<double>(completion) : 0.0;
     CostParams cost;
     cost.per_hop_cycles = scenario.router.pipeline_cycles;
     cost.packet_bytes = scenario.nic.packet_bytes;
     cost.head_flit_bytes = scenario.nic.head_flit_bytes;
+    result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
+    result.latency_bound_cycles =
+        latency_bound_cycles(topology, bytes, cost, scenario.nic.flit_bytes);
+    const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);
+    result.efficiency = complete && completion > 0 ? bound / static_cast<double>(completion) : 0.0;
     result.estimate_cycles = estimate_cost(schedule, topology, bytes, cost).cycles;
     if (complete) {
       // A message that completed without all of its bytes or packet indices is a data error

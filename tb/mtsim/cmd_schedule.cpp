@@ -30,6 +30,7 @@ struct Analysis {
   std::uint64_t bytes = 0;
   CostEstimate estimate;
   double bound_cycles = 0;
+  double latency_bound_cycles = 0;
 };
 
 Analysis analyse(const Schedule& s, const Topology& t, std::uint64_t bytes) {
@@ -43,6 +44,7 @@ Analysis analyse(const Schedule& s, const Topology& t, std::uint64_t bytes) {
   a.bytes = bytes;
   a.estimate = estimate_cost(s, t, bytes);
   a.bound_cycles = bandwidth_bound_cycles(t, t.ports_per_node(), bytes);
+  a.latency_bound_cycles = latency_bound_cycles(t, bytes);
   return a;
 }
 
@@ -59,7 +61,8 @@ nlohmann::json analysis_json(const Analysis& a, const VerifyReport& v) {
           {"estimate_cycles", a.estimate.cycles},
           {"estimate_latency_cycles", a.estimate.latency_cycles},
           {"estimate_bandwidth_cycles", a.estimate.bandwidth_cycles},
-          {"bound_cycles", a.bound_cycles}};
+          {"bound_cycles", a.bound_cycles},
+          {"latency_bound_cycles", a.latency_bound_cycles}};
 }
 
 void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Analysis& a,
@@ -78,7 +81,8 @@ void print_text(std::ostream& os, const Schedule& s, const Topology& t, const An
      << " (step, directed link) pairs used by more than one message\n";
   os << "  estimate at " << format_byte_size(a.bytes) << ": " << std::fixed << std::setprecision(0)
      << a.estimate.cycles << " cycles (latency " << a.estimate.latency_cycles << " + bandwidth "
-     << a.estimate.bandwidth_cycles << "); bandwidth bound " << a.bound_cycles << " cycles\n";
+     << a.estimate.bandwidth_cycles << "); bandwidth bound " << a.bound_cycles << ", latency bound "
+     << a.latency_bound_cycles << " cycles\n";
   os << "  (cycles of the network clock; per-step alpha-beta model with default link latency "
      << t.config().link_latency_cycles << " cycles and " << t.config().link_bytes_per_cycle
      << " bytes/cycle per link)\n";

@@ -1,6 +1,7 @@
 // End-to-end tests of the mtsim CLI contract: exit statuses, messages, JSON/CSV results.
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -167,7 +168,7 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
     INFO("run " << i);
     for (const char* key : {"scenario", "topology", "algorithm", "nodes", "bytes",
                             "completion_cycles", "clock_ghz", "completion_ns", "bound_cycles",
-                            "efficiency", "data_verified"})
+                            "latency_bound_cycles", "efficiency", "data_verified"})
       CHECK(run.contains(key));
     CHECK(run["algorithm"] == (i % 2 == 0 ? "ring" : "multitree"));
     CHECK(run["bytes"] == (i < 2 ? 4096 : 65536));
@@ -175,8 +176,13 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
     CHECK(run["data_verified"] == true);
     const double cycles = run["completion_cycles"].get<double>();
     CHECK(run["completion_ns"].get<double>() == Approx(cycles / run["clock_ghz"].get<double>()));
+    // Latency bound: 3 hops (1 over the 2-wide dimension, 2 over the 4-wide one) of 20 wire
+    // cycles, 4 router pipelines of 1 cycle, one 2-flit packet (16-byte head + an element).
+    CHECK(run["latency_bound_cycles"].get<double>() == Approx(3 * 20 + 4 + 2));
     CHECK(run["efficiency"].get<double>() ==
-          Approx(run["bound_cycles"].get<double>() / cycles));
+          Approx(std::max(run["bound_cycles"].get<double>(),
+                          run["latency_bound_cycles"].get<double>()) /
+                 cycles));
     // The same scenario gives the same cycle count in another process.
     CHECK(b["runs"][i]["completion_cycles"] == run["completion_cycles"]);
   }

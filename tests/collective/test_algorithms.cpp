@@ -304,13 +304,13 @@ TEST_CASE("registry: names, help and errors", "[algorithms]") {
   CHECK(mt::algorithm_names() == std::vector<std::string>{"ring", "ring_bi", "ring2d", "dbtree",
                                                           "halving_doubling", "multitree",
                                                           "multitree_opt", "disjoint_rings",
-                                                          "tree_packing", "auto"});
+                                                          "tree_packing", "swing", "auto"});
   for (const auto& name : mt::algorithm_names()) CHECK_FALSE(mt::algorithm_help(name).empty());
   const mt::Topology t = make("torus:4x4");
   CHECK_THROWS_WITH(
       mt::build_schedule("rings", t),
       "unknown algorithm 'rings' (known: ring, ring_bi, ring2d, dbtree, "
-      "halving_doubling, multitree, multitree_opt, disjoint_rings, tree_packing, auto)");
+      "halving_doubling, multitree, multitree_opt, disjoint_rings, tree_packing, swing, auto)");
   CHECK_THROWS_WITH(mt::algorithm_help("tree"), Catch::Contains("unknown algorithm 'tree'"));
   CHECK_THROWS_WITH(mt::build_schedule("ring", t, {{"chunks", "4"}}),
                     "ring: unknown parameter 'chunks' (known: none)");

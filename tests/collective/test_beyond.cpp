@@ -192,6 +192,61 @@ TEST_CASE("torus Hamiltonian decomposition: two edge-disjoint cycles covering ev
   CHECK(mt::torus_hamiltonian_decomposition(make("mesh:4x4")).empty());
 }
 
+TEST_CASE("3D torus Hamiltonian decomposition: three edge-disjoint cycles covering every link",
+          "[beyond][disjoint_rings]") {
+  for (const char* spec : {"torus:3x3x3", "torus:4x4x4", "torus:4x4x8", "torus:6x6x6"}) {
+    const mt::Topology t = make(spec);
+    INFO(spec);
+    const auto cycles = mt::torus3d_hamiltonian_decomposition(t);
+    REQUIRE(cycles.size() == 3);
+    std::set<std::pair<int, int>> edges;  // undirected
+    for (const auto& c : cycles) {
+      REQUIRE(static_cast<int>(c.size()) == t.nodes());
+      CHECK(std::set<int>(c.begin(), c.end()).size() == c.size());
+      for (size_t i = 0; i < c.size(); ++i) {
+        const int a = c[i];
+        const int b = c[(i + 1) % c.size()];
+        CHECK(t.link_between(a, b) >= 0);
+        CHECK(edges.insert({std::min(a, b), std::max(a, b)}).second);
+      }
+    }
+    CHECK(static_cast<int>(edges.size()) == 3 * t.nodes());  // 6-regular: every link once
+    CHECK(static_cast<int>(edges.size()) * 2 == t.directed_links());
+  }
+  // Size-2 dimensions and 2D tori have no 3D decomposition; nor has 3x3x6, whose stacked 2D
+  // torus 9 x 6 has no diagonal one (disjoint_rings then falls back to one cycle both ways).
+  CHECK(mt::torus3d_hamiltonian_decomposition(make("torus:3x3x6")).empty());
+  CHECK(mt::torus3d_hamiltonian_decomposition(make("torus:2x4x4")).empty());
+  CHECK(mt::torus3d_hamiltonian_decomposition(make("torus:4x4")).empty());
+  // disjoint_rings on 4x4x4: all six directed rings, contention-free, 2(N-1) steps.
+  const mt::Topology t = make("torus:4x4x4");
+  const mt::RingSet set = mt::find_disjoint_rings(t);
+  CHECK(set.rings.size() == 6);
+  CHECK(set.link_disjoint);
+  const mt::Schedule s = mt::build_schedule("disjoint_rings", t, {{"pipeline", "2"}});
+  const mt::VerifyReport report = verified(s, t);
+  CHECK(s.num_steps == 2 * 63);
+  CHECK(report.num_messages == 6 * 2 * 63 * 64 * 2);
+  CHECK(report.contention.empty());
+  // With four ports it falls back to one Hamiltonian cycle both ways.
+  CHECK(mt::find_disjoint_rings(make("torus:4x4x4", 4)).rings.size() == 2);
+}
+
+TEST_CASE("tree_packing and multitree_opt on the 4x4x4 torus", "[beyond][3d]") {
+  const mt::Topology t = make("torus:4x4x4");
+  // multitree_opt reaches the step bound ceil(64 x 63 / 384) = 11 per phase, contention-free.
+  CHECK(mt::step_lower_bound(t) == 11);
+  const mt::Schedule opt = mt::build_schedule("multitree_opt", t);
+  CHECK(opt.num_steps == 2 * 11);
+  CHECK(verified(opt, t).contention.empty());
+  const mt::Schedule packed = mt::build_schedule("tree_packing", t, {{"pipeline", "2"}});
+  const mt::VerifyReport report = verified(packed, t);
+  CHECK(report.contention.empty());
+  // Every one of the t trees spans all 64 nodes: 63 edges, each used once per direction and
+  // sub-chunk: 2 x 63 x t x pipeline messages.
+  CHECK(report.num_messages == 2 * 63 * packed.num_flows * 2);
+}
+
 TEST_CASE("disjoint_rings verifies on every topology, contention-free where claimed",
           "[beyond][disjoint_rings]") {
   std::vector<std::string> specs = direct_specs();

@@ -81,6 +81,32 @@ TEST_CASE("bandwidth bound on torus 4x4", "[cost_model]") {
   CHECK(mt::bandwidth_bound_cycles(make("fattree:k=4,levels=2"), 1, mib) == Approx(114688));
 }
 
+TEST_CASE("latency bound: farthest pair's cheapest path plus one packet", "[cost_model]") {
+  // Default links: 150 wire cycles, 16 B/cycle; 1-cycle router pipelines; a 16-byte head plus
+  // one 4-byte element is 2 flits of 16 bytes: 2 cycles.
+  // torus 4x4: diameter 4 hops, 5 routers (source and destination included).
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096) == Approx(4 * 150 + 5 + 2));
+  // torus 4x4x4: diameter 6.
+  CHECK(mt::latency_bound_cycles(make("torus:4x4x4"), 4096) == Approx(6 * 150 + 7 + 2));
+  // mesh 4x4: diameter 6.
+  CHECK(mt::latency_bound_cycles(make("mesh:4x4"), 4096) == Approx(6 * 150 + 7 + 2));
+  // ring 2: one hop.
+  CHECK(mt::latency_bound_cycles(make("ring:2"), 4096) == Approx(150 + 2 + 2));
+  // Fat-tree k=4: endpoint, leaf, spine, leaf, endpoint: 4 links, 3 switch pipelines (endpoints
+  // have no router on switched topologies).
+  CHECK(mt::latency_bound_cycles(make("fattree:k=4,levels=2"), 4096) == Approx(4 * 150 + 3 + 2));
+  // A single switch: 2 links, 1 pipeline.
+  CHECK(mt::latency_bound_cycles(make("switch:nodes=8"), 4096) == Approx(2 * 150 + 1 + 2));
+  // Router pipeline and packet head as given: 3-cycle routers, 40-byte heads -> 3 flits.
+  mt::CostParams p;
+  p.per_hop_cycles = 3;
+  p.head_flit_bytes = 40;
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p, 16) == Approx(4 * 150 + 5 * 3 + 3));
+  // Nothing to send, or nobody to send it to.
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 0) == 0);
+  CHECK(mt::latency_bound_cycles(make("ring:1"), 4096) == 0);
+}
+
 TEST_CASE("step lower bound: ceil(N(N-1) / usable directed links)", "[cost_model]") {
   CHECK(mt::step_lower_bound(make("torus:4x4")) == 4);      // 240 / 64 links
   CHECK(mt::step_lower_bound(make("torus:8x8")) == 16);     // 4032 / 256

@@ -50,6 +50,9 @@ TEST_CASE("ring all-reduce on an 8-node ring: exact time and data", "[sim][ring]
   // node has 2 ports, one per link, of 16 B/cycle each).
   CHECK(r.ports == 2);
   CHECK(r.bound_cycles == Approx(2.0 * 7 * 8 * 1024 / (8.0 * 2 * 16)));
+  // Latency bound: the diameter (4 hops of 50 wire cycles), 5 router pipelines of 1 cycle and
+  // one 2-flit packet at 16 B/cycle: 207 cycles, below the bandwidth bound (896), which rules.
+  CHECK(r.latency_bound_cycles == Approx(4 * 50 + 5 + 2));
   CHECK(r.efficiency == Approx(r.bound_cycles / static_cast<double>(r.completion_cycles)));
   CHECK(r.completion_ns == Approx(static_cast<double>(r.completion_cycles)));
 }
