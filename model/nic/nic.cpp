@@ -263,12 +263,13 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   if (m.start > now) return false;
 
   const Op& op = env_.schedule->ops[static_cast<std::size_t>(m.message)];
-  const std::uint64_t offset = static_cast<std::uint64_t>(m.next_packet) *
-                               static_cast<std::uint64_t>(params_.packet_bytes);
-  const int payload_bytes = static_cast<int>(std::min<std::uint64_t>(
-      static_cast<std::uint64_t>(params_.packet_bytes), m.bytes - offset));
+  const std::uint64_t offset =
+      static_cast<std::uint64_t>(m.next_packet) * static_cast<std::uint64_t>(params_.packet_bytes);
+  const int payload_bytes = static_cast<int>(
+      std::min<std::uint64_t>(static_cast<std::uint64_t>(params_.packet_bytes), m.bytes - offset));
   const bool head = !params_.message_flow_control || m.next_packet == 0;
-  const int flits = flits_for(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
+  const int flits =
+      flits_for(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
   const int span = port.vc_last - port.vc_first;
   int vc = -1;
   if (!head) {

@@ -3,8 +3,8 @@
 #include <systemc>
 
 #include <algorithm>
-#include <map>
 #include <chrono>
+#include <map>
 #include <sstream>
 
 #include "model/collective/cost_model.h"
@@ -322,13 +322,12 @@ struct System::Impl {
                 "nic.scheduler rtl needs the RTL co-simulation (run it through mtsim)");
         scheduler = factory ? factory(u, table, config, packed.format)
                             : make_model_scheduler(table, config);
-        require(scheduler != nullptr, "scheduler factory returned no scheduler for node " +
-                                          std::to_string(u));
+        require(scheduler != nullptr,
+                "scheduler factory returned no scheduler for node " + std::to_string(u));
       } else {
         scheduler = std::make_unique<SoftwareScheduler>();
       }
-      nics.push_back(
-          std::make_unique<Nic>(name.c_str(), params, env, std::move(scheduler), clock));
+      nics.push_back(std::make_unique<Nic>(name.c_str(), params, env, std::move(scheduler), clock));
     }
     // Topology links.
     for (const Link& link : topology.links()) {

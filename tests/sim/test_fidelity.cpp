@@ -118,7 +118,8 @@ TEST_CASE("a transmit queue frees port 0 early: the second message queues behind
   CHECK(r.message_arrival_cycles.at(1) == 4 * 17 + kTorusHop);
 }
 
-TEST_CASE("without the step barrier the next step starts on a free port at once", "[sim][fidelity]") {
+TEST_CASE("without the step barrier the next step starts on a free port at once",
+          "[sim][fidelity]") {
   // Message 1 (step 1, no dependency) may start at cycle 0 on port 1 without the barrier; with
   // it, only once message 0 (step 0) has left port 0: 4 x 17 cycles.
   Schedule schedule = test::empty_schedule(16, 2);
@@ -131,8 +132,7 @@ TEST_CASE("without the step barrier the next step starts on a free port at once"
   CHECK(free_run.message_arrival_cycles.at(1) == kTorusHop);
 }
 
-TEST_CASE("with the step barrier the next step starts when the ports are free",
-          "[sim][fidelity]") {
+TEST_CASE("with the step barrier the next step starts when the ports are free", "[sim][fidelity]") {
   Schedule schedule = test::empty_schedule(16, 2);
   schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast, {}, 0));
   schedule.add(test::make_op(0, 4, 1, OpKind::kBroadcast, {}, 1));
@@ -166,16 +166,19 @@ TEST_CASE("any free ejection port: two packets into one node eject in parallel",
   CHECK(r.message_arrival_cycles.at(1) == kTorusPacket);
 }
 
-TEST_CASE("receive ports per message: the first message of each step gets port 0, so the two "
-          "share it",
-          "[sim][fidelity]") {
+TEST_CASE(
+    "receive ports per message: the first message of each step gets port 0, so the two "
+    "share it",
+    "[sim][fidelity]") {
   // Each is its step's first message into node 0: both are ejected to port 0, one after the
   // other (17 cycles).
   const RunResult r = two_into_one(true);
   INFO(r.error);
   REQUIRE(r.error.empty());
-  const std::uint64_t first = std::min(r.message_arrival_cycles.at(0), r.message_arrival_cycles.at(1));
-  const std::uint64_t second = std::max(r.message_arrival_cycles.at(0), r.message_arrival_cycles.at(1));
+  const std::uint64_t first =
+      std::min(r.message_arrival_cycles.at(0), r.message_arrival_cycles.at(1));
+  const std::uint64_t second =
+      std::max(r.message_arrival_cycles.at(0), r.message_arrival_cycles.at(1));
   CHECK(first == kTorusPacket);
   CHECK(second == kTorusPacket + 17);
 }
