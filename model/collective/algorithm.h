@@ -2,6 +2,7 @@
 // Registry of all-reduce algorithms: CLI name -> builder producing a Schedule for a topology.
 // Also the small helpers every builder shares (parameter parsing, dependency tracking).
 
+#include "model/core/error.h"
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -19,9 +20,9 @@ using AlgorithmParams = std::map<std::string, std::string>;
 
 /// Thrown for an unknown algorithm, an unknown/invalid parameter, or a topology the algorithm
 /// does not support (message names which and why).
-class AlgorithmError : public std::runtime_error {
+class AlgorithmError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Builds the schedule of algorithm `name` ("ring", "ring_bi", "ring2d", "dbtree",

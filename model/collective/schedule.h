@@ -3,6 +3,7 @@
 // simulator's NICs execute and the RTL scheduler's table is packed from. See
 // model/collective/SCHEDULE_FORMAT.md for the JSON form and the execution semantics.
 
+#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -12,9 +13,9 @@ namespace mt {
 
 /// Thrown when a schedule file or object is malformed (not when it is well-formed but wrong: that
 /// is a VerifyReport).
-class ScheduleError : public std::runtime_error {
+class ScheduleError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// What the receiver does with the data of a message.

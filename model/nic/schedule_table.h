@@ -6,6 +6,7 @@
 // the C++ golden model, the RTL testbench and the co-simulation adapter.
 // Bit layout, widths and errors: model/nic/SCHEDULE_TABLE.md.
 
+#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,9 +18,9 @@ namespace mt {
 
 /// Thrown when a schedule cannot be packed (a dependency that no counter threshold expresses
 /// exactly) or a value does not fit its field. The message names the node and the entry.
-class TableError : public std::runtime_error {
+class TableError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One schedule-table entry: a message this node sends.

@@ -5,6 +5,7 @@
 // cycle-level CycleScheduler engine, the C++ SchedulerModel or the Verilated RTL, driven
 // event-driven by the NIC; see model/nic/hardware_scheduler.h).
 
+#include "model/core/error.h"
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -14,9 +15,9 @@ namespace mt {
 
 /// A scheduler was misused: a program that does not fit the NIC (bad port, repeated or unknown
 /// message) or an operation requested that is not there (pop with nothing ready).
-class SchedulerError : public std::runtime_error {
+class SchedulerError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One operation of a node's program as the scheduler sees it.

@@ -3,6 +3,7 @@
 // link leaves/enters by, and the virtual-channel classes that keep routes deadlock-free: dateline
 // classes on ring/torus wraparound links, hop classes on BiGraph.
 
+#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_map>
@@ -14,9 +15,9 @@
 namespace mt {
 
 /// Thrown for a source route that does not lead from its source to its destination.
-class RoutingError : public std::runtime_error {
+class RoutingError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Where a packet is on its route, as far as the VC classes care.

@@ -3,6 +3,7 @@
 // completely (unknown keys, wrong types, impossible values) before anything runs.
 // The schema is documented in scenarios/README.md.
 
+#include "model/core/error.h"
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,9 +15,9 @@
 namespace mt {
 
 /// Bad scenario input. what() reads "file:line:col: key.path: what is wrong".
-class ScenarioError : public std::runtime_error {
+class ScenarioError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Loads and validates a scenario file. `overrides` are "key.path=value" strings (from

@@ -407,7 +407,8 @@ struct System::Impl {
     if (ran) throw SimulationConfigError("System::run() called twice");
     ran = true;
     const auto wall_start = std::chrono::steady_clock::now();
-    sc_core::sc_start();
+    // Never past the horizon: later times would wrap SystemC's 64-bit time (time_limits.h).
+    sc_core::sc_start(clock.to_time(clock.max_cycles()), sc_core::SC_EXIT_ON_STARVATION);
     const auto wall_end = std::chrono::steady_clock::now();
 
     RunResult result;
@@ -432,6 +433,10 @@ struct System::Impl {
     if (!complete) {
       completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();
       result.error = !stall.empty() ? stall : describe_stall(clock.now());
+      if (stall.empty() && clock.now() >= clock.max_cycles())
+        result.error = "the run reached the simulated-time horizon of " +
+                       std::to_string(clock.max_cycles()) +
+                       " cycles at this clock (SystemC's 64-bit time) unfinished: " + result.error;
     }
     result.completion_cycles = completion;
     result.completion_ns = static_cast<double>(completion) / scenario.clock_ghz;

@@ -2,6 +2,7 @@
 // Network topologies: endpoints (NICs), switches and directed links, with one routing function per
 // family. Pure C++ (no SystemC): the simulator, the schedule builders and the verifier share it.
 
+#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -10,9 +11,9 @@
 namespace mt {
 
 /// Thrown for a topology that cannot exist (0 nodes, bad dims, unknown family, bad spec string).
-class TopologyError : public std::runtime_error {
+class TopologyError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One explicit edge of a `custom` topology (bidirectional: two directed links are made).

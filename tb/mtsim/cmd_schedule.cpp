@@ -3,9 +3,11 @@
 #include <boost/program_options.hpp>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <sstream>
 
+#include "model/core/json_text.h"
 #include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
 #include "model/collective/cost_model.h"
@@ -154,7 +156,7 @@ int schedule_command(const std::vector<std::string>& args) {
   if (format == "json") {
     nlohmann::json j = to_json(schedule);
     j["analysis"] = analysis_json(analysis, report);
-    std::cout << j.dump(1) << "\n";
+    std::cout << json_text(j, 1) << "\n";
   } else if (format == "dot") {
     std::cout << to_dot(schedule, topology);
   } else {
@@ -182,10 +184,20 @@ int verify_command(const std::vector<std::string>& args) {
   if (!parse_command(args, opts, "file")) return kExitOk;
   if (file.empty()) throw UsageError("missing SCHEDULE.json (mtsim verify --help)");
   const Schedule schedule = load_schedule_file(file);
-  if (topology_spec.empty()) topology_spec = schedule.topology;
+  const bool from_file = topology_spec.empty();
+  if (from_file) topology_spec = schedule.topology;
   if (topology_spec.empty())
     throw UsageError(file + ": no \"topology\" field; pass --topology SPEC");
-  const Topology topology(parse_topology_spec(topology_spec));
+  std::unique_ptr<Topology> built;
+  try {
+    built = std::make_unique<Topology>(parse_topology_spec(topology_spec));
+  } catch (const TopologyError& e) {
+    // Name where the spec came from: the file's "topology" field or the option.
+    throw UsageError((from_file ? "schedule file \"" + file + "\": topology: \""
+                                : std::string("--topology \"")) +
+                     topology_spec + "\": " + e.what());
+  }
+  const Topology& topology = *built;
   const VerifyReport report = verify(schedule, topology);
   std::cout << file << ": " << schedule.algorithm << " on " << topology.name() << ", "
             << schedule.nodes << " nodes, " << schedule.ops.size() << " messages, "

@@ -4,6 +4,7 @@
 // simulates each distinct bucket size stand-alone and queues them in issue order instead.
 // The models: model/workload/workload.h; the runs: tb/mtsim/train_runs.h.
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -11,7 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "model/core/json_text.h"
 #include "model/collective/byte_size.h"
+#include "model/noc/time_limits.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/topology/topology.h"
@@ -188,6 +191,20 @@ int train_command(const std::vector<std::string>& args) {
     overrides.push_back("collective.algorithms=[" + list + "]");
   }
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
+  if (!json_out.empty()) check_writable(json_out, "training JSON");
+  // The loader bounds the file's own values; an option may have changed them, and the release
+  // times must stay inside the scenario clock's simulated-time horizon.
+  const std::uint64_t cycles = compute_and_launch_cycles(workload);
+  const std::uint64_t horizon = std::min<std::uint64_t>(max_sim_cycles(scenario.clock_ghz) / 2,
+                                                        std::uint64_t{1} << 50);
+  if (cycles > horizon)
+    throw UsageError(workload_file + ": forward + backprop cycles of every layer, one launch (" +
+                     std::to_string(workload.launch_cycles) +
+                     (vm->count("launch-cycles") ? " cycles, --launch-cycles)" : " cycles)") +
+                     " per layer and the optimizer step add up to " + std::to_string(cycles) +
+                     " cycles; at most " + std::to_string(horizon) +
+                     " fit one iteration (2^50, and half the simulated-time horizon at " +
+                     std::to_string(scenario.clock_ghz) + " GHz)");
   const std::vector<GradientBucket> buckets = make_buckets(workload);
 
   std::vector<BucketRuns> runs;
@@ -225,7 +242,7 @@ int train_command(const std::vector<std::string>& args) {
                "run with sampled elements checked.\n";
   if (!json_out.empty())
     write_text_atomically(json_out,
-                          to_json(workload, scenario, buckets, rows, serialised).dump(2) + "\n");
+                          json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <boost/program_options/errors.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <systemc>
 
 #include "model/collective/algorithm.h"
@@ -31,7 +32,7 @@ commands:
 Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB); times are cycles of the network
 clock given in the scenario (clock_ghz) and nanoseconds.
 Exit status: 0 success, 1 a check failed (data or schedule verification, stalled run),
-2 bad input (options, scenario, topology, algorithm, unreadable file).
+2 bad input (options, scenario, topology, algorithm, unreadable file), 3 internal error (a bug).
 )";
 
 }  // namespace
@@ -66,8 +67,15 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mtsim: algorithm: " << e.what() << "\n";
   } catch (const mt::ScheduleError& e) {
     std::cerr << "mtsim: schedule: " << e.what() << "\n";
-  } catch (const std::exception& e) {  // files that cannot be read or written, fork failures
+  } catch (const mt::Error& e) {  // files that cannot be read or written, fork failures
     std::cerr << "mtsim " << command << ": " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "mtsim " << command << ": out of memory\n";
+  } catch (const std::exception& e) {
+    // Every input and system error is an mt::Error: anything else is mtsim's own bug.
+    std::cerr << "mtsim " << command << ": internal error (a bug in mtsim; please report it with "
+              << "the command line and input files): " << e.what() << "\n";
+    return kExitInternal;
   }
   return kExitBadInput;
 }
