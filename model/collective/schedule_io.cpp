@@ -212,14 +212,8 @@ Schedule schedule_from_json(const nlohmann::json& json) {
   return s;
 }
 
-Schedule load_schedule_file(const std::string& path) {
+Schedule load_schedule_text(const std::string& text, const std::string& path) {
   const std::string where = "schedule file \"" + path + "\": ";
-  std::string text;
-  try {
-    text = read_text_file(path, "schedule file", kMaxScheduleFileBytes);
-  } catch (const FileError& e) {
-    throw ScheduleError(e.what());
-  }
   Json json;
   try {
     json = Json::parse(text);
@@ -238,6 +232,16 @@ Schedule load_schedule_file(const std::string& path) {
   } catch (const ScheduleError& e) {
     throw ScheduleError(where + e.what());
   }
+}
+
+Schedule load_schedule_file(const std::string& path) {
+  std::string text;
+  try {
+    text = read_text_file(path, "schedule file", kMaxScheduleFileBytes);
+  } catch (const FileError& e) {
+    throw ScheduleError(e.what());
+  }
+  return load_schedule_text(text, path);
 }
 
 void save_schedule_file(const Schedule& schedule, const std::string& path) {

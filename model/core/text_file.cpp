@@ -28,7 +28,7 @@ std::string read_text_file(const std::string& path, const std::string& what,
                            std::uint64_t max_bytes) {
   const std::string action = "cannot read the " + what;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(path, action, errno);
+  if (fd < 0) fail(path, "cannot open the " + what, errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int error = errno;

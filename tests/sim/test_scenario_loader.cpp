@@ -210,5 +210,5 @@ TEST_CASE("every shipped scenario loads") {
   }
   CHECK(loaded >= 14);  // default + 7 paper + 6 beyond
   CHECK_THROWS_WITH(mt::load_scenario_file("/nonexistent/x.yaml"),
-                    "/nonexistent/x.yaml: cannot open the scenario file");
+                    "/nonexistent/x.yaml: cannot open the scenario file: No such file or directory");
 }

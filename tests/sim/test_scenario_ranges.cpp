@@ -138,7 +138,7 @@ TEST_CASE("NIC values the simulator would refuse after simulating are rejected a
 TEST_CASE("text the JSON writer cannot hold is rejected at load") {
   // U+D800 encoded in UTF-8 form (a surrogate), an overlong '/', and U+110000.
   CHECK(error_of("name: \"a\xed\xa0\x80\"\n" + std::string(kBase)) ==
-        "s.yaml:1:10: the file is not valid UTF-8 (byte 9)");
+        "s.yaml:1:9: the file is not valid UTF-8 (byte 8)");
   CHECK(error_of("name: \xc0\xaf\n" + std::string(kBase)) ==
         "s.yaml:1:7: the file is not valid UTF-8 (byte 6)");
   CHECK(error_of("name: \xf4\x90\x80\x80\n" + std::string(kBase)) ==
