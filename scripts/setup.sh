@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libboost-graph-dev libboost-program-options-dev nlohmann-json3-dev
   yosys opensta qflow-tech-osu018
   python3 python3-matplotlib graphviz time
+  clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)
 )
 
 missing=()

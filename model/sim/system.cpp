@@ -13,6 +13,7 @@
 #include "model/nic/schedule_table.h"
 #include "model/nic/software_scheduler.h"
 #include "model/noc/cycle_clock.h"
+#include "model/noc/deadlock.h"
 #include "model/noc/link.h"
 #include "model/noc/packet.h"
 #include "model/noc/router.h"
@@ -219,6 +220,12 @@ struct System::Impl {
       sender.program_ports.push_back(port);
       nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
     }
+    // The routes this run uses (the routing's and the schedule's own source routes) must not be
+    // able to deadlock: refuse a cycle of channel dependencies before simulating.
+    const std::vector<Channel> cycle = find_channel_cycle(routing, env.paths, rc.vcs);
+    require(cycle.empty(), "the routes of this schedule can deadlock on " + topology.name() +
+                               " with router.vcs " + std::to_string(rc.vcs) +
+                               ": channel dependency cycle " + describe_cycle(topology, cycle));
     // Hardware issue: every NIC holds its packed table; its program is the table order.
     const bool hardware = nc.issue == "hardware";
     PackedSchedule packed;

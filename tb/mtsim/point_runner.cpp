@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <iostream>
@@ -196,6 +197,10 @@ std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vec
   std::vector<RunResult> results(points.size());
   std::vector<Child> running;
   std::size_t next = 0;
+  // Progress on a terminal only (a redrawn line on stderr; pipes and files stay clean).
+  const bool tty = ::isatty(STDERR_FILENO) == 1 && points.size() > 1;
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t done = 0;
   while (next < points.size() || !running.empty()) {
     while (next < points.size() && static_cast<int>(running.size()) < jobs) {
       running.push_back(start_child(scenario, *points[next].first, points[next].second,
@@ -208,7 +213,16 @@ std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vec
     running.erase(running.begin());
     const auto& [p, bytes] = points[child.index];
     results[child.index] = finish_child(child, failed_result(scenario, *p, bytes, ""));
+    ++done;
+    if (tty) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, "
+                << running.size() << " running, " << static_cast<long>(seconds) << " s elapsed"
+                << std::flush;
+    }
   }
+  if (tty) std::cerr << "\r\033[K" << std::flush;
   return results;
 }
 

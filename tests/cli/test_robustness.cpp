@@ -250,3 +250,62 @@ TEST_CASE("the same scenario gives bit-identical JSON with -j 1 and -j 2 (minus 
   CHECK(ja.dump() == without_wall_times(read_json(b)).dump());
   CHECK(ja.dump() == without_wall_times(read_json(c)).dump());
 }
+
+TEST_CASE("mtsim run shows progress on a terminal only") {
+  const std::string yaml = scratch("two_points.yaml");
+  write_file(yaml, "topology: ring:2\ncollective: {algorithms: [ring], sizes: [1KiB, 2KiB]}\n");
+  // script(1) gives mtsim a terminal; its transcript keeps the redrawn progress line.
+  const CliResult tty = mt::test::run_shell("script -qec \"" + std::string(MT_MTSIM_BIN) +
+                                            " run " + yaml + "\" /dev/null");
+  CHECK(tty.status == 0);
+  CHECK_THAT(tty.output, Catch::Contains("mtsim: 1/2 points done, 0 running") &&
+                             Catch::Contains("mtsim: 2/2 points done, 0 running"));
+  const CliResult pipe = mtsim("run " + yaml);
+  CHECK(pipe.status == 0);
+  CHECK_THAT(pipe.output, !Catch::Contains("points done"));
+}
+
+TEST_CASE("random valid scenarios simulate correctly within the efficiency ceiling or fail cleanly") {
+  // A fixed seed: the same 16 scenarios every run, drawn from every topology family, several
+  // algorithms, both flow controls and issue modes, packet sizes and ports.
+  std::uint64_t state = 0x5eed19;
+  const auto pick = [&state](std::size_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>((state >> 33) % n);
+  };
+  const std::vector<std::string> topologies = {
+      "ring:4", "torus:2x4", "mesh:3x3", "\"fattree:k=4,levels=2\"", "\"switch:nodes=6\"",
+      "\"bigraph:m=2,n=4\"",
+      "{kind: custom, nodes: 4, switches: 2, edges: [[0, 4], [1, 4], [2, 5], [3, 5], [4, 5]]}"};
+  const std::vector<std::string> algorithms = {"ring", "multitree", "dbtree", "auto", "ring_bi"};
+  const std::vector<std::string> sizes = {"4KiB", "12KiB", "64KiB"};
+  const std::vector<int> packets = {64, 128, 256};
+  for (int i = 0; i < 16; ++i) {
+    const int packet = packets[pick(packets.size())];
+    const std::string flow = pick(2) == 0 ? "packet" : "message";
+    std::ostringstream yaml;
+    yaml << "topology: " << topologies[pick(topologies.size())] << "\n"
+         << "nic: {packet_bytes: " << packet << ", flow_control: " << flow
+         << ", issue: " << (pick(2) == 0 ? "software" : "hardware") << "}\n"
+         << "collective: {algorithms: [" << algorithms[pick(algorithms.size())] << "], sizes: ["
+         << sizes[pick(sizes.size())] << "]}\n";
+    INFO("scenario " << i << ":\n" << yaml.str());
+    const std::string file = scratch("random.yaml"), json = scratch("random.json");
+    write_file(file, yaml.str());
+    const CliResult r = mtsim("run " + file + " --json " + json);
+    CHECK((r.status == 0 || r.status == 1 || r.status == 2));
+    CHECK_THAT(r.output, !Catch::Contains("internal error"));
+    if (r.status != 0) {
+      CHECK_THAT(r.output, Catch::Contains("mtsim") || Catch::Contains("FAILED"));
+      continue;
+    }
+    for (const auto& run : read_json(json).at("runs")) {
+      CHECK(run.at("data_verified") == true);
+      const double efficiency = run.at("efficiency").get<double>();
+      CHECK(efficiency > 0);
+      // Every packet carries a 16-byte head in packet mode: at most P / (P + 16) of the bound.
+      const double ceiling = flow == "packet" ? packet / (packet + 16.0) : 1.0;
+      CHECK(efficiency <= ceiling + 1e-9);
+    }
+  }
+}
