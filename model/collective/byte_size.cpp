@@ -66,6 +66,7 @@ std::uint64_t parse_byte_size(const std::string& text) {
   unsigned __int128 value = mantissa * unit_it->second;
   unsigned __int128 divisor = 1;
   for (int k = 0; k < scale; ++k) divisor *= 10;  // scale <= kMaxDigits: fits
+  if (value < divisor) throw std::invalid_argument("\"" + text + "\" is not a positive size");
   if (value % divisor != 0)
     throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes");
   value /= divisor;

@@ -601,6 +601,35 @@ std::string file_stem(const std::string& path) {
   return stem;
 }
 
+// Byte offset of the line that starts a second YAML document, or npos. Found in the text because
+// yaml-cpp's LoadAll loops forever on some malformed input (",key"): a "---" line (column 0,
+// then a blank or the end of the line) after the document began, or content after "...".
+std::size_t second_document(const std::string& text) {
+  const auto marker = [&](std::size_t at, const char* three) {
+    return text.compare(at, 3, three) == 0 &&
+           (at + 3 >= text.size() || text[at + 3] == ' ' || text[at + 3] == '\t' ||
+            text[at + 3] == '\r' || text[at + 3] == '\n');
+  };
+  bool begun = false, ended = false;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t first = text.find_first_not_of(" \t\r", at);
+    const bool blank = first == std::string::npos || first >= end || text[first] == '#';
+    if (marker(at, "---")) {
+      if (begun || ended) return at;
+      begun = true;
+    } else if (marker(at, "...")) {
+      ended = true;
+    } else if (!blank && text[at] != '%') {
+      if (ended) return at;
+      begun = true;
+    }
+    at = end + 1;
+  }
+  return std::string::npos;
+}
+
 // Parses one YAML document, naming file:line:col of invalid UTF-8 or a syntax error.
 YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
   if (const std::size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
@@ -613,19 +642,20 @@ YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
   const auto at = [&](const YAML::Mark& m) {
     return source_name + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
   };
-  std::vector<YAML::Node> documents;
+  if (const std::size_t second = second_document(text); second != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(second), '\n');
+    throw ScenarioError(source_name + ":" + std::to_string(line) +
+                        ":1: a second YAML document (after '---' or '...'): a file holds exactly "
+                        "one");
+  }
   try {
-    documents = YAML::LoadAll(text);
+    return YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
     throw ScenarioError(at(e.mark) + ": the YAML nests deeper than " + std::to_string(e.depth()) +
                         " levels (the parser's limit); no mtsim file nests more than a few");
   } catch (const YAML::Exception& e) {
     throw ScenarioError(at(e.mark) + ": YAML syntax error: " + e.msg);
   }
-  if (documents.size() > 1)
-    throw ScenarioError(at(documents[1].Mark()) +
-                        ": a second YAML document (after '---'): a file holds exactly one");
-  return documents.empty() ? YAML::Node() : documents.front();
 }
 
 // Reads a whole (small) file; `what` names it in messages ("scenario", "sweep").

@@ -114,7 +114,7 @@ nlohmann::json without_wall_times(nlohmann::json doc) {
 
 }  // namespace
 
-TEST_CASE("unreadable and malformed schedule files are named, without library text") {
+TEST_CASE("unreadable and malformed schedule files are named without library text") {
   const std::string dir = scratch_dir("a_folder");
   const CliResult folder = mtsim("verify " + dir);
   CHECK(folder.status == 2);

@@ -50,7 +50,7 @@ TEST_CASE("8000 unordered broadcasts of one chunk verify in bounded memory") {
   CHECK(peak_rss_mib() < 200);
 }
 
-TEST_CASE("a schedule needing more ordering checks than the budget is refused, not allocated") {
+TEST_CASE("a schedule needing more ordering checks than the budget is refused and not allocated") {
   // Node 1 receives 3000 reductions of chunk 0 and sends 3000 messages of it, none ordered:
   // 3000 x 3000 arrival/issue pairs are more than the 2^22 checks of the budget.
   mt::Schedule s;

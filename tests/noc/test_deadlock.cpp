@@ -80,7 +80,7 @@ TEST_CASE("a torus without its dateline VC classes has a named dependency cycle"
   CHECK(mt::find_channel_cycle(routing, pointers(routes), 2).empty());
 }
 
-TEST_CASE("shortest-path routing on a ring of switches deadlocks; up*/down* does not") {
+TEST_CASE("shortest-path routing on a ring of switches deadlocks but up*/down* does not") {
   const mt::Topology t(switch_ring());
   mt::RoutingTable routing(t);
   // Shortest paths, clockwise when the distance is at most half the ring (what BFS routing gave).
