@@ -206,6 +206,19 @@ int train_command(const std::vector<std::string>& args) {
                      " fit one iteration (2^50, and half the simulated-time horizon at " +
                      std::to_string(scenario.clock_ghz) + " GHz)");
   const std::vector<GradientBucket> buckets = make_buckets(workload);
+  // The largest bucket must be a size the model represents (packet count, simulated time): the
+  // loader's rules, applied to it as if it were the scenario's size (they grow with the size).
+  std::uint64_t largest = 0;
+  for (const auto& b : buckets) largest = std::max(largest, simulated_bytes(b.bytes));
+  try {
+    std::vector<std::string> with_size = overrides;
+    with_size.push_back("collective.sizes=[" + std::to_string(largest) + "]");
+    load_scenario_file(scenario_file, with_size);
+  } catch (const ScenarioError& e) {
+    throw UsageError(workload_file + ": its largest all-reduce bucket (" +
+                     format_byte_size(largest) + ") does not fit the model on " + scenario_file +
+                     ": " + e.what());
+  }
 
   std::vector<BucketRuns> runs;
   const bool ok = serialised ? run_serialised(scenario, buckets, jobs, runs)

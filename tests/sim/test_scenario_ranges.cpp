@@ -149,7 +149,7 @@ TEST_CASE("text the JSON writer cannot hold is rejected at load") {
 
 TEST_CASE("a second YAML document and deep nesting are reported as such") {
   CHECK(error_of(std::string(kBase) + "---\nname: other\n") ==
-        "s.yaml:6:1: a second YAML document (after '---' or '...'): a file holds exactly one");
+        "s.yaml:5:1: a second YAML document (after '---' or '...'): a file holds exactly one");
   CHECK(error_of(std::string(kBase) + "...\nname: other\n") ==
         "s.yaml:6:1: a second YAML document (after '---' or '...'): a file holds exactly one");
   CHECK(error_of("---\n" + std::string(kBase) + "...\n").empty());
