@@ -309,3 +309,25 @@ TEST_CASE("random valid scenarios simulate correctly within the efficiency ceili
     }
   }
 }
+
+TEST_CASE("mtsim train refuses launch costs past 2^50 cycles and buckets past 31-bit packet counts") {
+  const std::string yaml = scratch("tiny.yaml");
+  write_file(yaml, kTiny);
+  const std::string vgg = std::string(MT_SOURCE_DIR) + "/scenarios/workloads/vgg16.yaml";
+  // 16 layers x 2^50 launch cycles: the release times would pass SystemC's 64-bit time.
+  const CliResult launch = mtsim("train " + vgg + " --scenario " + yaml +
+                                 " --launch-cycles 1125899906842624");
+  CHECK(launch.status == 2);
+  CHECK_THAT(launch.output,
+             Catch::Contains("one launch (1125899906842624 cycles, --launch-cycles) per layer and "
+                             "the optimizer step add up to 18014398539190459 cycles; at most "
+                             "1125899906842624 fit one iteration"));
+  // 2^38 fp32 parameters: one 1TiB bucket, 2^32 packets of 256 bytes.
+  const std::string huge = scratch("huge.yaml");
+  write_file(huge, "name: huge\nlayers:\n  - {name: a, params: 274877906944}\n");
+  const CliResult bucket = mtsim("train " + huge + " --scenario " + yaml);
+  CHECK(bucket.status == 2);
+  CHECK_THAT(bucket.output,
+             Catch::Contains(": its largest all-reduce bucket (1TiB) does not fit the model on ") &&
+                 Catch::Contains("1TiB is 4294967296 packets of nic.packet_bytes 256"));
+}

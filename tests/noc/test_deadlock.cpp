@@ -128,4 +128,16 @@ TEST_CASE("fat-tree and custom source routes that go down and up again are refus
   const std::vector<int> legal = {t.link_between(0, leaf0), t.link_between(leaf0, spine1),
                                   t.link_between(spine1, leaf2), t.link_between(leaf2, 4)};
   CHECK_NOTHROW(routing.check_path(legal, 0, 4));
+
+  // Custom: 2 -> 4 over switches 8 -> 9 -> 10 goes down to 9 (level 3) and up to 10 (level 2).
+  const mt::Topology ring(switch_ring());
+  mt::RoutingTable ring_routing(ring);
+  const std::vector<int> short_cut = {ring.link_between(2, 8), ring.link_between(8, 9),
+                                      ring.link_between(9, 10), ring.link_between(10, 4)};
+  CHECK_THROWS_WITH(ring_routing.check_path(short_cut, 2, 4),
+                    Catch::Contains("goes down (link " + std::to_string(short_cut[1]) +
+                                    ", 8->9) then up again (link " +
+                                    std::to_string(short_cut[2]) +
+                                    ", 9->10): custom routes are up*/down*"));
+  CHECK_NOTHROW(ring_routing.check_path(ring_routing.route(2, 4), 2, 4));
 }
