@@ -2,7 +2,6 @@
 // Registry of all-reduce algorithms: CLI name -> builder producing a Schedule for a topology.
 // Also the small helpers every builder shares (parameter parsing, dependency tracking).
 
-#include "model/core/error.h"
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/error.h"
 #include "model/topology/topology.h"
 
 namespace mt {

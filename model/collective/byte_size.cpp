@@ -32,10 +32,16 @@ std::uint64_t parse_byte_size(const std::string& text) {
   unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
   const auto dots = std::count(number.begin(), number.end(), '.');
   if (number.empty() || dots > 1 || number == ".") throw std::invalid_argument(not_a_size(text));
-  static const std::map<std::string, std::uint64_t> kUnits = {
-      {"", 1},           {"B", 1},           {"KiB", 1ull << 10}, {"MiB", 1ull << 20},
-      {"GiB", 1ull << 30}, {"TiB", 1ull << 40}, {"KB", 1000ull},    {"MB", 1000000ull},
-      {"GB", 1000000000ull}, {"TB", 1000000000000ull}};
+  static const std::map<std::string, std::uint64_t> kUnits = {{"", 1},
+                                                              {"B", 1},
+                                                              {"KiB", 1ull << 10},
+                                                              {"MiB", 1ull << 20},
+                                                              {"GiB", 1ull << 30},
+                                                              {"TiB", 1ull << 40},
+                                                              {"KB", 1000ull},
+                                                              {"MB", 1000000ull},
+                                                              {"GB", 1000000000ull},
+                                                              {"TB", 1000000000000ull}};
   const auto unit_it = kUnits.find(unit);
   if (unit_it == kUnits.end())
     throw std::invalid_argument("\"" + text + "\" has an unknown unit \"" + unit +

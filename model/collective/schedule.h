@@ -3,11 +3,12 @@
 // simulator's NICs execute and the RTL scheduler's table is packed from. See
 // model/collective/SCHEDULE_FORMAT.md for the JSON form and the execution semantics.
 
-#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "model/core/error.h"
 
 namespace mt {
 

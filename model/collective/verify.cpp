@@ -333,7 +333,8 @@ void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& er
     return static_cast<std::int64_t>(node) * s.num_chunks + chunk;
   };
   std::vector<int> position(s.ops.size(), 0);
-  for (size_t i = 0; i < order.size(); ++i) position[static_cast<size_t>(order[i])] = static_cast<int>(i);
+  for (size_t i = 0; i < order.size(); ++i)
+    position[static_cast<size_t>(order[i])] = static_cast<int>(i);
   // Every event once: (group key, topological position, is arrival, message id).
   struct Event {
     std::int64_t group;
@@ -348,9 +349,9 @@ void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& er
     events.push_back({key(op.peer, op.chunk), position[static_cast<size_t>(op.id)], true, op.id});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return a.group != b.group ? a.group < b.group
-                              : a.position != b.position ? a.position < b.position
-                                                         : a.arrival < b.arrival;
+    return a.group != b.group         ? a.group < b.group
+           : a.position != b.position ? a.position < b.position
+                                      : a.arrival < b.arrival;
   });
   struct Check {
     int a;  // an arrival
@@ -409,8 +410,9 @@ void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& er
   if (!within_budget) {
     errors.add("the schedule needs more than " + std::to_string(kMaxRaceQueries) +
                " ordering checks between messages of the same node and chunk (the verifier's "
-               "memory budget: " + std::to_string(kMaxRaceQueries * kQueryBytes >> 20) +
-               " MiB of checks plus " + std::to_string(kAncestorBudgetWords * 8 >> 20) +
+               "memory budget: " +
+               std::to_string(kMaxRaceQueries * kQueryBytes >> 20) + " MiB of checks plus " +
+               std::to_string(kAncestorBudgetWords * 8 >> 20) +
                " MiB of happens-before bitsets); it was not verified");
     ok = false;
     return;

@@ -6,13 +6,13 @@
 // the C++ golden model, the RTL testbench and the co-simulation adapter.
 // Bit layout, widths and errors: model/nic/SCHEDULE_TABLE.md.
 
-#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/error.h"
 
 namespace mt {
 

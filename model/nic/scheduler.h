@@ -5,11 +5,12 @@
 // cycle-level CycleScheduler engine, the C++ SchedulerModel or the Verilated RTL, driven
 // event-driven by the NIC; see model/nic/hardware_scheduler.h).
 
-#include "model/core/error.h"
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
+
+#include "model/core/error.h"
 
 namespace mt {
 

@@ -23,18 +23,21 @@ std::vector<Channel> find_channel_cycle(const RoutingTable& routing,
                                         const std::vector<const std::vector<int>*>& paths,
                                         int vcs) {
   const std::size_t n = routing.topology().links().size() * 2;
-  const auto id = [](const Channel& c) { return static_cast<std::size_t>(c.link) * 2 + static_cast<std::size_t>(c.vc_class); };
+  const auto id = [](const Channel& c) {
+    return static_cast<std::size_t>(c.link) * 2 + static_cast<std::size_t>(c.vc_class);
+  };
   std::vector<std::vector<std::size_t>> next(n);
   for (const std::vector<int>* path : paths) {
     const std::vector<Channel> chain = channels_of(routing, *path, vcs);
-    for (std::size_t i = 0; i + 1 < chain.size(); ++i) next[id(chain[i])].push_back(id(chain[i + 1]));
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i)
+      next[id(chain[i])].push_back(id(chain[i + 1]));
   }
   for (auto& v : next) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
   }
   // Iterative depth-first search; a back edge to a channel on the stack closes a cycle.
-  std::vector<char> color(n, 0);  // 0 new, 1 on the stack, 2 done
+  std::vector<char> color(n, 0);                           // 0 new, 1 on the stack, 2 done
   std::vector<std::pair<std::size_t, std::size_t>> stack;  // (channel, next edge index)
   for (std::size_t start = 0; start < n; ++start) {
     if (color[start] != 0) continue;

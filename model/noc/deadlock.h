@@ -26,8 +26,7 @@ std::vector<Channel> channels_of(const RoutingTable& routing, const std::vector<
 /// A cycle of the dependency graph of `paths`, as its channels in order (the first depends on
 /// the last), or empty when the graph is acyclic.
 std::vector<Channel> find_channel_cycle(const RoutingTable& routing,
-                                        const std::vector<const std::vector<int>*>& paths,
-                                        int vcs);
+                                        const std::vector<const std::vector<int>*>& paths, int vcs);
 
 /// The routes between every ordered pair of distinct endpoints.
 std::vector<std::vector<int>> all_routes(RoutingTable& routing);

@@ -3,13 +3,13 @@
 // link leaves/enters by, and the virtual-channel classes that keep routes deadlock-free: dateline
 // classes on ring/torus wraparound links, hop classes on BiGraph.
 
-#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "model/core/error.h"
 #include "model/topology/topology.h"
 
 namespace mt {

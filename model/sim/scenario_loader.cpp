@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -407,8 +407,10 @@ void check_nic(const Reader& r, const YAML::Node& root, const std::string& where
                              " is not a whole number of 4-byte elements (the reduction unit adds "
                              "fp32/int32 elements; a packet carries whole ones)");
   if (c.scheduler == "rtl" && c.issue != "hardware")
-    fail("scheduler", "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
-                      "(nic.issue is " + c.issue + ")");
+    fail("scheduler",
+         "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
+         "(nic.issue is " +
+             c.issue + ")");
 }
 
 // Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
@@ -421,8 +423,9 @@ void check_representable(const Reader& r, const YAML::Node& root, const Scenario
                                Reader::fmt(s.clock_ghz) +
                                " (SystemC's 64-bit picosecond time, kept below 2^62 ps)";
   if (s.watchdog_cycles > horizon)
-    r.fail_at(root, "watchdog_cycles",
-           std::to_string(s.watchdog_cycles) + " is beyond " + std::to_string(horizon) + at_clock);
+    r.fail_at(
+        root, "watchdog_cycles",
+        std::to_string(s.watchdog_cycles) + " is beyond " + std::to_string(horizon) + at_clock);
   const double bpc = s.topology.link_bytes_per_cycle;
   std::vector<const NicConfig*> nics{&s.nic};
   for (const auto& a : s.collective.algorithms) nics.push_back(&a.nic);
@@ -434,19 +437,19 @@ void check_representable(const Reader& r, const YAML::Node& root, const Scenario
       const std::uint64_t packets = bytes / per + (bytes % per != 0);
       if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
         r.fail_at(root, path,
-               format_byte_size(bytes) + " is " + std::to_string(packets) +
-                   " packets of nic.packet_bytes " + std::to_string(nic->packet_bytes) +
-                   "; the model counts a message's packets in 31 bits (at most " +
-                   std::to_string(std::numeric_limits<int>::max()) +
-                   "): use larger packets or a smaller size");
+                  format_byte_size(bytes) + " is " + std::to_string(packets) +
+                      " packets of nic.packet_bytes " + std::to_string(nic->packet_bytes) +
+                      "; the model counts a message's packets in 31 bits (at most " +
+                      std::to_string(std::numeric_limits<int>::max()) +
+                      "): use larger packets or a smaller size");
       // One buffer (plus one packet's header) serialised over one link: a lower bound of any
       // all-reduce of this size, which must fit the horizon.
       const double wire = static_cast<double>(bytes) + nic->head_flit_bytes + nic->flit_bytes;
       if (wire / bpc > static_cast<double>(horizon))
         r.fail_at(root, "topology.link_bytes_per_cycle",
-               Reader::fmt(bpc) + " bytes/cycle: moving one " + format_byte_size(bytes) +
-                   " buffer over one link takes " + Reader::fmt(wire / bpc) +
-                   " cycles, beyond " + std::to_string(horizon) + at_clock);
+                  Reader::fmt(bpc) + " bytes/cycle: moving one " + format_byte_size(bytes) +
+                      " buffer over one link takes " + Reader::fmt(wire / bpc) +
+                      " cycles, beyond " + std::to_string(horizon) + at_clock);
     }
   }
 }
@@ -876,7 +879,8 @@ void read_workload(const Reader& r, const YAML::Node& root, WorkloadConfig& w) {
   if (cycles > static_cast<std::uint64_t>(kMaxCycles))
     r.fail(*layers_node, "layers",
            "forward + backprop cycles of all layers, one launch_cycles per layer and "
-           "optimizer_cycles add up to " + std::to_string(cycles) +
+           "optimizer_cycles add up to " +
+               std::to_string(cycles) +
                " cycles, more than the 2^50-cycle limit of one iteration (" +
                std::to_string(kMaxCycles) + ")");
 }

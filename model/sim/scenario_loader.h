@@ -3,11 +3,11 @@
 // completely (unknown keys, wrong types, impossible values) before anything runs.
 // The schema is documented in scenarios/README.md.
 
-#include "model/core/error.h"
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
 #include "model/sim/scenario_config.h"
 #include "model/sim/sweep_config.h"
 #include "model/workload/workload.h"

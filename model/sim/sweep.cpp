@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "model/core/json_text.h"
 #include "model/collective/byte_size.h"
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 
@@ -174,8 +174,7 @@ std::vector<SweepRecord> read_sweep_records(const std::string& path) {
       r = sweep_record_from_json(nlohmann::json::parse(lines[i]));
     } catch (const std::exception& e) {
       if (i + 1 == lines.size()) break;  // the write of the last record was cut short
-      throw Error(path + ":" + std::to_string(i + 1) +
-                               ": not a sweep record: " + e.what());
+      throw Error(path + ":" + std::to_string(i + 1) + ": not a sweep record: " + e.what());
     }
     const auto found = by_key.find(r.key);
     if (found != by_key.end()) {

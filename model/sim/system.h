@@ -4,7 +4,6 @@
 // topology link (plus zero-latency local channels between each NIC port and its router on direct
 // topologies), a Nic per endpoint loaded with its part of the schedule, and a Watchdog.
 
-#include "model/core/error.h"
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/error.h"
 #include "model/nic/schedule_table.h"
 #include "model/nic/scheduler.h"
 #include "model/nic/scheduler_model.h"

@@ -1,13 +1,13 @@
 #include "model/topology/topology.h"
 
 #include <algorithm>
-#include <deque>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/visitors.hpp>
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -514,7 +514,9 @@ void Topology::compute_updown_levels() {
 bool Topology::link_goes_up(int link) const {
   const Link& l = links_.at(static_cast<size_t>(link));
   if (family_ == Family::kFatTree) {
-    const auto tier = [&](int v) { return v < nodes_ ? 0 : v < nodes_ + config_.fattree_k ? 1 : 2; };
+    const auto tier = [&](int v) {
+      return v < nodes_ ? 0 : v < nodes_ + config_.fattree_k ? 1 : 2;
+    };
     return tier(l.dst) > tier(l.src);
   }
   if (family_ != Family::kCustom) return false;
@@ -541,7 +543,8 @@ std::vector<int> Topology::updown_route(int src, int dst) const {
     for (int l : out) {
       const bool up = link_goes_up(l);
       if (down && up) continue;  // no up link after a down link
-      const size_t next = static_cast<size_t>(links_[static_cast<size_t>(l)].dst) * 2 + (up ? 0 : 1);
+      const size_t next =
+          static_cast<size_t>(links_[static_cast<size_t>(l)].dst) * 2 + (up ? 0 : 1);
       if (via[next] != -2) continue;
       via[next] = l;
       parent[next] = state;

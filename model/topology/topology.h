@@ -2,11 +2,12 @@
 // Network topologies: endpoints (NICs), switches and directed links, with one routing function per
 // family. Pure C++ (no SystemC): the simulator, the schedule builders and the verifier share it.
 
-#include "model/core/error.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "model/core/error.h"
 
 namespace mt {
 

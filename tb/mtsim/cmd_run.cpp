@@ -4,8 +4,8 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "model/core/json_text.h"
 #include "model/collective/algorithm.h"
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/trace.h"
@@ -39,8 +39,8 @@ int run_command(const std::vector<std::string>& args) {
       "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
       "time-limit", po::value(&time_limit),
       "wall-clock limit per point, seconds (default: none): a point still simulating then is "
-      "stopped and reported as failed")(
-      "scenario", po::value(&scenario_file), "scenario YAML file (see scenarios/README.md)");
+      "stopped and reported as failed")("scenario", po::value(&scenario_file),
+                                        "scenario YAML file (see scenarios/README.md)");
   if (!parse_command(args, opts, "scenario")) return kExitOk;
   if (scenario_file.empty()) throw UsageError("missing SCENARIO.yaml (mtsim run --help)");
   if (jobs < 1 || jobs > 256)

@@ -7,12 +7,12 @@
 #include <set>
 #include <sstream>
 
-#include "model/core/json_text.h"
 #include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
 #include "model/collective/cost_model.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
+#include "model/core/json_text.h"
 #include "model/sim/scenario_loader.h"
 #include "tb/mtsim/cli.h"
 

@@ -259,8 +259,7 @@ class Progress {
 
 pid_t start_point(const std::vector<std::string>& argv, const std::string& log_path) {
   const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (log < 0)
-    throw Error(log_path + ": cannot write the point's log: " + std::strerror(errno));
+  if (log < 0) throw Error(log_path + ": cannot write the point's log: " + std::strerror(errno));
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
@@ -559,8 +558,7 @@ int sweep_command(const std::vector<std::string>& args) {
     // Poll (10 times a second) so the progress bar's clock moves while long points run.
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid < 0 && errno != EINTR)
-      throw Error(std::string("waitpid: ") + std::strerror(errno));
+    if (pid < 0 && errno != EINTR) throw Error(std::string("waitpid: ") + std::strerror(errno));
     if (pid <= 0) {
       struct timespec pause {
         0, 100 * 1000 * 1000

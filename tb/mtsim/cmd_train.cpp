@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "model/core/json_text.h"
 #include "model/collective/byte_size.h"
+#include "model/core/json_text.h"
 #include "model/noc/time_limits.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
@@ -195,8 +195,8 @@ int train_command(const std::vector<std::string>& args) {
   // The loader bounds the file's own values; an option may have changed them, and the release
   // times must stay inside the scenario clock's simulated-time horizon.
   const std::uint64_t cycles = compute_and_launch_cycles(workload);
-  const std::uint64_t horizon = std::min<std::uint64_t>(max_sim_cycles(scenario.clock_ghz) / 2,
-                                                        std::uint64_t{1} << 50);
+  const std::uint64_t horizon =
+      std::min<std::uint64_t>(max_sim_cycles(scenario.clock_ghz) / 2, std::uint64_t{1} << 50);
   if (cycles > horizon)
     throw UsageError(workload_file + ": forward + backprop cycles of every layer, one launch (" +
                      std::to_string(workload.launch_cycles) +
@@ -254,8 +254,8 @@ int train_command(const std::vector<std::string>& args) {
                "(positive = faster). data: full = every element checked, sampled = timing-only "
                "run with sampled elements checked.\n";
   if (!json_out.empty())
-    write_text_atomically(json_out,
-                          json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
+    write_text_atomically(
+        json_out, json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
   return kExitOk;
 }
 

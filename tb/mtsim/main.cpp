@@ -14,7 +14,8 @@
 
 namespace {
 
-const char* const kUsage = R"(mtsim: SystemC/TLM-2.0 model of MultiTree and other all-reduce schedules
+const char* const kUsage =
+    R"(mtsim: SystemC/TLM-2.0 model of MultiTree and other all-reduce schedules
 
 usage: mtsim COMMAND [options]     (mtsim COMMAND --help for the options of one command)
 

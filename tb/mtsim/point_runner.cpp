@@ -14,9 +14,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "model/core/json_text.h"
 #include "model/collective/algorithm.h"
 #include "model/collective/verify.h"
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/system.h"

@@ -118,7 +118,8 @@ TEST_CASE("unreadable and malformed schedule files are named without library tex
   const std::string dir = scratch_dir("a_folder");
   const CliResult folder = mtsim("verify " + dir);
   CHECK(folder.status == 2);
-  CHECK(folder.output == "mtsim: schedule: " + dir + ": cannot read the schedule file: Is a directory\n");
+  CHECK(folder.output ==
+        "mtsim: schedule: " + dir + ": cannot read the schedule file: Is a directory\n");
 
   const std::string big = scratch("big.json");
   write_file(big, "{\"format\": 1e400}");
@@ -148,8 +149,8 @@ TEST_CASE("size options and values never print stod") {
         "optional unit B, KiB, MiB, GiB, TiB, KB, MB, GB, TB\n");
   const std::string yaml = scratch("tiny.yaml");
   write_file(yaml, kTiny);
-  const CliResult value = mtsim("run " + yaml + " --set 'collective.sizes=[" +
-                                std::string(310, '9') + "]'");
+  const CliResult value =
+      mtsim("run " + yaml + " --set 'collective.sizes=[" + std::string(310, '9') + "]'");
   CHECK(value.status == 2);
   CHECK_THAT(value.output, Catch::EndsWith("\" is too large\n"));
   CHECK_THAT(value.output, !Catch::Contains("stod"));
@@ -164,8 +165,9 @@ TEST_CASE("an output path that is a folder stops the run before simulating") {
   CHECK(r.output == "mtsim run: " + dir + ": cannot write the results JSON: Is a directory\n");
   const CliResult csv = mtsim("run " + yaml + " --csv " + dir + "/no/such/folder.csv");
   CHECK(csv.status == 2);
-  CHECK(csv.output == "mtsim run: " + dir + "/no/such/folder.csv: cannot write the results CSV (folder " +
-                          dir + "/no/such): No such file or directory\n");
+  CHECK(csv.output == "mtsim run: " + dir +
+                          "/no/such/folder.csv: cannot write the results CSV (folder " + dir +
+                          "/no/such): No such file or directory\n");
 }
 
 TEST_CASE("a scenario file name that is not UTF-8 still gives valid JSON") {
@@ -255,8 +257,8 @@ TEST_CASE("mtsim run shows progress on a terminal only") {
   const std::string yaml = scratch("two_points.yaml");
   write_file(yaml, "topology: ring:2\ncollective: {algorithms: [ring], sizes: [1KiB, 2KiB]}\n");
   // script(1) gives mtsim a terminal; its transcript keeps the redrawn progress line.
-  const CliResult tty = mt::test::run_shell("script -qec \"" + std::string(MT_MTSIM_BIN) +
-                                            " run " + yaml + "\" /dev/null");
+  const CliResult tty = mt::test::run_shell("script -qec \"" + std::string(MT_MTSIM_BIN) + " run " +
+                                            yaml + "\" /dev/null");
   CHECK(tty.status == 0);
   CHECK_THAT(tty.output, Catch::Contains("mtsim: 1/2 points done, 0 running") &&
                              Catch::Contains("mtsim: 2/2 points done, 0 running"));
@@ -265,7 +267,8 @@ TEST_CASE("mtsim run shows progress on a terminal only") {
   CHECK_THAT(pipe.output, !Catch::Contains("points done"));
 }
 
-TEST_CASE("random valid scenarios simulate correctly within the efficiency ceiling or fail cleanly") {
+TEST_CASE(
+    "random valid scenarios simulate correctly within the efficiency ceiling or fail cleanly") {
   // A fixed seed: the same 16 scenarios every run, drawn from every topology family, several
   // algorithms, both flow controls and issue modes, packet sizes and ports.
   std::uint64_t state = 0x5eed19;
@@ -274,7 +277,11 @@ TEST_CASE("random valid scenarios simulate correctly within the efficiency ceili
     return static_cast<std::size_t>((state >> 33) % n);
   };
   const std::vector<std::string> topologies = {
-      "ring:4", "torus:2x4", "mesh:3x3", "\"fattree:k=4,levels=2\"", "\"switch:nodes=6\"",
+      "ring:4",
+      "torus:2x4",
+      "mesh:3x3",
+      "\"fattree:k=4,levels=2\"",
+      "\"switch:nodes=6\"",
       "\"bigraph:m=2,n=4\"",
       "{kind: custom, nodes: 4, switches: 2, edges: [[0, 4], [1, 4], [2, 5], [3, 5], [4, 5]]}"};
   const std::vector<std::string> algorithms = {"ring", "multitree", "dbtree", "auto", "ring_bi"};
@@ -310,13 +317,14 @@ TEST_CASE("random valid scenarios simulate correctly within the efficiency ceili
   }
 }
 
-TEST_CASE("mtsim train refuses launch costs past 2^50 cycles and buckets past 31-bit packet counts") {
+TEST_CASE(
+    "mtsim train refuses launch costs past 2^50 cycles and buckets past 31-bit packet counts") {
   const std::string yaml = scratch("tiny.yaml");
   write_file(yaml, kTiny);
   const std::string vgg = std::string(MT_SOURCE_DIR) + "/scenarios/workloads/vgg16.yaml";
   // 16 layers x 2^50 launch cycles: the release times would pass SystemC's 64-bit time.
-  const CliResult launch = mtsim("train " + vgg + " --scenario " + yaml +
-                                 " --launch-cycles 1125899906842624");
+  const CliResult launch =
+      mtsim("train " + vgg + " --scenario " + yaml + " --launch-cycles 1125899906842624");
   CHECK(launch.status == 2);
   CHECK_THAT(launch.output,
              Catch::Contains("one launch (1125899906842624 cycles, --launch-cycles) per layer and "

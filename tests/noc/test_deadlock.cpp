@@ -75,8 +75,8 @@ TEST_CASE("a torus without its dateline VC classes has a named dependency cycle"
   const std::vector<mt::Channel> cycle = mt::find_channel_cycle(routing, pointers(routes), 1);
   REQUIRE(cycle.size() == 4);  // once around the ring, one direction
   CHECK(is_closed_chain(t, cycle));
-  CHECK_THAT(mt::describe_cycle(t, cycle), Catch::StartsWith("link ") &&
-                                               Catch::Contains(", VC class 0) -> link "));
+  CHECK_THAT(mt::describe_cycle(t, cycle),
+             Catch::StartsWith("link ") && Catch::Contains(", VC class 0) -> link "));
   CHECK(mt::find_channel_cycle(routing, pointers(routes), 2).empty());
 }
 
@@ -117,13 +117,12 @@ TEST_CASE("fat-tree and custom source routes that go down and up again are refus
   mt::RoutingTable routing(t);
   // 4 endpoints... k=4: 8 endpoints (0..7), leaves 8..11, spines 12..13.
   const int leaf0 = 8, leaf1 = 9, leaf2 = 10, spine0 = 12, spine1 = 13;
-  const std::vector<int> valley = {t.link_between(0, leaf0),     t.link_between(leaf0, spine0),
+  const std::vector<int> valley = {t.link_between(0, leaf0),      t.link_between(leaf0, spine0),
                                    t.link_between(spine0, leaf1), t.link_between(leaf1, spine1),
                                    t.link_between(spine1, leaf2), t.link_between(leaf2, 4)};
   CHECK_THROWS_WITH(routing.check_path(valley, 0, 4),
-                    "path from node 0 to node 4 goes down (link " +
-                        std::to_string(valley[2]) + ", 12->9) then up again (link " +
-                        std::to_string(valley[3]) +
+                    "path from node 0 to node 4 goes down (link " + std::to_string(valley[2]) +
+                        ", 12->9) then up again (link " + std::to_string(valley[3]) +
                         ", 9->13): fattree routes are up*/down* (deadlock freedom)");
   const std::vector<int> legal = {t.link_between(0, leaf0), t.link_between(leaf0, spine1),
                                   t.link_between(spine1, leaf2), t.link_between(leaf2, 4)};
@@ -136,8 +135,7 @@ TEST_CASE("fat-tree and custom source routes that go down and up again are refus
                                       ring.link_between(9, 10), ring.link_between(10, 4)};
   CHECK_THROWS_WITH(ring_routing.check_path(short_cut, 2, 4),
                     Catch::Contains("goes down (link " + std::to_string(short_cut[1]) +
-                                    ", 8->9) then up again (link " +
-                                    std::to_string(short_cut[2]) +
+                                    ", 8->9) then up again (link " + std::to_string(short_cut[2]) +
                                     ", 9->10): custom routes are up*/down*"));
   CHECK_NOTHROW(ring_routing.check_path(ring_routing.route(2, 4), 2, 4));
 }

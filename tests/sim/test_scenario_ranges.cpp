@@ -56,8 +56,7 @@ TEST_CASE("a clock too slow for the time resolution's horizon is rejected at loa
 
 TEST_CASE("a link so slow that one buffer outlasts the horizon is rejected at load") {
   // 1KiB + 16-byte head + one flit at 1e-17 B/cycle: 1056e17 cycles > 2^62 / 1000.
-  const std::string e =
-      error_of(std::string(kBase), {"topology.link_bytes_per_cycle=1e-17"});
+  const std::string e = error_of(std::string(kBase), {"topology.link_bytes_per_cycle=1e-17"});
   CHECK(e ==
         "--set topology.link_bytes_per_cycle=1e-17: topology.link_bytes_per_cycle: 1e-17 "
         "bytes/cycle: moving one 1KiB buffer over one link takes 1.056e+20 cycles, beyond "
@@ -107,17 +106,19 @@ TEST_CASE("byte sizes are parsed exactly without library text in the errors") {
     }
     return std::string();
   };
-  CHECK(error(".") == "\".\" is not a size: expected a positive number of bytes with an optional "
-                      "unit B, KiB, MiB, GiB, TiB, KB, MB, GB, TB");
+  CHECK(error(".") ==
+        "\".\" is not a size: expected a positive number of bytes with an optional "
+        "unit B, KiB, MiB, GiB, TiB, KB, MB, GB, TB");
   CHECK(error(std::string(310, '9')) == "\"" + std::string(310, '9') + "\" is too large");
   CHECK(error("1.3B") == "\"1.3B\" is not a whole number of bytes");
   CHECK(error("0.0") == "\"0.0\" is not a positive size");
   CHECK(error("2000000TB") == "\"2000000TB\" is too large");  // 2e18 > 1e18
-  CHECK_THAT(error_of(kBase, {"collective.sizes=[.]"}), Catch::EndsWith("is not a size: expected "
-                                                                        "a positive number of bytes "
-                                                                        "with an optional unit B, "
-                                                                        "KiB, MiB, GiB, TiB, KB, MB, "
-                                                                        "GB, TB"));
+  CHECK_THAT(error_of(kBase, {"collective.sizes=[.]"}),
+             Catch::EndsWith("is not a size: expected "
+                             "a positive number of bytes "
+                             "with an optional unit B, "
+                             "KiB, MiB, GiB, TiB, KB, MB, "
+                             "GB, TB"));
 }
 
 TEST_CASE("NIC values the simulator would refuse after simulating are rejected at load") {
@@ -157,8 +158,8 @@ TEST_CASE("a second YAML document and deep nesting are reported as such") {
   CHECK(error_of(",key") ==
         "s.yaml:1:1: the scenario is empty; expected a mapping with at least topology and "
         "collective");
-  const std::string deep = std::string(kBase) + "description: " + std::string(3000, '[') +
-                           std::string(3000, ']') + "\n";
+  const std::string deep =
+      std::string(kBase) + "description: " + std::string(3000, '[') + std::string(3000, ']') + "\n";
   CHECK_THAT(error_of(deep), Catch::StartsWith("s.yaml:5:") &&
                                  Catch::Contains("the YAML nests deeper than") &&
                                  Catch::Contains("levels (the parser's limit)"));

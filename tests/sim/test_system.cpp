@@ -368,7 +368,8 @@ TEST_CASE("source routes that cross the dateline twice are refused with the depe
     const std::string what = e.what();
     INFO(what);
     CHECK(what.rfind("the routes of this schedule can deadlock on ring:4 with router.vcs 2: "
-                     "channel dependency cycle link ", 0) == 0);
+                     "channel dependency cycle link ",
+                     0) == 0);
     // The cycle may start at any of its four links: compare it doubled.
     const std::string listed = what.substr(what.find("cycle ") + 6);
     CHECK((cycle + cycle).find(listed.substr(0, listed.rfind(" -> ") + 4)) != std::string::npos);
