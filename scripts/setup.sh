@@ -10,6 +10,7 @@ packages=(
   yosys opensta qflow-tech-osu018
   python3 python3-matplotlib graphviz time
   slurmctld slurmd slurm-client munge
+  clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)
 )
 
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One command: install what is missing, build, run the whole test suite with ctest (unit, RTL,
-# integration), then build the unit tests once more with ASan+UBSan (build-asan/) and run them.
+# integration), then build the unit tests once more with ASan+UBSan (build-asan/) and run them,
+# then fuzz every input parser for 20 s each (scripts/fuzz.sh; the long run is scripts/fuzz.sh).
 #   MT_SKIP_SANITIZE=1 scripts/test.sh   skips the sanitizer pass (local iterations only).
+#   MT_SKIP_FUZZ=1 scripts/test.sh       skips the short fuzz runs (local iterations only).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -22,4 +24,9 @@ if [ "${MT_SKIP_SANITIZE:-0}" != 1 ]; then
   # SystemC's kernel keeps its coroutine stacks alive at exit: leak reports there are not ours.
   ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$root/build-asan" -j "$jobs" --output-on-failure --timeout 900 -L "^($(echo $unit_areas | tr ' ' '|'))\$"
+fi
+
+if [ "${MT_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== fuzz (libFuzzer, ASan+UBSan, 20 s per target) =="
+  MT_FUZZ_SECONDS=${MT_FUZZ_SECONDS:-20} "$root/scripts/fuzz.sh"
 fi

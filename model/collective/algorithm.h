@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/error.h"
 #include "model/topology/topology.h"
 
 namespace mt {
@@ -19,9 +20,9 @@ using AlgorithmParams = std::map<std::string, std::string>;
 
 /// Thrown for an unknown algorithm, an unknown/invalid parameter, or a topology the algorithm
 /// does not support (message names which and why).
-class AlgorithmError : public std::runtime_error {
+class AlgorithmError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Builds the schedule of algorithm `name` ("ring", "ring_bi", "ring2d", "dbtree",

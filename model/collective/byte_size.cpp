@@ -2,12 +2,27 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <map>
 #include <stdexcept>
 
 namespace mt {
 
+namespace {
+
+constexpr std::uint64_t kMaxSize = 1000000000000000000ull;  // 1e18 bytes: far above any limit
+// More significant digits are a typo, not a size; 24 digits x the largest unit (2^40) stay
+// below 2^128, so the arithmetic below cannot overflow.
+constexpr std::size_t kMaxDigits = 24;
+
+std::string not_a_size(const std::string& text) {
+  return "\"" + text +
+         "\" is not a size: expected a positive number of bytes with an optional unit B, KiB, "
+         "MiB, GiB, TiB, KB, MB, GB, TB";
+}
+
+}  // namespace
+
+// Exact integer arithmetic: "1.5KiB" is 15 x 1024 / 10, never a rounded double.
 std::uint64_t parse_byte_size(const std::string& text) {
   std::size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
@@ -15,22 +30,53 @@ std::uint64_t parse_byte_size(const std::string& text) {
   const std::string number = text.substr(0, i);
   std::string unit = text.substr(i);
   unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
-  if (number.empty() || std::count(number.begin(), number.end(), '.') > 1)
-    throw std::invalid_argument("\"" + text +
-                                "\" is not a size: expected a positive number of "
-                                "bytes with an optional unit B, KiB, MiB, GiB, KB, MB, GB");
-  static const std::map<std::string, double> kUnits = {
-      {"", 1},     {"B", 1},    {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
-      {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}};
+  const auto dots = std::count(number.begin(), number.end(), '.');
+  if (number.empty() || dots > 1 || number == ".") throw std::invalid_argument(not_a_size(text));
+  static const std::map<std::string, std::uint64_t> kUnits = {{"", 1},
+                                                              {"B", 1},
+                                                              {"KiB", 1ull << 10},
+                                                              {"MiB", 1ull << 20},
+                                                              {"GiB", 1ull << 30},
+                                                              {"TiB", 1ull << 40},
+                                                              {"KB", 1000ull},
+                                                              {"MB", 1000000ull},
+                                                              {"GB", 1000000000ull},
+                                                              {"TB", 1000000000000ull}};
   const auto unit_it = kUnits.find(unit);
   if (unit_it == kUnits.end())
     throw std::invalid_argument("\"" + text + "\" has an unknown unit \"" + unit +
-                                "\"; use B, KiB, MiB, GiB, KB, MB or GB");
-  const double value = std::stod(number) * unit_it->second;
-  if (value < 1) throw std::invalid_argument("\"" + text + "\" is not a positive size");
-  if (value != std::floor(value))
+                                "\"; use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB");
+  // Digits without the point and without leading zeros; `scale` = digits after the point.
+  std::string digits;
+  int scale = 0;
+  bool after_point = false;
+  for (const char c : number) {
+    if (c == '.') {
+      after_point = true;
+      continue;
+    }
+    if (after_point) ++scale;
+    if (!digits.empty() || c != '0') digits += c;
+  }
+  // Trailing zeros after the point do not change the value.
+  std::size_t keep = digits.size();
+  while (scale > 0 && keep > 0 && digits[keep - 1] == '0') {
+    --keep;
+    --scale;
+  }
+  digits.resize(keep);
+  if (digits.empty()) throw std::invalid_argument("\"" + text + "\" is not a positive size");
+  if (digits.size() > kMaxDigits) throw std::invalid_argument("\"" + text + "\" is too large");
+  unsigned __int128 mantissa = 0;
+  for (const char c : digits) mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
+  unsigned __int128 value = mantissa * unit_it->second;
+  unsigned __int128 divisor = 1;
+  for (int k = 0; k < scale; ++k) divisor *= 10;  // scale <= kMaxDigits: fits
+  if (value < divisor) throw std::invalid_argument("\"" + text + "\" is not a positive size");
+  if (value % divisor != 0)
     throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes");
-  if (value > 1e18) throw std::invalid_argument("\"" + text + "\" is too large");
+  value /= divisor;
+  if (value > kMaxSize) throw std::invalid_argument("\"" + text + "\" is too large");
   return static_cast<std::uint64_t>(value);
 }
 

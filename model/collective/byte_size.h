@@ -7,8 +7,8 @@
 
 namespace mt {
 
-/// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB
-/// (binary) or KB, MB, GB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument
+/// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB,
+/// TiB (binary) or KB, MB, GB, TB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument
 /// with a reason when the text is not a positive whole number of bytes.
 std::uint64_t parse_byte_size(const std::string& text);
 

@@ -8,13 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt {
 
 /// Thrown when a schedule file or object is malformed (not when it is well-formed but wrong: that
 /// is a VerifyReport).
-class ScheduleError : public std::runtime_error {
+class ScheduleError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// What the receiver does with the data of a message.

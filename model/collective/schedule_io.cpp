@@ -10,11 +10,18 @@
 #include <sstream>
 #include <vector>
 
+#include "model/core/json_text.h"
+#include "model/core/text_file.h"
+
 namespace mt {
 
 namespace {
 
 using Json = nlohmann::json;
+
+// A schedule of a million messages is about 100 MiB of JSON; a larger file is refused before
+// parsing (nlohmann's tree takes about ten times the text).
+constexpr std::uint64_t kMaxScheduleFileBytes = std::uint64_t{256} << 20;
 
 std::string join_path(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
@@ -205,17 +212,14 @@ Schedule schedule_from_json(const nlohmann::json& json) {
   return s;
 }
 
-Schedule load_schedule_file(const std::string& path) {
+Schedule load_schedule_text(const std::string& text, const std::string& path) {
   const std::string where = "schedule file \"" + path + "\": ";
-  std::ifstream in(path);
-  if (!in)
-    throw ScheduleError("cannot read schedule file \"" + path + "\": " + std::strerror(errno));
   Json json;
   try {
-    json = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix; keep "parse error at line L,
-    // column C: ...".
+    json = Json::parse(text);
+  } catch (const Json::exception& e) {
+    // Every nlohmann error (syntax, invalid UTF-8, a number out of range such as 1e400): drop
+    // its "[json.exception.parse_error.101] " prefix, keep "parse error at line L, column C".
     std::string what = e.what();
     const auto bracket = what.find("] ");
     if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
@@ -230,12 +234,22 @@ Schedule load_schedule_file(const std::string& path) {
   }
 }
 
+Schedule load_schedule_file(const std::string& path) {
+  std::string text;
+  try {
+    text = read_text_file(path, "schedule file", kMaxScheduleFileBytes);
+  } catch (const FileError& e) {
+    throw ScheduleError(e.what());
+  }
+  return load_schedule_text(text, path);
+}
+
 void save_schedule_file(const Schedule& schedule, const std::string& path) {
   std::ofstream out(path);
   if (!out) {
     throw ScheduleError("cannot write schedule file \"" + path + "\": " + std::strerror(errno));
   }
-  out << to_json(schedule).dump(2) << '\n';
+  out << json_text(to_json(schedule), 2) << '\n';
   if (!out) throw ScheduleError("cannot write schedule file \"" + path + "\"");
 }
 

@@ -30,6 +30,9 @@ Schedule schedule_from_json(const nlohmann::json& json);
 /// column) or a malformed schedule (with the JSON path), each prefixed with the file name.
 Schedule load_schedule_file(const std::string& path);
 
+/// Same as load_schedule_file for the file's text; `path` names it in messages.
+Schedule load_schedule_text(const std::string& text, const std::string& path);
+
 /// Writes the JSON form to `path` (2-space indented). Throws ScheduleError when it cannot write.
 void save_schedule_file(const Schedule& schedule, const std::string& path);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace mt {
@@ -109,7 +110,12 @@ std::string MessageRecord::check_complete(int id) const {
 
 int Nic::packets_for(std::uint64_t bytes, int packet_bytes) {
   const auto per = static_cast<std::uint64_t>(packet_bytes);
-  return std::max(1, static_cast<int>((bytes + per - 1) / per));
+  const std::uint64_t packets = bytes / per + (bytes % per != 0);
+  // The loader keeps every size within 31-bit packet counts; this guards the conversion.
+  if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    throw SimTimeError("a message of " + std::to_string(bytes) + " bytes is " +
+                       std::to_string(packets) + " packets: more than a 31-bit count");
+  return std::max(1, static_cast<int>(packets));
 }
 
 int Nic::flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes) {

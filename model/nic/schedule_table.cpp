@@ -196,6 +196,10 @@ struct UnionFind {
   }
 };
 
+// Memory budget of one node's happens-before bitsets in pack_schedule, 64-bit words (1 GiB, as
+// the verifier's replay state; tree_packing on a 4x4 torus needs 225 MiB).
+constexpr std::size_t kPackBudgetWords = std::size_t{128} << 20;
+
 // Topological order of the dependency DAG (throws on a cycle).
 std::vector<int> topo_order(const Schedule& s, std::vector<std::vector<int>>& children) {
   const std::size_t m = s.ops.size();
@@ -299,6 +303,14 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     const int k = static_cast<int>(p.incoming.size());
     const std::size_t words = static_cast<std::size_t>((k + 63) / 64);
     // anc[x]: incoming messages of u that are strict ancestors of x; desc[x]: strict descendants.
+    // Refused past the budget rather than allocated (a hostile schedule must not exhaust memory).
+    if (2 * m * words > kPackBudgetWords) {
+      throw TableError("node " + str(u) + ": packing needs " +
+                       str(static_cast<long long>(2 * m * words * 8 >> 20)) +
+                       " MiB of happens-before bitsets (" + str(static_cast<long long>(m)) +
+                       " messages x " + str(k) + " arrivals at the node), more than the packer's " +
+                       str(static_cast<long long>(kPackBudgetWords * 8 >> 20)) + " MiB budget");
+    }
     std::vector<std::uint64_t> anc(m * words, 0);
     std::vector<std::uint64_t> desc(m * words, 0);
     if (k > 0) {

@@ -12,14 +12,15 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/error.h"
 
 namespace mt {
 
 /// Thrown when a schedule cannot be packed (a dependency that no counter threshold expresses
 /// exactly) or a value does not fit its field. The message names the node and the entry.
-class TableError : public std::runtime_error {
+class TableError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One schedule-table entry: a message this node sends.

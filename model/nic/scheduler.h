@@ -10,13 +10,15 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt {
 
 /// A scheduler was misused: a program that does not fit the NIC (bad port, repeated or unknown
 /// message) or an operation requested that is not there (pop with nothing ready).
-class SchedulerError : public std::runtime_error {
+class SchedulerError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One operation of a node's program as the scheduler sees it.

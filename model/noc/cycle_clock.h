@@ -5,6 +5,9 @@
 #include <systemc>
 
 #include <cstdint>
+#include <string>
+
+#include "model/noc/time_limits.h"
 
 namespace mt {
 
@@ -12,14 +15,22 @@ namespace mt {
 class CycleClock {
  public:
   /// `clock_ghz`: clock frequency, GHz (period = 1/clock_ghz ns, rounded to the time resolution).
-  explicit CycleClock(double clock_ghz) : period_(1.0 / clock_ghz, sc_core::SC_NS) {}
+  explicit CycleClock(double clock_ghz)
+      : period_(1.0 / clock_ghz, sc_core::SC_NS), max_cycles_(kMaxSimTimePs / period_.value()) {}
 
   /// One clock period.
   const sc_core::sc_time& period() const { return period_; }
+  /// Cycles this clock can represent (the run's horizon, see time_limits.h).
+  std::uint64_t max_cycles() const { return max_cycles_; }
   /// Current simulated time, cycles.
   std::uint64_t now() const { return sc_core::sc_time_stamp().value() / period_.value(); }
-  /// A delay of `cycles` cycles.
+  /// A delay of `cycles` cycles; SimTimeError past the horizon (the loader's ranges keep every
+  /// delay of a valid scenario inside it, so this is a guard, not a limit users meet).
   sc_core::sc_time to_time(std::uint64_t cycles) const {
+    if (cycles > max_cycles_)
+      throw SimTimeError("a delay of " + std::to_string(cycles) +
+                         " cycles exceeds the simulated-time horizon of " +
+                         std::to_string(max_cycles_) + " cycles at this clock");
     return sc_core::sc_time::from_value(period_.value() * cycles);
   }
   /// A delay expressed in cycles (the delay must be a whole number of cycles).
@@ -29,6 +40,7 @@ class CycleClock {
 
  private:
   sc_core::sc_time period_;
+  std::uint64_t max_cycles_;
 };
 
 }  // namespace mt

@@ -16,6 +16,12 @@ LinkChannel::LinkChannel(const sc_core::sc_module_name& name, const LinkParams& 
 
 std::uint64_t LinkChannel::serialization_cycles(int flits, int flit_bytes, double bytes_per_cycle) {
   const double cycles = static_cast<double>(flits) * flit_bytes / bytes_per_cycle;
+  // Checked before the conversion: past 2^62 it would be undefined (the loader's ranges keep a
+  // valid scenario far below).
+  if (!(cycles <= static_cast<double>(kMaxSimTimePs)))
+    throw SimTimeError("a packet of " + std::to_string(flits) + " flits at " +
+                       std::to_string(bytes_per_cycle) +
+                       " bytes/cycle takes more cycles than simulated time can represent");
   // Tolerate rounding of an exact quotient (e.g. 272 / 16.0) before taking the ceiling.
   const auto whole = static_cast<std::uint64_t>(std::ceil(cycles - 1e-9));
   return whole == 0 ? 1 : whole;

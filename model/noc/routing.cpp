@@ -100,6 +100,22 @@ void RoutingTable::check_path(const std::vector<int>& path, int src, int dst) co
     throw RoutingError("path from node " + std::to_string(src) + " to node " + std::to_string(dst) +
                        " ends at vertex " + std::to_string(at));
   }
+  // Fat-tree and custom routes are up*/down*: a path that turns up again after going down could
+  // close a cycle of channel dependencies with other routes.
+  if (topology_.routes_up_down()) {
+    for (std::size_t i = 1; i < path.size(); ++i) {
+      if (topology_.link_goes_up(path[i]) && !topology_.link_goes_up(path[i - 1])) {
+        const Link& down = topology_.link(path[i - 1]);
+        const Link& up = topology_.link(path[i]);
+        throw RoutingError("path from node " + std::to_string(src) + " to node " +
+                           std::to_string(dst) + " goes down (link " + std::to_string(down.id) +
+                           ", " + std::to_string(down.src) + "->" + std::to_string(down.dst) +
+                           ") then up again (link " + std::to_string(up.id) + ", " +
+                           std::to_string(up.src) + "->" + std::to_string(up.dst) +
+                           "): " + topology_.kind() + " routes are up*/down* (deadlock freedom)");
+      }
+    }
+  }
 }
 
 }  // namespace mt

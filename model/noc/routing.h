@@ -9,14 +9,15 @@
 #include <utility>
 #include <vector>
 
+#include "model/core/error.h"
 #include "model/topology/topology.h"
 
 namespace mt {
 
 /// Thrown for a source route that does not lead from its source to its destination.
-class RoutingError : public std::runtime_error {
+class RoutingError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Where a packet is on its route, as far as the VC classes care.

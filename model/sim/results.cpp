@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "model/collective/byte_size.h"
+#include "model/core/json_text.h"
 #include "model/sim/scenario_loader.h"
 
 namespace mt {
@@ -27,18 +28,6 @@ std::string csv_field(const std::string& s) {
   std::string out = "\"";
   for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
-}
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot write the results file");
-    out << text;
-    if (!out.flush()) throw std::runtime_error(path + ": write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error(path + ": cannot move the results file into place");
 }
 
 std::string results_csv_header() {
@@ -130,7 +119,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
 void write_results_json(const std::string& path, const std::vector<RunResult>& runs) {
   nlohmann::json doc = {{"runs", nlohmann::json::array()}};
   for (const auto& r : runs) doc["runs"].push_back(to_json(r));
-  write_text_atomically(path, doc.dump(2) + "\n");
+  write_text_atomically(path, json_text(doc, 2) + "\n");
 }
 
 void write_results_csv(const std::string& path, const std::vector<RunResult>& runs) {
@@ -155,16 +144,34 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   os << "scenario " << first.scenario << ": " << first.topology << ", " << first.nodes
      << " nodes; cycles are network clock cycles at " << first.clock_ghz << " GHz ("
      << fixed(1.0 / first.clock_ghz, 3) << " ns each)\n\n";
-  os << std::left << std::setw(9) << "size" << std::setw(18) << "algorithm" << std::right
-     << std::setw(6) << "ports" << std::setw(7) << "steps" << std::setw(13) << "cycles"
-     << std::setw(12) << "time_us" << std::setw(13) << "bound_cyc" << std::setw(9) << "lat_cyc" << std::setw(8) << "eff"
-     << std::setw(speedup_width) << "vs_" + reference_name << std::setw(9) << "data" << "\n";
+  // A cell of `width` columns keeps one space towards its neighbour even when the value is
+  // wider than the column (huge cycle counts push the row right instead of running together).
+  const auto left = [&os](int width, const auto& value) {
+    os << std::left << std::setw(width - 1) << value << ' ';
+  };
+  const auto right = [&os](int width, const auto& value) {
+    os << ' ' << std::right << std::setw(width - 1) << value;
+  };
+  left(9, "size");
+  left(18, "algorithm");
+  right(6, "ports");
+  right(7, "steps");
+  right(13, "cycles");
+  right(12, "time_us");
+  right(13, "bound_cyc");
+  right(9, "lat_cyc");
+  right(8, "eff");
+  right(speedup_width, "vs_" + reference_name);
+  right(9, "data");
+  os << "\n";
   std::uint64_t last_size = runs.front().bytes;
   for (const auto& r : runs) {
     if (r.bytes != last_size) os << "\n";
     last_size = r.bytes;
-    os << std::left << std::setw(9) << format_byte_size(r.bytes) << std::setw(18) << r.algorithm
-       << std::right << std::setw(6) << r.ports << std::setw(7) << r.steps;
+    left(9, format_byte_size(r.bytes));
+    left(18, r.algorithm);
+    right(6, r.ports);
+    right(7, r.steps);
     if (!r.error.empty() && r.completion_cycles == 0) {
       os << "  FAILED: " << r.error << "\n";
       continue;
@@ -176,10 +183,14 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
                              : r.data_mode == "off" ? "timing"
                              : r.data_verified      ? (r.data_mode == "sampled" ? "sampled" : "ok")
                                                     : "WRONG";
-    os << std::setw(13) << r.completion_cycles << std::setw(12) << fixed(r.completion_ns / 1000, 3)
-       << std::setw(13) << fixed(r.bound_cycles, 0) << std::setw(9)
-       << fixed(r.latency_bound_cycles, 0) << std::setw(8) << fixed(r.efficiency, 3)
-       << std::setw(speedup_width) << speedup << std::setw(9) << data << "\n";
+    right(13, r.completion_cycles);
+    right(12, fixed(r.completion_ns / 1000, 3));
+    right(13, fixed(r.bound_cycles, 0));
+    right(9, fixed(r.latency_bound_cycles, 0));
+    right(8, fixed(r.efficiency, 3));
+    right(speedup_width, speedup);
+    right(9, data);
+    os << "\n";
     if (!r.error.empty()) os << "    error: " << r.error << "\n";
   }
   bool noted = false;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/core/text_file.h"  // write_text_atomically
 #include "model/sim/run_result.h"
 
 namespace mt {
@@ -28,10 +29,6 @@ std::string csv_field(const std::string& text);
 std::string results_csv_header();
 /// One CSV row (no newline) of the scalar fields of `run`, matching results_csv_header().
 std::string results_csv_row(const RunResult& run);
-
-/// Writes `text` to `path` through a temporary file renamed into place, so a reader never sees a
-/// partial file. Throws std::runtime_error naming the path when it cannot.
-void write_text_atomically(const std::string& path, const std::string& text);
 
 /// Human-readable table: one row per run, grouped by size, with the speedup over ring (or over
 /// the first algorithm when ring did not run) and a legend explaining every column and unit.

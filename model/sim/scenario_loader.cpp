@@ -1,17 +1,21 @@
 #include "model/sim/scenario_loader.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include "model/collective/byte_size.h"
+#include "model/core/text_file.h"
+#include "model/noc/time_limits.h"
 
 namespace mt {
 namespace {
@@ -34,6 +38,12 @@ std::size_t find_invalid_utf8(const std::string& s) {
     if (i + static_cast<std::size_t>(extra) >= s.size()) return i;  // truncated sequence
     for (int k = 1; k <= extra; ++k)
       if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0xC0) != 0x80) return i;
+    // Overlong forms, UTF-16 surrogates (U+D800..DFFF) and code points past U+10FFFF are not
+    // UTF-8 either (RFC 3629); the JSON writer rejects them, so the loader does first.
+    const auto c1 = extra > 0 ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) ||
+        (c == 0xF4 && c1 >= 0x90))
+      return i;
     i += static_cast<std::size_t>(extra) + 1;
   }
   return std::string::npos;
@@ -54,10 +64,36 @@ class Reader {
   /// The scenario file's path as given (relative schedule files are taken from its folder).
   const std::string& source() const { return source_; }
 
+  // Fails at the node of `path` ("a.b[2].c") under `root` when it is there, else at its nearest
+  // ancestor: cross-key rules name the key's own line.
+  [[noreturn]] void fail_at(const YAML::Node& root, const std::string& path,
+                            const std::string& what) const {
+    fail(locate(root, path, 0), path, what);
+  }
+
+  // The node at path[from...] under `node` (yaml-cpp's Node assignment writes through, so the
+  // walk recurses instead of rebinding a Node).
+  static YAML::Node locate(const YAML::Node& node, const std::string& path, std::size_t from) {
+    if (from >= path.size()) return node;
+    std::size_t end = path.find('.', from);
+    if (end == std::string::npos) end = path.size();
+    std::string part = path.substr(from, end - from);
+    std::size_t index = std::string::npos;
+    if (const auto open = part.find('['); open != std::string::npos) {
+      index = static_cast<std::size_t>(std::strtoul(part.c_str() + open + 1, nullptr, 10));
+      part.resize(open);
+    }
+    if (!node.IsMap() || !node[part].IsDefined()) return node;
+    const YAML::Node child = node[part];
+    if (index == std::string::npos) return locate(child, path, end + 1);
+    if (!child.IsSequence() || index >= child.size()) return child;
+    return locate(child[index], path, end + 1);
+  }
+
   std::string where(const YAML::Node& node, const std::string& path) const {
     for (const auto& [key, text] : overridden_)
       if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0)
-        return "--set " + key + "=" + text;
+        return "--set " + text;
     const YAML::Mark m = node.Mark();
     if (m.line < 0) return source_;
     return source_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
@@ -416,6 +452,66 @@ void read_collective(const Reader& r, const YAML::Node& node, const std::string&
              });
 }
 
+// Cross-key rules of one NIC (the scenario's, or an algorithm entry's with its overrides).
+// `where` is "nic" or the entry's "file:line:col".
+void check_nic(const Reader& r, const YAML::Node& root, const std::string& where,
+               const NicConfig& c) {
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    if (where == "nic") r.fail_at(root, "nic." + key, what);
+    throw ScenarioError(where + ": nic." + key + ": " + what);
+  };
+  if (c.packet_bytes % 4 != 0)
+    fail("packet_bytes", std::to_string(c.packet_bytes) +
+                             " is not a whole number of 4-byte elements (the reduction unit adds "
+                             "fp32/int32 elements; a packet carries whole ones)");
+  if (c.scheduler == "rtl" && c.issue != "hardware")
+    fail("scheduler",
+         "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
+         "(nic.issue is " +
+             c.issue + ")");
+}
+
+// Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
+// count is a 31-bit integer, every delay and the whole run fit the simulated-time horizon
+// (SystemC's 64-bit picosecond time at this clock), and a run can at least move one buffer over
+// one link within it.
+void check_representable(const Reader& r, const YAML::Node& root, const ScenarioConfig& s) {
+  const std::uint64_t horizon = max_sim_cycles(s.clock_ghz);
+  const std::string at_clock = " cycles, the simulated-time horizon at clock_ghz " +
+                               Reader::fmt(s.clock_ghz) +
+                               " (SystemC's 64-bit picosecond time, kept below 2^62 ps)";
+  if (s.watchdog_cycles > horizon)
+    r.fail_at(
+        root, "watchdog_cycles",
+        std::to_string(s.watchdog_cycles) + " is beyond " + std::to_string(horizon) + at_clock);
+  const double bpc = s.topology.link_bytes_per_cycle;
+  std::vector<const NicConfig*> nics{&s.nic};
+  for (const auto& a : s.collective.algorithms) nics.push_back(&a.nic);
+  for (std::size_t i = 0; i < s.collective.sizes_bytes.size(); ++i) {
+    const std::uint64_t bytes = s.collective.sizes_bytes[i];
+    const std::string path = "collective.sizes[" + std::to_string(i) + "]";
+    for (const NicConfig* nic : nics) {
+      const auto per = static_cast<std::uint64_t>(nic->packet_bytes);
+      const std::uint64_t packets = bytes / per + (bytes % per != 0);
+      if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        r.fail_at(root, path,
+                  format_byte_size(bytes) + " is " + std::to_string(packets) +
+                      " packets of nic.packet_bytes " + std::to_string(nic->packet_bytes) +
+                      "; the model counts a message's packets in 31 bits (at most " +
+                      std::to_string(std::numeric_limits<int>::max()) +
+                      "): use larger packets or a smaller size");
+      // One buffer (plus one packet's header) serialised over one link: a lower bound of any
+      // all-reduce of this size, which must fit the horizon.
+      const double wire = static_cast<double>(bytes) + nic->head_flit_bytes + nic->flit_bytes;
+      if (wire / bpc > static_cast<double>(horizon))
+        r.fail_at(root, "topology.link_bytes_per_cycle",
+                  Reader::fmt(bpc) + " bytes/cycle: moving one " + format_byte_size(bytes) +
+                      " buffer over one link takes " + Reader::fmt(wire / bpc) +
+                      " cycles, beyond " + std::to_string(horizon) + at_clock);
+    }
+  }
+}
+
 void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
   if (!root.IsDefined() || root.IsNull())
     r.fail(root, "", "the scenario is empty; expected a mapping with at least topology and collective");
@@ -428,7 +524,7 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "name") s.name = r.text(v, p);
                if (key == "description") s.description = r.text(v, p);
-               if (key == "clock_ghz") s.clock_ghz = r.real(v, p, 0, 100, true);
+               if (key == "clock_ghz") s.clock_ghz = r.real(v, p, kMinClockGhz, 100, false);
                if (key == "watchdog_cycles")
                  s.watchdog_cycles = static_cast<std::uint64_t>(r.integer(v, p, 100, 1ll << 50));
                if (key == "topology") {
@@ -483,6 +579,9 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
     r.fail(root, "router.buffer_flits",
            std::to_string(s.router.buffer_flits) + " flits cannot hold one packet of " +
                std::to_string(packet_flits) + " flits (nic.packet_bytes + nic.head_flit_bytes)");
+  check_nic(r, root, "nic", s.nic);
+  for (const auto& a : s.collective.algorithms) check_nic(r, root, a.where, a.nic);
+  check_representable(r, root, s);
 }
 
 // The mapping form of a spec-string topology ("torus:4x4" -> {kind: torus, dims: [4, 4]}).
@@ -503,6 +602,8 @@ YAML::Node topology_spec_as_map(const TopologyConfig& spec) {
   return m;
 }
 
+bool is_key_path(const std::string& key);
+
 // Splits "a.b.c=value" and sets that key in `root`, creating mappings on the way.
 void apply_override(YAML::Node& root, const std::string& text,
                     std::map<std::string, std::string>& overridden) {
@@ -511,18 +612,21 @@ void apply_override(YAML::Node& root, const std::string& text,
     throw ScenarioError("--set " + text + ": expected key.path=value");
   const std::string key = text.substr(0, eq);
   const std::string value = text.substr(eq + 1);
+  if (find_invalid_utf8(text) != std::string::npos)
+    throw ScenarioError("--set: the override is not valid UTF-8");
   YAML::Node parsed;
   try {
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& e) {
     throw ScenarioError("--set " + text + ": value is not valid YAML: " + e.msg);
   }
+  if (!is_key_path(key))
+    throw ScenarioError("--set " + text + ": \"" + key +
+                        "\" is not a scenario key path (names of letters, digits and '_' joined "
+                        "by '.')");
   std::vector<std::string> parts;
   std::stringstream ss(key);
-  for (std::string part; std::getline(ss, part, '.');) {
-    if (part.empty()) throw ScenarioError("--set " + text + ": empty key in \"" + key + "\"");
-    parts.push_back(part);
-  }
+  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
   if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
   std::vector<YAML::Node> chain{root};
   std::string walked;
@@ -535,6 +639,8 @@ void apply_override(YAML::Node& root, const std::string& text,
     if (!child.IsDefined() || child.IsNull()) {
       parent[parts[i]] = YAML::Node(YAML::NodeType::Map);
       child = parent[parts[i]];
+      // The override created this mapping: problems with it are the override's.
+      overridden.emplace(walked, text);
     } else if (child.IsScalar() && parts[i] == "topology") {
       // A spec-string topology stays replaceable key by key: expand it into a mapping.
       parent[parts[i]] = topology_spec_as_map(parse_topology_spec(child.Scalar()));
@@ -545,7 +651,7 @@ void apply_override(YAML::Node& root, const std::string& text,
   if (!chain.back().IsMap())
     throw ScenarioError("--set " + text + ": \"" + walked + "\" is not a mapping");
   chain.back()[parts.back()] = parsed;
-  overridden[key] = value;
+  overridden[key] = text;
 }
 
 // "dir/name.yaml" -> "name".
@@ -554,6 +660,35 @@ std::string file_stem(const std::string& path) {
   std::string stem = path.substr(slash == std::string::npos ? 0 : slash + 1);
   if (const auto dot = stem.rfind('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
   return stem;
+}
+
+// Byte offset of the line that starts a second YAML document, or npos. Found in the text because
+// yaml-cpp's LoadAll loops forever on some malformed input (",key"): a "---" line (column 0,
+// then a blank or the end of the line) after the document began, or content after "...".
+std::size_t second_document(const std::string& text) {
+  const auto marker = [&](std::size_t at, const char* three) {
+    return text.compare(at, 3, three) == 0 &&
+           (at + 3 >= text.size() || text[at + 3] == ' ' || text[at + 3] == '\t' ||
+            text[at + 3] == '\r' || text[at + 3] == '\n');
+  };
+  bool begun = false, ended = false;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t first = text.find_first_not_of(" \t\r", at);
+    const bool blank = first == std::string::npos || first >= end || text[first] == '#';
+    if (marker(at, "---")) {
+      if (begun || ended) return at;
+      begun = true;
+    } else if (marker(at, "...")) {
+      ended = true;
+    } else if (!blank && text[at] != '%') {
+      if (ended) return at;
+      begun = true;
+    }
+    at = end + 1;
+  }
+  return std::string::npos;
 }
 
 // Parses one YAML document, naming file:line:col of invalid UTF-8 or a syntax error.
@@ -565,27 +700,32 @@ YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
     throw ScenarioError(source_name + ":" + std::to_string(line) + ":" + std::to_string(col) +
                         ": the file is not valid UTF-8 (byte " + std::to_string(bad) + ")");
   }
+  const auto at = [&](const YAML::Mark& m) {
+    return source_name + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+  };
+  if (const std::size_t second = second_document(text); second != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(second), '\n');
+    throw ScenarioError(source_name + ":" + std::to_string(line) +
+                        ":1: a second YAML document (after '---' or '...'): a file holds exactly "
+                        "one");
+  }
   try {
     return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw ScenarioError(at(e.mark) + ": the YAML nests deeper than " + std::to_string(e.depth()) +
+                        " levels (the parser's limit); no mtsim file nests more than a few");
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(source_name + ":" + std::to_string(e.mark.line + 1) + ":" +
-                        std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+    throw ScenarioError(at(e.mark) + ": YAML syntax error: " + e.msg);
   }
 }
 
 // Reads a whole (small) file; `what` names it in messages ("scenario", "sweep").
 std::string read_small_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path + ": cannot open the " + what + " file");
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxFileBytes)
-      throw ScenarioError(path + ": the file is larger than 4 MiB; a " + what +
-                          " is a few KiB of YAML");
+  try {
+    return read_text_file(path, what + " file", kMaxFileBytes);
+  } catch (const FileError& e) {
+    throw ScenarioError(e.what());
   }
-  return text;
 }
 
 // A YAML value as one line of flow-style YAML, the form `--set key=value` parses back.
@@ -785,9 +925,22 @@ void read_workload(const Reader& r, const YAML::Node& root, WorkloadConfig& w) {
         }
       });
   if (!layers_node) r.fail(root, "", "missing key \"layers\"");
-  std::uint64_t total = 0;
+  std::uint64_t total = 0;  // each term < 2^40 and at most 10^5 layers: no overflow
   for (const auto& l : w.layers) total += l.params;
+  const std::uint64_t cycles = compute_and_launch_cycles(w);
   if (total == 0) r.fail(*layers_node, "layers", "no layer has parameters: nothing to all-reduce");
+  // One bucket may fuse every layer: the whole gradient must be an all-reduce size.
+  if (total * w.dtype_bytes > kMaxBytes)
+    r.fail(*layers_node, "layers",
+           std::to_string(total) + " parameters are " + std::to_string(total * w.dtype_bytes) +
+               " gradient bytes, more than the 1TiB all-reduce limit");
+  if (cycles > static_cast<std::uint64_t>(kMaxCycles))
+    r.fail(*layers_node, "layers",
+           "forward + backprop cycles of all layers, one launch_cycles per layer and "
+           "optimizer_cycles add up to " +
+               std::to_string(cycles) +
+               " cycles, more than the 2^50-cycle limit of one iteration (" +
+               std::to_string(kMaxCycles) + ")");
 }
 
 }  // namespace

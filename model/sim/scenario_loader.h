@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
 #include "model/sim/scenario_config.h"
 #include "model/sim/sweep_config.h"
 #include "model/workload/workload.h"
@@ -14,9 +15,9 @@
 namespace mt {
 
 /// Bad scenario input. what() reads "file:line:col: key.path: what is wrong".
-class ScenarioError : public std::runtime_error {
+class ScenarioError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Loads and validates a scenario file. `overrides` are "key.path=value" strings (from

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "model/collective/byte_size.h"
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 
@@ -173,8 +174,7 @@ std::vector<SweepRecord> read_sweep_records(const std::string& path) {
       r = sweep_record_from_json(nlohmann::json::parse(lines[i]));
     } catch (const std::exception& e) {
       if (i + 1 == lines.size()) break;  // the write of the last record was cut short
-      throw std::runtime_error(path + ":" + std::to_string(i + 1) +
-                               ": not a sweep record: " + e.what());
+      throw Error(path + ":" + std::to_string(i + 1) + ": not a sweep record: " + e.what());
     }
     const auto found = by_key.find(r.key);
     if (found != by_key.end()) {
@@ -189,9 +189,9 @@ std::vector<SweepRecord> read_sweep_records(const std::string& path) {
 
 void append_sweep_record(const std::string& path, const SweepRecord& record) {
   std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!out) throw std::runtime_error(path + ": cannot append to the sweep records");
-  out << to_json(record).dump() << '\n';
-  if (!out.flush()) throw std::runtime_error(path + ": write failed");
+  if (!out) throw Error(path + ": cannot append to the sweep records");
+  out << json_text(to_json(record)) << '\n';
+  if (!out.flush()) throw Error(path + ": write failed");
 }
 
 void write_sweep_results(const std::string& dir, const SweepConfig& sweep,
@@ -269,7 +269,7 @@ void write_sweep_results(const std::string& dir, const SweepConfig& sweep,
                               {"points_failed", failed},
                               {"points", point_list},
                               {"runs", runs}};
-  write_text_atomically(dir + "/results.json", doc.dump(1) + "\n");
+  write_text_atomically(dir + "/results.json", json_text(doc, 1) + "\n");
 }
 
 }  // namespace mt

@@ -14,6 +14,7 @@
 #include "model/nic/schedule_table.h"
 #include "model/nic/software_scheduler.h"
 #include "model/noc/cycle_clock.h"
+#include "model/noc/deadlock.h"
 #include "model/noc/link.h"
 #include "model/noc/packet.h"
 #include "model/noc/router.h"
@@ -236,6 +237,12 @@ struct System::Impl {
       sender.program_ports.push_back(port);
       nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
     }
+    // The routes this run uses (the routing's and the schedule's own source routes) must not be
+    // able to deadlock: refuse a cycle of channel dependencies before simulating.
+    const std::vector<Channel> cycle = find_channel_cycle(routing, env.paths, rc.vcs);
+    require(cycle.empty(), "the routes of this schedule can deadlock on " + topology.name() +
+                               " with router.vcs " + std::to_string(rc.vcs) +
+                               ": channel dependency cycle " + describe_cycle(topology, cycle));
     // Hardware issue: every NIC holds its packed table; its program is the table order.
     const bool hardware = nc.issue == "hardware";
     PackedSchedule packed;
@@ -428,7 +435,8 @@ struct System::Impl {
     if (ran) throw SimulationConfigError("System::run() called twice");
     ran = true;
     const auto wall_start = std::chrono::steady_clock::now();
-    sc_core::sc_start();
+    // Never past the horizon: later times would wrap SystemC's 64-bit time (time_limits.h).
+    sc_core::sc_start(clock.to_time(clock.max_cycles()), sc_core::SC_EXIT_ON_STARVATION);
     const auto wall_end = std::chrono::steady_clock::now();
 
     RunResult result;
@@ -453,6 +461,10 @@ struct System::Impl {
     if (!complete) {
       completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();
       result.error = !stall.empty() ? stall : describe_stall(clock.now());
+      if (stall.empty() && clock.now() >= clock.max_cycles())
+        result.error = "the run reached the simulated-time horizon of " +
+                       std::to_string(clock.max_cycles()) +
+                       " cycles at this clock (SystemC's 64-bit time) unfinished: " + result.error;
     }
     result.completion_cycles = completion;
     result.completion_ns = static_cast<double>(completion) / scenario.clock_ghz;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/error.h"
 #include "model/nic/schedule_table.h"
 #include "model/nic/scheduler.h"
 #include "model/nic/scheduler_model.h"
@@ -24,9 +25,9 @@ namespace mt {
 /// Thrown for a configuration the simulator cannot run (bad router/NIC parameters, a schedule that
 /// does not fit the topology, an invalid source route). Stalls and data mismatches are not
 /// exceptions: they are reported in RunResult::error.
-class SimulationConfigError : public std::runtime_error {
+class SimulationConfigError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Builds the scheduler of one NIC when nic.issue is "hardware": `node` is the endpoint, `table`

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -89,6 +90,7 @@ Topology::Topology(const TopologyConfig& config) : config_(config) {
     config_.dims.clear();
     build_custom();
     compute_custom_distances();
+    compute_updown_levels();
   } else {
     throw TopologyError("unknown topology kind \"" + kind +
                         "\" (expected ring, torus, mesh, fattree, bigraph, switch or custom)");
@@ -489,18 +491,76 @@ std::vector<int> Topology::route(int src, int dst) const {
     hop(nodes_ + sw_d, dst);
     return path;
   }
-  // custom (always connected): shortest path, lowest link id at every hop.
-  int cur = src;
-  while (cur != dst) {
-    const int remaining = distance(cur, dst);
-    int best = -1;
-    for (int l : out_[static_cast<size_t>(cur)]) {
-      const Link& link = links_[static_cast<size_t>(l)];
-      if (distance(link.dst, dst) == remaining - 1 && (best < 0 || l < best)) best = l;
+  return updown_route(src, dst);
+}
+
+void Topology::compute_updown_levels() {
+  const int root = is_direct() ? 0 : nodes_;
+  level_.assign(static_cast<size_t>(vertices()), -1);
+  std::deque<int> queue{root};
+  level_[static_cast<size_t>(root)] = 0;
+  while (!queue.empty()) {
+    const int v = queue.front();
+    queue.pop_front();
+    for (int l : out_[static_cast<size_t>(v)]) {
+      const int w = links_[static_cast<size_t>(l)].dst;
+      if (level_[static_cast<size_t>(w)] >= 0) continue;
+      level_[static_cast<size_t>(w)] = level_[static_cast<size_t>(v)] + 1;
+      queue.push_back(w);
     }
-    path.push_back(best);
-    cur = links_[static_cast<size_t>(best)].dst;
   }
+}
+
+bool Topology::link_goes_up(int link) const {
+  const Link& l = links_.at(static_cast<size_t>(link));
+  if (family_ == Family::kFatTree) {
+    const auto tier = [&](int v) {
+      return v < nodes_ ? 0 : v < nodes_ + config_.fattree_k ? 1 : 2;
+    };
+    return tier(l.dst) > tier(l.src);
+  }
+  if (family_ != Family::kCustom) return false;
+  const auto order = [&](int v) { return std::make_pair(level_[static_cast<size_t>(v)], v); };
+  return order(l.dst) < order(l.src);
+}
+
+// Shortest up*/down* path: BFS over (vertex, gone down yet) states, out links in id order so the
+// first path found takes the lowest link id at every hop. Every pair has one (up the spanning
+// tree to the root, then down), so the search always reaches dst.
+std::vector<int> Topology::updown_route(int src, int dst) const {
+  const size_t nv = static_cast<size_t>(vertices());
+  std::vector<int> via(2 * nv, -2);  // state -> link taken into it (-1: the start)
+  std::vector<size_t> parent(2 * nv, 0);
+  std::deque<size_t> queue{static_cast<size_t>(src) * 2};
+  via[static_cast<size_t>(src) * 2] = -1;
+  size_t found = 2 * nv;
+  while (!queue.empty() && found == 2 * nv) {
+    const size_t state = queue.front();
+    queue.pop_front();
+    const bool down = state % 2 == 1;
+    std::vector<int> out = out_[state / 2];
+    std::sort(out.begin(), out.end());
+    for (int l : out) {
+      const bool up = link_goes_up(l);
+      if (down && up) continue;  // no up link after a down link
+      const size_t next =
+          static_cast<size_t>(links_[static_cast<size_t>(l)].dst) * 2 + (up ? 0 : 1);
+      if (via[next] != -2) continue;
+      via[next] = l;
+      parent[next] = state;
+      if (next / 2 == static_cast<size_t>(dst)) {
+        found = next;
+        break;
+      }
+      queue.push_back(next);
+    }
+  }
+  if (found == 2 * nv)  // cannot happen on a connected graph; never return a wrong route
+    throw TopologyError("internal routing error on " + name_ + ": no up*/down* route " +
+                        std::to_string(src) + "->" + std::to_string(dst));
+  std::vector<int> path;
+  for (size_t state = found; via[state] >= 0; state = parent[state]) path.push_back(via[state]);
+  std::reverse(path.begin(), path.end());
   return path;
 }
 

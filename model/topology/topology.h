@@ -7,12 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt {
 
 /// Thrown for a topology that cannot exist (0 nodes, bad dims, unknown family, bad spec string).
-class TopologyError : public std::runtime_error {
+class TopologyError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One explicit edge of a `custom` topology (bidirectional: two directed links are made).
@@ -102,14 +104,23 @@ class Topology {
   /// XY(Z) on mesh, ring the shortest way (ties +). Fat-tree: up/down, endpoint->leaf[->spine
   /// (dst mod k/2)->leaf]->endpoint. BiGraph: endpoint->switch[->switch of the other half]->
   /// endpoint, or for two switches of the same half via the other half's switch (dst mod n/2).
-  /// Switch: endpoint->switch->endpoint. Custom: shortest path, lowest link id at every hop.
+  /// Switch: endpoint->switch->endpoint. Custom: up*/down* on a BFS spanning tree (shortest legal
+  /// path, lowest link id first; see link_goes_up).
   /// Empty when src == dst. Throws TopologyError for ids out of range. Deadlock freedom: mesh XY,
-  /// fat-tree up/down and switch routes are deadlock-free as is; ring/torus need dateline virtual
-  /// channels; BiGraph needs a separate virtual channel for a second switch-to-switch hop.
+  /// fat-tree up/down, switch and custom up*/down* routes are deadlock-free as is; ring/torus need
+  /// dateline virtual channels; BiGraph needs a separate virtual channel for a second
+  /// switch-to-switch hop. model/noc/deadlock.h checks it on the channel dependency graph.
   std::vector<int> route(int src, int dst) const;
   /// Hop count (links) of a shortest path between two vertices (endpoints or switches). O(1):
   /// closed forms per family, a precomputed BFS table on custom topologies (always connected).
   int distance(int u, int v) const;
+  /// True when `link` goes up: on a fat-tree towards the spines; on a custom topology towards the
+  /// root of the BFS spanning tree (the first switch, or endpoint 0 when there is none) in the
+  /// order (tree level, vertex id). A legal route takes up links, then down links only
+  /// (up*/down*): no cycle of channel dependencies can form. False on other families.
+  bool link_goes_up(int link) const;
+  /// True on the families whose routes are up*/down* (fattree, custom).
+  bool routes_up_down() const { return family_ == Family::kFatTree || family_ == Family::kCustom; }
   /// Largest endpoint-to-endpoint shortest-path hop count (precomputed).
   int diameter() const { return diameter_; }
   /// Number of directed links (every physical connection counts twice).
@@ -125,6 +136,8 @@ class Topology {
   void build_switch();
   void build_custom();
   void compute_custom_distances();
+  void compute_updown_levels();
+  std::vector<int> updown_route(int src, int dst) const;
   int compute_diameter() const;
 
   enum class Family { kRing, kTorus, kMesh, kFatTree, kBiGraph, kSwitch, kCustom };
@@ -139,6 +152,8 @@ class Topology {
   // custom only (other families have closed forms): all-pairs hop counts from Boost.Graph BFS,
   // row-major vertices x vertices.
   std::vector<std::int16_t> dist_;
+  // custom only: BFS level of every vertex in the up*/down* spanning tree.
+  std::vector<int> level_;
   int diameter_ = 0;
 };
 

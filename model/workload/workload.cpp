@@ -6,6 +6,19 @@
 
 namespace mt {
 
+std::uint64_t compute_and_launch_cycles(const WorkloadConfig& workload) {
+  std::uint64_t total = workload.optimizer_cycles;
+  const auto add = [&total](std::uint64_t v) {
+    if (__builtin_add_overflow(total, v, &total)) total = ~std::uint64_t{0};
+  };
+  for (const auto& l : workload.layers) {
+    add(l.forward_cycles);
+    add(l.backprop_cycles);
+    add(workload.launch_cycles);
+  }
+  return total;
+}
+
 std::vector<GradientBucket> make_buckets(const WorkloadConfig& workload) {
   std::uint64_t forward = 0;
   for (const auto& l : workload.layers) forward += l.forward_cycles;

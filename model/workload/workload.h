@@ -62,6 +62,11 @@ struct GradientBucket {
   std::uint64_t release_cycle = 0;
 };
 
+/// Most cycles an iteration's compute and launches can take: forward and backprop of every
+/// layer, one launch per layer (the most buckets) and the optimizer step. Saturates at 2^64 - 1
+/// instead of wrapping.
+std::uint64_t compute_and_launch_cycles(const WorkloadConfig& workload);
+
 /// Splits the layers into buckets: consecutive layers are fused until a bucket holds at least
 /// bucket_bytes (the last bucket may hold less); bucket_bytes 0 gives one bucket per layer.
 /// Layers with no parameters join the next bucket (or end the last one).

@@ -7,17 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt::cli {
 
 /// Exit statuses of every mtsim command.
 constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;  ///< data or schedule verification failed, or a run stalled
 constexpr int kExitBadInput = 2;     ///< bad option, scenario, topology, algorithm or file
+constexpr int kExitInternal = 3;     ///< a bug in mtsim: an error that is not an mt::Error
 
 /// Bad input detected by the CLI itself (exit 2).
-class UsageError : public std::runtime_error {
+class UsageError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Parses a command's `args` against `options` (`positional`, when not null, names the option

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "model/collective/algorithm.h"
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/trace.h"
@@ -24,6 +25,7 @@ int run_command(const std::vector<std::string>& args) {
   std::string scenario_file, json_out, csv_out, trace_out;
   std::vector<std::string> overrides;
   int jobs = 1;
+  double time_limit = 0;
   opts.add_options()("help,h", "show this help")(
       "set,s", po::value(&overrides)->composing(),
       "override a scenario key before validation: key.path=value, e.g. nic.ports=4 or "
@@ -35,15 +37,24 @@ int run_command(const std::vector<std::string>& args) {
       "per directed link, one slice per message from issue to arrival (open in ui.perfetto.dev "
       "or chrome://tracing; time in microseconds of simulated time)")(
       "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
-      "scenario", po::value(&scenario_file), "scenario YAML file (see scenarios/README.md)");
+      "time-limit", po::value(&time_limit),
+      "wall-clock limit per point, seconds (default: none): a point still simulating then is "
+      "stopped and reported as failed")("scenario", po::value(&scenario_file),
+                                        "scenario YAML file (see scenarios/README.md)");
   if (!parse_command(args, opts, "scenario")) return kExitOk;
   if (scenario_file.empty()) throw UsageError("missing SCENARIO.yaml (mtsim run --help)");
   if (jobs < 1 || jobs > 256)
     throw UsageError("--jobs " + std::to_string(jobs) + ": expected 1..256");
+  if (!(time_limit >= 0 && time_limit <= 1e7))
+    throw UsageError("--time-limit: expected 0 (none) to 10000000 seconds");
 
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
   if (json_out.empty()) json_out = scenario.output.json;
   if (csv_out.empty()) csv_out = scenario.output.csv;
+  // Outputs that cannot be written stop the run before anything is simulated.
+  if (!json_out.empty()) check_writable(json_out, "results JSON");
+  if (!csv_out.empty()) check_writable(csv_out, "results CSV");
+  if (!trace_out.empty()) check_writable(trace_out, "trace");
 
   // Build and verify every schedule before simulating anything: bad input writes nothing.
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
@@ -51,7 +62,8 @@ int run_command(const std::vector<std::string>& args) {
   int status = kExitOk;
   // Points ordered by size, then algorithm, so the table groups sizes.
   const std::vector<Point> points = points_for(prepared, scenario.collective.sizes_bytes);
-  const std::vector<RunResult> results = run_points(scenario, points, jobs, !trace_out.empty());
+  const std::vector<RunResult> results =
+      run_points(scenario, points, jobs, !trace_out.empty(), time_limit);
 
   for (const auto& r : results)
     if (!r.error.empty() || (!r.data_verified && r.data_mode != "off")) status = kExitCheckFailed;
@@ -62,7 +74,7 @@ int run_command(const std::vector<std::string>& args) {
     std::vector<TraceRun> traced;
     for (std::size_t i = 0; i < points.size(); ++i)
       traced.push_back({&results[i], &points[i].first->schedule, points[i].first->topology.get()});
-    write_text_atomically(trace_out, chrome_trace(traced).dump() + "\n");
+    write_text_atomically(trace_out, json_text(chrome_trace(traced)) + "\n");
   }
   return status;
 }

@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
+#include "model/core/json_text.h"
 #include "model/sim/scenario_loader.h"
 #include "tb/mtsim/cli.h"
 
@@ -162,7 +164,7 @@ int schedule_command(const std::vector<std::string>& args) {
   if (format == "json") {
     nlohmann::json j = to_json(schedule);
     j["analysis"] = analysis_json(analysis, report);
-    std::cout << j.dump(1) << "\n";
+    std::cout << json_text(j, 1) << "\n";
   } else if (format == "msccl") {
     MscclExportStats stats;
     std::cout << schedule_to_msccl(schedule, &stats);
@@ -198,10 +200,20 @@ int verify_command(const std::vector<std::string>& args) {
   if (!parse_command(args, opts, "file")) return kExitOk;
   if (file.empty()) throw UsageError("missing SCHEDULE.json (mtsim verify --help)");
   const Schedule schedule = load_any_schedule_file(file);
-  if (topology_spec.empty()) topology_spec = schedule.topology;
+  const bool from_file = topology_spec.empty();
+  if (from_file) topology_spec = schedule.topology;
   if (topology_spec.empty())
     throw UsageError(file + ": no \"topology\" field; pass --topology SPEC");
-  const Topology topology(parse_topology_spec(topology_spec));
+  std::unique_ptr<Topology> built;
+  try {
+    built = std::make_unique<Topology>(parse_topology_spec(topology_spec));
+  } catch (const TopologyError& e) {
+    // Name where the spec came from: the file's "topology" field or the option.
+    throw UsageError((from_file ? "schedule file \"" + file + "\": topology: \""
+                                : std::string("--topology \"")) +
+                     topology_spec + "\": " + e.what());
+  }
+  const Topology& topology = *built;
   const VerifyReport report = verify(schedule, topology);
   std::cout << file << ": " << schedule.algorithm << " on " << topology.name() << ", "
             << schedule.nodes << " nodes, " << schedule.ops.size() << " messages, "

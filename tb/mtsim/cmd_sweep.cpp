@@ -5,6 +5,7 @@
 // array's per-point results. Sweep file schema: scenarios/README.md ("Sweep files").
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include <set>
 #include <sstream>
 
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/sweep.h"
@@ -47,7 +49,10 @@ struct Child {
   pid_t pid = -1;
   std::size_t point = 0;
   Clock::time_point started;
+  bool timed_out = false;  // killed at --timeout
 };
+
+constexpr int kExitTimedOut = 124;  // as timeout(1)
 
 std::string absolute_path(const std::string& path) {
   char* resolved = ::realpath(path.c_str(), nullptr);
@@ -60,7 +65,7 @@ std::string absolute_path(const std::string& path) {
 std::string self_executable() {
   char buf[4096];
   const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) throw std::runtime_error("cannot find the mtsim executable (/proc/self/exe)");
+  if (n <= 0) throw Error("cannot find the mtsim executable (/proc/self/exe)");
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
@@ -254,21 +259,25 @@ class Progress {
 
 pid_t start_point(const std::vector<std::string>& argv, const std::string& log_path) {
   const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (log < 0)
-    throw std::runtime_error(log_path + ": cannot write the point's log: " + std::strerror(errno));
+  if (log < 0) throw Error(log_path + ": cannot write the point's log: " + std::strerror(errno));
   std::vector<char*> cargv;
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   std::cout.flush();
   std::cerr.flush();
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(log);
-    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    throw Error(std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
     // Own process group: a terminal's Ctrl-C reaches the sweep, which then stops its points.
     ::setpgid(0, 0);
+    // Die with the sweep, whatever kills it (the signal survives exec; `mtsim run` passes the
+    // same to its own children).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
     ::dup2(log, STDOUT_FILENO);
     ::dup2(log, STDERR_FILENO);
     const int null_in = ::open("/dev/null", O_RDONLY);
@@ -394,7 +403,7 @@ int merge(const SweepConfig& sweep, const std::vector<SweepPoint>& points, const
         collect_sweep_record(p, status, dir.point_json(p.index), dir.point_log(p.index), 0.0));
   }
   std::string text;
-  for (const auto& r : records) text += to_json(r).dump() + "\n";
+  for (const auto& r : records) text += json_text(to_json(r)) + "\n";
   write_text_atomically(dir.records(), text);
   write_sweep_results(dir.root, sweep, points, records);
   print_summary(sweep, points, records, dir);
@@ -417,6 +426,7 @@ int sweep_command(const std::vector<std::string>& args) {
   std::string sweep_file, out_dir;
   int jobs = 1;
   std::vector<std::string> slurm_options;
+  double timeout_seconds = 0;
   opts.add_options()("help,h", "show this help")("jobs,j", po::value(&jobs),
                                                  "points run in parallel (processes; default 1)")(
       "out,o", po::value(&out_dir), "output folder (default out/<sweep name>)")(
@@ -429,6 +439,9 @@ int sweep_command(const std::vector<std::string>& args) {
       "slurm-option", po::value(&slurm_options)->composing(),
       "extra #SBATCH line for --emit-slurm, e.g. --slurm-option=--partition=cpu (repeatable)")(
       "merge", "assemble DIR/points/<i>.json of a Slurm run into DIR/results.*")(
+      "timeout", po::value(&timeout_seconds),
+      "wall-clock limit per point, seconds (default: none): a point still running then is "
+      "killed and recorded as failed (exit 124), and the sweep goes on")(
       "sweep", po::value(&sweep_file), "sweep YAML file");
   const auto vm = parse_command(args, opts, "sweep");
   if (!vm) return kExitOk;
@@ -445,6 +458,8 @@ int sweep_command(const std::vector<std::string>& args) {
     throw UsageError("--resume, --list, --emit-slurm and --merge exclude each other");
   if (vm->count("retry-failed") && !resume) throw UsageError("--retry-failed needs --resume");
   if (!slurm_options.empty() && !emit) throw UsageError("--slurm-option needs --emit-slurm");
+  if (!(timeout_seconds >= 0 && timeout_seconds <= 1e7))
+    throw UsageError("--timeout: expected 0 (none) to 10000000 seconds");
 
   SweepConfig sweep = load_sweep_file(sweep_file);
   sweep.scenario_file = absolute_path(sweep.scenario_file);
@@ -501,7 +516,7 @@ int sweep_command(const std::vector<std::string>& args) {
   // The record file holds exactly the kept records before new ones are appended.
   {
     std::string text;
-    for (const auto& r : records) text += to_json(r).dump() + "\n";
+    for (const auto& r : records) text += json_text(to_json(r)) + "\n";
     write_text_atomically(dir.records(), text);
   }
   write_sweep_results(dir.root, sweep, points, records);
@@ -543,14 +558,22 @@ int sweep_command(const std::vector<std::string>& args) {
     // Poll (10 times a second) so the progress bar's clock moves while long points run.
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid < 0 && errno != EINTR)
-      throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+    if (pid < 0 && errno != EINTR) throw Error(std::string("waitpid: ") + std::strerror(errno));
     if (pid <= 0) {
       struct timespec pause {
         0, 100 * 1000 * 1000
       };
       ::nanosleep(&pause, nullptr);
       progress.tick(running.size());
+      if (timeout_seconds > 0) {
+        for (auto& [running_pid, c] : running) {
+          if (c.timed_out ||
+              std::chrono::duration<double>(Clock::now() - c.started).count() < timeout_seconds)
+            continue;
+          c.timed_out = true;
+          ::kill(-running_pid, SIGKILL);  // the point's whole process group
+        }
+      }
       continue;
     }
     const auto it = running.find(pid);
@@ -559,11 +582,16 @@ int sweep_command(const std::vector<std::string>& args) {
     running.erase(it);
     if (g_interrupted) break;
     const SweepPoint& p = points[child.point];
-    const int code = exit_code_of(status);
+    const int code = child.timed_out ? kExitTimedOut : exit_code_of(status);
     std::ofstream(dir.point_status(p.index)) << code << "\n";
     SweepRecord r =
         collect_sweep_record(p, code, dir.point_json(p.index), dir.point_log(p.index),
                              std::chrono::duration<double>(Clock::now() - child.started).count());
+    if (child.timed_out) {
+      std::ostringstream limit;
+      limit << timeout_seconds;
+      r.error = "timed out: still running after " + limit.str() + " s (--timeout); killed";
+    }
     append_sweep_record(dir.records(), r);
     ++ran;
     records.push_back(r);

@@ -3,6 +3,7 @@
 #include <boost/program_options/errors.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <systemc>
 
 #include "model/collective/algorithm.h"
@@ -13,7 +14,8 @@
 
 namespace {
 
-const char* const kUsage = R"(mtsim: SystemC/TLM-2.0 model of MultiTree and other all-reduce schedules
+const char* const kUsage =
+    R"(mtsim: SystemC/TLM-2.0 model of MultiTree and other all-reduce schedules
 
 usage: mtsim COMMAND [options]     (mtsim COMMAND --help for the options of one command)
 
@@ -34,7 +36,7 @@ commands:
 Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB); times are cycles of the network
 clock given in the scenario (clock_ghz) and nanoseconds.
 Exit status: 0 success, 1 a check failed (data or schedule verification, stalled run),
-2 bad input (options, scenario, topology, algorithm, unreadable file).
+2 bad input (options, scenario, topology, algorithm, unreadable file), 3 internal error (a bug).
 )";
 
 }  // namespace
@@ -71,8 +73,15 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "mtsim: algorithm: " << e.what() << "\n";
   } catch (const mt::ScheduleError& e) {
     std::cerr << "mtsim: schedule: " << e.what() << "\n";
-  } catch (const std::exception& e) {  // files that cannot be read or written, fork failures
+  } catch (const mt::Error& e) {  // files that cannot be read or written, fork failures
     std::cerr << "mtsim " << command << ": " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    std::cerr << "mtsim " << command << ": out of memory\n";
+  } catch (const std::exception& e) {
+    // Every input and system error is an mt::Error: anything else is mtsim's own bug.
+    std::cerr << "mtsim " << command << ": internal error (a bug in mtsim; please report it with "
+              << "the command line and input files): " << e.what() << "\n";
+    return kExitInternal;
   }
   return kExitBadInput;
 }

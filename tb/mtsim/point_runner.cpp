@@ -1,17 +1,23 @@
 #include "tb/mtsim/point_runner.h"
 
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
+#include "model/core/json_text.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/system.h"
@@ -124,9 +130,9 @@ namespace {
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, factory);
     r.algorithm = p.run->label;
     r.schedule = p.schedule.algorithm;
-    text = to_json(r, with_messages).dump();
+    text = json_text(to_json(r, with_messages));
   } catch (const std::exception& e) {
-    text = to_json(failed_result(scenario, p, bytes, e.what())).dump();
+    text = json_text(to_json(failed_result(scenario, p, bytes, e.what())));
   }
   std::size_t done = 0;
   while (done < text.size()) {
@@ -142,19 +148,33 @@ namespace {
 }  // namespace
 
 Child start_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p, std::uint64_t bytes,
-                  bool with_messages, std::size_t index) {
+                  bool with_messages, std::size_t index, double time_limit_seconds) {
   int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
   std::cout.flush();
   std::cerr.flush();
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
+    // Die with the parent (a killed `mtsim run` leaves no point burning a core), also when it
+    // died before this line ran.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     ::close(fds[0]);
+    if (time_limit_seconds > 0) {
+      ::signal(SIGALRM, SIG_DFL);
+      struct itimerval limit {};
+      limit.it_value.tv_sec = static_cast<time_t>(time_limit_seconds);
+      limit.it_value.tv_usec = static_cast<suseconds_t>(
+          (time_limit_seconds - static_cast<double>(limit.it_value.tv_sec)) * 1e6);
+      if (limit.it_value.tv_sec == 0 && limit.it_value.tv_usec == 0) limit.it_value.tv_usec = 1;
+      ::setitimer(ITIMER_REAL, &limit, nullptr);
+    }
     simulate_in_child(scenario, p, bytes, with_messages, fds[1]);
   }
   ::close(fds[1]);
-  return {pid, fds[0], index};
+  return {pid, fds[0], index, time_limit_seconds};
 }
 
 // Reads the child's whole answer and reaps it; a crash becomes a failed result.
@@ -172,6 +192,12 @@ RunResult finish_child(const Child& child, const RunResult& placeholder) {
   int status = 0;
   ::waitpid(child.pid, &status, 0);
   RunResult failed = placeholder;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && child.time_limit_seconds > 0) {
+    std::ostringstream limit;
+    limit << child.time_limit_seconds;
+    failed.error = "stopped at the wall-clock limit of " + limit.str() + " s (--time-limit)";
+    return failed;
+  }
   if (WIFSIGNALED(status)) {
     failed.error = std::string("simulation process died: ") + ::strsignal(WTERMSIG(status));
     return failed;
@@ -210,14 +236,18 @@ std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
 }
 
 std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
-                                  int jobs, bool with_messages) {
+                                  int jobs, bool with_messages, double time_limit_seconds) {
   std::vector<RunResult> results(points.size());
   std::vector<Child> running;
   std::size_t next = 0;
+  // Progress on a terminal only (a redrawn line on stderr; pipes and files stay clean).
+  const bool tty = ::isatty(STDERR_FILENO) == 1 && points.size() > 1;
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t done = 0;
   while (next < points.size() || !running.empty()) {
     while (next < points.size() && static_cast<int>(running.size()) < jobs) {
-      running.push_back(
-          start_child(scenario, *points[next].first, points[next].second, with_messages, next));
+      running.push_back(start_child(scenario, *points[next].first, points[next].second,
+                                    with_messages, next, time_limit_seconds));
       ++next;
     }
     // Reap the oldest child first: results keep their order and no pipe can fill up unread
@@ -226,7 +256,16 @@ std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vec
     running.erase(running.begin());
     const auto& [p, bytes] = points[child.index];
     results[child.index] = finish_child(child, failed_result(scenario, *p, bytes, ""));
+    ++done;
+    if (tty) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, "
+                << running.size() << " running, " << static_cast<long>(seconds) << " s elapsed"
+                << std::flush;
+    }
   }
+  if (tty) std::cerr << "\r\033[K" << std::flush;
   return results;
 }
 

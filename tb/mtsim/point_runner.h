@@ -29,6 +29,7 @@ struct Child {
   pid_t pid = -1;
   int fd = -1;
   std::size_t index = 0;  ///< position in the caller's results vector
+  double time_limit_seconds = 0;  ///< wall-clock limit of the process; 0 = none
 };
 
 /// Builds `run`'s schedule with `params` on the scenario's topology (ScenarioError on failure).
@@ -59,14 +60,17 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
                         std::uint64_t bytes, const std::string& error);
 
 /// Forks a process that simulates `p` at `bytes` and sends its RunResult back through a pipe.
+/// The process dies with its parent (parent-death signal) and, when `time_limit_seconds` > 0,
+/// at that wall-clock limit (SIGALRM; finish_child reports it).
 Child start_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p, std::uint64_t bytes,
-                  bool with_messages, std::size_t index);
+                  bool with_messages, std::size_t index, double time_limit_seconds = 0);
 
 /// Reads the child's whole answer and reaps it; a crash becomes `placeholder` with an error.
 RunResult finish_child(const Child& child, const RunResult& placeholder);
 
-/// Simulates every (algorithm, bytes) point, `jobs` processes at a time; results in order.
+/// Simulates every (algorithm, bytes) point, `jobs` processes at a time; results in order. A point
+/// still running after `time_limit_seconds` (> 0) of wall-clock time fails with that reason.
 std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
-                                  int jobs, bool with_messages);
+                                  int jobs, bool with_messages, double time_limit_seconds = 0);
 
 }  // namespace mt::cli

@@ -212,7 +212,7 @@ TEST_CASE("schedule files: save, load and errors with file, line and column", "[
 
   const std::string missing = temp_path("does_not_exist.json");
   CHECK(load_error(missing) ==
-        "cannot read schedule file \"" + missing + "\": No such file or directory");
+        missing + ": cannot open the schedule file: No such file or directory");
   CHECK_THROWS_AS(mt::save_schedule_file(sample(), "/nonexistent_dir/x.json"), mt::ScheduleError);
   std::remove(path.c_str());
   std::remove(bad.c_str());

@@ -230,9 +230,12 @@ TEST_CASE("a removed dependency is a timing race", "[verify]") {
   CHECK(r.first_error ==
         "node 2 chunk 0: arrival of message 0 and issue of message 4 are "
         "unordered: the value sent depends on timing");
-  CHECK(has_error(r,
-                  "node 2 chunk 0: arrival of message 0 and issue of message 10 are unordered: "
-                  "the value sent depends on timing"));
+  // Unordered with issue 4, arrival 0 is unordered with the later issue 10 too; the verifier asks
+  // only adjacent runs of arrivals and issues (the rest follows by transitivity when they pass),
+  // so that implied pair is not listed again.
+  CHECK_FALSE(has_error(r,
+                        "node 2 chunk 0: arrival of message 0 and issue of message 10 are "
+                        "unordered: the value sent depends on timing"));
   CHECK(has_error(r,
                   "node 2 chunk 0: arrivals of messages 0 (reduce) and 7 (broadcast) are "
                   "unordered: the final value depends on timing"));
@@ -259,9 +262,12 @@ TEST_CASE("races are found in a large ring with many messages", "[verify]") {
   CHECK(bad.first_error == "node 5 chunk 8: arrival of message " + std::to_string(124 * n + 4) +
                                " and issue of message " + std::to_string(id) +
                                " are unordered: the value sent depends on timing");
-  CHECK(has_error(bad, "node 5 chunk 8: arrival of message " + std::to_string((step - 1) * n + 4) +
-                           " and issue of message " + std::to_string(id) +
-                           " are unordered: the value sent depends on timing"));
+  // The broadcast of step 252 is unordered with the issue too, but only adjacent runs of
+  // arrivals and issues are asked (check_races): that pair is implied and not listed again.
+  CHECK_FALSE(has_error(bad, "node 5 chunk 8: arrival of message " +
+                                 std::to_string((step - 1) * n + 4) + " and issue of message " +
+                                 std::to_string(id) +
+                                 " are unordered: the value sent depends on timing"));
   // Node 6 receives the early broadcast unordered with its own reduce of chunk 8 (step 125).
   CHECK(has_error(bad, "node 6 chunk 8: arrivals of messages " + std::to_string(125 * n + 5) +
                            " (reduce) and " + std::to_string(id) +
@@ -269,7 +275,7 @@ TEST_CASE("races are found in a large ring with many messages", "[verify]") {
   CHECK(has_error(bad, "node 6 chunk 8: arrival of message " + std::to_string(id) +
                            " and issue of message " + std::to_string(126 * n + 6) +
                            " are unordered: the value sent depends on timing"));
-  CHECK(bad.errors.size() == 4);  // races stop the replay: no contribution errors
+  CHECK(bad.errors.size() == 3);  // races stop the replay: no contribution errors
 }
 
 TEST_CASE("a cyclic dependency names the cycle", "[verify]") {
