@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/collective/happens_before.h"
+
 namespace mt {
 
 namespace {
@@ -250,72 +252,6 @@ bool topological_order(const Schedule& s, std::vector<int>& order, ErrorList& er
   return false;
 }
 
-// Happens-before queries "does message x happen before the issue of message y" (x is a transitive
-// dependency of y), answered with bitsets over the DAG in blocks of x to bound memory.
-class Ancestry {
- public:
-  Ancestry(const Schedule& s, const std::vector<int>& order) : s_(s), order_(order) {
-    position_.assign(s.ops.size(), 0);
-    for (size_t i = 0; i < order.size(); ++i)
-      position_[static_cast<size_t>(order[i])] = static_cast<int>(i);
-  }
-
-  /// Adds a query; returns its index into answers().
-  size_t ask(int x, int y) {
-    queries_.push_back({x, y});
-    return queries_.size() - 1;
-  }
-
-  /// Answers every query: answers()[q] is true when queries[q].x is an ancestor of queries[q].y.
-  const std::vector<char>& solve() {
-    answers_.assign(queries_.size(), 0);
-    const std::uint64_t m = s_.ops.size();
-    if (m == 0 || queries_.empty()) return answers_;
-    const std::uint64_t total_words = (m + 63) / 64;
-    const std::uint64_t words =
-        std::max<std::uint64_t>(1, std::min<std::uint64_t>(total_words, kAncestorBudgetWords / m));
-    const std::uint64_t block_bits = words * 64;
-    // Queries that can be true, grouped by block of x.
-    std::vector<std::vector<size_t>> by_block((m + block_bits - 1) / block_bits);
-    for (size_t q = 0; q < queries_.size(); ++q) {
-      const auto [x, y] = queries_[q];
-      if (position_[static_cast<size_t>(x)] < position_[static_cast<size_t>(y)]) {
-        by_block[static_cast<std::uint64_t>(x) / block_bits].push_back(q);
-      }
-    }
-    std::vector<std::uint64_t> rows;
-    for (size_t b = 0; b < by_block.size(); ++b) {
-      if (by_block[b].empty()) continue;
-      const std::uint64_t base = b * block_bits;
-      rows.assign(m * words, 0);
-      for (int id : order_) {
-        std::uint64_t* row = &rows[static_cast<std::uint64_t>(id) * words];
-        for (int d : s_.ops[static_cast<size_t>(id)].deps) {
-          const std::uint64_t* dep_row = &rows[static_cast<std::uint64_t>(d) * words];
-          for (std::uint64_t w = 0; w < words; ++w) row[w] |= dep_row[w];
-          const auto ud = static_cast<std::uint64_t>(d);
-          if (ud >= base && ud < base + block_bits) {
-            row[(ud - base) / 64] |= std::uint64_t{1} << ((ud - base) % 64);
-          }
-        }
-      }
-      for (size_t q : by_block[b]) {
-        const auto [x, y] = queries_[q];
-        const std::uint64_t bit = static_cast<std::uint64_t>(x) - base;
-        answers_[q] = (rows[static_cast<std::uint64_t>(y) * words + bit / 64] >> (bit % 64)) & 1u;
-      }
-    }
-    return answers_;
-  }
-
- private:
-  const Schedule& s_;
-  const std::vector<int>& order_;
-  std::vector<int> position_;
-  std::vector<std::pair<int, int>> queries_;
-  std::vector<char> answers_;
-};
-
 // Every arrival at (u, c) must be ordered with every issue from (u, c), and with every other
 // arrival at (u, c) when either of the two is a broadcast.
 void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& errors, bool& ok) {
@@ -340,7 +276,7 @@ void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& er
     size_t ab;  // query: a happens before b
     size_t ba;  // query: b happens before a
   };
-  Ancestry ancestry(s, order);
+  HappensBefore ancestry(s, order, kAncestorBudgetWords);
   std::vector<Check> checks;
   size_t ii = 0;
   for (size_t ai = 0; ai < arrivals.size();) {
