@@ -208,7 +208,7 @@ TEST_CASE("every shipped scenario loads") {
     CHECK_NOTHROW(mt::load_scenario_file(path));
     ++loaded;
   }
-  CHECK(loaded >= 14);  // default + 7 paper + 6 beyond
+  CHECK(loaded >= 18);  // default + 7 paper + 6 beyond + 4 scale
   CHECK_THROWS_WITH(mt::load_scenario_file("/nonexistent/x.yaml"),
                     "/nonexistent/x.yaml: cannot open the scenario file");
 }

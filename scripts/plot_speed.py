@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Simulator speed against network size from `scripts/bench.sh --json` files.
+
+    python3 scripts/plot_speed.py AFTER.json [--before BEFORE.json] [--out docs/speed_scale.png]
+
+Plots simulated packets per CPU second of the whole `mtsim run` against the number of nodes for
+the MultiTree co-designed-NIC 1 MiB cases (`torus*-multitree-hw-1MiB`, timing-only), one line per
+file (before / after an optimisation).
+"""
+import argparse
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def points(path):
+    cases = json.load(open(path))
+    pts = sorted((c["nodes"], c["packets_per_cpu_s"], c["case"]) for c in cases
+                 if "multitree-hw-1MiB" in c["case"] and not c["case"].endswith("-full"))
+    return pts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("after")
+    ap.add_argument("--before")
+    ap.add_argument("--out", default="docs/speed_scale.png")
+    a = ap.parse_args()
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    series = [(a.after, "this version", "o-")]
+    if a.before:
+        series.insert(0, (a.before, "before issue 17", "s--"))
+    for path, label, style in series:
+        pts = points(path)
+        ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], style, label=label)
+        for n, pps, case in pts:
+            if "x8x8" in case:
+                ax.annotate("8x8x8", (n, pps / 1e6), textcoords="offset points", xytext=(4, 4),
+                            fontsize=8)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("nodes (torus; 512 = 8x8x8, others 2D)")
+    ax.set_ylabel("simulated packets per CPU second (millions)")
+    ax.set_title("MultiTree, co-designed NIC, 1 MiB, paper network")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(a.out, dpi=120)
+    print(a.out)
+
+
+if __name__ == "__main__":
+    main()
