@@ -278,46 +278,50 @@ Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& for
   }
   std::vector<int> reduce_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);  // sent by node
   std::vector<int> bcast_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);   // into node
+  // Tree edges by step, each step's in (root, edge) order: one pass instead of one per step.
+  std::vector<std::vector<std::pair<int, const MultiTreeEdge*>>> by_step(
+      static_cast<size_t>(std::max(steps, 0)));
+  for (int r = 0; r < n; ++r) {
+    for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
+      if (e.step >= 0 && e.step < steps) by_step[static_cast<size_t>(e.step)].emplace_back(r, &e);
+    }
+  }
 
   for (int t = steps - 1; t >= 0; --t) {
-    for (int r = 0; r < n; ++r) {
-      for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-        if (e.step != t) continue;
-        Op op;
-        op.node = e.child;
-        op.peer = e.parent;
-        op.chunk = r;
-        op.flow = r;
-        op.step = steps - 1 - t;
-        op.kind = OpKind::kReduce;
-        for (int c : children[at(r, e.child)]) op.deps.push_back(reduce_msg[at(r, c)]);
-        if (explicit_paths) {
-          for (auto it = e.path.rbegin(); it != e.path.rend(); ++it)
-            op.path.push_back(topology.link(*it).reverse);
-        }
-        reduce_msg[at(r, e.child)] = schedule.add(std::move(op));
+    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
+      const MultiTreeEdge& e = *edge;
+      Op op;
+      op.node = e.child;
+      op.peer = e.parent;
+      op.chunk = r;
+      op.flow = r;
+      op.step = steps - 1 - t;
+      op.kind = OpKind::kReduce;
+      for (int c : children[at(r, e.child)]) op.deps.push_back(reduce_msg[at(r, c)]);
+      if (explicit_paths) {
+        for (auto it = e.path.rbegin(); it != e.path.rend(); ++it)
+          op.path.push_back(topology.link(*it).reverse);
       }
+      reduce_msg[at(r, e.child)] = schedule.add(std::move(op));
     }
   }
   for (int t = 0; t < steps; ++t) {
-    for (int r = 0; r < n; ++r) {
-      for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-        if (e.step != t) continue;
-        Op op;
-        op.node = e.parent;
-        op.peer = e.child;
-        op.chunk = r;
-        op.flow = r;
-        op.step = steps + t;
-        op.kind = OpKind::kBroadcast;
-        if (e.parent == r) {
-          for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[at(r, c)]);
-        } else {
-          op.deps.push_back(bcast_msg[at(r, e.parent)]);
-        }
-        if (explicit_paths) op.path = e.path;
-        bcast_msg[at(r, e.child)] = schedule.add(std::move(op));
+    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
+      const MultiTreeEdge& e = *edge;
+      Op op;
+      op.node = e.parent;
+      op.peer = e.child;
+      op.chunk = r;
+      op.flow = r;
+      op.step = steps + t;
+      op.kind = OpKind::kBroadcast;
+      if (e.parent == r) {
+        for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[at(r, c)]);
+      } else {
+        op.deps.push_back(bcast_msg[at(r, e.parent)]);
       }
+      if (explicit_paths) op.path = e.path;
+      bcast_msg[at(r, e.child)] = schedule.add(std::move(op));
     }
   }
   return schedule;

@@ -97,6 +97,7 @@ class Router : public sc_core::sc_module {
     std::vector<int> requesters;  // input FIFOs whose head packet wants this output
     int last_flow = -1;           // flow of the last packet granted (-1: none yet)
     std::vector<int> vc_owner;    // per downstream VC: message holding it (-1: free)
+    char gained_requester = 0;    // a requester was added since process() last visited it
   };
   struct Credit {
     std::uint64_t cycle;
