@@ -43,6 +43,33 @@ HappensBefore::HappensBefore(const Schedule& schedule, const std::vector<int>& o
   }
 }
 
+bool HappensBefore::happens_before(int x, int y) {
+  const auto ux = static_cast<std::size_t>(x);
+  const auto uy = static_cast<std::size_t>(y);
+  if (component_[ux] != component_[uy] || position_[ux] >= position_[uy]) return false;
+  if (visited_.empty()) visited_.assign(s_.ops.size(), 0);
+  if (++search_ == 0) {  // wrapped: forget every earlier search
+    std::fill(visited_.begin(), visited_.end(), 0);
+    search_ = 1;
+  }
+  const int floor = position_[ux];
+  stack_.assign(1, y);
+  visited_[uy] = search_;
+  while (!stack_.empty()) {
+    const int z = stack_.back();
+    stack_.pop_back();
+    for (const int d : s_.ops[static_cast<std::size_t>(z)].deps) {
+      const auto ud = static_cast<std::size_t>(d);
+      if (d == x) return true;
+      // Only a message after x in the order can have x among its dependencies.
+      if (position_[ud] <= floor || visited_[ud] == search_) continue;
+      visited_[ud] = search_;
+      stack_.push_back(d);
+    }
+  }
+  return false;
+}
+
 std::size_t HappensBefore::ask(int x, int y) {
   queries_.emplace_back(x, y);
   return queries_.size() - 1;

@@ -30,6 +30,10 @@ class HappensBefore {
   HappensBefore(const Schedule& schedule, const std::vector<int>& order,
                 std::uint64_t budget_words = kDefaultBudgetWords);
 
+  /// One query answered at once, exactly, by a depth-first search from y through the
+  /// dependencies of messages ordered after x (cost: the part of y's dependency cone after x;
+  /// for queries decided one by one, when the batch would ask many that are never needed).
+  bool happens_before(int x, int y);
   /// Adds the query "x happens before y"; returns its index into solve()'s answers.
   std::size_t ask(int x, int y);
   /// Answers every query asked so far: answers[q] is 1 when the query's x is a transitive
@@ -47,6 +51,9 @@ class HappensBefore {
   std::vector<std::pair<int, int>> queries_;
   std::vector<char> answers_;
   std::vector<int> local_;  // per op: index inside its component (scratch of solve)
+  std::vector<std::uint32_t> visited_;  // per op: last search that visited it (happens_before)
+  std::uint32_t search_ = 0;
+  std::vector<int> stack_;
 };
 
 }  // namespace mt

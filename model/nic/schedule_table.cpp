@@ -275,7 +275,7 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   }
   std::vector<std::vector<int>> children;
   const std::vector<int> order = topo_order(schedule, children);
-  HappensBefore happens_before(schedule, order);
+  HappensBefore ordering(schedule, order);
 
   std::vector<NodePack> packs(static_cast<std::size_t>(nodes));
   std::vector<int> local(m, -1);  // message id -> local index at its peer
@@ -299,15 +299,14 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
         const auto [it, added] = p.pair_query.emplace(pair_key(i, e), 0);
         if (!added) continue;
         const int in = p.incoming[static_cast<std::size_t>(i)];
-        it->second = happens_before.ask(in, p.entries[e]);
-        happens_before.ask(p.entries[e], in);
+        it->second = ordering.ask(in, p.entries[e]);
+        ordering.ask(p.entries[e], in);
       }
     }
   };
 
-  // 1. Per node: union-find over the deps sets, and the happens-before queries every later
-  // decision needs (members of a group against its waiters, and against the waiters of every
-  // group of the same flow it might merge with).
+  // 1. Per node: union-find over the deps sets, and the batch of happens-before queries of every
+  // group's members against its waiters (each is needed: every group is checked for exactness).
   for (int u = 0; u < nodes; ++u) {
     NodePack& p = packs[static_cast<std::size_t>(u)];
     std::stable_sort(p.entries.begin(), p.entries.end(), [&](int a, int b) {
@@ -354,22 +353,9 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       const int g = gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
       p.waiters[static_cast<std::size_t>(g)].push_back(e);
     }
-    std::unordered_map<int, std::vector<std::size_t>> by_flow;
-    for (std::size_t g = 0; g < p.groups.size(); ++g) {
-      ask_pairs(p, p.groups[g], p.waiters[g]);
-      const int f = flow_of(p, p.groups[g]);
-      if (f >= 0) by_flow[f].push_back(g);
-    }
-    for (const auto& [flow, list] : by_flow) {
-      for (std::size_t x = 0; x < list.size(); ++x) {
-        for (std::size_t y = x + 1; y < list.size(); ++y) {
-          ask_pairs(p, p.groups[list[x]], p.waiters[list[y]]);
-          ask_pairs(p, p.groups[list[y]], p.waiters[list[x]]);
-        }
-      }
-    }
+    for (std::size_t g = 0; g < p.groups.size(); ++g) ask_pairs(p, p.groups[g], p.waiters[g]);
   }
-  const std::vector<char>& answers = happens_before.solve();
+  const std::vector<char>& answers = ordering.solve();
 
   PackedSchedule packed;
   packed.ports = num_ports;
@@ -389,13 +375,27 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     std::vector<std::vector<int>>& groups = p.groups;
     std::vector<char>& free_group = p.free_group;
     std::vector<std::vector<std::size_t>>& waiters = p.waiters;
-    // Incoming message i (local index) happens before the issue of entry e.
-    const auto before = [&](int i, std::size_t e) {
-      return answers[p.pair_query.at(pair_key(i, e))] != 0;
+    // Incoming message i (local index) happens before / after the issue of entry e: from the
+    // batch for the pairs asked there, else (the merge attempts, which stop at their first
+    // unordered pair) one search each, remembered.
+    std::unordered_map<std::uint64_t, char> searched;  // bit 0: before, bit 1: after
+    const auto order_of = [&](int i, std::size_t e) {
+      const std::uint64_t key = pair_key(i, e);
+      const auto asked = p.pair_query.find(key);
+      if (asked != p.pair_query.end()) {
+        return static_cast<char>(answers[asked->second] | (answers[asked->second + 1] << 1));
+      }
+      const auto [it, added] = searched.emplace(key, 0);
+      if (added) {
+        const int in = p.incoming[static_cast<std::size_t>(i)];
+        it->second = static_cast<char>(
+            (ordering.happens_before(in, p.entries[e]) ? 1 : 0) |
+            (ordering.happens_before(p.entries[e], in) ? 2 : 0));
+      }
+      return it->second;
     };
-    const auto after = [&](int i, std::size_t e) {
-      return answers[p.pair_query.at(pair_key(i, e)) + 1] != 0;
-    };
+    const auto before = [&](int i, std::size_t e) { return (order_of(i, e) & 1) != 0; };
+    const auto after = [&](int i, std::size_t e) { return (order_of(i, e) & 2) != 0; };
     std::vector<int> gid(static_cast<std::size_t>(k), -1);
     const auto rebuild_gid = [&]() {
       for (std::size_t g = 0; g < groups.size(); ++g) {
