@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Simulator speed against network size from `scripts/bench.sh --json` files.
 
-    python3 scripts/plot_speed.py AFTER.json [--before BEFORE.json] [--out docs/speed_scale.png]
+    python3 scripts/plot_speed.py AFTER.json [--before BEFORE.json] [--issue-table]
+                                  [--out docs/speed_scale.png]
 
 Plots simulated packets per CPU second of the whole `mtsim run` against the number of nodes for
 the MultiTree co-designed-NIC 1 MiB cases (`torus*-multitree-hw-1MiB`, timing-only), one line per
-file (before / after an optimisation).
+file (before / after an optimisation). --issue-table adds the figures of issue 17's table
+(before the optimisation: packets per second of simulation wall time on the idle machine).
 """
 import argparse
 import json
@@ -27,12 +29,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("after")
     ap.add_argument("--before")
+    ap.add_argument("--issue-table", action="store_true")
     ap.add_argument("--out", default="docs/speed_scale.png")
     a = ap.parse_args()
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     series = [(a.after, "this version", "o-")]
     if a.before:
         series.insert(0, (a.before, "before issue 17", "s--"))
+    if a.issue_table:
+        issue = [(16, 580e3), (64, 214e3), (144, 84e3), (256, 71e3)]
+        ax.plot([p[0] for p in issue], [p[1] / 1e6 for p in issue], "x:",
+                label="before: issue 17 table (per wall second, idle machine)")
     for path, label, style in series:
         pts = points(path)
         ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], style, label=label)

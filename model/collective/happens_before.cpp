@@ -105,7 +105,8 @@ const std::vector<char>& HappensBefore::solve() {
 
 void HappensBefore::solve_component(const std::vector<int>& ops,
                                     const std::vector<std::size_t>& queries) {
-  for (std::size_t i = 0; i < ops.size(); ++i) local_[static_cast<std::size_t>(ops[i])] = static_cast<int>(i);
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    local_[static_cast<std::size_t>(ops[i])] = static_cast<int>(i);
   const auto local = [this](int id) { return local_[static_cast<std::size_t>(id)]; };
   // Bits: the distinct queried ancestors, ranked in topological order.
   std::vector<int> xs;
@@ -122,7 +123,8 @@ void HappensBefore::solve_component(const std::vector<int>& ops,
       std::max<std::uint64_t>(1, std::min<std::uint64_t>(total_words, budget_words_ / c));
   const std::uint64_t block_bits = words * 64;
   std::vector<std::vector<std::size_t>> by_block((xs.size() + block_bits - 1) / block_bits);
-  for (const std::size_t q : queries) by_block[bit_of(local(queries_[q].first)) / block_bits].push_back(q);
+  for (const std::size_t q : queries)
+    by_block[bit_of(local(queries_[q].first)) / block_bits].push_back(q);
   std::vector<std::uint64_t> rows;
   for (std::size_t b = 0; b < by_block.size(); ++b) {
     if (by_block[b].empty()) continue;

@@ -50,7 +50,7 @@ class HappensBefore {
   std::vector<int> component_;  // per op: weakly connected component
   std::vector<std::pair<int, int>> queries_;
   std::vector<char> answers_;
-  std::vector<int> local_;  // per op: index inside its component (scratch of solve)
+  std::vector<int> local_;              // per op: index inside its component (scratch of solve)
   std::vector<std::uint32_t> visited_;  // per op: last search that visited it (happens_before)
   std::uint32_t search_ = 0;
   std::vector<int> stack_;
