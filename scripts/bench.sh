@@ -8,11 +8,15 @@
 #   scripts/bench.sh --scale    only the pod-scale cases (torus 4x4 .. 32x32, 8x8x8 MultiTree)
 #   scripts/bench.sh --pod      also the 16x16x16 torus (4096 nodes; tens of minutes)
 #   scripts/bench.sh --json OUT.json ...   also writes every case's figures to OUT.json
+#   scripts/bench.sh --max-nodes N ...     leaves out the cases with more than N nodes
+#   MT_BENCH_MTSIM=PATH scripts/bench.sh   benchmarks another mtsim binary (e.g. an older build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/setup.sh"
-"$root/scripts/build.sh" >/dev/null
-mtsim="$root/build/bin/mtsim"
+if [ -z "${MT_BENCH_MTSIM:-}" ]; then
+  "$root/scripts/setup.sh"
+  "$root/scripts/build.sh" >/dev/null
+fi
+mtsim="${MT_BENCH_MTSIM:-$root/build/bin/mtsim}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -33,9 +37,10 @@ for dims in 4,4 8,8 12,12 16,16 32,32; do
   scale+=("torus${dims/,/x}-multitree-hw-1MiB|$paper|topology.dims=[$dims];collective.algorithms=[$hw];collective.sizes=[1MiB];collective.max_data_bytes=64KiB")
 done
 scale+=("torus8x8x8-multitree-hw-1MiB|$paper|topology.dims=[8,8,8];collective.algorithms=[$hw];collective.sizes=[1MiB];collective.max_data_bytes=64KiB")
-pod=("torus16x16x16-halving_doubling-1MiB|$root/scenarios/scale/torus16x16x16.yaml|collective.algorithms=[halving_doubling]")
+pod=("torus16x16x16-dbtree-1MiB|$root/scenarios/scale/torus16x16x16.yaml|collective.algorithms=[dbtree]")
 
 json_out=""
+max_nodes=0
 cases=("${scale[@]}" "${classic[@]}")
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,7 +48,9 @@ while [ $# -gt 0 ]; do
     --scale) cases=("${scale[@]}") ;;
     --pod) cases+=("${pod[@]}") ;;
     --json) json_out=$2; shift ;;
-    *) echo "usage: scripts/bench.sh [--quick|--scale] [--pod] [--json OUT.json]" >&2; exit 2 ;;
+    --max-nodes) max_nodes=$2; shift ;;
+    *) echo "usage: scripts/bench.sh [--quick|--scale] [--pod] [--json OUT.json] [--max-nodes N]" >&2
+       exit 2 ;;
   esac
   shift
 done
@@ -52,6 +59,10 @@ printf '%-36s %6s %8s %8s %8s %12s %10s %10s %9s %8s\n' case nodes wall_s sim_s 
   pkts_per_s pkts_cpu_s peak_MiB data
 for c in "${cases[@]}"; do
   IFS='|' read -r name scenario sets <<<"$c"
+  if [ "$max_nodes" -gt 0 ]; then
+    nodes=$(grep -o 'torus[0-9x]*' <<<"$name" | head -1 | tr -dc '0-9x' | tr 'x' '*')
+    [ "$((nodes))" -gt "$max_nodes" ] && continue
+  fi
   args=()
   IFS=';' read -r -a kv <<<"$sets"
   for s in "${kv[@]}"; do args+=(--set "$s"); done
