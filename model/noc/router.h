@@ -12,7 +12,7 @@
 // runs only when a packet becomes routable, an output frees up or a credit returns.
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -54,7 +54,7 @@ struct RouterParams {
 class Router : public sc_core::sc_module {
  public:
   /// Input ports: in_links(vertex) in order, then local injection ports from the NIC.
-  sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<Router>> in_socket;
+  sc_core::sc_vector<tlm_utils::passthrough_target_socket_tagged<Router>> in_socket;
   /// Output ports: out_links(vertex) in order, then local ejection ports to the NIC.
   sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Router>> out_socket;
 
