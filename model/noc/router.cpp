@@ -300,22 +300,24 @@ void Router::process() {
     first_pass = false;
   }
   allocator_.end_round();
-  // Wake up at the first cycle a grant can happen: a requester's head is ready, its input port
-  // and the output are free, and it has a downstream credit. Credits only grow between runs
-  // (and arrive with a wake-up while a requester lacks one), so a requester without credit now
-  // waits for a credit instead of its other conditions.
   std::uint64_t next = kNever;
   blocked_ = false;
   for (const Output& output : outputs_) {
+    if (output.requesters.empty()) continue;
+    if (output.busy_until > now) {
+      next = std::min(next, output.busy_until);
+      continue;
+    }
     for (const int fifo : output.requesters) {
-      const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
-      const std::uint64_t at =
-          std::max({head.ready, input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)],
-                    output.busy_until});
-      if (at > now && pick_vc(output, head, packet_of(*head.payload)) >= 0) {
-        next = std::min(next, at);
+      const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
+      const std::uint64_t input_free =
+          input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)];
+      if (ready > now) {
+        next = std::min(next, std::max(ready, input_free));
+      } else if (input_free > now) {
+        next = std::min(next, input_free);
       } else {
-        blocked_ = true;  // waits for a downstream credit
+        blocked_ = true;  // ready but no downstream credit
       }
     }
   }
