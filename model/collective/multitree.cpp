@@ -70,7 +70,15 @@ class ForestBuilder {
 
     int complete = 0;
     int step = 0;
+    // Speed only, direct topologies with the published rule (one pass): within a step a parent
+    // that finds no child never finds one later in the step (links, ports and tree membership
+    // only fill up), and a parent whose neighbours are all in the tree never finds one again.
+    // Per tree, members before cursor (this step) / exhausted (for good) are skipped.
+    const bool skip_failed = topo_.is_direct() && !local_first_;
+    std::vector<size_t> exhausted(static_cast<size_t>(n_), 0);
+    std::vector<size_t> cursor(static_cast<size_t>(n_), 0);
     while (complete < n_) {
+      cursor = exhausted;
       StepState st{std::vector<char>(topo_.links().size(), 0),
                    std::vector<int>(static_cast<size_t>(n_), 0),
                    std::vector<int>(static_cast<size_t>(n_), 0)};
@@ -89,13 +97,24 @@ class ForestBuilder {
           bool added = false;
           for (int pass = 0; pass < passes && !added; ++pass) {
             pass_ = local_first_ ? pass : 2;
-            for (size_t q = 0; q < count; ++q) {
+            size_t& first = cursor[static_cast<size_t>(root)];
+            for (size_t q = skip_failed ? first : 0; q < count; ++q) {
               const int parent = members[q];
-              if (st.sent[static_cast<size_t>(parent)] >= ports_) continue;
+              if (st.sent[static_cast<size_t>(parent)] >= ports_) {
+                if (skip_failed && q == first) ++first;
+                continue;
+              }
               parent_switch_ = home_[static_cast<size_t>(parent)];
               std::vector<int> path;
               const int child = find_child(root, parent, st, path);
-              if (child < 0) continue;
+              if (child < 0) {
+                if (skip_failed && q == first) {
+                  ++first;
+                  size_t& gone = exhausted[static_cast<size_t>(root)];
+                  if (q == gone && neighbors_in_tree(root, parent)) ++gone;
+                }
+                continue;
+              }
               for (int l : path) st.link_used[static_cast<size_t>(l)] = 1;
               ++st.sent[static_cast<size_t>(parent)];
               ++st.received[static_cast<size_t>(child)];
@@ -126,6 +145,14 @@ class ForestBuilder {
  private:
   size_t index(int root, int node) const {
     return static_cast<size_t>(root) * static_cast<size_t>(n_) + static_cast<size_t>(node);
+  }
+
+  /// True when every neighbour of `u` is in tree `root` (direct topologies).
+  bool neighbors_in_tree(int root, int u) const {
+    for (const auto& nl : neighbor_links_[static_cast<size_t>(u)]) {
+      if (!in_tree_[index(root, nl.first)]) return false;
+    }
+    return true;
   }
 
   bool child_ok(int root, int v, const StepState& st) const {
@@ -278,46 +305,50 @@ Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& for
   }
   std::vector<int> reduce_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);  // sent by node
   std::vector<int> bcast_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);   // into node
+  // Tree edges by step, each step's in (root, edge) order: one pass instead of one per step.
+  std::vector<std::vector<std::pair<int, const MultiTreeEdge*>>> by_step(
+      static_cast<size_t>(std::max(steps, 0)));
+  for (int r = 0; r < n; ++r) {
+    for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
+      if (e.step >= 0 && e.step < steps) by_step[static_cast<size_t>(e.step)].emplace_back(r, &e);
+    }
+  }
 
   for (int t = steps - 1; t >= 0; --t) {
-    for (int r = 0; r < n; ++r) {
-      for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-        if (e.step != t) continue;
-        Op op;
-        op.node = e.child;
-        op.peer = e.parent;
-        op.chunk = r;
-        op.flow = r;
-        op.step = steps - 1 - t;
-        op.kind = OpKind::kReduce;
-        for (int c : children[at(r, e.child)]) op.deps.push_back(reduce_msg[at(r, c)]);
-        if (explicit_paths) {
-          for (auto it = e.path.rbegin(); it != e.path.rend(); ++it)
-            op.path.push_back(topology.link(*it).reverse);
-        }
-        reduce_msg[at(r, e.child)] = schedule.add(std::move(op));
+    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
+      const MultiTreeEdge& e = *edge;
+      Op op;
+      op.node = e.child;
+      op.peer = e.parent;
+      op.chunk = r;
+      op.flow = r;
+      op.step = steps - 1 - t;
+      op.kind = OpKind::kReduce;
+      for (int c : children[at(r, e.child)]) op.deps.push_back(reduce_msg[at(r, c)]);
+      if (explicit_paths) {
+        for (auto it = e.path.rbegin(); it != e.path.rend(); ++it)
+          op.path.push_back(topology.link(*it).reverse);
       }
+      reduce_msg[at(r, e.child)] = schedule.add(std::move(op));
     }
   }
   for (int t = 0; t < steps; ++t) {
-    for (int r = 0; r < n; ++r) {
-      for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-        if (e.step != t) continue;
-        Op op;
-        op.node = e.parent;
-        op.peer = e.child;
-        op.chunk = r;
-        op.flow = r;
-        op.step = steps + t;
-        op.kind = OpKind::kBroadcast;
-        if (e.parent == r) {
-          for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[at(r, c)]);
-        } else {
-          op.deps.push_back(bcast_msg[at(r, e.parent)]);
-        }
-        if (explicit_paths) op.path = e.path;
-        bcast_msg[at(r, e.child)] = schedule.add(std::move(op));
+    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
+      const MultiTreeEdge& e = *edge;
+      Op op;
+      op.node = e.parent;
+      op.peer = e.child;
+      op.chunk = r;
+      op.flow = r;
+      op.step = steps + t;
+      op.kind = OpKind::kBroadcast;
+      if (e.parent == r) {
+        for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[at(r, c)]);
+      } else {
+        op.deps.push_back(bcast_msg[at(r, e.parent)]);
       }
+      if (explicit_paths) op.path = e.path;
+      bcast_msg[at(r, e.child)] = schedule.add(std::move(op));
     }
   }
   return schedule;

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/collective/happens_before.h"
+
 namespace mt {
 
 namespace {
@@ -254,68 +256,6 @@ bool topological_order(const Schedule& s, std::vector<int>& order, ErrorList& er
   return false;
 }
 
-// Happens-before queries "does message x happen before the issue of message y" (x is a transitive
-// dependency of y), answered with bitsets over the DAG in blocks of x: memory stays within
-// kAncestorBudgetWords for the bitsets plus 12 bytes per query (at most kMaxRaceQueries).
-class Ancestry {
- public:
-  Ancestry(const Schedule& s, const std::vector<int>& order) : s_(s), order_(order) {}
-
-  /// Adds the query "x happens before y"; returns its index into solve()'s answers.
-  size_t ask(int x, int y) {
-    queries_.push_back({x, y});
-    return queries_.size() - 1;
-  }
-  size_t size() const { return queries_.size(); }
-
-  /// Answers every query: answers()[q] is true when queries[q].x is an ancestor of queries[q].y.
-  std::vector<char> solve() {
-    std::vector<char> answers(queries_.size(), 0);
-    const std::uint64_t m = s_.ops.size();
-    if (m == 0 || queries_.empty()) return answers;
-    const std::uint64_t total_words = (m + 63) / 64;
-    const std::uint64_t words =
-        std::max<std::uint64_t>(1, std::min<std::uint64_t>(total_words, kAncestorBudgetWords / m));
-    const std::uint64_t block_bits = words * 64;
-    // Queries sorted by x: each block of x is one contiguous range.
-    std::vector<std::uint32_t> by_x(queries_.size());
-    for (size_t q = 0; q < by_x.size(); ++q) by_x[q] = static_cast<std::uint32_t>(q);
-    std::sort(by_x.begin(), by_x.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return queries_[a].first < queries_[b].first;
-    });
-    std::vector<std::uint64_t> rows;
-    for (size_t next = 0; next < by_x.size();) {
-      const std::uint64_t base =
-          static_cast<std::uint64_t>(queries_[by_x[next]].first) / block_bits * block_bits;
-      rows.assign(m * words, 0);
-      for (int id : order_) {
-        std::uint64_t* row = &rows[static_cast<std::uint64_t>(id) * words];
-        for (int d : s_.ops[static_cast<size_t>(id)].deps) {
-          const std::uint64_t* dep_row = &rows[static_cast<std::uint64_t>(d) * words];
-          for (std::uint64_t w = 0; w < words; ++w) row[w] |= dep_row[w];
-          const auto ud = static_cast<std::uint64_t>(d);
-          if (ud >= base && ud < base + block_bits) {
-            row[(ud - base) / 64] |= std::uint64_t{1} << ((ud - base) % 64);
-          }
-        }
-      }
-      for (; next < by_x.size(); ++next) {
-        const auto [x, y] = queries_[by_x[next]];
-        const std::uint64_t bit = static_cast<std::uint64_t>(x) - base;
-        if (bit >= block_bits) break;
-        answers[by_x[next]] =
-            (rows[static_cast<std::uint64_t>(y) * words + bit / 64] >> (bit % 64)) & 1u;
-      }
-    }
-    return answers;
-  }
-
- private:
-  const Schedule& s_;
-  const std::vector<int>& order_;
-  std::vector<std::pair<int, int>> queries_;
-};
-
 // Every arrival at (u, c) must be ordered with every issue from (u, c), and with every other
 // arrival at (u, c) when either of the two is a broadcast. Happens-before is a partial order that
 // agrees with the topological order, so only the earlier event of a pair can precede the later
@@ -358,10 +298,10 @@ void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& er
     int b;  // an issue (arrival_pair == false) or another arrival
     bool arrival_pair;
   };
+  HappensBefore ancestry(s, order, kAncestorBudgetWords);
   std::vector<Check> checks;
-  Ancestry ancestry(s, order);
   const auto ask = [&](const Event& earlier, const Event& later, bool arrival_pair) {
-    if (ancestry.size() >= kMaxRaceQueries) return false;
+    if (checks.size() >= kMaxRaceQueries) return false;
     ancestry.ask(earlier.id, later.id);
     // Reported as (arrival, other): the arrival is whichever of the two is one.
     if (earlier.arrival)

@@ -65,24 +65,50 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
   chunk_offset_[static_cast<std::size_t>(num_chunks)] = index_.size();
   buffers_.resize(static_cast<std::size_t>(nodes));
   for (int u = 0; u < nodes; ++u) {
-    std::vector<std::uint32_t>& buffer = buffers_[static_cast<std::size_t>(u)];
-    buffer.resize(index_.size());
-    for (std::size_t j = 0; j < index_.size(); ++j) buffer[j] = initial_bits(u, index_[j]);
+    initial_row(u, buffers_[static_cast<std::size_t>(u)]);
   }
 }
+
+namespace {
+
+/// Initial values: ((node + 1) * node_mul + element * element_mul) % modulus.
+struct Pattern {
+  std::uint64_t node_mul;
+  std::uint64_t element_mul;  // < modulus
+  std::uint64_t modulus;
+};
+
+Pattern pattern_of(Dtype dtype) {
+  // int32: < 2^20, the sum of 1024 nodes stays below 2^30. fp32: < 2^14, every partial sum of
+  // 1024 nodes is an integer below 2^24, exact in fp32.
+  return dtype == Dtype::kInt32 ? Pattern{1000003u, 7u, 1048573u} : Pattern{7919u, 13u, 16381u};
+}
+
+}  // namespace
 
 double DataStore::initial_value(Dtype dtype, int node, std::uint64_t element) {
+  const Pattern p = pattern_of(dtype);
   const auto u = static_cast<std::uint64_t>(node) + 1;
-  if (dtype == Dtype::kInt32) {
-    // < 2^20: the sum of 1024 nodes stays below 2^30.
-    return static_cast<double>((u * 1000003u + element * 7u) % 1048573u);
-  }
-  // < 2^14: every partial sum of 1024 nodes is an integer below 2^24, exact in fp32.
-  return static_cast<double>((u * 7919u + element * 13u) % 16381u);
+  return static_cast<double>((u * p.node_mul + element * p.element_mul) % p.modulus);
 }
 
-std::uint32_t DataStore::initial_bits(int node, std::uint64_t element) const {
-  const double value = initial_value(dtype_, node, element);
+void DataStore::initial_row(int node, std::vector<std::uint32_t>& row) const {
+  const Pattern p = pattern_of(dtype_);
+  const auto u = static_cast<std::uint64_t>(node) + 1;
+  row.resize(index_.size());
+  std::uint64_t v = 0;
+  for (std::size_t j = 0; j < index_.size(); ++j) {
+    if (j > 0 && index_[j] == index_[j - 1] + 1) {
+      v += p.element_mul;  // the next element: one step of the pattern, no division
+      if (v >= p.modulus) v -= p.modulus;
+    } else {
+      v = (u * p.node_mul + index_[j] * p.element_mul) % p.modulus;
+    }
+    row[j] = bits_of(static_cast<double>(v));
+  }
+}
+
+std::uint32_t DataStore::bits_of(double value) const {
   if (dtype_ == Dtype::kInt32) return static_cast<std::uint32_t>(static_cast<std::int32_t>(value));
   const auto f = static_cast<float>(value);
   std::uint32_t bits = 0;
@@ -155,9 +181,10 @@ std::string DataStore::check() const {
     std::memcpy(&bits, &zero, sizeof(bits));
     std::fill(expected.begin(), expected.end(), bits);
   }
+  std::vector<std::uint32_t> row;
   for (int u = 0; u < nodes_; ++u) {
-    for (std::size_t j = 0; j < index_.size(); ++j)
-      expected[j] = add(expected[j], initial_bits(u, index_[j]));
+    initial_row(u, row);
+    for (std::size_t j = 0; j < index_.size(); ++j) expected[j] = add(expected[j], row[j]);
   }
   std::uint64_t differ = 0;
   std::ostringstream first;

@@ -68,7 +68,10 @@ class DataStore {
   std::string check() const;
 
  private:
-  std::uint32_t initial_bits(int node, std::uint64_t element) const;
+  std::uint32_t bits_of(double value) const;
+  // Node's initial values of every tracked element (index_ order) into `row`: O(1) per element
+  // over runs of consecutive elements.
+  void initial_row(int node, std::vector<std::uint32_t>& row) const;
   std::uint32_t add(std::uint32_t a, std::uint32_t b) const;
   double to_double(std::uint32_t bits) const;
 

@@ -63,8 +63,7 @@ void HardwareScheduler::sync(std::uint64_t now) const {
 }
 
 void HardwareScheduler::on_arrival(int message) {
-  arrived_ids_.insert(std::upper_bound(arrived_ids_.begin(), arrived_ids_.end(), message),
-                      message);
+  arrived_ids_.push_back(message);  // in arrival order; only stall diagnostics search it
 }
 
 void HardwareScheduler::on_counter_arrival(int counter, std::uint64_t now) {
@@ -108,9 +107,11 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) const {
 }
 
 std::vector<int> HardwareScheduler::missing_deps(int index) const {
+  std::vector<int> arrived = arrived_ids_;
+  std::sort(arrived.begin(), arrived.end());
   std::vector<int> missing;
   for (const int dep : program_.at(static_cast<std::size_t>(index)).deps) {
-    if (!std::binary_search(arrived_ids_.begin(), arrived_ids_.end(), dep)) missing.push_back(dep);
+    if (!std::binary_search(arrived.begin(), arrived.end(), dep)) missing.push_back(dep);
   }
   std::sort(missing.begin(), missing.end());
   return missing;

@@ -23,7 +23,7 @@
 // runs only when something can happen.
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -140,7 +140,7 @@ class Nic : public sc_core::sc_module {
   /// Per port: packets out to the router / switch link (credits come back on it).
   sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Nic>> tx_socket;
   /// Per port: packets in from the router / switch link (credits go back on it).
-  sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<Nic>> rx_socket;
+  sc_core::sc_vector<tlm_utils::passthrough_target_socket_tagged<Nic>> rx_socket;
 
   /// The NIC of endpoint params.node; `scheduler` decides its issue order.
   SC_HAS_PROCESS(Nic);

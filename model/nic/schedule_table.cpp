@@ -5,6 +5,9 @@
 #include <deque>
 #include <numeric>
 #include <string>
+#include <unordered_map>
+
+#include "model/collective/happens_before.h"
 
 namespace mt {
 
@@ -32,11 +35,6 @@ std::vector<std::int64_t> values(const TableEntry& e) {
 
 int width_for(int count) { return std::max(1, clog2(static_cast<std::uint64_t>(count))); }
 
-// Bitset over the incoming messages of one node.
-using Bits = std::vector<std::uint64_t>;
-
-void set_bit(std::uint64_t* row, int i) { row[i / 64] |= std::uint64_t{1} << (i % 64); }
-bool get_bit(const std::uint64_t* row, int i) { return (row[i / 64] >> (i % 64)) & 1u; }
 
 }  // namespace
 
@@ -196,10 +194,6 @@ struct UnionFind {
   }
 };
 
-// Memory budget of one node's happens-before bitsets in pack_schedule, 64-bit words (1 GiB, as
-// the verifier's replay state; tree_packing on a 4x4 torus needs 225 MiB).
-constexpr std::size_t kPackBudgetWords = std::size_t{128} << 20;
-
 // Topological order of the dependency DAG (throws on a cycle).
 std::vector<int> topo_order(const Schedule& s, std::vector<std::vector<int>>& children) {
   const std::size_t m = s.ops.size();
@@ -235,12 +229,19 @@ std::vector<int> topo_order(const Schedule& s, std::vector<std::vector<int>>& ch
 
 // Per-node packing state.
 struct NodePack {
-  std::vector<int> incoming;           // message ids received by the node (local index order)
-  std::vector<int> entries;            // message ids sent, in issue order
-  std::vector<Bits> before, after;     // per entry: incoming messages ordered before / after it
-  std::vector<int> group_of;           // per incoming local index: counter
-  int counters = 0;
+  std::vector<int> incoming;                    // message ids received (local index order)
+  std::vector<int> entries;                     // message ids sent, in issue order
+  std::vector<std::vector<int>> groups;         // counter groups (local incoming indices)
+  std::vector<char> free_group;                 // per group: nobody waits on it
+  std::vector<std::vector<std::size_t>> waiters;  // per group: entries waiting on it
+  // (local incoming index, entry) -> index of the query "incoming before entry"; the query
+  // "entry before incoming" follows it.
+  std::unordered_map<std::uint64_t, std::size_t> pair_query;
 };
+
+std::uint64_t pair_key(int incoming, std::size_t entry) {
+  return (static_cast<std::uint64_t>(incoming) << 32) | static_cast<std::uint64_t>(entry);
+}
 
 }  // namespace
 
@@ -274,6 +275,7 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   }
   std::vector<std::vector<int>> children;
   const std::vector<int> order = topo_order(schedule, children);
+  HappensBefore ordering(schedule, order);
 
   std::vector<NodePack> packs(static_cast<std::size_t>(nodes));
   std::vector<int> local(m, -1);  // message id -> local index at its peer
@@ -281,73 +283,37 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     NodePack& p = packs[static_cast<std::size_t>(op.peer)];
     local[static_cast<std::size_t>(op.id)] = static_cast<int>(p.incoming.size());
     p.incoming.push_back(op.id);
+    packs[static_cast<std::size_t>(op.node)].entries.push_back(op.id);
   }
+  const auto flow_of = [&](const NodePack& p, const std::vector<int>& members) {
+    const int f = schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(members[0])])].flow;
+    for (const int i : members) {
+      if (schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])].flow != f) return -1;
+    }
+    return f;
+  };
+  const auto ask_pairs = [&](NodePack& p, const std::vector<int>& members,
+                             const std::vector<std::size_t>& waiters) {
+    for (const std::size_t e : waiters) {
+      for (const int i : members) {
+        const auto [it, added] = p.pair_query.emplace(pair_key(i, e), 0);
+        if (!added) continue;
+        const int in = p.incoming[static_cast<std::size_t>(i)];
+        it->second = ordering.ask(in, p.entries[e]);
+        ordering.ask(p.entries[e], in);
+      }
+    }
+  };
 
-  PackedSchedule packed;
-  packed.ports = num_ports;
-  packed.tables.resize(static_cast<std::size_t>(nodes));
-  packed.messages.resize(static_cast<std::size_t>(nodes));
-  packed.message_counter.assign(m, 0);
-  packed.counter_arrivals.resize(static_cast<std::size_t>(nodes));
-  packed.release_counter.assign(static_cast<std::size_t>(nodes), -1);
-  packed.release_cycles.resize(static_cast<std::size_t>(nodes));
-  int max_count = 0;
-
+  // 1. Per node: union-find over the deps sets, and the batch of happens-before queries of every
+  // group's members against its waiters (each is needed: every group is checked for exactness).
   for (int u = 0; u < nodes; ++u) {
     NodePack& p = packs[static_cast<std::size_t>(u)];
-    p.entries = schedule.ops_of(u);
     std::stable_sort(p.entries.begin(), p.entries.end(), [&](int a, int b) {
       return schedule.ops[static_cast<std::size_t>(a)].step <
              schedule.ops[static_cast<std::size_t>(b)].step;
     });
     const int k = static_cast<int>(p.incoming.size());
-    const std::size_t words = static_cast<std::size_t>((k + 63) / 64);
-    // anc[x]: incoming messages of u that are strict ancestors of x; desc[x]: strict descendants.
-    // Refused past the budget rather than allocated (a hostile schedule must not exhaust memory).
-    if (2 * m * words > kPackBudgetWords) {
-      throw TableError("node " + str(u) + ": packing needs " +
-                       str(static_cast<long long>(2 * m * words * 8 >> 20)) +
-                       " MiB of happens-before bitsets (" + str(static_cast<long long>(m)) +
-                       " messages x " + str(k) + " arrivals at the node), more than the packer's " +
-                       str(static_cast<long long>(kPackBudgetWords * 8 >> 20)) + " MiB budget");
-    }
-    std::vector<std::uint64_t> anc(m * words, 0);
-    std::vector<std::uint64_t> desc(m * words, 0);
-    if (k > 0) {
-      for (const int x : order) {
-        std::uint64_t* row = &anc[static_cast<std::size_t>(x) * words];
-        for (const int d : schedule.ops[static_cast<std::size_t>(x)].deps) {
-          const std::uint64_t* dr = &anc[static_cast<std::size_t>(d) * words];
-          for (std::size_t w = 0; w < words; ++w) row[w] |= dr[w];
-          if (schedule.ops[static_cast<std::size_t>(d)].peer == u) {
-            set_bit(row, local[static_cast<std::size_t>(d)]);
-          }
-        }
-      }
-      for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        const int x = *it;
-        std::uint64_t* row = &desc[static_cast<std::size_t>(x) * words];
-        for (const int c : children[static_cast<std::size_t>(x)]) {
-          const std::uint64_t* cr = &desc[static_cast<std::size_t>(c) * words];
-          for (std::size_t w = 0; w < words; ++w) row[w] |= cr[w];
-          if (schedule.ops[static_cast<std::size_t>(c)].peer == u) {
-            set_bit(row, local[static_cast<std::size_t>(c)]);
-          }
-        }
-      }
-    }
-    const std::size_t n_entries = p.entries.size();
-    p.before.assign(n_entries, Bits(words, 0));
-    p.after.assign(n_entries, Bits(words, 0));
-    for (std::size_t i = 0; i < n_entries; ++i) {
-      const auto id = static_cast<std::size_t>(p.entries[i]);
-      std::copy(anc.begin() + static_cast<std::ptrdiff_t>(id * words),
-                anc.begin() + static_cast<std::ptrdiff_t>((id + 1) * words), p.before[i].begin());
-      std::copy(desc.begin() + static_cast<std::ptrdiff_t>(id * words),
-                desc.begin() + static_cast<std::ptrdiff_t>((id + 1) * words), p.after[i].begin());
-    }
-
-    // 1. Union-find over the deps sets.
     UnionFind uf(std::max(k, 1));
     std::vector<char> waited(static_cast<std::size_t>(k), 0);
     for (const int id : p.entries) {
@@ -359,29 +325,77 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       }
     }
     // Groups as member lists, ordered by smallest member.
-    std::vector<std::vector<int>> groups;
     std::vector<int> group_index(static_cast<std::size_t>(k), -1);
     for (int i = 0; i < k; ++i) {
       if (!waited[static_cast<std::size_t>(i)]) continue;
       const int r = uf.find(i);
       if (group_index[static_cast<std::size_t>(r)] < 0) {
-        group_index[static_cast<std::size_t>(r)] = static_cast<int>(groups.size());
-        groups.emplace_back();
+        group_index[static_cast<std::size_t>(r)] = static_cast<int>(p.groups.size());
+        p.groups.emplace_back();
       }
-      groups[static_cast<std::size_t>(group_index[static_cast<std::size_t>(r)])].push_back(i);
+      p.groups[static_cast<std::size_t>(group_index[static_cast<std::size_t>(r)])].push_back(i);
     }
     // Messages nobody waits for: singleton groups (may merge below), flagged free.
-    std::vector<char> free_group(groups.size(), 0);
+    p.free_group.assign(p.groups.size(), 0);
     for (int i = 0; i < k; ++i) {
       if (waited[static_cast<std::size_t>(i)]) continue;
-      groups.push_back({i});
-      free_group.push_back(1);
+      p.groups.push_back({i});
+      p.free_group.push_back(1);
     }
-    // Entries waiting on each group.
-    const auto entry_group = [&](std::size_t e, const std::vector<int>& gid) {
+    std::vector<int> gid(static_cast<std::size_t>(k), -1);
+    for (std::size_t g = 0; g < p.groups.size(); ++g) {
+      for (const int i : p.groups[g]) gid[static_cast<std::size_t>(i)] = static_cast<int>(g);
+    }
+    p.waiters.assign(p.groups.size(), {});
+    for (std::size_t e = 0; e < p.entries.size(); ++e) {
       const Op& op = schedule.ops[static_cast<std::size_t>(p.entries[e])];
-      return op.deps.empty() ? -1 : gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
+      if (op.deps.empty()) continue;
+      const int g = gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
+      p.waiters[static_cast<std::size_t>(g)].push_back(e);
+    }
+    for (std::size_t g = 0; g < p.groups.size(); ++g) ask_pairs(p, p.groups[g], p.waiters[g]);
+  }
+  const std::vector<char>& answers = ordering.solve();
+
+  PackedSchedule packed;
+  packed.ports = num_ports;
+  packed.tables.resize(static_cast<std::size_t>(nodes));
+  packed.messages.resize(static_cast<std::size_t>(nodes));
+  packed.message_counter.assign(m, 0);
+  packed.counter_arrivals.resize(static_cast<std::size_t>(nodes));
+  packed.release_counter.assign(static_cast<std::size_t>(nodes), -1);
+  packed.release_cycles.resize(static_cast<std::size_t>(nodes));
+  int max_count = 0;
+
+  // 2. Per node: counters and thresholds from the answers.
+  for (int u = 0; u < nodes; ++u) {
+    NodePack& p = packs[static_cast<std::size_t>(u)];
+    const int k = static_cast<int>(p.incoming.size());
+    const std::size_t n_entries = p.entries.size();
+    std::vector<std::vector<int>>& groups = p.groups;
+    std::vector<char>& free_group = p.free_group;
+    std::vector<std::vector<std::size_t>>& waiters = p.waiters;
+    // Incoming message i (local index) happens before / after the issue of entry e: from the
+    // batch for the pairs asked there, else (the merge attempts, which stop at their first
+    // unordered pair) one search each, remembered.
+    std::unordered_map<std::uint64_t, char> searched;  // bit 0: before, bit 1: after
+    const auto order_of = [&](int i, std::size_t e) {
+      const std::uint64_t key = pair_key(i, e);
+      const auto asked = p.pair_query.find(key);
+      if (asked != p.pair_query.end()) {
+        return static_cast<char>(answers[asked->second] | (answers[asked->second + 1] << 1));
+      }
+      const auto [it, added] = searched.emplace(key, 0);
+      if (added) {
+        const int in = p.incoming[static_cast<std::size_t>(i)];
+        it->second = static_cast<char>(
+            (ordering.happens_before(in, p.entries[e]) ? 1 : 0) |
+            (ordering.happens_before(p.entries[e], in) ? 2 : 0));
+      }
+      return it->second;
     };
+    const auto before = [&](int i, std::size_t e) { return (order_of(i, e) & 1) != 0; };
+    const auto after = [&](int i, std::size_t e) { return (order_of(i, e) & 2) != 0; };
     std::vector<int> gid(static_cast<std::size_t>(k), -1);
     const auto rebuild_gid = [&]() {
       for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -390,11 +404,11 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     };
     rebuild_gid();
     // Exactness of every entry waiting on a group made of `members`.
-    const auto exact = [&](const std::vector<int>& members, const std::vector<std::size_t>& waiters,
+    const auto exact = [&](const std::vector<int>& members, const std::vector<std::size_t>& w,
                            std::string* error) {
-      for (const std::size_t e : waiters) {
+      for (const std::size_t e : w) {
         for (const int i : members) {
-          if (!get_bit(p.before[e].data(), i) && !get_bit(p.after[e].data(), i)) {
+          if (!before(i, e) && !after(i, e)) {
             if (error) {
               *error = "message " + str(p.incoming[static_cast<std::size_t>(i)]);
               *error += "|" + str(static_cast<long long>(e));
@@ -405,11 +419,6 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       }
       return true;
     };
-    std::vector<std::vector<std::size_t>> waiters(groups.size());
-    for (std::size_t e = 0; e < n_entries; ++e) {
-      const int g = entry_group(e, gid);
-      if (g >= 0) waiters[static_cast<std::size_t>(g)].push_back(e);
-    }
     // Check every union-find group first: a failure here means no grouping can be exact.
     for (std::size_t g = 0; g < groups.size(); ++g) {
       std::string error;
@@ -423,20 +432,17 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
                          "threshold expresses its dependencies exactly");
       }
     }
-    // 2. Merge groups of the same single flow while every threshold stays exact.
-    const auto flow_of = [&](const std::vector<int>& members) {
-      const int f = schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(members[0])])].flow;
-      for (const int i : members) {
-        if (schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])].flow != f) return -1;
-      }
-      return f;
-    };
+    // Merge groups of the same single flow while every threshold stays exact (each group tries
+    // the earlier groups of its flow in order).
     std::vector<char> alive(groups.size(), 1);
+    std::unordered_map<int, std::vector<std::size_t>> earlier;  // flow -> groups seen, in order
     for (std::size_t b = 0; b < groups.size(); ++b) {
-      const int fb = flow_of(groups[b]);
+      const int fb = flow_of(p, groups[b]);
       if (fb < 0) continue;
-      for (std::size_t a = 0; a < b; ++a) {
-        if (!alive[a] || flow_of(groups[a]) != fb) continue;
+      std::vector<std::size_t>& candidates = earlier[fb];
+      bool merged_into = false;
+      for (const std::size_t a : candidates) {
+        if (!alive[a]) continue;
         std::vector<int> merged = groups[a];
         merged.insert(merged.end(), groups[b].begin(), groups[b].end());
         std::vector<std::size_t> w = waiters[a];
@@ -447,8 +453,10 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
         waiters[a] = w;
         free_group[a] = static_cast<char>(free_group[a] && free_group[b]);
         alive[b] = 0;
+        merged_into = true;
         break;
       }
+      if (!merged_into) candidates.push_back(b);
     }
     // Remaining free groups (nobody waits on them) collapse into one counter.
     std::vector<std::vector<int>> final_groups;
@@ -467,7 +475,6 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     }
     groups = final_groups;
     rebuild_gid();
-    p.group_of = gid;
     // Release times: one more counter, rung by the host at each distinct release cycle.
     std::vector<std::uint64_t>& releases = packed.release_cycles[static_cast<std::size_t>(u)];
     for (const int id : p.entries) {
@@ -484,10 +491,10 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     releases.erase(std::unique(releases.begin(), releases.end()), releases.end());
     const int release_counter = releases.empty() ? -1 : static_cast<int>(groups.size());
     packed.release_counter[static_cast<std::size_t>(u)] = release_counter;
-    p.counters = std::max(1, static_cast<int>(groups.size()) + (releases.empty() ? 0 : 1));
-    packed.counters = std::max(packed.counters, p.counters);
+    const int counters = std::max(1, static_cast<int>(groups.size()) + (releases.empty() ? 0 : 1));
+    packed.counters = std::max(packed.counters, counters);
     std::vector<int>& arrivals = packed.counter_arrivals[static_cast<std::size_t>(u)];
-    arrivals.assign(static_cast<std::size_t>(p.counters), 0);
+    arrivals.assign(static_cast<std::size_t>(counters), 0);
     for (std::size_t g = 0; g < groups.size(); ++g) {
       arrivals[g] = static_cast<int>(groups[g].size());
       max_count = std::max(max_count, arrivals[g]);
@@ -523,12 +530,14 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
         t.wait_counter = g;
         int count = 0;
         for (const int i : groups[static_cast<std::size_t>(g)]) {
-          if (get_bit(p.before[e].data(), i)) ++count;
+          if (before(i, e)) ++count;
         }
         t.wait_count = count;
       }
     }
     packed.depth = std::max(packed.depth, static_cast<int>(n_entries));
+    std::vector<std::vector<std::size_t>>().swap(p.waiters);
+    std::unordered_map<std::uint64_t, std::size_t>().swap(p.pair_query);
   }
   packed.counters = std::max(1, packed.counters);
   for (int u = 0; u < nodes; ++u) {

@@ -41,14 +41,32 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   cycle_ = 0;
   const auto counters = static_cast<std::size_t>(config_.counters);
   const auto ports = static_cast<std::size_t>(config_.ports);
-  presented_.arrivals.assign(counters, 0);
-  presented_.ready.assign(ports, 0);
-  pipeline_.clear();
-  for (int s = 0; s + 1 < config_.decision_latency_cycles; ++s) pipeline_.push_back(presented_);
+  stages_.assign(static_cast<std::size_t>(config_.decision_latency_cycles),
+                 Stage{{}, std::vector<char>(ports, 0)});
+  head_ = 0;
+  presented_ready_.assign(ports, 0);
   seen_counts_.assign(counters, 0);
   seen_ready_.assign(ports, 0);
   mask_.assign(ports, 0);
+  port_entries_.assign(ports, {});
   first_pending_.assign(ports, 0);
+  steps_.clear();
+  sorted_by_step_ = true;
+  for (std::size_t i = 0; i < table_.size(); ++i) {
+    port_entries_[static_cast<std::size_t>(table_[i].port)].push_back(static_cast<int>(i));
+    steps_.push_back(table_[i].step);
+    if (i > 0 && table_[i].step < table_[i - 1].step) sorted_by_step_ = false;
+  }
+  std::sort(steps_.begin(), steps_.end());
+  steps_.erase(std::unique(steps_.begin(), steps_.end()), steps_.end());
+  pending_.assign(steps_.size(), 0);
+  for (const TableEntry& e : table_) ++pending_[step_position(e.step)];
+  min_step_pos_ = 0;
+}
+
+std::size_t SchedulerModel::step_position(int step) const {
+  return static_cast<std::size_t>(std::lower_bound(steps_.begin(), steps_.end(), step) -
+                                  steps_.begin());
 }
 
 void SchedulerModel::on_arrival(int counter) {
@@ -56,7 +74,7 @@ void SchedulerModel::on_arrival(int counter) {
     throw std::invalid_argument("SchedulerModel::on_arrival: counter " + std::to_string(counter) +
                                 " of " + std::to_string(config_.counters));
   }
-  ++presented_.arrivals[static_cast<std::size_t>(counter)];
+  stages_[head_].arrivals.push_back(counter);
 }
 
 void SchedulerModel::set_port_ready(int port, bool ready) {
@@ -64,15 +82,11 @@ void SchedulerModel::set_port_ready(int port, bool ready) {
     throw std::invalid_argument("SchedulerModel::set_port_ready: port " + std::to_string(port) +
                                 " of " + std::to_string(config_.ports));
   }
-  presented_.ready[static_cast<std::size_t>(port)] = ready ? 1 : 0;
+  presented_ready_[static_cast<std::size_t>(port)] = ready ? 1 : 0;
 }
 
 int SchedulerModel::min_pending_step() const {
-  int step = INT_MAX;
-  for (std::size_t i = 0; i < table_.size(); ++i) {
-    if (!issued_[i]) step = std::min(step, table_[i].step);
-  }
-  return step;
+  return min_step_pos_ < steps_.size() ? steps_[min_step_pos_] : INT_MAX;
 }
 
 std::vector<IssueCommand> SchedulerModel::tick() {
@@ -83,12 +97,17 @@ std::vector<IssueCommand> SchedulerModel::tick() {
     const auto up = static_cast<std::size_t>(p);
     if (!seen_ready_[up] || mask_[up] > 0) continue;
     // Skip the issued prefix of this port (speed only; the rule is "lowest index").
+    const std::vector<int>& mine = port_entries_[up];
     std::size_t& first = first_pending_[up];
-    while (first < table_.size() && (issued_[first] || table_[first].port != p)) ++first;
-    for (std::size_t i = first; i < table_.size(); ++i) {
+    while (first < mine.size() && issued_[static_cast<std::size_t>(mine[first])]) ++first;
+    for (std::size_t k = first; k < mine.size(); ++k) {
+      const auto i = static_cast<std::size_t>(mine[k]);
       const TableEntry& e = table_[i];
-      if (issued_[i] || e.port != p) continue;
-      if (config_.step_order && e.step > min_step) continue;
+      if (issued_[i]) continue;
+      if (config_.step_order && e.step > min_step) {
+        if (sorted_by_step_) break;  // every later entry has a later step too
+        continue;
+      }
       if (seen_counts_[static_cast<std::size_t>(e.wait_counter)] < e.wait_count) continue;
       issues.push_back(IssueCommand{p, static_cast<int>(i), e});
       break;
@@ -100,13 +119,17 @@ std::vector<IssueCommand> SchedulerModel::tick() {
     issued_[static_cast<std::size_t>(c.index)] = 1;
     ++issued_count_;
     mask_[static_cast<std::size_t>(c.port)] = config_.decision_latency_cycles;
+    --pending_[step_position(c.entry.step)];
   }
-  pipeline_.push_back(presented_);
-  const Stage oldest = pipeline_.front();
-  pipeline_.pop_front();
-  for (std::size_t c = 0; c < seen_counts_.size(); ++c) seen_counts_[c] += oldest.arrivals[c];
+  while (min_step_pos_ < pending_.size() && pending_[min_step_pos_] == 0) ++min_step_pos_;
+  // The stage of this cycle closes with the ready levels presented so far; the oldest stage
+  // (L cycles old; this one itself when L = 1) reaches the decision logic.
+  stages_[head_].ready = presented_ready_;
+  head_ = (head_ + 1) % stages_.size();
+  Stage& oldest = stages_[head_];
+  for (const int c : oldest.arrivals) ++seen_counts_[static_cast<std::size_t>(c)];
   seen_ready_ = oldest.ready;
-  std::fill(presented_.arrivals.begin(), presented_.arrivals.end(), 0);  // ready levels hold
+  oldest.arrivals.clear();  // the slot takes the next cycle's inputs
   ++cycle_;
   return issues;
 }

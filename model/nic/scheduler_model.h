@@ -22,7 +22,6 @@
 // >= counters) throw std::invalid_argument.
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "model/nic/schedule_table.h"
@@ -65,8 +64,9 @@ class CycleScheduler {
   virtual int decision_latency_cycles() const = 0;
 };
 
-/// The golden model. Cost per tick: O(entries) in the worst case (fine: the NIC only ticks while
-/// something can change).
+/// The golden model. Cost per tick: O(ports + arrivals of the oldest input stage + entries
+/// scanned), where with step_order on a table sorted by step (the packer's order) the scan of a
+/// port stops at its first entry of a later step; otherwise O(entries) in the worst case.
 class SchedulerModel : public CycleScheduler {
  public:
   /// Throws std::invalid_argument when ports < 1, decision_latency_cycles < 1 or counters < 1.
@@ -95,8 +95,10 @@ class SchedulerModel : public CycleScheduler {
   int min_pending_step() const;
 
  private:
+  std::size_t step_position(int step) const;  // index of `step` in steps_
+
   struct Stage {
-    std::vector<int> arrivals;  // per counter: arrivals presented in that cycle
+    std::vector<int> arrivals;  // counter of each arrival presented in that cycle (repeats count)
     std::vector<char> ready;    // per port: ready level presented in that cycle
   };
 
@@ -105,12 +107,24 @@ class SchedulerModel : public CycleScheduler {
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
   std::uint64_t cycle_ = 0;
-  Stage presented_;              // inputs of the current cycle
-  std::deque<Stage> pipeline_;   // L-1 older stages in flight, oldest first
+  // Input pipeline: a ring of L stages; stages_[head_] takes the inputs of the current cycle,
+  // the L-1 others are older stages in flight (the next one after head_ is the oldest).
+  std::vector<Stage> stages_;
+  std::size_t head_ = 0;
+  std::vector<char> presented_ready_;  // ready levels presented so far (levels hold)
   std::vector<int> seen_counts_; // counters as seen by the decision
   std::vector<char> seen_ready_; // ready levels as seen by the decision
   std::vector<int> mask_;        // per port: cycles the port stays masked after an issue
-  std::vector<std::size_t> first_pending_;  // per port: lowest possibly-unissued index (speed)
+  // Speed only (the rule stays "lowest index"): per port its table indices in order, and the
+  // position in that list of the lowest possibly-unissued one.
+  std::vector<std::vector<int>> port_entries_;
+  std::vector<std::size_t> first_pending_;
+  // Unissued entries per distinct step (steps_ ascending, pending_ parallel), and the position
+  // of the smallest step with unissued entries: min_pending_step() in O(1) amortised.
+  std::vector<int> steps_;
+  std::vector<int> pending_;
+  std::size_t min_step_pos_ = 0;
+  bool sorted_by_step_ = true;  // table steps non-decreasing: a port's scan may stop early
 };
 
 }  // namespace mt

@@ -5,7 +5,7 @@
 // injection/ejection ports between a NIC and its router.
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -28,7 +28,7 @@ struct LinkParams {
 class LinkChannel : public sc_core::sc_module {
  public:
   /// From the upstream sender: BEGIN_REQ starts a packet; credits go back through it.
-  tlm_utils::simple_target_socket<LinkChannel> in_socket{"in_socket"};
+  tlm_utils::passthrough_target_socket<LinkChannel> in_socket{"in_socket"};
   /// To the downstream receiver.
   tlm_utils::simple_initiator_socket<LinkChannel> out_socket{"out_socket"};
 

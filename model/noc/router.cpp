@@ -120,11 +120,14 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
 
 void Router::add_requester(const Entry& entry, int fifo) {
   if (!entry.eject) {
-    outputs_[static_cast<std::size_t>(entry.out)].requesters.push_back(fifo);
+    Output& output = outputs_[static_cast<std::size_t>(entry.out)];
+    output.requesters.push_back(fifo);
+    output.gained_requester = 1;
     return;
   }
   for (std::size_t o = static_cast<std::size_t>(entry.out); o < outputs_.size(); ++o) {
     outputs_[o].requesters.push_back(fifo);
+    outputs_[o].gained_requester = 1;
   }
 }
 
@@ -287,16 +290,23 @@ void Router::process() {
   }
   // A grant can expose a new head for an output already visited: repeat until nothing moves.
   // Outputs arbitrate in the allocator's rotating order (they compete for inputs).
+  // After the first pass only an output that gained a requester can grant (a grant only takes
+  // an input port, an output and credits away), so later passes visit only those.
   bool moved = true;
+  bool first_pass = true;
   while (moved) {
     moved = false;
     for (int k = 0; k < allocator_.outputs(); ++k) {
       const int out = allocator_.output_at(k);
+      char& gained = outputs_[static_cast<std::size_t>(out)].gained_requester;
+      if (!first_pass && !gained) continue;
+      gained = 0;
       if (arbitrate(out, now)) {
         allocator_.granted(out);
         moved = true;
       }
     }
+    first_pass = false;
   }
   allocator_.end_round();
   std::uint64_t next = kNever;

@@ -12,7 +12,7 @@
 // runs only when a packet becomes routable, an output frees up or a credit returns.
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -57,7 +57,7 @@ struct RouterParams {
 class Router : public sc_core::sc_module {
  public:
   /// Input ports: in_links(vertex) in order, then local injection ports from the NIC.
-  sc_core::sc_vector<tlm_utils::simple_target_socket_tagged<Router>> in_socket;
+  sc_core::sc_vector<tlm_utils::passthrough_target_socket_tagged<Router>> in_socket;
   /// Output ports: out_links(vertex) in order, then local ejection ports to the NIC.
   sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Router>> out_socket;
 
@@ -100,6 +100,7 @@ class Router : public sc_core::sc_module {
     std::vector<int> requesters;  // input FIFOs whose head packet wants this output
     int last_flow = -1;           // flow of the last packet granted (-1: none yet)
     std::vector<int> vc_owner;    // per downstream VC: message holding it (-1: free)
+    char gained_requester = 0;    // a requester was added since process() last visited it
   };
   struct Credit {
     std::uint64_t cycle;

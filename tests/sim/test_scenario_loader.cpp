@@ -209,7 +209,7 @@ TEST_CASE("every shipped scenario loads") {
     CHECK_NOTHROW(mt::load_scenario_file(path));
     ++loaded;
   }
-  CHECK(loaded >= 14);  // default + 7 paper + 6 beyond
+  CHECK(loaded >= 22);  // default + 3 paper + 7 ideal + 7 beyond + 4 scale
   CHECK_THROWS_WITH(
       mt::load_scenario_file("/nonexistent/x.yaml"),
       "/nonexistent/x.yaml: cannot open the scenario file: No such file or directory");
