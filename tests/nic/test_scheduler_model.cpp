@@ -267,10 +267,11 @@ void cosimulate(const std::string& algorithm, int latency, int window, unsigned 
 
 TEST_CASE("randomised co-simulation: no issue before its dependencies and never out of step order",
           "[nic][sched_model]") {
-  for (const char* algorithm : {"multitree", "ring", "ring2d", "dbtree", "tree_packing"}) {
+  for (const char* algorithm : {"multitree", "ring", "ring2d", "dbtree"}) {
     for (const int latency : {2, 3}) {
-      for (const int window : {1, 4}) {
-        for (const unsigned seed : {1u, 2u, 3u}) cosimulate(algorithm, latency, window, seed);
+      // Window 1 (every refill on the critical path) with seed 2, the default 4 otherwise.
+      for (const unsigned seed : {1u, 2u, 3u}) {
+        cosimulate(algorithm, latency, seed == 2 ? 1 : 4, seed);
       }
     }
   }
