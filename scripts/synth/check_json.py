@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a scripts/synth.sh result (ctest label `synth`): positive area and cell count, no
 latches, no unmapped cells, a positive critical path, and exactly the flops the RTL (scheduler v2)
-declares: ring (Depth x EntryBits, pointers, count, fetch register and index counter) + input
+declares: ring (Depth x EntryBits, one-hot pointers, count, fetch register and index counter) + input
 stages and counters + per port a window (Window x (entry, index, remaining count), fill, mask,
 registered grant) + the minimum step register.
 
@@ -25,7 +25,7 @@ def expected_flops(p):
              + 2 * counter_bits + count_bits)
     lanes, ports, latency = p["ArrivalLanes"] + 1, p["Ports"], p["DecisionLatency"]
     depth, window, index = p["Depth"], p["Window"], p["IndexBits"]
-    ring = depth * entry + 2 * w(depth) + clog2(depth + 1) + 1 + entry + 2 * index
+    ring = depth * entry + 2 * depth + clog2(depth + 1) + 1 + entry + 2 * index  # one-hot pointers
     inputs = (latency - 1) * ports + (latency - 2) * (lanes + lanes * counter_bits)
     counters = p["Counters"] * count_bits
     one_window = (clog2(window + 1) + window * (entry + index + count_bits)
