@@ -100,7 +100,8 @@ SchedulerModel::Moves SchedulerModel::decide() const {
   // Smallest step over the window heads and the fetch register (next registered value).
   m.min_step = fetch_ >= 0 ? table_[static_cast<std::size_t>(fetch_)].step : INT_MAX;
   for (const std::vector<Slot>& w : windows_) {
-    if (!w.empty()) m.min_step = std::min(m.min_step, table_[static_cast<std::size_t>(w[0].index)].step);
+    if (!w.empty())
+      m.min_step = std::min(m.min_step, table_[static_cast<std::size_t>(w[0].index)].step);
   }
   const std::vector<char>& seen_ready = ready_stages_.back();
   m.take.assign(windows_.size(), -1);
@@ -167,8 +168,8 @@ std::vector<IssueCommand> SchedulerModel::tick() {
     }
     if (m.take[p] >= 0) {
       const Slot s = w[static_cast<std::size_t>(m.take[p])];
-      grants_.push_back(IssueCommand{static_cast<int>(p), s.index,
-                                     table_[static_cast<std::size_t>(s.index)]});
+      grants_.push_back(
+          IssueCommand{static_cast<int>(p), s.index, table_[static_cast<std::size_t>(s.index)]});
       w.erase(w.begin() + m.take[p]);
       mask_[p] = config_.decision_latency_cycles;
     } else {
@@ -178,7 +179,8 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   if (m.insert) {
     const TableEntry& e = table_[static_cast<std::size_t>(fetch_)];
     const int have = counts_[static_cast<std::size_t>(e.wait_counter)];
-    const int remaining = std::max(0, std::max(0, e.wait_count - have) - hits(lanes, e.wait_counter));
+    const int remaining =
+        std::max(0, std::max(0, e.wait_count - have) - hits(lanes, e.wait_counter));
     windows_[static_cast<std::size_t>(e.port)].push_back(Slot{fetch_, remaining});
   }
   for (const int c : lanes) ++counts_[static_cast<std::size_t>(c)];

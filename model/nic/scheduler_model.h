@@ -53,9 +53,9 @@ struct SchedulerModelConfig {
 
 /// One issue: entry `index` of the table leaves by `port` in this cycle.
 struct IssueCommand {
-  int port = 0;       ///< NIC port
-  int index = 0;      ///< table index
-  TableEntry entry;   ///< the entry itself (for the DMA)
+  int port = 0;      ///< NIC port
+  int index = 0;     ///< table index
+  TableEntry entry;  ///< the entry itself (for the DMA)
 };
 
 /// A cycle-level scheduler engine: the C++ golden model (SchedulerModel) or the Verilated RTL
@@ -131,22 +131,22 @@ class SchedulerModel : public CycleScheduler {
   const std::vector<int>& lanes_now() const;
 
   SchedulerModelConfig config_;
-  std::vector<TableEntry> table_;                 // host memory
-  std::size_t pushed_ = 0;                        // entries the host has written to the ring
-  std::deque<int> ring_;                          // table indices in the ring
-  int fetch_ = -1;                                // table index in the fetch register, -1 none
-  std::vector<std::vector<Slot>> windows_;        // per port, oldest first
-  std::vector<int> counts_;                       // counters
-  std::vector<int> presented_arrivals_;           // counters presented this cycle
-  std::deque<std::vector<int>> arrival_stages_;   // L - 2 stages, oldest last
-  std::vector<char> presented_ready_;             // ready levels presented (held)
-  std::deque<std::vector<char>> ready_stages_;    // L - 1 stages, oldest last
-  int min_step_ = 0;                              // registered smallest pending step
-  std::vector<int> mask_;                         // per port: cycles masked after a grant
-  std::vector<IssueCommand> grants_;              // registered grants, by port
+  std::vector<TableEntry> table_;                // host memory
+  std::size_t pushed_ = 0;                       // entries the host has written to the ring
+  std::deque<int> ring_;                         // table indices in the ring
+  int fetch_ = -1;                               // table index in the fetch register, -1 none
+  std::vector<std::vector<Slot>> windows_;       // per port, oldest first
+  std::vector<int> counts_;                      // counters
+  std::vector<int> presented_arrivals_;          // counters presented this cycle
+  std::deque<std::vector<int>> arrival_stages_;  // L - 2 stages, oldest last
+  std::vector<char> presented_ready_;            // ready levels presented (held)
+  std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
+  int min_step_ = 0;                             // registered smallest pending step
+  std::vector<int> mask_;                        // per port: cycles masked after a grant
+  std::vector<IssueCommand> grants_;             // registered grants, by port
   std::uint64_t cycle_ = 0;
   std::size_t issued_count_ = 0;
-  bool doorbell_rung_ = false;                    // on_doorbell called this cycle
+  bool doorbell_rung_ = false;  // on_doorbell called this cycle
 };
 
 }  // namespace mt

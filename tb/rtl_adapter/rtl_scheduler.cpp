@@ -94,8 +94,8 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
   if (config.depth != b.depth) throw differs("table depth", config.depth, b.depth, "MT_RTL_DEPTH");
   if (config.window != b.window) throw differs("window", config.window, b.window, "MT_RTL_WINDOW");
   if (config.decision_latency_cycles != b.decision_latency) {
-    throw differs("nic.decision_latency_cycles", config.decision_latency_cycles,
-                  b.decision_latency, "MT_RTL_DECISION_LATENCY");
+    throw differs("nic.decision_latency_cycles", config.decision_latency_cycles, b.decision_latency,
+                  "MT_RTL_DECISION_LATENCY");
   }
   m.config = config;
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
@@ -138,8 +138,8 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   m.inputs_changed = true;
   // Load cycles: stream until the ring and the windows are as full as they get.
   for (std::size_t guard = 0; !m.idle(); ++guard) {
-    if (guard > m.words.size() + 4 * static_cast<std::size_t>(m.build.ports * m.build.window) +
-                    16) {
+    if (guard >
+        m.words.size() + 4 * static_cast<std::size_t>(m.build.ports * m.build.window) + 16) {
       throw std::logic_error("RTL scheduler: load did not settle");
     }
     m.clock();
