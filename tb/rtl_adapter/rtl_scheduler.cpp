@@ -100,7 +100,10 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
   m.config = config;
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
+  // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
   m.top->clk_i = 0;
+  m.top->rst_ni = 1;
+  m.top->eval();
   m.top->rst_ni = 0;
   m.top->eval();
   m.top->rst_ni = 1;
