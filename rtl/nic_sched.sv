@@ -1,27 +1,37 @@
-// Co-designed NIC scheduler (top). Holds one node's packed schedule table, counts message
-// arrivals per dependency counter and, per port, issues the next table entry whose dependencies
-// are met, in step order, under a per-message request/grant handshake with the port's DMA:
+// Co-designed NIC scheduler, second generation (top). The host's table DMA streams one node's
+// packed schedule table (model/nic/SCHEDULE_TABLE.md) into a ring buffer; one read pointer moves
+// the entries in table order through a fetch register into a small window per port; arrivals
+// (and the host's release doorbell) count per dependency counter and drop the remaining count of
+// every waiting window entry of that counter; per port, the oldest ready entry of the smallest
+// pending step is granted, registered, under a per-message request/grant handshake with the
+// port's DMA:
 //   request  port_ready_i[p] high: the DMA of port p can take a new message (it drops the level
 //            from the cycle after a grant until the message is done, then raises it again);
-//   grant    grant_o[p] for one cycle with the entry (grant_entry_o) and its index;
-//   done     the DMA raises port_ready_i[p] again when the message has left.
+//   grant    grant_o[p] for one cycle with the entry (grant_entry_o) and its table index modulo
+//            2^IndexBits (grant_index_o);
 // Cycle for cycle equal to the golden model mt::SchedulerModel (model/nic/scheduler_model.h) with
-// decision_latency_cycles = DecisionLatency; entry layout and widths: model/nic/SCHEDULE_TABLE.md.
-// Loading: clear_i for one cycle, then one tbl_we_i per entry in table order (issue order).
+// the same Window, Depth and decision_latency_cycles = DecisionLatency. Microarchitecture,
+// pipeline and parameters: rtl/README.md.
+//
+//   host --tbl_*--> [ring: Depth x entry] --rptr--> [fetch reg] --port--> [window p: W slots]
+//   arrivals --lanes--> [counters] ------count[wait_counter] at refill--^    | rem -= lanes
+//   window heads + fetch --min--> [min_step_q] ---------------------------> [decide p] --> grant_q
 
 `include "mt_assert.svh"
 
 module nic_sched #(
   parameter int unsigned Nodes           = 16,  // endpoints (peer ids)
-  parameter int unsigned Ports           = 4,   // NIC ports (issues per cycle)
-  parameter int unsigned Depth           = 64,  // table capacity, entries
+  parameter int unsigned Ports           = 4,   // NIC ports (grants per cycle)
+  parameter int unsigned Depth           = 32,  // table ring buffer capacity, entries
+  parameter int unsigned Window          = 4,   // issue window per port, entries
   parameter int unsigned Chunks          = 16,  // chunk ids
   parameter int unsigned Flows           = 16,  // flow ids
   parameter int unsigned Steps           = 32,  // schedule steps
-  parameter int unsigned Counters        = 32,  // arrival counters per node
+  parameter int unsigned Counters        = 32,  // arrival counters per node (release included)
   parameter int unsigned MaxCount        = 32,  // largest counter threshold / arrivals per counter
   parameter int unsigned ArrivalLanes    = 4,   // message arrivals accepted per cycle
-  parameter int unsigned DecisionLatency = 1,   // input-to-decision latency, cycles (>= 1)
+  parameter int unsigned DecisionLatency = 2,   // input-to-grant latency, cycles (>= 2)
+  parameter int unsigned IndexBits       = 8,   // width of grant_index_o, bits
   // Derived: field widths as mt::TableFormat::make() computes them, offsets LSB first.
   localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
   localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
@@ -40,104 +50,228 @@ module nic_sched #(
   localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
   localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
   localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
-  localparam int unsigned IndexBits      = (Depth > 1) ? $clog2(Depth) : 1,
-  localparam int unsigned SizeBits       = $clog2(Depth + 1)
+  localparam int unsigned Lanes          = ArrivalLanes + 1  // + the host's doorbell
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
-  // Configuration and table load.
-  input  logic                                clear_i,        // empty table, reset all state
+  // Configuration and the host's table DMA.
+  input  logic                                clear_i,        // empty the table, reset state
   input  logic                                step_order_i,   // issue in step order (held)
-  input  logic                                tbl_we_i,       // append tbl_wdata_i to the table
-  input  logic [EntryBits-1:0]                tbl_wdata_i,    // packed entry
-  output logic [SizeBits-1:0]                 tbl_size_o,     // entries loaded
+  input  logic                                tbl_valid_i,    // tbl_wdata_i is the next entry
+  output logic                                tbl_ready_o,    // the ring takes it at this edge
+  input  logic [EntryBits-1:0]                tbl_wdata_i,    // packed entry, in table order
   // Message arrivals: the destination counter from the header of each fully arrived message.
   input  logic [ArrivalLanes-1:0]             arr_valid_i,
   input  logic [ArrivalLanes*CounterBits-1:0] arr_counter_i,
-  // Per-port request / grant handshake with the DMAs.
+  // Host doorbell: one more count on a counter (release times: the node's release counter).
+  input  logic                                host_valid_i,
+  input  logic [CounterBits-1:0]              host_counter_i,
+  // Per-port request / grant handshake with the DMAs (grants registered).
   input  logic [Ports-1:0]                    port_ready_i,   // request: DMA p is free
   output logic [Ports-1:0]                    grant_o,        // grant: issue on port p now
-  output logic [Ports*IndexBits-1:0]          grant_index_o,  // table index per port
+  output logic [Ports*IndexBits-1:0]          grant_index_o,  // table index mod 2^IndexBits
   output logic [Ports*EntryBits-1:0]          grant_entry_o,  // packed entry per port
-  output logic                                done_o          // every loaded entry issued
+  // Status.
+  output logic                                done_o,         // every written entry granted
+                                                              // (the last grant_o is over)
+  output logic                                idle_o          // no register changes while the
+                                                              // inputs hold (clock-gating hint)
 );
 
-  logic [Depth-1:0]              valid;
-  logic [Depth*EntryBits-1:0]    entries;
+  // Arrival lanes and counters.
+  logic [Lanes-1:0]              lane_valid;
+  logic [Lanes*CounterBits-1:0]  lane_counter;
   logic [Counters*CountBits-1:0] count;
   logic [Ports-1:0]              ready_seen;
-
-  nic_sched_table #(
-    .Depth    (Depth),
-    .EntryBits(EntryBits),
-    .StepLsb  (StepLsb),
-    .StepBits (StepBits)
-  ) u_table (
-    .clk_i,
-    .rst_ni,
-    .clear_i,
-    .we_i     (tbl_we_i),
-    .wdata_i  (tbl_wdata_i),
-    .size_o   (tbl_size_o),
-    .valid_o  (valid),
-    .entries_o(entries)
-  );
+  logic                          counters_busy;
 
   nic_sched_counters #(
     .Ports          (Ports),
     .Counters       (Counters),
     .CounterBits    (CounterBits),
     .CountBits      (CountBits),
-    .ArrivalLanes   (ArrivalLanes),
+    .Lanes          (Lanes),
     .DecisionLatency(DecisionLatency)
   ) u_counters (
     .clk_i,
     .rst_ni,
     .clear_i,
-    .arr_valid_i,
-    .arr_counter_i,
+    .lane_valid_i  ({host_valid_i, arr_valid_i}),
+    .lane_counter_i({host_counter_i, arr_counter_i}),
     .port_ready_i,
-    .count_o(count),
-    .ready_o(ready_seen)
+    .lane_valid_o  (lane_valid),
+    .lane_counter_o(lane_counter),
+    .count_o       (count),
+    .ready_o       (ready_seen),
+    .busy_o        (counters_busy)
   );
 
-  nic_sched_issue #(
-    .Ports          (Ports),
-    .Depth          (Depth),
-    .EntryBits      (EntryBits),
-    .PortLsb        (PortLsb),
-    .PortBits       (PortBits),
-    .StepLsb        (StepLsb),
-    .StepBits       (StepBits),
-    .WaitCounterLsb (WaitCounterLsb),
-    .CounterBits    (CounterBits),
-    .WaitCountLsb   (WaitCountLsb),
-    .CountBits      (CountBits),
-    .Counters       (Counters),
-    .DecisionLatency(DecisionLatency)
-  ) u_issue (
+  // Table ring and fetch register.
+  logic                 fetch_valid, fetch_pop, ring_empty, ring_busy;
+  logic [EntryBits-1:0] fetch_entry;
+  logic [IndexBits-1:0] fetch_index;
+
+  nic_sched_ring #(
+    .Depth    (Depth),
+    .EntryBits(EntryBits),
+    .IndexBits(IndexBits)
+  ) u_ring (
     .clk_i,
     .rst_ni,
     .clear_i,
-    .step_order_i,
-    .valid_i  (valid),
-    .entries_i(entries),
-    .count_i  (count),
-    .ready_i  (ready_seen),
-    .grant_o,
-    .grant_index_o,
-    .grant_entry_o,
-    .done_o
+    .wvalid_i     (tbl_valid_i),
+    .wready_o     (tbl_ready_o),
+    .wdata_i      (tbl_wdata_i),
+    .fetch_valid_o(fetch_valid),
+    .fetch_entry_o(fetch_entry),
+    .fetch_index_o(fetch_index),
+    .fetch_pop_i  (fetch_pop),
+    .empty_o      (ring_empty),
+    .busy_o       (ring_busy)
   );
 
-  // Contracts on the loaded entries: fields in range of this instance.
-  logic entry_bad;
+  // Refill: the fetched entry goes to its port's window when that window has room; its remaining
+  // count is what its counter lacks now (this edge's arrivals are taken off in the window).
+  logic [PortBits-1:0]    fetch_port;
+  logic [CounterBits-1:0] fetch_counter;
+  logic [CountBits-1:0]   fetch_need, fetch_have, fetch_rem;
+  logic [Ports-1:0]       ins_valid, full;
+
+  assign fetch_port    = fetch_entry[PortLsb +: PortBits];
+  assign fetch_counter = fetch_entry[WaitCounterLsb +: CounterBits];
+  assign fetch_need    = fetch_entry[WaitCountLsb +: CountBits];
+  assign fetch_have    = count[fetch_counter*CountBits +: CountBits];
+  assign fetch_rem     = (fetch_need > fetch_have) ? fetch_need - fetch_have : '0;
+
+  always_comb begin
+    for (int unsigned p = 0; p < Ports; p++) begin
+      ins_valid[p] = fetch_valid && !clear_i && (fetch_port == PortBits'(p)) && !full[p];
+    end
+  end
+  assign fetch_pop = ins_valid != '0;
+
+  // Windows and the per-port decision.
+  logic [StepBits-1:0]        min_step_d, min_step_q;
+  logic [Ports-1:0]           head_valid, take, window_busy, window_empty;
+  logic [Ports*StepBits-1:0]  head_step;
+  logic [Ports*EntryBits-1:0] take_entry;
+
+  for (genvar p = 0; p < Ports; p++) begin : gen_port
+    nic_sched_window #(
+      .Window         (Window),
+      .EntryBits      (EntryBits),
+      .IndexBits      (IndexBits),
+      .StepLsb        (StepLsb),
+      .StepBits       (StepBits),
+      .WaitCounterLsb (WaitCounterLsb),
+      .WaitCountLsb   (WaitCountLsb),
+      .CounterBits    (CounterBits),
+      .CountBits      (CountBits),
+      .Counters       (Counters),
+      .Lanes          (Lanes),
+      .DecisionLatency(DecisionLatency)
+    ) u_window (
+      .clk_i,
+      .rst_ni,
+      .clear_i,
+      .step_order_i,
+      .ins_valid_i   (ins_valid[p]),
+      .ins_entry_i   (fetch_entry),
+      .ins_index_i   (fetch_index),
+      .ins_rem_i     (fetch_rem),
+      .full_o        (full[p]),
+      .lane_valid_i  (lane_valid),
+      .lane_counter_i(lane_counter),
+      .min_step_i    (min_step_q),
+      .ready_i       (ready_seen[p]),
+      .count_i       (count),
+      .head_valid_o  (head_valid[p]),
+      .head_step_o   (head_step[p*StepBits +: StepBits]),
+      .grant_o       (grant_o[p]),
+      .grant_entry_o (grant_entry_o[p*EntryBits +: EntryBits]),
+      .grant_index_o (grant_index_o[p*IndexBits +: IndexBits]),
+      .take_o        (take[p]),
+      .take_entry_o  (take_entry[p*EntryBits +: EntryBits]),
+      .busy_o        (window_busy[p])
+    );
+  end
+  assign window_empty = ~head_valid;
+
+  // Smallest pending step: the minimum of the window heads and the fetch register (the table is
+  // sorted by step, so every other pending entry is of that step or later), as a log-depth tree,
+  // registered. The decision uses last cycle's value, which is never above the current minimum
+  // (entries only leave, and a new one is in the fetch register a cycle before any window).
+  localparam int unsigned Leaves = 1 << $clog2(Ports + 1);
+  logic [Leaves*StepBits-1:0] tree;
+  always_comb begin
+    tree = '1;
+    for (int unsigned p = 0; p < Ports; p++) begin
+      if (head_valid[p]) tree[p*StepBits +: StepBits] = head_step[p*StepBits +: StepBits];
+    end
+    if (fetch_valid) tree[Ports*StepBits +: StepBits] = fetch_entry[StepLsb +: StepBits];
+    for (int unsigned w = Leaves / 2; w >= 1; w = w / 2) begin
+      for (int unsigned i = 0; i < w; i++) begin
+        if (tree[(2*i+1)*StepBits +: StepBits] < tree[2*i*StepBits +: StepBits]) begin
+          tree[i*StepBits +: StepBits] = tree[(2*i+1)*StepBits +: StepBits];
+        end else begin
+          tree[i*StepBits +: StepBits] = tree[2*i*StepBits +: StepBits];
+        end
+      end
+    end
+    min_step_d = clear_i ? '1 : tree[0 +: StepBits];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      min_step_q <= '1;
+    end else begin
+      min_step_q <= min_step_d;
+    end
+  end
+
+  assign done_o = ring_empty && !fetch_valid && (window_empty == '1) && (grant_o == '0);
+  assign idle_o = !(counters_busy || ring_busy || fetch_pop || (window_busy != '0) ||
+                    (min_step_d != min_step_q));
+
+  // Contracts on the host's entries: fields in range of this instance, table sorted by step.
+  logic                entry_bad, last_valid_q;
+  logic [StepBits-1:0] last_step_q;
   assign entry_bad =
       (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) ||
       (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) ||
       (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
       (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
-  `MT_ASSERT(EntryInRange_A, !(tbl_we_i && !clear_i) || !entry_bad)
-  `MT_ASSERT(ParamsValid_A, DecisionLatency >= 1 && Depth >= 1 && ArrivalLanes >= 1)
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_valid_q <= 1'b0;
+      last_step_q  <= '0;
+    end else if (clear_i) begin
+      last_valid_q <= 1'b0;
+    end else if (tbl_valid_i && tbl_ready_o) begin
+      last_valid_q <= 1'b1;
+      last_step_q  <= tbl_wdata_i[StepLsb +: StepBits];
+    end
+  end
+  `MT_ASSERT(EntryInRange_A, !(tbl_valid_i && !clear_i) || !entry_bad)
+  `MT_ASSERT(TableSorted_A, !(tbl_valid_i && tbl_ready_o && !clear_i && last_valid_q) ||
+                            (tbl_wdata_i[StepLsb +: StepBits] >= last_step_q))
+  `MT_ASSERT(ParamsValid_A, DecisionLatency >= 2 && Depth >= 1 && Window >= 1 &&
+                            ArrivalLanes >= 1 && (1 << IndexBits) >= Depth + 1 + Ports * (Window + 1))
+
+  // Contracts on the decision: no grant before the entry's dependencies have arrived, none of a
+  // later step than a pending entry (step order), so never a grant twice (entries leave).
+  logic [Ports-1:0] take_early, take_late;
+  always_comb begin
+    for (int unsigned p = 0; p < Ports; p++) begin
+      logic [CounterBits-1:0] c;
+      c             = take_entry[p*EntryBits + WaitCounterLsb +: CounterBits];
+      take_early[p] = take[p] && (count[c*CountBits +: CountBits] <
+                                  take_entry[p*EntryBits + WaitCountLsb +: CountBits]);
+      take_late[p]  = take[p] && step_order_i &&
+                      (take_entry[p*EntryBits + StepLsb +: StepBits] > min_step_d);
+    end
+  end
+  `MT_ASSERT(NoIssueBeforeDeps_A, take_early == '0)
+  `MT_ASSERT(NoIssueOutOfStep_A, take_late == '0)
 
 endmodule

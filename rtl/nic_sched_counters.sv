@@ -1,7 +1,10 @@
-// Input side of the NIC scheduler: the arrival lanes and port ready levels pass DecisionLatency-1
-// register stages, then update the per-node arrival counters and the ready levels the issue logic
-// sees. An arrival presented in cycle n is counted by the decision of cycle n + DecisionLatency
-// (the golden model's decision latency, model/nic/scheduler_model.h).
+// Input side of the NIC scheduler v2: the arrival lanes (message arrivals and the host's release
+// doorbell) pass DecisionLatency-2 register stages and the port ready levels DecisionLatency-1,
+// then the lanes update the per-node arrival counters (and, in the windows, the remaining counts
+// of the waiting entries) at the clock edge, and the ready levels reach the decision. An arrival
+// presented in cycle n can thus enable a grant decided in cycle n + DecisionLatency - 1 and seen
+// on grant_o in cycle n + DecisionLatency (the golden model's decision latency,
+// model/nic/scheduler_model.h).
 
 `include "mt_assert.svh"
 
@@ -10,49 +13,68 @@ module nic_sched_counters #(
   parameter int unsigned Counters        = 1,  // arrival counters
   parameter int unsigned CounterBits     = 1,  // width of a counter id
   parameter int unsigned CountBits       = 1,  // width of a counter value
-  parameter int unsigned ArrivalLanes    = 1,  // arrivals accepted per cycle
-  parameter int unsigned DecisionLatency = 1   // input-to-decision latency, cycles (>= 1)
+  parameter int unsigned Lanes           = 1,  // arrivals (lanes) accepted per cycle
+  parameter int unsigned DecisionLatency = 2   // input-to-grant latency, cycles (>= 2)
 ) (
-  input  logic                                clk_i,
-  input  logic                                rst_ni,
-  input  logic                                clear_i,        // reset counters and stages
-  input  logic [ArrivalLanes-1:0]             arr_valid_i,    // lane l carries an arrival
-  input  logic [ArrivalLanes*CounterBits-1:0] arr_counter_i,  // counter id per lane
-  input  logic [Ports-1:0]                    port_ready_i,   // DMA of port p can take a message
-  output logic [Counters*CountBits-1:0]       count_o,        // counters as the decision sees them
-  output logic [Ports-1:0]                    ready_o         // ready levels as the decision sees
+  input  logic                         clk_i,
+  input  logic                         rst_ni,
+  input  logic                         clear_i,         // reset counters and stages
+  input  logic [Lanes-1:0]             lane_valid_i,    // lane l carries an arrival
+  input  logic [Lanes*CounterBits-1:0] lane_counter_i,  // counter id per lane
+  input  logic [Ports-1:0]             port_ready_i,    // DMA of port p can take a message
+  output logic [Lanes-1:0]             lane_valid_o,    // lanes counted at this clock edge
+  output logic [Lanes*CounterBits-1:0] lane_counter_o,  // their counter ids
+  output logic [Counters*CountBits-1:0] count_o,        // counters (registered)
+  output logic [Ports-1:0]             ready_o,         // ready levels as the decision sees them
+  output logic                         busy_o           // a counter or a stage changes at the edge
 );
 
-  localparam int unsigned SumBits = CountBits + $clog2(ArrivalLanes + 1);
+  localparam int unsigned ArrStages = DecisionLatency - 2;
+  localparam int unsigned RdyStages = DecisionLatency - 1;
+  localparam int unsigned SumBits   = CountBits + $clog2(Lanes + 1);
 
-  // Last stage of the input pipeline (the inputs themselves when DecisionLatency == 1).
-  logic [ArrivalLanes-1:0]             lane_valid;
-  logic [ArrivalLanes*CounterBits-1:0] lane_counter;
-  logic [Ports-1:0]                    lane_ready;
+  logic [RdyStages*Ports-1:0] rdy_d, rdy_q;
+  logic                       rdy_moving;
 
-  if (DecisionLatency > 1) begin : gen_stages
-    localparam int unsigned Stages = DecisionLatency - 1;
-    logic [Stages*ArrivalLanes-1:0]             valid_d, valid_q;
-    logic [Stages*ArrivalLanes*CounterBits-1:0] counter_d, counter_q;
-    logic [Stages*Ports-1:0]                    ready_d, ready_q;
+  // Ready levels: RdyStages (>= 1) stages; stage 0 takes the input.
+  always_comb begin
+    rdy_d      = '0;
+    rdy_moving = 1'b0;
+    if (!clear_i) begin
+      rdy_d[0 +: Ports] = port_ready_i;
+      for (int unsigned s = 1; s < RdyStages; s++) begin
+        rdy_d[s*Ports +: Ports] = rdy_q[(s-1)*Ports +: Ports];
+        rdy_moving = rdy_moving || (rdy_q[s*Ports +: Ports] != rdy_q[(s-1)*Ports +: Ports]);
+      end
+    end
+  end
 
-    // Stage 0 takes the inputs; stage s takes stage s-1; the last stage feeds the counters.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rdy_q <= '0;
+    end else begin
+      rdy_q <= rdy_d;
+    end
+  end
+
+  assign ready_o = rdy_q[(RdyStages-1)*Ports +: Ports];
+
+  // Arrival lanes: ArrStages (>= 0) stages.
+  logic arr_moving;
+  if (ArrStages > 0) begin : gen_arr_stages
+    logic [ArrStages*Lanes-1:0]             valid_d, valid_q;
+    logic [ArrStages*Lanes*CounterBits-1:0] counter_d, counter_q;
+
     always_comb begin
       valid_d   = '0;
       counter_d = '0;
-      ready_d   = '0;
       if (!clear_i) begin
-        for (int unsigned s = 0; s < Stages; s++) begin
-          if (s == 0) begin
-            valid_d[0 +: ArrivalLanes]                 = arr_valid_i;
-            counter_d[0 +: ArrivalLanes*CounterBits]   = arr_counter_i;
-            ready_d[0 +: Ports]                        = port_ready_i;
-          end else begin
-            valid_d[s*ArrivalLanes +: ArrivalLanes]    = valid_q[(s-1)*ArrivalLanes +: ArrivalLanes];
-            counter_d[s*ArrivalLanes*CounterBits +: ArrivalLanes*CounterBits] =
-                counter_q[(s-1)*ArrivalLanes*CounterBits +: ArrivalLanes*CounterBits];
-            ready_d[s*Ports +: Ports]                  = ready_q[(s-1)*Ports +: Ports];
-          end
+        valid_d[0 +: Lanes]               = lane_valid_i;
+        counter_d[0 +: Lanes*CounterBits] = lane_counter_i;
+        for (int unsigned s = 1; s < ArrStages; s++) begin
+          valid_d[s*Lanes +: Lanes] = valid_q[(s-1)*Lanes +: Lanes];
+          counter_d[s*Lanes*CounterBits +: Lanes*CounterBits] =
+              counter_q[(s-1)*Lanes*CounterBits +: Lanes*CounterBits];
         end
       end
     end
@@ -61,42 +83,38 @@ module nic_sched_counters #(
       if (!rst_ni) begin
         valid_q   <= '0;
         counter_q <= '0;
-        ready_q   <= '0;
       end else begin
         valid_q   <= valid_d;
         counter_q <= counter_d;
-        ready_q   <= ready_d;
       end
     end
 
-    assign lane_valid   = valid_q[(Stages-1)*ArrivalLanes +: ArrivalLanes];
-    assign lane_counter = counter_q[(Stages-1)*ArrivalLanes*CounterBits +:
-                                    ArrivalLanes*CounterBits];
-    assign lane_ready   = ready_q[(Stages-1)*Ports +: Ports];
-  end else begin : gen_no_stages
-    assign lane_valid   = arr_valid_i;
-    assign lane_counter = arr_counter_i;
-    assign lane_ready   = port_ready_i;
+    assign lane_valid_o   = clear_i ? '0 : valid_q[(ArrStages-1)*Lanes +: Lanes];
+    assign lane_counter_o = counter_q[(ArrStages-1)*Lanes*CounterBits +: Lanes*CounterBits];
+    assign arr_moving     = valid_q != '0;
+  end else begin : gen_no_arr_stages
+    assign lane_valid_o   = clear_i ? '0 : lane_valid_i;
+    assign lane_counter_o = lane_counter_i;
+    assign arr_moving     = lane_valid_o != '0;
   end
 
+  // Counters: + the lanes naming them.
   logic [Counters*CountBits-1:0] count_d, count_q;
-  logic [Ports-1:0]              ready_d, ready_q;
   logic [Counters-1:0]           overflow;
   logic [SumBits-1:0]            sum;
 
   always_comb begin
     count_d  = count_q;
-    ready_d  = lane_ready;
     overflow = '0;
     sum      = '0;
     if (clear_i) begin
       count_d = '0;
-      ready_d = '0;
     end else begin
       for (int unsigned c = 0; c < Counters; c++) begin
         sum = SumBits'(count_q[c*CountBits +: CountBits]);
-        for (int unsigned l = 0; l < ArrivalLanes; l++) begin
-          if (lane_valid[l] && lane_counter[l*CounterBits +: CounterBits] == CounterBits'(c)) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (lane_valid_o[l] && lane_counter_o[l*CounterBits +: CounterBits] == CounterBits'(c))
+          begin
             sum = sum + SumBits'(1);
           end
         end
@@ -109,23 +127,21 @@ module nic_sched_counters #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count_q <= '0;
-      ready_q <= '0;
     end else begin
       count_q <= count_d;
-      ready_q <= ready_d;
     end
   end
 
   assign count_o = count_q;
-  assign ready_o = ready_q;
+  assign busy_o  = arr_moving || rdy_moving;
 
   // Contracts: counters never wrap, arrivals name an existing counter.
-  logic [ArrivalLanes-1:0] lane_bad;
+  logic [Lanes-1:0] lane_bad;
   always_comb begin
     lane_bad = '0;
-    for (int unsigned l = 0; l < ArrivalLanes; l++) begin
-      lane_bad[l] = arr_valid_i[l] &&
-                    (32'(arr_counter_i[l*CounterBits +: CounterBits]) >= Counters);
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      lane_bad[l] = lane_valid_i[l] &&
+                    (32'(lane_counter_i[l*CounterBits +: CounterBits]) >= Counters);
     end
   end
   `MT_ASSERT(NoCounterOverflow_A, overflow == '0)

@@ -33,12 +33,11 @@ void HardwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
   pending_.assign(static_cast<std::size_t>(ports), -1);
   engine_->load(table_);
   next_tick_ = 0;
-  active_until_ = static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1;
   ticks_ = 0;
 }
 
 void HardwareScheduler::tick_once() const {
-  const std::uint64_t cycle = next_tick_++;
+  ++next_tick_;
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();
   for (const IssueCommand& c : issues) {
@@ -47,15 +46,13 @@ void HardwareScheduler::tick_once() const {
                              " issued twice before the NIC took the first");
     }
     pending_[static_cast<std::size_t>(c.port)] = c.index;
-    active_until_ = std::max(
-        active_until_, cycle + static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1);
   }
 }
 
 void HardwareScheduler::sync(std::uint64_t now) const {
   while (next_tick_ < now) {
-    if (next_tick_ > active_until_) {
-      next_tick_ = now;  // settled: idle cycles change nothing
+    if (engine_->idle()) {
+      next_tick_ = now;  // idle cycles change nothing
       break;
     }
     tick_once();
@@ -69,8 +66,11 @@ void HardwareScheduler::on_arrival(int message) {
 void HardwareScheduler::on_counter_arrival(int counter, std::uint64_t now) {
   sync(now);
   engine_->on_arrival(counter);
-  active_until_ = std::max(
-      active_until_, next_tick_ + static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1);
+}
+
+void HardwareScheduler::on_doorbell(int counter, std::uint64_t now) {
+  sync(now);
+  engine_->on_doorbell(counter);
 }
 
 void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) {
@@ -79,8 +79,6 @@ void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) 
   sync(now);
   level = ready ? 1 : 0;
   engine_->set_port_ready(port, ready);
-  active_until_ = std::max(
-      active_until_, next_tick_ + static_cast<std::uint64_t>(engine_->decision_latency_cycles()) + 1);
 }
 
 int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) const {
@@ -102,8 +100,7 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) const {
     if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
   }
   if (issued_count_ == table_.size()) return kNoEvent;
-  const std::uint64_t next = std::max(now + 1, next_tick_);
-  return next <= active_until_ ? next : kNoEvent;
+  return engine_->idle() ? kNoEvent : std::max(now + 1, next_tick_);
 }
 
 std::vector<int> HardwareScheduler::missing_deps(int index) const {

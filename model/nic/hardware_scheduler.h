@@ -1,10 +1,10 @@
 #pragma once
 // The NIC side of the co-designed scheduler: adapts a cycle-level CycleScheduler engine (the C++
 // SchedulerModel, or the Verilated RTL through a tb adapter) to the NIC's Scheduler interface,
-// event-driven: the engine is ticked only in cycles where a decision can change (from an input
-// change or an issue until L + 1 cycles later); idle stretches are skipped, which is exact because
-// a settled engine (no input change and no issue for L + 1 cycles) issues nothing until its next
-// input. Program index == table index (the NIC loads its program in table order).
+// event-driven: the engine is ticked only while it is not idle (CycleScheduler::idle: an input
+// presented, a grant, a refill or a count still moving); idle stretches are skipped, which is
+// exact because an idle engine changes nothing until its next input. Program index == table
+// index (the NIC loads its program in table order).
 
 #include <cstdint>
 #include <memory>
@@ -29,6 +29,8 @@ class HardwareScheduler : public Scheduler {
   void on_arrival(int message) override;
   /// Arrival counter `counter` counts one more message arrived at cycle `now`.
   void on_counter_arrival(int counter, std::uint64_t now) override;
+  /// The host rings counter `counter` (a release time) at cycle `now`.
+  void on_doorbell(int counter, std::uint64_t now) override;
   /// Port `port`'s ready level at cycle `now`.
   void set_port_ready(int port, bool ready, std::uint64_t now) override;
   /// Table entry the engine has decided to issue on `port` by `now_cycles`, -1 if none.
@@ -68,7 +70,6 @@ class HardwareScheduler : public Scheduler {
   // The engine's clock runs lazily behind the NIC's: mutable so next_ready (const) can tick.
   mutable std::vector<int> pending_;       // per port: table index issued, not yet popped
   mutable std::uint64_t next_tick_ = 0;    // NIC cycle of the engine's next tick
-  mutable std::uint64_t active_until_ = 0; // last cycle that must be ticked (+ L + 1 of events)
   mutable std::uint64_t ticks_ = 0;
 };
 

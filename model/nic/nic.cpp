@@ -370,7 +370,7 @@ void Nic::process() {
   // Release times under hardware issue: the host rings the release counter when each comes.
   while (releases_rung_ < params_.release_cycles.size() &&
          params_.release_cycles[releases_rung_] <= now) {
-    scheduler_->on_counter_arrival(params_.release_counter, now);
+    scheduler_->on_doorbell(params_.release_counter, now);
     ++releases_rung_;
     last_progress_ = std::max(last_progress_, now);
   }

@@ -66,6 +66,12 @@ class Scheduler {
     (void)counter;
     (void)now;
   }
+  /// The host's doorbell at cycle `now`: one count on scheduler counter `counter` (the release
+  /// counter of release times, PackedSchedule::release_counter).
+  virtual void on_doorbell(int counter, std::uint64_t now) {
+    (void)counter;
+    (void)now;
+  }
   /// Ready level of port `port` at cycle `now`: its DMA can take a new message. The NIC presents
   /// every port's level at every cycle it runs, before asking next_ready.
   virtual void set_port_ready(int port, bool ready, std::uint64_t now) {

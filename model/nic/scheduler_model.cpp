@@ -8,20 +8,21 @@
 namespace mt {
 
 SchedulerModel::SchedulerModel(const SchedulerModelConfig& config) : config_(config) {
-  if (config_.ports < 1) throw std::invalid_argument("SchedulerModel: ports must be >= 1");
-  if (config_.decision_latency_cycles < 1) {
-    throw std::invalid_argument("SchedulerModel: decision_latency_cycles must be >= 1");
-  }
-  if (config_.counters < 1) throw std::invalid_argument("SchedulerModel: counters must be >= 1");
-  if (config_.depth < 0) throw std::invalid_argument("SchedulerModel: depth must be >= 0");
+  const auto at_least = [](int value, int min, const char* name) {
+    if (value < min) {
+      throw std::invalid_argument(std::string("SchedulerModel: ") + name + " must be >= " +
+                                  std::to_string(min) + ", got " + std::to_string(value));
+    }
+  };
+  at_least(config_.ports, 1, "ports");
+  at_least(config_.decision_latency_cycles, 2, "decision_latency_cycles");
+  at_least(config_.counters, 1, "counters");
+  at_least(config_.depth, 1, "depth");
+  at_least(config_.window, 1, "window");
   load({});
 }
 
 void SchedulerModel::load(const std::vector<TableEntry>& table) {
-  if (config_.depth > 0 && static_cast<int>(table.size()) > config_.depth) {
-    throw std::invalid_argument("SchedulerModel: table of " + std::to_string(table.size()) +
-                                " entries exceeds depth " + std::to_string(config_.depth));
-  }
   for (std::size_t i = 0; i < table.size(); ++i) {
     const TableEntry& e = table[i];
     const std::string what = "SchedulerModel: entry " + std::to_string(i);
@@ -35,38 +36,31 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
     }
     if (e.dst_counter < 0) throw std::invalid_argument(what + ": negative dst_counter");
   }
-  table_ = table;
-  issued_.assign(table_.size(), 0);
-  issued_count_ = 0;
-  cycle_ = 0;
-  const auto counters = static_cast<std::size_t>(config_.counters);
   const auto ports = static_cast<std::size_t>(config_.ports);
-  stages_.assign(static_cast<std::size_t>(config_.decision_latency_cycles),
-                 Stage{{}, std::vector<char>(ports, 0)});
-  head_ = 0;
+  const auto latency = config_.decision_latency_cycles;
+  table_ = table;
+  pushed_ = 0;
+  ring_.clear();
+  fetch_ = -1;
+  windows_.assign(ports, {});
+  counts_.assign(static_cast<std::size_t>(config_.counters), 0);
+  presented_arrivals_.clear();
+  arrival_stages_.assign(static_cast<std::size_t>(latency - 2), {});
   presented_ready_.assign(ports, 0);
-  seen_counts_.assign(counters, 0);
-  seen_ready_.assign(ports, 0);
+  ready_stages_.assign(static_cast<std::size_t>(latency - 1), std::vector<char>(ports, 0));
+  min_step_ = INT_MAX;
   mask_.assign(ports, 0);
-  port_entries_.assign(ports, {});
-  first_pending_.assign(ports, 0);
-  steps_.clear();
-  sorted_by_step_ = true;
-  for (std::size_t i = 0; i < table_.size(); ++i) {
-    port_entries_[static_cast<std::size_t>(table_[i].port)].push_back(static_cast<int>(i));
-    steps_.push_back(table_[i].step);
-    if (i > 0 && table_[i].step < table_[i - 1].step) sorted_by_step_ = false;
+  grants_.clear();
+  doorbell_rung_ = false;
+  // Load cycles: the host fills the ring, the fetch register fills the windows.
+  for (std::size_t guard = 0; !idle(); ++guard) {
+    if (guard > table_.size() + 4 * ports * static_cast<std::size_t>(config_.window) + 16) {
+      throw std::logic_error("SchedulerModel: load did not settle");
+    }
+    tick();
   }
-  std::sort(steps_.begin(), steps_.end());
-  steps_.erase(std::unique(steps_.begin(), steps_.end()), steps_.end());
-  pending_.assign(steps_.size(), 0);
-  for (const TableEntry& e : table_) ++pending_[step_position(e.step)];
-  min_step_pos_ = 0;
-}
-
-std::size_t SchedulerModel::step_position(int step) const {
-  return static_cast<std::size_t>(std::lower_bound(steps_.begin(), steps_.end(), step) -
-                                  steps_.begin());
+  cycle_ = 0;
+  issued_count_ = 0;
 }
 
 void SchedulerModel::on_arrival(int counter) {
@@ -74,7 +68,15 @@ void SchedulerModel::on_arrival(int counter) {
     throw std::invalid_argument("SchedulerModel::on_arrival: counter " + std::to_string(counter) +
                                 " of " + std::to_string(config_.counters));
   }
-  stages_[head_].arrivals.push_back(counter);
+  presented_arrivals_.push_back(counter);
+}
+
+void SchedulerModel::on_doorbell(int counter) {
+  if (doorbell_rung_) {
+    throw std::invalid_argument("SchedulerModel::on_doorbell: second doorbell in one cycle");
+  }
+  on_arrival(counter);
+  doorbell_rung_ = true;
 }
 
 void SchedulerModel::set_port_ready(int port, bool ready) {
@@ -85,53 +87,123 @@ void SchedulerModel::set_port_ready(int port, bool ready) {
   presented_ready_[static_cast<std::size_t>(port)] = ready ? 1 : 0;
 }
 
-int SchedulerModel::min_pending_step() const {
-  return min_step_pos_ < steps_.size() ? steps_[min_step_pos_] : INT_MAX;
+const std::vector<int>& SchedulerModel::lanes_now() const {
+  return arrival_stages_.empty() ? presented_arrivals_ : arrival_stages_.back();
 }
 
-std::vector<IssueCommand> SchedulerModel::tick() {
-  // Decision of this cycle, from the registered state only.
-  std::vector<IssueCommand> issues;
-  const int min_step = config_.step_order ? min_pending_step() : INT_MAX;
-  for (int p = 0; p < config_.ports; ++p) {
-    const auto up = static_cast<std::size_t>(p);
-    if (!seen_ready_[up] || mask_[up] > 0) continue;
-    // Skip the issued prefix of this port (speed only; the rule is "lowest index").
-    const std::vector<int>& mine = port_entries_[up];
-    std::size_t& first = first_pending_[up];
-    while (first < mine.size() && issued_[static_cast<std::size_t>(mine[first])]) ++first;
-    for (std::size_t k = first; k < mine.size(); ++k) {
-      const auto i = static_cast<std::size_t>(mine[k]);
-      const TableEntry& e = table_[i];
-      if (issued_[i]) continue;
-      if (config_.step_order && e.step > min_step) {
-        if (sorted_by_step_) break;  // every later entry has a later step too
+int SchedulerModel::hits(const std::vector<int>& lanes, int counter) const {
+  return static_cast<int>(std::count(lanes.begin(), lanes.end(), counter));
+}
+
+SchedulerModel::Moves SchedulerModel::decide() const {
+  Moves m;
+  // Smallest step over the window heads and the fetch register (next registered value).
+  m.min_step = fetch_ >= 0 ? table_[static_cast<std::size_t>(fetch_)].step : INT_MAX;
+  for (const std::vector<Slot>& w : windows_) {
+    if (!w.empty())
+      m.min_step = std::min(m.min_step, table_[static_cast<std::size_t>(w[0].index)].step);
+  }
+  const std::vector<char>& seen_ready = ready_stages_.back();
+  m.take.assign(windows_.size(), -1);
+  for (std::size_t p = 0; p < windows_.size(); ++p) {
+    if (!seen_ready[p] || mask_[p] > 0) continue;
+    const std::vector<Slot>& w = windows_[p];
+    for (std::size_t j = 0; j < w.size(); ++j) {
+      if (w[j].remaining != 0) continue;
+      if (config_.step_order && table_[static_cast<std::size_t>(w[j].index)].step > min_step_) {
         continue;
       }
-      if (seen_counts_[static_cast<std::size_t>(e.wait_counter)] < e.wait_count) continue;
-      issues.push_back(IssueCommand{p, static_cast<int>(i), e});
+      m.take[p] = static_cast<int>(j);
       break;
     }
   }
-  // Clock edge: issue state, masks, and the input pipeline.
-  for (int& m : mask_) m = std::max(0, m - 1);
-  for (const IssueCommand& c : issues) {
-    issued_[static_cast<std::size_t>(c.index)] = 1;
-    ++issued_count_;
-    mask_[static_cast<std::size_t>(c.port)] = config_.decision_latency_cycles;
-    --pending_[step_position(c.entry.step)];
+  if (fetch_ >= 0) {
+    const auto port = static_cast<std::size_t>(table_[static_cast<std::size_t>(fetch_)].port);
+    m.insert = static_cast<int>(windows_[port].size()) < config_.window;
   }
-  while (min_step_pos_ < pending_.size() && pending_[min_step_pos_] == 0) ++min_step_pos_;
-  // The stage of this cycle closes with the ready levels presented so far; the oldest stage
-  // (L cycles old; this one itself when L = 1) reaches the decision logic.
-  stages_[head_].ready = presented_ready_;
-  head_ = (head_ + 1) % stages_.size();
-  Stage& oldest = stages_[head_];
-  for (const int c : oldest.arrivals) ++seen_counts_[static_cast<std::size_t>(c)];
-  seen_ready_ = oldest.ready;
-  oldest.arrivals.clear();  // the slot takes the next cycle's inputs
+  m.load = (fetch_ < 0 || m.insert) && !ring_.empty();
+  m.push = pushed_ < table_.size() && static_cast<int>(ring_.size()) < config_.depth;
+  return m;
+}
+
+bool SchedulerModel::idle() const {
+  if (!grants_.empty() || !presented_arrivals_.empty()) return false;
+  for (const std::vector<int>& s : arrival_stages_) {
+    if (!s.empty()) return false;
+  }
+  for (const std::vector<char>& s : ready_stages_) {
+    if (s != presented_ready_) return false;
+  }
+  for (const int m : mask_) {
+    if (m > 0) return false;
+  }
+  const Moves m = decide();
+  for (const int t : m.take) {
+    if (t >= 0) return false;
+  }
+  return !m.insert && !m.load && !m.push && m.min_step == min_step_;
+}
+
+bool SchedulerModel::done() const {
+  if (!ring_.empty() || fetch_ >= 0 || !grants_.empty()) return false;
+  for (const std::vector<Slot>& w : windows_) {
+    if (!w.empty()) return false;
+  }
+  return true;
+}
+
+std::vector<IssueCommand> SchedulerModel::tick() {
+  std::vector<IssueCommand> visible = std::move(grants_);  // registered last cycle
+  grants_.clear();
+  issued_count_ += visible.size();
+  const Moves m = decide();
+  const std::vector<int>& lanes = lanes_now();
+
+  // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back.
+  for (std::size_t p = 0; p < windows_.size(); ++p) {
+    std::vector<Slot>& w = windows_[p];
+    for (Slot& s : w) {
+      const int wait_counter = table_[static_cast<std::size_t>(s.index)].wait_counter;
+      s.remaining = std::max(0, s.remaining - hits(lanes, wait_counter));
+    }
+    if (m.take[p] >= 0) {
+      const Slot s = w[static_cast<std::size_t>(m.take[p])];
+      grants_.push_back(
+          IssueCommand{static_cast<int>(p), s.index, table_[static_cast<std::size_t>(s.index)]});
+      w.erase(w.begin() + m.take[p]);
+      mask_[p] = config_.decision_latency_cycles;
+    } else {
+      mask_[p] = std::max(0, mask_[p] - 1);
+    }
+  }
+  if (m.insert) {
+    const TableEntry& e = table_[static_cast<std::size_t>(fetch_)];
+    const int have = counts_[static_cast<std::size_t>(e.wait_counter)];
+    const int remaining =
+        std::max(0, std::max(0, e.wait_count - have) - hits(lanes, e.wait_counter));
+    windows_[static_cast<std::size_t>(e.port)].push_back(Slot{fetch_, remaining});
+  }
+  for (const int c : lanes) ++counts_[static_cast<std::size_t>(c)];
+  // Ring and fetch register.
+  if (m.load) {
+    fetch_ = ring_.front();
+    ring_.pop_front();
+  } else if (m.insert) {
+    fetch_ = -1;
+  }
+  if (m.push) ring_.push_back(static_cast<int>(pushed_++));
+  min_step_ = m.min_step;
+  // Input stages.
+  if (!arrival_stages_.empty()) {
+    arrival_stages_.pop_back();
+    arrival_stages_.push_front(presented_arrivals_);
+  }
+  ready_stages_.pop_back();
+  ready_stages_.push_front(presented_ready_);
+  presented_arrivals_.clear();
+  doorbell_rung_ = false;
   ++cycle_;
-  return issues;
+  return visible;
 }
 
 }  // namespace mt

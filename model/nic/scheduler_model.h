@@ -1,47 +1,61 @@
 #pragma once
-// Golden cycle-level model of the co-designed NIC scheduler (rtl/nic_sched must match it cycle
-// for cycle). Plain C++, no SystemC. One tick() call is one clock cycle.
+// Golden cycle-level model of the co-designed NIC scheduler, second generation (rtl/nic_sched
+// must match it cycle for cycle). Plain C++, no SystemC. One tick() call is one clock cycle. It
+// models the RTL's registers one for one (rtl/README.md has the block diagram):
 //
-// Cycle semantics (n = number of tick() calls made before; "cycle n" is the n-th tick):
-// - Inputs (on_arrival, set_port_ready) made before tick() of cycle n are "presented in cycle n".
-//   They reach the decision logic L = decision_latency_cycles cycles later: the decision of cycle
-//   n + L sees counters incremented by every arrival presented in cycles <= n, and the ready
-//   level last presented in a cycle <= n. (In RTL: L register stages on the arrival and ready
-//   inputs, counters updated at the clock edge ending the last stage.) Ready levels start false.
-// - The decision of cycle n, per port p independently: issue the LOWEST table index i such that
-//     not issued(i) (as of the start of cycle n: entries issued in cycle n-1 are already issued),
-//     entry[i].port == p,
-//     counter[entry[i].wait_counter] >= entry[i].wait_count (counters as seen at cycle n),
-//     (step_order) entry[i].step <= min step over entries not issued at the start of cycle n,
-//     port p's seen ready level is true, and port p was not issued to in cycles n-L .. n-1.
-//   At most one issue per port per cycle. The NIC must present ready = false for port p from the
-//   cycle after an issue on p until the port can take a new message (the L-cycle mask after an
-//   issue covers the latency of that drop).
-// - done(): every entry has been issued.
-// Wrong inputs (counter or port out of range, a table entry with port >= ports or wait_counter
-// >= counters) throw std::invalid_argument.
+//   host table DMA -> ring (depth entries) -> fetch register -> window of its port (window slots)
+//
+// Cycle semantics (n = number of tick() calls made since load(); "cycle n" is the n-th tick):
+// - Inputs (on_arrival, on_doorbell, set_port_ready) made before tick() of cycle n are "presented
+//   in cycle n". With L = decision_latency_cycles (>= 2): arrivals presented in cycle n are
+//   counted at the end of cycle n + L - 2 (L - 2 input register stages), ready levels presented
+//   in cycle n are seen by the decision of cycle n + L - 1 (L - 1 stages). Ready levels start low.
+// - tick() returns the grants visible in cycle n: the registered decisions of cycle n - 1.
+// - The decision of cycle n, per port p: the lowest slot of p's window (slots in table order)
+//   whose remaining count is 0 and, with step order, whose step is <= min_step, where min_step is
+//   the smallest step over the window heads and the fetch register at the start of cycle n - 1
+//   (registered); taken only when p's seen ready level is high and p was not granted in the
+//   decisions of cycles n - L .. n - 1. The taken entry leaves the window; it is visible as a
+//   grant in cycle n + 1. So an arrival presented in cycle n can enable a grant in cycle n + L.
+// - Remaining count: an entry entering a window gets max(0, wait_count - counter) from the
+//   counter at that edge; every arrival counted on its counter while it waits decrements it.
+// - Refill, at the same edge: the fetch register's entry moves to its port's window when that
+//   window held fewer than `window` entries at the start of the cycle; the fetch register loads
+//   the ring's next entry when it is empty or moves on; the host writes the next table entry
+//   into the ring when the ring held fewer than `depth` entries at the start of the cycle.
+// - load() replaces the table and runs the load cycles (ports not ready, no arrivals) until the
+//   engine is idle: ring and windows as full as table order allows. Cycle 0 follows.
+// - done(): ring, fetch register, windows and grant registers are empty (every entry granted,
+//   the last grant seen).
+// The NIC must present ready = false for port p from the cycle after a grant on p until the port
+// can take a new message (the L-cycle mask after a grant covers the latency of that drop).
+// Wrong inputs (counter or port out of range, an entry with port >= ports or wait_counter >=
+// counters) throw std::invalid_argument.
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "model/nic/schedule_table.h"
 
 namespace mt {
 
-/// Parameters of the scheduler hardware.
+/// Parameters of the scheduler hardware (rtl/nic_sched parameters in brackets).
 struct SchedulerModelConfig {
-  int ports = 1;                    ///< NIC ports (issue slots per cycle)
-  int decision_latency_cycles = 1;  ///< L >= 1: input (arrival, ready) to decision, cycles
+  int ports = 1;                    ///< NIC ports, grants per cycle [Ports]
+  int decision_latency_cycles = 2;  ///< L >= 2: input (arrival, ready) to grant, cycles
+                                    ///< [DecisionLatency]
   bool step_order = true;           ///< never issue an entry before the node's earlier steps
-  int counters = 1;                 ///< arrival counters (>= 1)
-  int depth = 0;                    ///< table capacity, entries (0 = unbounded: the table size)
+  int counters = 1;                 ///< arrival counters (>= 1) [Counters]
+  int depth = 32;                   ///< table ring buffer capacity, entries (>= 1) [Depth]
+  int window = 4;                   ///< issue window per port, entries (>= 1) [Window]
 };
 
 /// One issue: entry `index` of the table leaves by `port` in this cycle.
 struct IssueCommand {
-  int port = 0;       ///< NIC port
-  int index = 0;      ///< table index
-  TableEntry entry;   ///< the entry itself (for the DMA)
+  int port = 0;      ///< NIC port
+  int index = 0;     ///< table index
+  TableEntry entry;  ///< the entry itself (for the DMA)
 };
 
 /// A cycle-level scheduler engine: the C++ golden model (SchedulerModel) or the Verilated RTL
@@ -49,82 +63,90 @@ struct IssueCommand {
 class CycleScheduler {
  public:
   virtual ~CycleScheduler() = default;
-  /// Replaces the table (entries in issue order); resets counters, ready levels and issue state.
+  /// Replaces the table (entries in issue order); resets counters, ready levels and issue state
+  /// and runs the load cycles.
   virtual void load(const std::vector<TableEntry>& table) = 0;
-  /// One arrival for counter `counter`, presented in the current cycle (callable several times
-  /// per cycle: each call counts once).
+  /// One message arrival for counter `counter`, presented in the current cycle (callable several
+  /// times per cycle: each call counts once).
   virtual void on_arrival(int counter) = 0;
+  /// The host's doorbell: one count on `counter` (release times), presented in the current
+  /// cycle; at most one per cycle.
+  virtual void on_doorbell(int counter) = 0;
   /// Ready level of port `port`, presented in the current cycle (held until changed).
   virtual void set_port_ready(int port, bool ready) = 0;
-  /// Runs one clock cycle: returns the issues of this cycle, by ascending port.
+  /// Runs one clock cycle: returns the grants visible in this cycle, by ascending port.
   virtual std::vector<IssueCommand> tick() = 0;
-  /// Every table entry has been issued.
+  /// True when the next tick() would change nothing and grant nothing (inputs presented since
+  /// the last tick count as a change). May be conservative (false) but never wrongly true.
+  virtual bool idle() const = 0;
+  /// Every table entry has been granted (and the last grant seen).
   virtual bool done() const = 0;
-  /// Decision latency L of this engine, cycles (the adapter needs it to skip idle cycles).
-  virtual int decision_latency_cycles() const = 0;
 };
 
-/// The golden model. Cost per tick: O(ports + arrivals of the oldest input stage + entries
-/// scanned), where with step_order on a table sorted by step (the packer's order) the scan of a
-/// port stops at its first entry of a later step; otherwise O(entries) in the worst case.
+/// The golden model. Cost per tick: O(ports x window + arrivals).
 class SchedulerModel : public CycleScheduler {
  public:
-  /// Throws std::invalid_argument when ports < 1, decision_latency_cycles < 1 or counters < 1.
+  /// Throws std::invalid_argument when ports, counters, depth or window < 1 or
+  /// decision_latency_cycles < 2.
   explicit SchedulerModel(const SchedulerModelConfig& config);
 
-  /// Throws std::invalid_argument when the table exceeds config.depth (> 0) or an entry's port /
-  /// wait_counter / dst_counter is out of range.
+  /// Throws std::invalid_argument when an entry's port / wait_counter / dst_counter is out of
+  /// range.
   void load(const std::vector<TableEntry>& table) override;
   void on_arrival(int counter) override;
+  void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
   std::vector<IssueCommand> tick() override;
-  bool done() const override { return issued_count_ == table_.size(); }
-  int decision_latency_cycles() const override { return config_.decision_latency_cycles; }
+  bool idle() const override;
+  bool done() const override;
 
   /// Configuration it was built with.
   const SchedulerModelConfig& config() const { return config_; }
-  /// Cycles ticked since load().
+  /// Cycles ticked since load() (load cycles not counted).
   std::uint64_t cycle() const { return cycle_; }
-  /// Entries issued so far.
+  /// Grants made visible so far.
   std::size_t issued_count() const { return issued_count_; }
-  /// True when table entry `index` has been issued.
-  bool is_issued(int index) const { return issued_.at(static_cast<std::size_t>(index)) != 0; }
-  /// Counter value as seen by the decision logic now (arrivals presented >= L cycles ago).
-  int counter_value(int counter) const { return seen_counts_.at(static_cast<std::size_t>(counter)); }
-  /// Smallest step among entries not issued yet (INT32_MAX when done).
-  int min_pending_step() const;
+  /// Counter value (arrivals counted so far).
+  int counter_value(int counter) const { return counts_.at(static_cast<std::size_t>(counter)); }
+  /// Entries in port `port`'s window now.
+  int window_fill(int port) const {
+    return static_cast<int>(windows_.at(static_cast<std::size_t>(port)).size());
+  }
 
  private:
-  std::size_t step_position(int step) const;  // index of `step` in steps_
-
-  struct Stage {
-    std::vector<int> arrivals;  // counter of each arrival presented in that cycle (repeats count)
-    std::vector<char> ready;    // per port: ready level presented in that cycle
+  struct Slot {
+    int index = 0;      // table index
+    int remaining = 0;  // arrivals its counter still lacks
   };
+  // The decisions of the current cycle (slot per port, -1 none) and the refill moves.
+  struct Moves {
+    std::vector<int> take;
+    bool insert = false;
+    bool load = false;
+    bool push = false;
+    int min_step = 0;
+  };
+  Moves decide() const;
+  int hits(const std::vector<int>& lanes, int counter) const;
+  const std::vector<int>& lanes_now() const;
 
   SchedulerModelConfig config_;
-  std::vector<TableEntry> table_;
-  std::vector<char> issued_;
-  std::size_t issued_count_ = 0;
+  std::vector<TableEntry> table_;                // host memory
+  std::size_t pushed_ = 0;                       // entries the host has written to the ring
+  std::deque<int> ring_;                         // table indices in the ring
+  int fetch_ = -1;                               // table index in the fetch register, -1 none
+  std::vector<std::vector<Slot>> windows_;       // per port, oldest first
+  std::vector<int> counts_;                      // counters
+  std::vector<int> presented_arrivals_;          // counters presented this cycle
+  std::deque<std::vector<int>> arrival_stages_;  // L - 2 stages, oldest last
+  std::vector<char> presented_ready_;            // ready levels presented (held)
+  std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
+  int min_step_ = 0;                             // registered smallest pending step
+  std::vector<int> mask_;                        // per port: cycles masked after a grant
+  std::vector<IssueCommand> grants_;             // registered grants, by port
   std::uint64_t cycle_ = 0;
-  // Input pipeline: a ring of L stages; stages_[head_] takes the inputs of the current cycle,
-  // the L-1 others are older stages in flight (the next one after head_ is the oldest).
-  std::vector<Stage> stages_;
-  std::size_t head_ = 0;
-  std::vector<char> presented_ready_;  // ready levels presented so far (levels hold)
-  std::vector<int> seen_counts_; // counters as seen by the decision
-  std::vector<char> seen_ready_; // ready levels as seen by the decision
-  std::vector<int> mask_;        // per port: cycles the port stays masked after an issue
-  // Speed only (the rule stays "lowest index"): per port its table indices in order, and the
-  // position in that list of the lowest possibly-unissued one.
-  std::vector<std::vector<int>> port_entries_;
-  std::vector<std::size_t> first_pending_;
-  // Unissued entries per distinct step (steps_ ascending, pending_ parallel), and the position
-  // of the smallest step with unissued entries: min_pending_step() in O(1) amortised.
-  std::vector<int> steps_;
-  std::vector<int> pending_;
-  std::size_t min_step_pos_ = 0;
-  bool sorted_by_step_ = true;  // table steps non-decreasing: a port's scan may stop early
+  std::size_t issued_count_ = 0;
+  bool doorbell_rung_ = false;  // on_doorbell called this cycle
 };
 
 }  // namespace mt

@@ -60,7 +60,9 @@ struct NicConfig {
   int flit_bytes = 16;                  ///< flit size, bytes (buffers are counted in flits)
   int software_issue_cycles = 0;        ///< host overhead per issued op in software mode, cycles
   bool step_order = true;               ///< hardware issue: no entry before earlier steps' ones
-  int decision_latency_cycles = 1;      ///< hardware issue: input-to-issue latency, cycles (>= 1)
+  int decision_latency_cycles = 2;      ///< hardware issue: input-to-grant latency, cycles (>= 2)
+  int scheduler_depth = 32;             ///< hardware issue: table ring buffer, entries
+  int scheduler_window = 4;             ///< hardware issue: issue window per port, entries
 };
 
 /// One algorithm to run at every size.

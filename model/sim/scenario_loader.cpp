@@ -310,14 +310,17 @@ void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, 
                                    "step_barrier", "receive_port",
                                    "packet_bytes", "head_flit_bytes", "flit_bytes",
                                    "software_issue_cycles", "step_order",
-                                   "decision_latency_cycles"};
+                                   "decision_latency_cycles", "scheduler_depth",
+                                   "scheduler_window"};
   if (t != nullptr) keys.insert(keys.begin(), "ports");
   r.each_key(node, path, keys,
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
                if (key == "step_order") c.step_order = r.boolean(v, p);
                if (key == "decision_latency_cycles")
-                 c.decision_latency_cycles = r.integer32(v, p, 1, 1000);
+                 c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
+               if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
+               if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
                if (key == "scheduler") c.scheduler = r.choice(v, p, {"tlm", "rtl"});
                if (key == "flow_control") c.flow_control = r.choice(v, p, {"packet", "message"});
                if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});

@@ -71,7 +71,9 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
           "nic.flow_control '" + nic.flow_control + "' is not supported (use packet or message)");
   require(nic.issue == "software" || nic.issue == "hardware",
           "nic.issue '" + nic.issue + "' is not supported (use software or hardware)");
-  require(nic.decision_latency_cycles >= 1, "nic.decision_latency_cycles must be >= 1");
+  require(nic.decision_latency_cycles >= 2, "nic.decision_latency_cycles must be >= 2");
+  require(nic.scheduler_depth >= 1, "nic.scheduler_depth must be >= 1");
+  require(nic.scheduler_window >= 1, "nic.scheduler_window must be >= 1");
   const int max_flits = Nic::flits_for(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
   require(router.buffer_flits >= max_flits,
           "router.buffer_flits (" + std::to_string(router.buffer_flits) +
@@ -105,13 +107,6 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
       require(dep >= 0 && dep < static_cast<int>(schedule.ops.size()),
               what + ": dependency " + std::to_string(dep) + " out of range");
     }
-    // The C++ model counts release times on an extra counter rung by the host (pack_schedule).
-    // The RTL takes arrivals on a fixed number of lanes sized for packet arrivals, so a ring in
-    // the same cycle as an arrival could overflow them; it would need its own doorbell input:
-    // refuse release times rather than ignore them.
-    require(op.release_cycle == 0 || nic.scheduler != "rtl",
-            what + " has release_cycle " + std::to_string(op.release_cycle) +
-                ": release times are not supported with nic.scheduler rtl (use tlm)");
   }
   if (!topology.is_direct()) {
     for (int u = 0; u < topology.nodes(); ++u) {
@@ -323,7 +318,8 @@ struct System::Impl {
         config.decision_latency_cycles = nc.decision_latency_cycles;
         config.step_order = nc.step_order;
         config.counters = packed.counters;
-        config.depth = packed.depth;
+        config.depth = nc.scheduler_depth;
+        config.window = nc.scheduler_window;
         const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
         require(factory || nc.scheduler != "rtl",
                 "nic.scheduler rtl needs the RTL co-simulation (run it through mtsim)");

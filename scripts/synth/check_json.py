@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks a scripts/synth.sh result (ctest label `synth`): positive area and cell count, no
-latches, no unmapped cells, a positive critical path, and exactly the flops the RTL declares:
-table (Depth x EntryBits) + valid and issued bits (2 x Depth) + table size + per-port masks +
-counters + seen ready levels + (DecisionLatency - 1) input stages.
+latches, no unmapped cells, a positive critical path, and exactly the flops the RTL (scheduler v2)
+declares: ring (Depth x EntryBits, one-hot pointers, count, fetch register and index counter) + input
+stages and counters + per port a window (Window x (entry, index, remaining count), fill, mask,
+registered grant) + the minimum step register.
 
   check_json.py RESULT.json"""
 
@@ -19,12 +20,17 @@ def expected_flops(p):
     w = lambda n: max(1, clog2(n))
     counter_bits = w(p["Counters"])
     count_bits = max(1, clog2(p["MaxCount"] + 1))
-    entry = (1 + w(p["Ports"]) + w(p["Nodes"]) + w(p["Chunks"]) + w(p["Flows"]) + w(p["Steps"])
+    step_bits = w(p["Steps"])
+    entry = (1 + w(p["Ports"]) + w(p["Nodes"]) + w(p["Chunks"]) + w(p["Flows"]) + step_bits
              + 2 * counter_bits + count_bits)
-    lanes, ports, latency = p["ArrivalLanes"], p["Ports"], p["DecisionLatency"]
-    return (p["Depth"] * entry + 2 * p["Depth"] + clog2(p["Depth"] + 1)
-            + ports * clog2(latency + 1) + p["Counters"] * count_bits + ports
-            + (latency - 1) * (lanes + lanes * counter_bits + ports))
+    lanes, ports, latency = p["ArrivalLanes"] + 1, p["Ports"], p["DecisionLatency"]
+    depth, window, index = p["Depth"], p["Window"], p["IndexBits"]
+    ring = depth * entry + 2 * depth + clog2(depth + 1) + 1 + entry + 2 * index  # one-hot pointers
+    inputs = (latency - 1) * ports + (latency - 2) * (lanes + lanes * counter_bits)
+    counters = p["Counters"] * count_bits
+    one_window = (clog2(window + 1) + window * (entry + index + count_bits)
+                  + clog2(latency + 1) + 1 + entry + index)
+    return ring + inputs + counters + ports * one_window + step_bits
 
 
 def main():

@@ -1,8 +1,9 @@
-// nic_sched_tb: SystemC testbench of the Verilated NIC scheduler (rtl/nic_sched). Loads tables
+// nic_sched_tb: SystemC testbench of the Verilated NIC scheduler (rtl/nic_sched). Streams tables
 // packed from real schedules (every registered algorithm on several topologies, every node) and
-// random legal tables, drives message arrivals and port ready levels with random delays, and
-// compares every grant, cycle by cycle, with the golden model mt::SchedulerModel. The first
-// mismatch stops the run with the case, cycle, port and both values (exit 1).
+// random legal tables (up to several times the ring's depth) through the table DMA port, drives
+// message arrivals, host doorbells and port ready levels with random delays, and compares every
+// grant and done_o, cycle by cycle, with the golden model mt::SchedulerModel. The first mismatch
+// stops the run with the case, cycle, port and both values (exit 1).
 //
 //   nic_sched_tb [--seed N] [--random N] [--no-real] [--step-order on|off|mixed] [--trace F.vcd]
 //                [--model-latency L]
@@ -42,6 +43,8 @@ using mt::TableEntry;
 constexpr int kNodes = MT_RTL_NODES;
 constexpr int kPorts = MT_RTL_PORTS;
 constexpr int kDepth = MT_RTL_DEPTH;
+constexpr int kWindow = MT_RTL_WINDOW;
+constexpr int kIndexBits = MT_RTL_INDEX_BITS;
 constexpr int kChunks = MT_RTL_CHUNKS;
 constexpr int kFlows = MT_RTL_FLOWS;
 constexpr int kSteps = MT_RTL_STEPS;
@@ -49,7 +52,6 @@ constexpr int kCounters = MT_RTL_COUNTERS;
 constexpr int kMaxCount = MT_RTL_MAX_COUNT;
 constexpr int kLanes = MT_RTL_ARRIVAL_LANES;
 constexpr int kLatency = MT_RTL_DECISION_LATENCY;
-constexpr int kIndexBits = kDepth > 1 ? (32 - __builtin_clz(static_cast<unsigned>(kDepth - 1))) : 1;
 
 // One table to run.
 struct Case {
@@ -129,8 +131,9 @@ std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int*
       mt::PackedSchedule packed;
       try {
         packed = mt::pack_schedule(schedule, message_ports, ports);
-        if (ports > kPorts || packed.counters > kCounters || packed.depth > kDepth) {
-          throw mt::TableError("does not fit the build");
+        if (ports > kPorts || packed.counters > kCounters) {
+          throw mt::TableError(std::to_string(ports) + " ports and " +
+                               std::to_string(packed.counters) + " counters do not fit the build");
         }
         mt::check_fits(packed, format);
       } catch (const mt::TableError& e) {
@@ -159,7 +162,7 @@ Case random_case(std::mt19937_64& rng, int index) {
   auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   Case c;
   c.name = "random table " + std::to_string(index);
-  const int size = pick(0, 9) == 0 ? kDepth : pick(1, std::min(kDepth, 48));
+  const int size = pick(0, 9) == 0 ? pick(kDepth, 4 * kDepth + 8) : pick(1, 48);
   c.ports = pick(1, kPorts);
   const int counters = pick(1, std::min(kCounters, 12));
   c.arrivals.assign(static_cast<std::size_t>(counters), 0);
@@ -196,19 +199,21 @@ SC_MODULE(Driver) {
   using GrantT = PinType<decltype(Vnic_sched::grant_o)>;
   using GrantIndexT = PinType<decltype(Vnic_sched::grant_index_o)>;
   using GrantEntryT = PinType<decltype(Vnic_sched::grant_entry_o)>;
-  using SizeT = PinType<decltype(Vnic_sched::tbl_size_o)>;
+  using HostCounterT = PinType<decltype(Vnic_sched::host_counter_i)>;
 
   sc_core::sc_in<bool> clk_i{"clk_i"};
-  sc_core::sc_signal<bool> rst_n{"rst_n"}, clear{"clear"}, step_order{"step_order"}, we{"we"};
+  sc_core::sc_signal<bool> rst_n{"rst_n"}, clear{"clear"}, step_order{"step_order"};
+  sc_core::sc_signal<bool> tbl_valid{"tbl_valid"}, tbl_ready{"tbl_ready"};
   sc_core::sc_signal<WdataT> wdata{"wdata"};
-  sc_core::sc_signal<SizeT> size{"size"};
+  sc_core::sc_signal<bool> host_valid{"host_valid"};
+  sc_core::sc_signal<HostCounterT> host_counter{"host_counter"};
   sc_core::sc_signal<ArrValidT> arr_valid{"arr_valid"};
   sc_core::sc_signal<ArrCounterT> arr_counter{"arr_counter"};
   sc_core::sc_signal<ReadyT> ready{"ready"};
   sc_core::sc_signal<GrantT> grant{"grant"};
   sc_core::sc_signal<GrantIndexT> grant_index{"grant_index"};
   sc_core::sc_signal<GrantEntryT> grant_entry{"grant_entry"};
-  sc_core::sc_signal<bool> done{"done"};
+  sc_core::sc_signal<bool> done{"done"}, idle{"idle"};
 
   std::vector<Case> cases;
   mt::TableFormat format;
@@ -218,6 +223,9 @@ SC_MODULE(Driver) {
   std::uint64_t cycles_compared = 0;
   std::uint64_t issues_compared = 0;
   std::uint64_t arrivals_driven = 0;
+  std::uint64_t doorbells_driven = 0;
+  bool tbl_ready_seen_ = false;  // tbl_ready_o before the last edge
+  static constexpr int kIndexMask = (1 << kIndexBits) - 1;
 
   SC_CTOR(Driver) {
     SC_THREAD(run);
@@ -247,28 +255,48 @@ SC_MODULE(Driver) {
     mt::SchedulerModelConfig config;
     config.ports = c.ports;
     config.decision_latency_cycles = model_latency;
+    config.depth = kDepth;
+    config.window = kWindow;
     config.step_order = c.step_order;
     config.counters = std::max<int>(1, static_cast<int>(c.arrivals.size()));
     mt::SchedulerModel model(config);
     model.load(c.table);
 
-    // Load: clear for one cycle, then one write per entry.
+    // Load: clear for one cycle, then stream the table until the RTL is idle (the model's load
+    // cycles); the host keeps streaming while the case runs.
     wait(clk_i.negedge_event());
     step_order.write(c.step_order);
     ready.write(ReadyT());
     arr_valid.write(ArrValidT());
+    host_valid.write(false);
+    tbl_valid.write(false);
     clear.write(true);
-    for (const TableEntry& e : c.table) {
-      wait(clk_i.negedge_event());
-      clear.write(false);
-      WdataT w{};
-      pin_put_words(w, 0, format.entry_bits(), mt::encode_entry(e, format));
-      wdata.write(w);
-      we.write(true);
-    }
     wait(clk_i.negedge_event());
     clear.write(false);
-    we.write(false);
+    std::size_t pushed = 0;
+    // Offers the next entry for the coming edge; counts the one taken at the last edge.
+    const auto stream = [&](bool offered) {
+      if (offered && tbl_ready_seen_) ++pushed;
+      const bool offer = pushed < c.table.size();
+      if (offer) {
+        WdataT w{};
+        pin_put_words(w, 0, format.entry_bits(), mt::encode_entry(c.table[pushed], format));
+        wdata.write(w);
+      }
+      tbl_valid.write(offer);
+      return offer;
+    };
+    bool offered = stream(false);
+    for (int guard = 0;; ++guard) {
+      tbl_ready_seen_ = tbl_ready.read();
+      wait(clk_i.negedge_event());
+      offered = stream(offered);
+      if (idle.read() && (pushed == c.table.size() || !tbl_ready.read())) break;
+      if (guard > static_cast<int>(c.table.size()) + 4 * kPorts * kWindow + 16) {
+        fail(c.name + ": load did not settle (idle_o low)");
+        return;
+      }
+    }
 
     // Run: random arrivals and ready levels; compare every cycle.
     std::vector<int> remaining = c.arrivals;
@@ -277,17 +305,13 @@ SC_MODULE(Driver) {
     const int arrival_percent = pick(3, 70);
     const int busy_max = pick(1, 20);
     const int drop_percent = pick(0, 15);
+    const int doorbell_percent = pick(0, 3) == 0 ? pick(1, 30) : 0;
     std::uint64_t idle = 0;
-    bool checked_size = false;
     for (std::uint64_t cycle = 0;; ++cycle) {
-      wait(clk_i.negedge_event());
-      if (!checked_size) {
-        checked_size = true;
-        if (static_cast<std::size_t>(pin_get(size.read(), 0, 32)) != c.table.size()) {
-          fail(c.name + ": tbl_size_o " + std::to_string(pin_get(size.read(), 0, 32)) +
-               " after loading " + std::to_string(c.table.size()) + " entries");
-          return;
-        }
+      if (cycle > 0) {
+        tbl_ready_seen_ = tbl_ready.read();
+        wait(clk_i.negedge_event());
+        offered = stream(offered);
       }
       // Inputs of this cycle, to both.
       ArrValidT av{};
@@ -314,6 +338,26 @@ SC_MODULE(Driver) {
       }
       arr_valid.write(av);
       arr_counter.write(ac);
+      // The host doorbell: one more count on a counter that still expects some.
+      bool rung = false;
+      if (pick(1, 100) <= doorbell_percent) {
+        std::vector<int> open;
+        for (std::size_t x = 0; x < remaining.size(); ++x) {
+          if (remaining[x] > 0) open.push_back(static_cast<int>(x));
+        }
+        if (!open.empty()) {
+          const int counter =
+              open[static_cast<std::size_t>(pick(0, static_cast<int>(open.size()) - 1))];
+          --remaining[static_cast<std::size_t>(counter)];
+          HostCounterT hc{};
+          pin_put(hc, 0, format.counter_bits, static_cast<std::uint64_t>(counter));
+          host_counter.write(hc);
+          model.on_doorbell(counter);
+          rung = true;
+          ++doorbells_driven;
+        }
+      }
+      host_valid.write(rung);
       ReadyT rd{};
       for (int p = 0; p < c.ports; ++p) {
         const bool level =
@@ -325,7 +369,7 @@ SC_MODULE(Driver) {
 
       // Compare this cycle's decision (the DUT's outputs depend on registers only).
       const bool model_done_before = model.done();
-      const bool dut_done = done.read();
+      const bool dut_done = done.read() && pushed == c.table.size();
       if (model_done_before != dut_done) {
         fail(c.name + " cycle " + std::to_string(cycle) + ": done_o " + std::to_string(dut_done) +
              ", model done " + std::to_string(model_done_before));
@@ -340,7 +384,7 @@ SC_MODULE(Driver) {
         if (pin_get(g, p, 1) == 0) continue;
         mt::IssueCommand cmd;
         cmd.port = p;
-        cmd.index = static_cast<int>(pin_get(gi, p * kIndexBits, kIndexBits));
+        cmd.index = static_cast<int>(pin_get(gi, p * kIndexBits, kIndexBits));  // modulo
         cmd.entry = mt::decode_entry(
             pin_get_words(ge, p * format.entry_bits(), format.entry_bits()), format);
         actual.push_back(cmd);
@@ -350,7 +394,7 @@ SC_MODULE(Driver) {
       for (; i < expected.size() && i < actual.size(); ++i) {
         const mt::IssueCommand& x = expected[i];
         const mt::IssueCommand& y = actual[i];
-        if (x.port != y.port || x.index != y.index || x.entry != y.entry) break;
+        if (x.port != y.port || (x.index & kIndexMask) != y.index || x.entry != y.entry) break;
       }
       if (i < expected.size() || i < actual.size()) {
         std::ostringstream s;
@@ -425,7 +469,7 @@ int sc_main(int argc, char** argv) {
         }
       } else if (arg == "--model-latency") {
         model_latency = std::stoi(value());
-        if (model_latency < 1) return usage("--model-latency must be >= 1");
+        if (model_latency < 2) return usage("--model-latency must be >= 2");
       } else if (arg == "--trace") {
         trace_file = value();
       } else {
@@ -462,9 +506,11 @@ int sc_main(int argc, char** argv) {
   dut.rst_ni(driver.rst_n);
   dut.clear_i(driver.clear);
   dut.step_order_i(driver.step_order);
-  dut.tbl_we_i(driver.we);
+  dut.tbl_valid_i(driver.tbl_valid);
+  dut.tbl_ready_o(driver.tbl_ready);
   dut.tbl_wdata_i(driver.wdata);
-  dut.tbl_size_o(driver.size);
+  dut.host_valid_i(driver.host_valid);
+  dut.host_counter_i(driver.host_counter);
   dut.arr_valid_i(driver.arr_valid);
   dut.arr_counter_i(driver.arr_counter);
   dut.port_ready_i(driver.ready);
@@ -472,6 +518,7 @@ int sc_main(int argc, char** argv) {
   dut.grant_index_o(driver.grant_index);
   dut.grant_entry_o(driver.grant_entry);
   dut.done_o(driver.done);
+  dut.idle_o(driver.idle);
 
   std::unique_ptr<VerilatedVcdSc> trace;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -487,7 +534,7 @@ int sc_main(int argc, char** argv) {
   std::cout << "nic_sched_tb: seed " << seed << ": " << real_tables << " real tables (" << schedules
             << " schedules, " << skipped << " skipped), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
-            << " issues, " << driver.arrivals_driven
-            << " arrivals: " << (driver.failed ? "MISMATCH" : "all equal") << "\n";
+ << " issues, " << driver.arrivals_driven
+            << " arrivals, " << driver.doorbells_driven << " doorbells: " << (driver.failed ? "MISMATCH" : "all equal") << "\n";
   return driver.failed ? 1 : 0;
 }

@@ -5,8 +5,11 @@ rtl/nic_sched in every NIC), both with nic.issue=hardware, and requires identica
 cycles and identical finish cycles of every node for every algorithm and size.
 
   cosim_check.py MTSIM_BIN TOPOLOGY_YAML [--algorithms a,b,...] [--sizes 64KiB,1MiB]
+  cosim_check.py MTSIM_BIN TOPOLOGY_YAML --train WORKLOAD.yaml [--algorithms a,b,...]
 
 TOPOLOGY_YAML is the `topology:` mapping in flow style, e.g. "{kind: torus, dims: [4, 4]}".
+--train runs `mtsim train` instead (concurrent buckets with release times, rung on the RTL's
+host doorbell) and requires identical iteration timelines (the whole JSON `runs`).
 Exit 0 when equal, 1 on a difference or a failed run."""
 
 import argparse
@@ -18,7 +21,8 @@ import tempfile
 
 
 def run(mtsim, scenario, scheduler, out):
-    cmd = [mtsim, "run", scenario, "--set", "nic.scheduler=" + scheduler, "--json", out]
+    cmd = [mtsim, "run", scenario, "--set", "nic.scheduler=" + scheduler, "--json", out,
+           "-j", "2"]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not os.path.exists(out):
         sys.exit("cosim_check: %s failed (exit %d):\n%s%s"
@@ -26,12 +30,37 @@ def run(mtsim, scenario, scheduler, out):
     return json.load(open(out))["runs"]
 
 
+def train(args, tmp, scenario):
+    runs = {}
+    for scheduler in ("tlm", "rtl"):
+        out = os.path.join(tmp, scheduler + ".json")
+        cmd = [args.mtsim, "train", args.train, "--scenario", scenario,
+               "--set", "nic.scheduler=" + scheduler, "--json", out]
+        for a in args.algorithms.split(","):
+            cmd += ["-a", a]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0 or not os.path.exists(out):
+            sys.exit("cosim_check: %s failed (exit %d):\n%s%s"
+                     % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
+        runs[scheduler] = json.load(open(out))["runs"]
+    if runs["tlm"] != runs["rtl"] or not runs["tlm"]:
+        print("cosim_check: train timelines differ:\ntlm %s\nrtl %s"
+              % (json.dumps(runs["tlm"])[:2000], json.dumps(runs["rtl"])[:2000]))
+        sys.exit(1)
+    for r in runs["tlm"]:
+        print("cosim_check: train %s: %s" % (r.get("algorithm", "?"), json.dumps(r)[:160]))
+    print("cosim_check: %d train runs equal" % len(runs["tlm"]))
+    sys.exit(0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mtsim")
     ap.add_argument("topology")
-    ap.add_argument("--algorithms", default="ring,ring_bi,ring2d,dbtree,halving_doubling,multitree")
+    ap.add_argument("--algorithms", default="ring,ring_bi,ring2d,dbtree,halving_doubling,"
+                    "multitree,multitree_opt,disjoint_rings,tree_packing,auto")
     ap.add_argument("--sizes", default="64KiB,1MiB")
+    ap.add_argument("--train", help="workload YAML: compare `mtsim train` timelines instead")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -39,9 +68,11 @@ def main():
         with open(scenario, "w") as f:
             f.write("name: cosim\n")
             f.write("topology: %s\n" % args.topology)
-            f.write("nic: {issue: hardware}\n")
+            f.write("nic: {issue: hardware, flow_control: message}\n")
             f.write("collective:\n  algorithms: [%s]\n  sizes: [%s]\n  verify_data: true\n"
                     % (args.algorithms, args.sizes))
+        if args.train:
+            train(args, tmp, scenario)
         tlm = run(args.mtsim, scenario, "tlm", os.path.join(tmp, "tlm.json"))
         rtl = run(args.mtsim, scenario, "rtl", os.path.join(tmp, "rtl.json"))
 

@@ -20,6 +20,7 @@ RtlBuildParams rtl_build_params() {
   p.nodes = MT_RTL_NODES;
   p.ports = MT_RTL_PORTS;
   p.depth = MT_RTL_DEPTH;
+  p.window = MT_RTL_WINDOW;
   p.chunks = MT_RTL_CHUNKS;
   p.flows = MT_RTL_FLOWS;
   p.steps = MT_RTL_STEPS;
@@ -27,31 +28,48 @@ RtlBuildParams rtl_build_params() {
   p.max_count = MT_RTL_MAX_COUNT;
   p.arrival_lanes = MT_RTL_ARRIVAL_LANES;
   p.decision_latency = MT_RTL_DECISION_LATENCY;
+  p.index_bits = MT_RTL_INDEX_BITS;
   return p;
 }
 
 struct RtlCycleScheduler::Impl {
   RtlBuildParams build = rtl_build_params();
   TableFormat format = build.format();
-  int index_bits = build.depth > 1 ? clog2(static_cast<std::uint64_t>(build.depth)) : 1;
   SchedulerModelConfig config;
   VerilatedContext context;
   std::unique_ptr<Vnic_sched_cc> top;
-  std::vector<int> arrivals;  // counters presented in the current cycle
+  std::vector<std::vector<std::uint64_t>> words;  // the table, encoded (host memory)
+  std::size_t pushed = 0;                         // entries streamed into the RTL
+  std::vector<int> arrivals;                      // counters presented in the current cycle
+  int doorbell = -1;                              // doorbell counter this cycle, -1 none
+  bool inputs_changed = true;                     // an input changed since the last clock
   std::uint64_t clocks = 0;
-  // Ticks since the last input change or grant. Once it exceeds the decision latency every
-  // register of the RTL holds its next value (input stages equal the inputs, masks are zero,
-  // counters and issue state are stable) and the grants are none: ticking changes nothing, so
-  // the Verilated model is not evaluated until an input changes.
-  int quiet_ticks = 0;
 
-  // One clock: inputs are already on the pins; falling then rising edge.
+  // One clock with the inputs on the pins: the next table entry is offered; falling then rising
+  // edge; the entry counts as written when tbl_ready_o was high before the edge.
   void clock() {
+    const bool offer = pushed < words.size();
+    top->tbl_valid_i = offer ? 1 : 0;
+    if (offer) rtl_bits::put_words(top->tbl_wdata_i, 0, format.entry_bits(), words[pushed]);
     top->clk_i = 0;
     top->eval();
+    const bool taken = offer && top->tbl_ready_o;
     top->clk_i = 1;
     top->eval();
+    if (taken) ++pushed;
     ++clocks;
+  }
+
+  bool idle() const {
+    return !inputs_changed && top->idle_o && !(pushed < words.size() && top->tbl_ready_o);
+  }
+
+  // Full table index of a granted entry from its low index_bits: every entry the RTL holds lies
+  // within the last 2^index_bits entries streamed (ParamsValid_A).
+  int full_index(std::uint64_t low) const {
+    const std::uint64_t modulus = std::uint64_t{1} << build.index_bits;
+    const std::uint64_t last = pushed - 1;
+    return static_cast<int>(last - ((last - low) & (modulus - 1)));
   }
 };
 
@@ -64,23 +82,28 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
                                  " exceeds the Verilated nic_sched's " + std::to_string(have) +
                                  " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
   };
+  const auto differs = [](const std::string& what, int want, int have, const char* var) {
+    return std::invalid_argument("RTL scheduler: " + what + " " + std::to_string(want) +
+                                 " but the Verilated nic_sched has " + std::to_string(have) +
+                                 " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
+  };
   if (config.ports > b.ports) throw too_big("ports", config.ports, b.ports, "MT_RTL_PORTS");
   if (config.counters > b.counters) {
     throw too_big("counters", config.counters, b.counters, "MT_RTL_COUNTERS");
   }
-  if (config.depth > b.depth) throw too_big("table depth", config.depth, b.depth, "MT_RTL_DEPTH");
+  if (config.depth != b.depth) throw differs("table depth", config.depth, b.depth, "MT_RTL_DEPTH");
+  if (config.window != b.window) throw differs("window", config.window, b.window, "MT_RTL_WINDOW");
   if (config.decision_latency_cycles != b.decision_latency) {
-    throw std::invalid_argument("RTL scheduler: nic.decision_latency_cycles " +
-                                std::to_string(config.decision_latency_cycles) +
-                                " but the Verilated nic_sched has " + "DecisionLatency " +
-                                std::to_string(b.decision_latency) +
-                                " (reconfigure with -DMT_RTL_DECISION_LATENCY=" +
-                                std::to_string(config.decision_latency_cycles) + ")");
+    throw differs("nic.decision_latency_cycles", config.decision_latency_cycles, b.decision_latency,
+                  "MT_RTL_DECISION_LATENCY");
   }
   m.config = config;
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
+  // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
   m.top->clk_i = 0;
+  m.top->rst_ni = 1;
+  m.top->eval();
   m.top->rst_ni = 0;
   m.top->eval();
   m.top->rst_ni = 1;
@@ -93,12 +116,6 @@ RtlCycleScheduler::~RtlCycleScheduler() {
 
 void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   Impl& m = *impl_;
-  if (static_cast<int>(table.size()) > m.build.depth) {
-    throw std::invalid_argument("RTL scheduler: table of " + std::to_string(table.size()) +
-                                " entries exceeds the Verilated nic_sched's Depth " +
-                                std::to_string(m.build.depth) +
-                                " (reconfigure with -DMT_RTL_DEPTH)");
-  }
   // Encode first: a field that does not fit throws before the RTL is touched.
   std::vector<std::vector<std::uint64_t>> words;
   words.reserve(table.size());
@@ -114,24 +131,25 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   top.step_order_i = m.config.step_order ? 1 : 0;
   top.port_ready_i = 0;
   top.arr_valid_i = 0;
-  top.tbl_we_i = 0;
+  top.host_valid_i = 0;
+  m.words.clear();
+  m.pushed = 0;
   top.clear_i = 1;
   m.clock();
   top.clear_i = 0;
-  top.tbl_we_i = 1;
-  for (const auto& w : words) {
-    rtl_bits::put_words(top.tbl_wdata_i, 0, m.format.entry_bits(), w);
+  m.words = std::move(words);
+  m.inputs_changed = true;
+  // Load cycles: stream until the ring and the windows are as full as they get.
+  for (std::size_t guard = 0; !m.idle(); ++guard) {
+    if (guard >
+        m.words.size() + 4 * static_cast<std::size_t>(m.build.ports * m.build.window) + 16) {
+      throw std::logic_error("RTL scheduler: load did not settle");
+    }
     m.clock();
+    m.inputs_changed = false;
   }
-  top.tbl_we_i = 0;
-  top.clk_i = 0;
-  top.eval();
   m.arrivals.clear();
-  m.quiet_ticks = 0;
-  if (static_cast<std::size_t>(top.tbl_size_o) != table.size()) {
-    throw std::logic_error("RTL scheduler: table size " + std::to_string(top.tbl_size_o) +
-                           " after writing " + std::to_string(table.size()) + " entries");
-  }
+  m.doorbell = -1;
 }
 
 void RtlCycleScheduler::on_arrival(int counter) {
@@ -141,7 +159,18 @@ void RtlCycleScheduler::on_arrival(int counter) {
                                 " of " + std::to_string(m.config.counters));
   }
   m.arrivals.push_back(counter);
-  m.quiet_ticks = 0;
+  m.inputs_changed = true;
+}
+
+void RtlCycleScheduler::on_doorbell(int counter) {
+  Impl& m = *impl_;
+  if (counter < 0 || counter >= m.config.counters || m.doorbell >= 0) {
+    throw std::invalid_argument("RTL scheduler: doorbell for counter " + std::to_string(counter) +
+                                " of " + std::to_string(m.config.counters) +
+                                (m.doorbell >= 0 ? " (second doorbell in one cycle)" : ""));
+  }
+  m.doorbell = counter;
+  m.inputs_changed = true;
 }
 
 void RtlCycleScheduler::set_port_ready(int port, bool ready) {
@@ -153,13 +182,13 @@ void RtlCycleScheduler::set_port_ready(int port, bool ready) {
   const std::uint64_t level = ready ? 1 : 0;
   if (rtl_bits::get(m.top->port_ready_i, port, 1) == level) return;
   rtl_bits::put(m.top->port_ready_i, port, 1, level);
-  m.quiet_ticks = 0;
+  m.inputs_changed = true;
 }
 
 std::vector<IssueCommand> RtlCycleScheduler::tick() {
   Impl& m = *impl_;
   Vnic_sched_cc& top = *m.top;
-  if (m.quiet_ticks > m.build.decision_latency) return {};  // settled: nothing can change
+  if (m.idle()) return {};  // nothing can change: the Verilated model is not evaluated
   if (static_cast<int>(m.arrivals.size()) > m.build.arrival_lanes) {
     throw std::runtime_error("RTL scheduler: " + std::to_string(m.arrivals.size()) +
                              " arrivals in one cycle, the Verilated nic_sched takes " +
@@ -174,35 +203,40 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
                   static_cast<std::uint64_t>(m.arrivals[l]));
   }
   rtl_bits::put(top.arr_valid_i, 0, m.build.arrival_lanes, valid);
+  top.host_valid_i = m.doorbell >= 0 ? 1 : 0;
+  top.host_counter_i = static_cast<std::uint32_t>(m.doorbell >= 0 ? m.doorbell : 0);
   m.arrivals.clear();
+  m.doorbell = -1;
 
-  // The grants of this cycle were settled by the last edge (registered state only).
+  // The grants of this cycle are registers, settled by the last edge.
   std::vector<IssueCommand> issues;
   const int entry_bits = m.format.entry_bits();
+  const int index_bits = m.build.index_bits;
   for (int p = 0; p < m.config.ports; ++p) {
     if (rtl_bits::get(top.grant_o, p, 1) == 0) continue;
     IssueCommand c;
     c.port = p;
-    c.index = static_cast<int>(rtl_bits::get(top.grant_index_o, p * m.index_bits, m.index_bits));
+    c.index = m.full_index(rtl_bits::get(top.grant_index_o, p * index_bits, index_bits));
     c.entry =
         decode_entry(rtl_bits::get_words(top.grant_entry_o, p * entry_bits, entry_bits), m.format);
     issues.push_back(c);
   }
   m.clock();
   top.arr_valid_i = 0;
-  m.quiet_ticks = issues.empty() ? m.quiet_ticks + 1 : 0;
+  top.host_valid_i = 0;
+  m.inputs_changed = false;
   if (m.context.gotError()) {
     throw std::runtime_error("RTL scheduler: an RTL assertion failed (see the message above)");
   }
   return issues;
 }
 
-bool RtlCycleScheduler::done() const {
-  return impl_->top->done_o != 0;
+bool RtlCycleScheduler::idle() const {
+  return impl_->idle();
 }
 
-int RtlCycleScheduler::decision_latency_cycles() const {
-  return impl_->build.decision_latency;
+bool RtlCycleScheduler::done() const {
+  return impl_->pushed == impl_->words.size() && impl_->top->done_o != 0;
 }
 
 std::uint64_t RtlCycleScheduler::clocks() const {

@@ -1,9 +1,11 @@
 #pragma once
 // Co-simulation of the RTL NIC scheduler: a CycleScheduler engine that drives the Verilated
-// rtl/nic_sched through its pins (clock, table write port, arrival lanes, port ready levels) and
-// reads its grants back. HardwareScheduler runs it from the NIC exactly like the C++
-// SchedulerModel, ticking it only in cycles where a decision can change, so `nic.scheduler: rtl`
-// and `nic.scheduler: tlm` (with `nic.issue: hardware`) give identical cycle counts.
+// rtl/nic_sched through its pins (clock, the table DMA stream, arrival lanes, the host doorbell,
+// port ready levels) and reads its grants back. It plays the host: it holds the node's whole
+// table and streams it into the RTL's ring buffer whenever tbl_ready_o allows. HardwareScheduler
+// runs it from the NIC exactly like the C++ SchedulerModel, ticking it only while it is not idle
+// (idle_o), so `nic.scheduler: rtl` and `nic.scheduler: tlm` (with `nic.issue: hardware`) give
+// identical cycle counts.
 // Verilator stays behind a pimpl: including this header needs no Verilator include path.
 
 #include <memory>
@@ -19,7 +21,8 @@ namespace mt {
 struct RtlBuildParams {
   int nodes = 0;             ///< Nodes: peer ids
   int ports = 0;             ///< Ports: issue slots per cycle
-  int depth = 0;             ///< Depth: table capacity, entries
+  int depth = 0;             ///< Depth: table ring buffer capacity, entries
+  int window = 0;            ///< Window: issue window per port, entries
   int chunks = 0;            ///< Chunks: chunk ids
   int flows = 0;             ///< Flows: flow ids
   int steps = 0;             ///< Steps: schedule steps
@@ -27,6 +30,7 @@ struct RtlBuildParams {
   int max_count = 0;         ///< MaxCount: largest counter threshold
   int arrival_lanes = 0;     ///< ArrivalLanes: arrivals accepted per cycle
   int decision_latency = 0;  ///< DecisionLatency, cycles
+  int index_bits = 0;        ///< IndexBits: width of grant_index_o (table index modulo 2^bits)
   /// Entry layout of the build (TableFormat::make of the parameters above).
   TableFormat format() const;
 };
@@ -37,27 +41,30 @@ RtlBuildParams rtl_build_params();
 /// CycleScheduler over one instance of the Verilated nic_sched.
 class RtlCycleScheduler : public CycleScheduler {
  public:
-  /// Throws std::invalid_argument when `config` does not fit the build (more ports, counters or
-  /// entries than the RTL was built with, or another decision latency); the message names the
-  /// CMake variable to change.
+  /// Throws std::invalid_argument when `config` does not fit the build (more ports or counters
+  /// than the RTL was built with, or another depth, window or decision latency); the message
+  /// names the CMake variable to change.
   explicit RtlCycleScheduler(const SchedulerModelConfig& config);
   ~RtlCycleScheduler() override;
   RtlCycleScheduler(const RtlCycleScheduler&) = delete;
   RtlCycleScheduler& operator=(const RtlCycleScheduler&) = delete;
 
-  /// Clears the RTL (clear_i for one cycle) and writes `table` through the write port, one entry
-  /// per clock. Throws TableError when a field does not fit the build's widths and
-  /// std::invalid_argument when the table is larger than the build's depth.
+  /// Clears the RTL (clear_i for one cycle) and streams `table` into it until it is idle (the load
+  /// cycles of SchedulerModel::load). Throws TableError when a field does not fit the build's
+  /// widths.
   void load(const std::vector<TableEntry>& table) override;
   /// Queued for the next tick() on one arrival lane; throws std::runtime_error from tick() when
   /// more arrivals than lanes are presented in one cycle.
   void on_arrival(int counter) override;
+  /// Presented on the host doorbell lane in the next tick().
+  void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
-  /// One clock: presents the inputs, reads the grants (they depend on registers only), then
-  /// applies the rising edge.
+  /// One clock: presents the inputs (and the next table entry), reads the registered grants,
+  /// then applies the rising edge.
   std::vector<IssueCommand> tick() override;
+  /// No input presented since the last tick, idle_o high and no table entry waiting for room.
+  bool idle() const override;
   bool done() const override;
-  int decision_latency_cycles() const override;
 
   /// Clock cycles the RTL has run (loading included).
   std::uint64_t clocks() const;

@@ -18,7 +18,7 @@ namespace {
 
 // One broadcast message of 1024 bytes (4 packets of 256 bytes) from node 0 to node 1 of an
 // 8-node ring with 50-cycle links: one hop, no contention, no reduction.
-RunResult one_message(const std::string& flow_control, const std::string& issue, int latency = 1) {
+RunResult one_message(const std::string& flow_control, const std::string& issue, int latency = 2) {
   ScenarioConfig s = test::base_scenario();
   s.topology = test::topology_config("ring:8", 50);
   s.collective.verify_data = false;  // one message is not an all-reduce
@@ -63,7 +63,8 @@ TEST_CASE("one message under message flow control: exact completion time", "[sim
 }
 
 TEST_CASE("one message under hardware issue: the decision latency is added once", "[sim][codesign]") {
-  // The port's ready level presented in cycle 0 reaches the decision in cycle L = 3.
+  // The port's ready level presented in cycle 0 reaches the decision in cycle L - 1 = 2; the
+  // registered grant is visible, and the message starts, in cycle L = 3.
   const RunResult r = one_message("message", "hardware", 3);
   INFO(r.error);
   REQUIRE(r.error.empty());
@@ -125,7 +126,8 @@ TEST_CASE("per-algorithm nic overrides and the step_order and decision latency k
           "[sim][codesign][loader]") {
   const std::string text =
       "topology: {kind: torus, dims: [4, 4]}\n"
-      "nic: {issue: hardware, flow_control: message, decision_latency_cycles: 2}\n"
+      "nic: {issue: hardware, flow_control: message, decision_latency_cycles: 3,\n"
+      "      scheduler_depth: 8, scheduler_window: 2}\n"
       "collective:\n"
       "  algorithms:\n"
       "    - {name: multitree, label: multitree-hw}\n"
@@ -138,11 +140,13 @@ TEST_CASE("per-algorithm nic overrides and the step_order and decision latency k
   const NicConfig& free = s.collective.algorithms[2].nic;
   CHECK(hw.issue == "hardware");
   CHECK(hw.flow_control == "message");
-  CHECK(hw.decision_latency_cycles == 2);
+  CHECK(hw.decision_latency_cycles == 3);
+  CHECK(hw.scheduler_depth == 8);
+  CHECK(hw.scheduler_window == 2);
   CHECK(hw.step_order);
   CHECK(sw.issue == "software");
   CHECK(sw.flow_control == "packet");
-  CHECK(sw.decision_latency_cycles == 2);  // not overridden: the scenario's
+  CHECK(sw.decision_latency_cycles == 3);  // not overridden: the scenario's
   CHECK(!free.step_order);
   CHECK(free.issue == "hardware");
   CHECK(s.nic.issue == "hardware");  // the scenario's own nic is unchanged
@@ -156,7 +160,7 @@ TEST_CASE("per-algorithm nic overrides and the step_order and decision latency k
       Catch::Contains("ports"));
   CHECK_THROWS_WITH(
       load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                         "nic: {decision_latency_cycles: 0}\n"
+                         "nic: {decision_latency_cycles: 1}\n"
                          "collective: {algorithms: [ring]}\n",
                          "bad.yaml"),
       Catch::Contains("nic.decision_latency_cycles"));

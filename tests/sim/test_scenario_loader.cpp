@@ -97,7 +97,8 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
   CHECK(error_of(text) ==
         "bad.yaml:3:3: nic.portz: unknown key; expected one of: ports, scheduler, flow_control, "
         "issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
-        "software_issue_cycles, step_order, decision_latency_cycles");
+        "software_issue_cycles, step_order, decision_latency_cycles, scheduler_depth, "
+        "scheduler_window");
   CHECK_THAT(error_of("topologee: ring:4\n"), Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
 }
 
@@ -111,7 +112,7 @@ TEST_CASE("wrong types are rejected with the key path") {
   CHECK(error_of(base + "nic: 4\n") ==
         "bad.yaml:3:6: nic: expected a mapping of keys (ports, scheduler, flow_control, issue, "
         "reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, head_flit_bytes, flit_bytes, software_issue_cycles, "
-        "step_order, decision_latency_cycles)");
+        "step_order, decision_latency_cycles, scheduler_depth, scheduler_window)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
   CHECK(error_of("topology: {kind: torus, dims: [4, 4.5]}\ncollective: {algorithms: [ring]}\n") ==
@@ -185,7 +186,8 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "--set nic.ports=many: nic.ports: expected an integer, got \"many\"");
   CHECK(error_of(kValid, {"nic.portz=4"}) == "--set nic.portz=4: nic.portz: unknown key; expected one "
         "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, "
-        "head_flit_bytes, flit_bytes, software_issue_cycles, step_order, decision_latency_cycles");
+        "head_flit_bytes, flit_bytes, software_issue_cycles, step_order, decision_latency_cycles, "
+        "scheduler_depth, scheduler_window");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
   CHECK(error_of(kValid, {"name.x=1"}) == "--set name.x=1: \"name\" is not a mapping");
   // A spec-string topology can still be changed key by key.
