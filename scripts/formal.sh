@@ -17,8 +17,8 @@
 #   --param        harness parameter override (default config: Depth 8, Ports 2, Counters 4, ...)
 #   --mode         prove (default), cover, or all
 #   --mutant       apply the mutant NAME of rtl/formal/mutants.txt to the copied sources
-#   --expect-fail  the proof must fail, on an assertion whose name contains PROPERTY (exit 0 then,
-#                  1 when it passes or fails elsewhere): the mutant test
+#   --expect-fail  the proof must fail, on an assertion whose name matches the regex PROPERTY
+#                  (exit 0 then, 1 when it passes or fails elsewhere): the mutant test
 #   --timeout      seconds per engine run (default 300)
 #   --cover-frames bmc3 frame limit for covers (default 60)
 #   --out          output folder (default build/formal)
@@ -150,15 +150,14 @@ write_aiger -zinit -map $work/prove.aim $work/prove.aig"
     result=failed
     fail_frame=$(sed -n 's/.*was asserted in frame \([0-9]*\).*/\1/p' "$work/prove.abc.log" | head -1)
     # Replay the witness on the SMT2 model: names the assertion, writes the trace.
-    timeout "$timeout_s" yosys-smtbmc -s z3 --noprogress --append 1 --aig-noheader --dump-vcd "$work/trace.vcd" \
+    timeout "$timeout_s" yosys-smtbmc -s z3 --noprogress --aig-noheader --dump-vcd "$work/trace.vcd" \
       --aig "$work/prove.aim:$work/prove.aiw" "$work/prove.smt2" > "$work/replay.log" 2>&1 || true
-    fail_prop=$(sed -n 's/.*Assert failed in [^ ]*: \(.*\)$/\1/p' "$work/replay.log" | head -1)
-    # The harness's names: the always-block label (Name_A) of the macro at that source line.
-    loc=$(echo "$fail_prop" | grep -oE '[A-Za-z0-9_]+\.sv:[0-9]+' | tail -1 || true)
-    if [ -n "$loc" ]; then
-      label=$(sed -n "${loc##*:}p" "$work/src/${loc%%:*}" | grep -oE 'MT_ASSERT\([A-Za-z0-9_]+' | sed 's/MT_ASSERT(//' || true)
-      [ -n "$label" ] && fail_prop="$label ($loc)"
-    fi
+    # The failing assertions' names: the label (Name_A) of the MT_ASSERT at each reported line.
+    fail_prop=$(grep "Assert failed in" "$work/replay.log" | while read -r l; do
+      loc=$(echo "$l" | grep -oE '[A-Za-z0-9_]+\.sv:[0-9]+\.[0-9]+-' | tail -1 | sed 's/\.[0-9]*-$//')
+      label=$(sed -n "${loc##*:}p" "$work/src/${loc%%:*}" 2>/dev/null | grep -oE 'MT_ASSERT\([A-Za-z0-9_]+' | sed 's/MT_ASSERT(//')
+      echo "${label:-?} ($loc)"
+    done | sort -u | paste -sd, - | sed 's/,/, /g')
   else
     echo "formal.sh: ABC gave no verdict, see $work/prove.abc.log" >&2; exit 1
   fi
@@ -208,7 +207,7 @@ summary="formal.sh: $name: $result (prove ${prove_s:-n/a} s, total $total_s s)"
 echo "$summary"
 
 if [ -n "$expect_fail" ]; then
-  if [ "$result" = failed ] && [[ "$fail_prop" == *"$expect_fail"* ]]; then
+  if [ "$result" = failed ] && echo "$fail_prop" | grep -qE "$expect_fail"; then
     echo "formal.sh: failed as expected ($expect_fail)"; exit 0
   fi
   echo "formal.sh: expected a failure of $expect_fail, got $result ${fail_prop}" >&2; exit 1

@@ -135,9 +135,9 @@ module nic_sched_formal #(
     deps_met   = 1'b1;
     all_issued = 1'b1;
     for (int unsigned i = 0; i < Depth; i++) begin
+      logic [CounterBits-1:0] wc;
+      wc = table_q[i*EntryBits + WaitCounterLsb +: CounterBits];
       if (SizeBits'(i) < size_q) begin
-        logic [CounterBits-1:0] wc;
-        wc = table_q[i*EntryBits + WaitCounterLsb +: CounterBits];
         if (arrived_q[wc*CountBits +: CountBits] < table_q[i*EntryBits + WaitCountLsb +: CountBits])
           deps_met = 1'b0;
         if (!issued_q[i]) all_issued = 1'b0;
@@ -149,7 +149,7 @@ module nic_sched_formal #(
     step_order_q <= step_order_i;
     fast_dma_q   <= fast_dma_i;
     granted_q    <= grant;
-    if (!rst_ni || clear_i) begin
+    if (!started_q || clear_i) begin
       size_q    <= '0;
       issued_q  <= '0;
       arrived_q <= '0;
@@ -165,7 +165,7 @@ module nic_sched_formal #(
       end
       asked_q <= ~grant & (asked_q | port_ready_i);
     end
-    if (!rst_ni || clear_i || loading || !fast_dma_i || !deps_met) live_q <= '0;
+    if (!started_q || clear_i || loading || !fast_dma_i || !deps_met) live_q <= '0;
     else if (live_q != LiveBits'(LiveBound + 1)) live_q <= live_q + LiveBits'(1);
   end
 
@@ -183,7 +183,6 @@ module nic_sched_formal #(
                 (32'(tbl_wdata_i[FlowLsb +: FlowBits]) >= Flows) ||
                 (32'(tbl_wdata_i[StepLsb +: StepBits]) >= Steps) ||
                 (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
-                (32'(tbl_wdata_i[WaitCountLsb +: CountBits]) > MaxCount) ||
                 (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
   end
   `MT_ASSUME(ArrivalOnRealCounter_M, lane_bad == '0)
