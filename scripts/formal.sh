@@ -154,7 +154,7 @@ write_aiger -zinit -map $work/prove.aim $work/prove.aig"
       --aig "$work/prove.aim:$work/prove.aiw" "$work/prove.smt2" > "$work/replay.log" 2>&1 || true
     # The failing assertions' names: the label (Name_A) of the MT_ASSERT at each reported line.
     fail_prop=$(grep "Assert failed in" "$work/replay.log" | while read -r l; do
-      loc=$(echo "$l" | grep -oE '[A-Za-z0-9_]+\.sv:[0-9]+\.[0-9]+-' | tail -1 | sed 's/\.[0-9]*-$//')
+      loc=$(echo "$l" | grep -oE '[A-Za-z0-9_]+\.sv:[0-9]+\$[0-9]+\)$' | sed 's/\$.*//')
       label=$(sed -n "${loc##*:}p" "$work/src/${loc%%:*}" 2>/dev/null | grep -oE 'MT_ASSERT\([A-Za-z0-9_]+' | sed 's/MT_ASSERT(//')
       echo "${label:-?} ($loc)"
     done | sort -u | paste -sd, - | sed 's/,/, /g')
