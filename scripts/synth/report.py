@@ -34,6 +34,25 @@ def flop_area(liberty, cell="DFFPOSX1"):
     return float(m.group(1)) if m else None
 
 
+def parse_sta(sta, clock_ns, io_fraction, where):
+    """Worst slack, the worst path's shortest period, its ends and how many are ports. A
+    reg-to-reg path needs delay + setup + uncertainty; a path from an input or to an output also
+    carries an I/O delay of io_fraction x period, which shrinks with the period."""
+    slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
+    if not slack:
+        sys.exit("report.py: no worst slack in " + where)
+    slack_ns = float(slack.group(1))
+    start = re.search(r"^Startpoint:\s*(.*)$", sta, re.M)
+    end = re.search(r"^Endpoint:\s*(.*)$", sta, re.M)
+    start = start.group(1) if start else ""
+    end = end.group(1) if end else ""
+    used_ns = clock_ns - slack_ns
+    io_ends = sum(1 for point in (start, end) if "port" in point)
+    f = io_fraction * io_ends
+    critical_ns = (used_ns - f * clock_ns) / (1.0 - f) if f < 1.0 else used_ns
+    return slack_ns, critical_ns, start, end, io_ends
+
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("--name", "--stat", "--sta", "--liberty", "--params", "--rtl", "--json", "--text"):
@@ -64,19 +83,8 @@ def main():
     latches = types.get("LATCH", 0)
     unmapped = sum(v for k, v in types.items() if k.startswith("$"))
 
-    sta = open(args.sta).read()
-    slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
-    if not slack:
-        sys.exit("report.py: no worst slack in " + args.sta)
-    slack_ns = float(slack.group(1))
-    startpoint = re.search(r"^Startpoint:\s*(.*)$", sta, re.M)
-    endpoint = re.search(r"^Endpoint:\s*(.*)$", sta, re.M)
-    # Shortest period of the worst path: reg-to-reg paths need delay + setup + uncertainty; a
-    # path from an input or to an output also carries an I/O delay of io_fraction x period.
-    used_ns = args.clock_ns - slack_ns
-    io_ends = sum(1 for m in (startpoint, endpoint) if m and "port" in m.group(1))
-    f = args.io_fraction * io_ends
-    critical_ns = (used_ns - f * args.clock_ns) / (1.0 - f) if f < 1.0 else used_ns
+    slack_ns, critical_ns, startpoint, endpoint, io_ends = parse_sta(
+        open(args.sta).read(), args.clock_ns, args.io_fraction, args.sta)
 
     ff_area = flop_area(args.liberty)
     bits = entry_bits(params)
@@ -105,8 +113,8 @@ def main():
         "critical_path_ns": round(critical_ns, 3),
         "critical_path_io_ends": io_ends,
         "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 else None,
-        "critical_path_from": startpoint.group(1) if startpoint else "",
-        "critical_path_to": endpoint.group(1) if endpoint else "",
+        "critical_path_from": startpoint,
+        "critical_path_to": endpoint,
         "flop_area_um2": ff_area,
     }
     with open(args.json, "w") as f:
