@@ -141,7 +141,7 @@ write_aiger -zinit -map $work/prove.aim $work/prove.aig"
   rc=0
   timeout "$timeout_s" yosys-abc -c "read_aiger $work/prove.aig; fold; strash; pdr; write_cex -a $work/prove.aiw" \
     > "$work/prove.abc.log" 2>&1 || rc=$?
-  prove_s=$(echo "$(date +%s.%N) - $s" | bc)
+  prove_s=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $s }")
   if [ $rc -eq 124 ]; then
     result=timeout
   elif grep -q "^Property proved" "$work/prove.abc.log"; then
@@ -189,7 +189,7 @@ write_aiger -zinit -map $work/cover_$cname.aim $work/cover_$cname.aig"
   covers_json="${covers_json%, }}"
   [ -n "$result" ] || result=covered
 fi
-total_s=$(echo "$(date +%s.%N) - $t0" | bc)
+total_s=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
 
 /usr/bin/python3 - "$work.json" <<PY
 import json, sys
