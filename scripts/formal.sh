@@ -69,7 +69,7 @@ for p in "${params[@]+"${params[@]}"}"; do
   fi
   chparam+=" -chparam $key $value"
 done
-[ -n "$name" ] || name="${top}${mutant:+_$mutant}"
+[ -n "$name" ] || name="${top}${mutant:+_$mutant}$([ "$mode" = prove ] || echo "_$mode")"
 work="$out/$name"
 rm -rf "$work"; mkdir -p "$work/src"
 
