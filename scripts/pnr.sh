@@ -9,9 +9,11 @@
 #
 #   scripts/pnr.sh [--top MODULE] [--sources "GLOB..."] [--param Name=value]... [--clock-ns NS]
 #                  [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL] [--load-pf PF]
-#                  [--static-inputs "PORT..."] [--timeout S] [--out DIR] [--name CONFIG]
+#                  [--static-inputs "PORT..."] [--timeout S] [--reuse-synth] [--out DIR]
+#                  [--name CONFIG]
 #
 # The options are synth.sh's (its defaults; no --param = the RTL's default configuration).
+# --reuse-synth takes DIR/<config>.v and .json of an earlier run instead of synthesising again.
 # --timeout bounds qflow (default 7200 s). Writes DIR/<config>.pnr.json (post-layout figures and
 # the synthesis estimate), DIR/<config>.pnr.txt, the qflow project in DIR/<config>.qflow/, and
 # synth.sh's own outputs (default DIR build/pnr). Exit 1 when a step fails or routes stay open.
@@ -30,6 +32,7 @@ driving_cell=BUFX2
 load_pf=0.05
 static_inputs="rst_ni step_order_i"
 synth_args=()
+reuse_synth=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; synth_args+=("$1" "$2"); shift 2 ;;
@@ -41,9 +44,10 @@ while [ $# -gt 0 ]; do
     --load-pf) load_pf="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --static-inputs) static_inputs="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
+    --reuse-synth) reuse_synth=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "pnr.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -53,10 +57,15 @@ done
 [ -f "$tech/osu018_stdcells.lef" ] || { echo "pnr.sh: $tech not found (qflow-tech-osu018)" >&2; exit 2; }
 [ -n "$name" ] || name="${top}_default"
 mkdir -p "$out"
+out=$(cd "$out" && pwd)  # qflow runs in its project folder: absolute paths only
 t0=$(date +%s)
 
 # 1. Synthesis (the estimate and the netlist), exactly as scripts/synth.sh.
-"$root/scripts/synth.sh" --out "$out" --name "$name" "${synth_args[@]+"${synth_args[@]}"}" >/dev/null
+if [ "$reuse_synth" = 1 ] && [ -s "$out/$name.v" ] && [ -s "$out/$name.json" ]; then
+  echo "pnr.sh: reusing $out/$name.v and $name.json" >&2
+else
+  "$root/scripts/synth.sh" --out "$out" --name "$name" "${synth_args[@]+"${synth_args[@]}"}" >/dev/null
+fi
 t_synth=$(( $(date +%s) - t0 ))
 
 # 2. qflow project: our mapped netlist enters through a user yosys script (BLIF out).
