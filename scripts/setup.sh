@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config git
   libsystemc-dev verilator catch2
   libyaml-cpp-dev libboost-graph-dev libboost-program-options-dev nlohmann-json3-dev
-  yosys opensta qflow-tech-osu018
+  yosys opensta qflow-tech-osu018 qflow graywolf qrouter z3
   python3 python3-matplotlib graphviz time
   slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)

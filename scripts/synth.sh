@@ -2,15 +2,31 @@
 # Area and timing of the NIC scheduler RTL (rtl/nic_sched) in the OSU 0.18 um standard-cell
 # library: Yosys 0.23 synthesis (synth, dfflibmap + abc on the liberty, stat -liberty) and
 # OpenSTA static timing with a clock constraint. Figures are 0.18 um ESTIMATES (no placement,
-# wire-load only from the liberty, flop-based table storage), good for comparing configurations.
+# flop-based table storage), good for comparing configurations. The STA constraints are those of
+# a block inside a chip: clock uncertainty, input and output delays as a fraction of the period
+# (the logic outside the block uses the rest), inputs driven by a library buffer, outputs loaded,
+# and net parasitics from a fanout-based wire-load model (scripts/synth/mt_wireload.lib; the
+# library has none). scripts/pnr.sh gives the post-layout figures to compare with.
 #
-#   scripts/synth.sh [--param Name=value]... [--clock-ns NS] [--out DIR] [--name CONFIG]
+#   scripts/synth.sh [--top MODULE] [--sources "GLOB..."] [--param Name=value]... [--clock-ns NS]
+#                    [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL]
+#                    [--load-pf PF] [--wire-load on|off] [--static-inputs "PORT..."]
+#                    [--out DIR] [--name CONFIG]
 #
-#   --param     nic_sched parameter override (Nodes, Ports, Depth, Chunks, Flows, Steps, Counters,
-#               MaxCount, ArrivalLanes, DecisionLatency); repeatable
-#   --clock-ns  clock period constraint for STA, ns (default 5)
-#   --out       output folder (default build/synth)
-#   --name      config name (default built from the parameters, e.g. nodes16_depth32)
+#   --top        top module (default nic_sched); --sources: RTL globs relative to the repository
+#                (default "rtl/*.sv"; include dir rtl/include)
+#   --param      top-module parameter override (nic_sched: Nodes, Ports, Depth, Chunks, Flows,
+#                Steps, Counters, MaxCount, ArrivalLanes, DecisionLatency); repeatable
+#   --clock-ns   clock period constraint for STA, ns (default 5)
+#   --uncertainty-ns  clock uncertainty (jitter + skew), ns (default 0.25)
+#   --io-fraction     input and output delay as a fraction of the period (default 0.3)
+#   --driving-cell    library cell driving every input (default BUFX2)
+#   --load-pf         capacitance on every output, pF (default 0.05: about 5 gate inputs + wire)
+#   --wire-load       on (default): mt_wireload.lib's model; off: pin capacitance only
+#   --static-inputs   inputs held while the block runs (reset, configuration): false paths
+#                     (default "rst_ni step_order_i")
+#   --out        output folder (default build/synth)
+#   --name       config name (default built from the parameters, e.g. nodes16_depth32)
 #
 # Writes DIR/<config>.json (area_um2, cells, flops, critical_path_ns, slack_ns, fmax_mhz,
 # parameters, ...), DIR/<config>.txt (readable report), DIR/<config>.v (netlist) and the tool
@@ -20,15 +36,31 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 liberty=${MT_LIBERTY:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
 out="$root/build/synth"
 clock_ns=5
+uncertainty_ns=0.25
+io_fraction=0.3
+driving_cell=BUFX2
+load_pf=0.05
+wire_load=on
+static_inputs="rst_ni step_order_i"
+top=nic_sched
+sources="rtl/*.sv"
 name=""
 params=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --param) params+=("$2"); shift 2 ;;
     --clock-ns) clock_ns="$2"; shift 2 ;;
+    --uncertainty-ns) uncertainty_ns="$2"; shift 2 ;;
+    --io-fraction) io_fraction="$2"; shift 2 ;;
+    --driving-cell) driving_cell="$2"; shift 2 ;;
+    --load-pf) load_pf="$2"; shift 2 ;;
+    --wire-load) wire_load="$2"; shift 2 ;;
+    --static-inputs) static_inputs="$2"; shift 2 ;;
+    --top) top="$2"; shift 2 ;;
+    --sources) sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -46,23 +78,30 @@ for p in "${params[@]+"${params[@]}"}"; do
   chparam+=" -chparam $key $value"
 done
 if [ -z "$name" ]; then
-  name="nic_sched"
+  name="$top"
   for p in "${params[@]+"${params[@]}"}"; do
     key=${p%%=*}; name+="_$(echo "${key}" | tr 'A-Z' 'a-z')${p#*=}"
   done
 fi
 mkdir -p "$out"
 base="$out/$name"
-sources=$(ls "$root"/rtl/*.sv | tr "\n" " ")
+src_files=""
+for g in $sources; do
+  for f in "$root"/$g; do
+    [ -f "$f" ] || { echo "synth.sh: --sources: no file matches $g" >&2; exit 2; }
+    src_files+="$f "
+  done
+done
+case "$wire_load" in on|off) ;; *) echo "synth.sh: --wire-load $wire_load: want on or off" >&2; exit 2 ;; esac
 
 # Synthesis. Latches and unmapped cells are checked on the mapped netlist. ABC maps for delay and
 # then buffers high-fanout nets and sizes gates (without that, unbuffered fanout of the table's
 # decode nets dominates every path).
 delay_ps=$(awk "BEGIN { printf \"%d\", $clock_ns * 1000 }")
 cat > "$base.ys" <<YS
-read_verilog -sv -DSYNTHESIS -I$root/rtl/include $sources
-hierarchy -check -top nic_sched$chparam
-synth -top nic_sched -flatten
+read_verilog -sv -DSYNTHESIS -I$root/rtl/include $src_files
+hierarchy -check -top $top$chparam
+synth -top $top -flatten
 select -assert-none t:\$_DLATCH_* t:\$dlatch t:\$_SR_* t:\$dlatchsr
 dfflibmap -liberty $liberty
 abc -liberty $liberty -D $delay_ps -script +strash;ifraig;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,$delay_ps;&put;buffer,-p;upsize,-D,$delay_ps;dnsize,-D,$delay_ps;stime,-p
@@ -80,27 +119,46 @@ if ! yosys -q -l "$base.yosys.log" -s "$base.ys" >/dev/null; then
   exit 1
 fi
 
-# Static timing: every register-to-register and I/O path against the clock.
+# Static timing: every register-to-register and I/O path against the clock, with the block's
+# environment (uncertainty, I/O delays, driver, load) and wire-load parasitics.
+io_ns=$(awk "BEGIN { printf \"%.4f\", $clock_ns * $io_fraction }")
+wl_lib=""
+wl_cmds=""
+if [ "$wire_load" = on ]; then
+  wl_lib="read_liberty $root/scripts/synth/mt_wireload.lib"
+  wl_cmds="set_wire_load_mode top
+set_wire_load_model -name mt_osu018_est -library mt_wireload"
+fi
+fp_cmds=""
+for p in $static_inputs; do fp_cmds+="set_false_path -from [get_ports $p]"$'\n'; done
 cat > "$base.sta" <<STA
 read_liberty $liberty
+$wl_lib
 read_verilog $base.v
-link_design nic_sched
+link_design $top
+$wl_cmds
 create_clock -name clk -period $clock_ns [get_ports clk_i]
-set_input_delay 0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]
-set_output_delay 0 -clock clk [all_outputs]
-set_false_path -from [get_ports rst_ni]
-report_checks -path_delay max -digits 3
+set_clock_uncertainty $uncertainty_ns [get_clocks clk]
+set inputs [delete_from_list [all_inputs] [get_ports clk_i]]
+set_input_delay $io_ns -clock clk \$inputs
+set_output_delay $io_ns -clock clk [all_outputs]
+set_driving_cell -lib_cell $driving_cell \$inputs
+set_load $load_pf [all_outputs]
+$fp_cmds
+report_checks -path_delay max -digits 3 -fields {capacitance slew fanout}
 report_worst_slack -digits 3
 exit
 STA
 sta -no_splash -exit "$base.sta" > "$base.sta.log" 2>&1 || true
-if ! grep -q "^worst slack" "$base.sta.log"; then
+if ! grep -q "^worst slack" "$base.sta.log" || grep -q "^Error" "$base.sta.log"; then
   echo "synth.sh: OpenSTA failed, see $base.sta.log" >&2
   exit 1
 fi
 
 /usr/bin/python3 "$root/scripts/synth/report.py" --name "$name" --stat "$base.stat" \
-  --sta "$base.sta.log" --clock-ns "$clock_ns" --liberty "$liberty" \
-  --params "${params[*]+"${params[*]}"}" --rtl "$root/rtl/nic_sched.sv" \
+  --sta "$base.sta.log" --clock-ns "$clock_ns" --liberty "$liberty" --top "$top" \
+  --uncertainty-ns "$uncertainty_ns" --io-fraction "$io_fraction" --driving-cell "$driving_cell" \
+  --load-pf "$load_pf" --wire-load "$wire_load" \
+  --params "${params[*]+"${params[*]}"}" --rtl "$(echo $src_files | tr ' ' '\n' | grep -E "/$top\.s?v$" | head -1)" \
   --json "$base.json" --text "$base.txt"
 cat "$base.txt"

@@ -34,11 +34,36 @@ def flop_area(liberty, cell="DFFPOSX1"):
     return float(m.group(1)) if m else None
 
 
+def parse_sta(sta, clock_ns, io_fraction, where):
+    """Worst slack, the worst path's shortest period, its ends and how many are ports. A
+    reg-to-reg path needs delay + setup + uncertainty; a path from an input or to an output also
+    carries an I/O delay of io_fraction x period, which shrinks with the period."""
+    slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
+    if not slack:
+        sys.exit("report.py: no worst slack in " + where)
+    slack_ns = float(slack.group(1))
+    start = re.search(r"^Startpoint:\s*(.*)$", sta, re.M)
+    end = re.search(r"^Endpoint:\s*(.*)$", sta, re.M)
+    start = start.group(1) if start else ""
+    end = end.group(1) if end else ""
+    used_ns = clock_ns - slack_ns
+    io_ends = sum(1 for point in (start, end) if "port" in point)
+    f = io_fraction * io_ends
+    critical_ns = (used_ns - f * clock_ns) / (1.0 - f) if f < 1.0 else used_ns
+    return slack_ns, critical_ns, start, end, io_ends
+
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("--name", "--stat", "--sta", "--liberty", "--params", "--rtl", "--json", "--text"):
         ap.add_argument(a, required=True)
     ap.add_argument("--clock-ns", type=float, required=True)
+    ap.add_argument("--top", default="nic_sched")
+    ap.add_argument("--uncertainty-ns", type=float, default=0.0)
+    ap.add_argument("--io-fraction", type=float, default=0.0)
+    ap.add_argument("--driving-cell", default="")
+    ap.add_argument("--load-pf", type=float, default=0.0)
+    ap.add_argument("--wire-load", default="off")
     args = ap.parse_args()
 
     params = rtl_defaults(args.rtl)
@@ -47,7 +72,8 @@ def main():
         params[key] = int(value)
 
     stat = open(args.stat).read()
-    area = re.search(r"Chip area for (?:top )?module '\\?nic_sched':\s*([0-9.]+)", stat)
+    area = re.search(r"Chip area for (?:top )?module '\\?%s':\s*([0-9.]+)" % re.escape(args.top),
+                     stat)
     cells = re.findall(r"Number of cells:\s*(\d+)", stat)
     if not area or not cells:
         sys.exit("report.py: no area / cell count in " + args.stat)
@@ -57,22 +83,22 @@ def main():
     latches = types.get("LATCH", 0)
     unmapped = sum(v for k, v in types.items() if k.startswith("$"))
 
-    sta = open(args.sta).read()
-    slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
-    if not slack:
-        sys.exit("report.py: no worst slack in " + args.sta)
-    slack_ns = float(slack.group(1))
-    critical_ns = args.clock_ns - slack_ns
-    startpoint = re.search(r"^Startpoint:\s*(.*)$", sta, re.M)
-    endpoint = re.search(r"^Endpoint:\s*(.*)$", sta, re.M)
+    slack_ns, critical_ns, startpoint, endpoint, io_ends = parse_sta(
+        open(args.sta).read(), args.clock_ns, args.io_fraction, args.sta)
 
     ff_area = flop_area(args.liberty)
     bits = entry_bits(params)
     result = {
         "config": args.name,
         "library": "OSU 0.18um (osu018_stdcells.lib)",
-        "estimate_note": "0.18 um estimates: Yosys+ABC mapping, OpenSTA with liberty "
-                         "wire loads, no placement or routing",
+        "estimate_note": "0.18 um estimates: Yosys+ABC mapping, OpenSTA with clock "
+                         "uncertainty, I/O delays, driving cell, output load and a fanout "
+                         "wire-load model; no placement or routing",
+        "top": args.top,
+        "sta": {"uncertainty_ns": args.uncertainty_ns, "io_fraction": args.io_fraction,
+                "driving_cell": args.driving_cell, "output_load_pf": args.load_pf,
+                "wire_load": "mt_osu018_est (scripts/synth/mt_wireload.lib)"
+                             if args.wire_load == "on" else "none"},
         "parameters": params,
         "entry_bits": bits,
         "table_bits": bits * params["Depth"],
@@ -85,9 +111,10 @@ def main():
         "clock_ns": args.clock_ns,
         "slack_ns": slack_ns,
         "critical_path_ns": round(critical_ns, 3),
+        "critical_path_io_ends": io_ends,
         "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 else None,
-        "critical_path_from": startpoint.group(1) if startpoint else "",
-        "critical_path_to": endpoint.group(1) if endpoint else "",
+        "critical_path_from": startpoint,
+        "critical_path_to": endpoint,
         "flop_area_um2": ff_area,
     }
     with open(args.json, "w") as f:
@@ -95,15 +122,18 @@ def main():
         f.write("\n")
 
     lines = [
-        "nic_sched synthesis report: %s" % args.name,
-        "  ** 0.18 um ESTIMATES (OSU018 standard cells, Yosys 0.23 + ABC, OpenSTA, no place and "
-        "route) **",
+        "%s synthesis report: %s" % (args.top, args.name),
+        "  ** 0.18 um ESTIMATES (OSU018 standard cells, Yosys 0.23 + ABC, OpenSTA with a wire-load "
+        "model, no place and route) **",
         "  parameters: " + ", ".join("%s=%d" % kv for kv in sorted(params.items())),
         "  entry: %d bits, table: %d bits in flops" % (bits, bits * params["Depth"]),
         "  area: %.0f um2 (%.3f mm2), %d cells, %d flops, %d latches, %d unmapped cells"
         % (result["area_um2"], result["area_mm2"], result["cells"], flops, latches, unmapped),
         "  timing: clock %.3f ns, worst slack %.3f ns, critical path %.3f ns -> fmax %.1f MHz"
         % (args.clock_ns, slack_ns, critical_ns, result["fmax_mhz"] or 0),
+        "  STA: uncertainty %.3f ns, I/O delays %.0f%% of the period, inputs driven by %s, "
+        "outputs %.3f pF, wire load %s" % (args.uncertainty_ns, 100 * args.io_fraction,
+                                           args.driving_cell, args.load_pf, args.wire_load),
         "  critical path: %s -> %s" % (result["critical_path_from"], result["critical_path_to"]),
     ]
     with open(args.text, "w") as f:

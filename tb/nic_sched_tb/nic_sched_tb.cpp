@@ -6,16 +6,20 @@
 // stops the run with the case, cycle, port and both values (exit 1).
 //
 //   nic_sched_tb [--seed N] [--random N] [--no-real] [--step-order on|off|mixed] [--trace F.vcd]
-//                [--model-latency L]
+//                [--model-latency L] [--coverage FILE]
 //
 // --model-latency runs the golden model with another decision latency than the RTL's (a
-// deliberately wrong model: the testbench must report a mismatch).
+// deliberately wrong model: the testbench must report a mismatch). --coverage writes Verilator's
+// line/toggle coverage to FILE (a build with -DMT_RTL_COVERAGE=ON only: scripts/coverage.sh).
 //
 // Exit status: 0 all equal, 1 a mismatch or a stall, 2 bad arguments.
 
 #include <Vnic_sched.h>
 #include <verilated.h>
 #include <verilated_vcd_sc.h>
+#if MT_RTL_COVERAGE
+#include <verilated_cov.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -162,9 +166,15 @@ Case random_case(std::mt19937_64& rng, int index) {
   auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   Case c;
   c.name = "random table " + std::to_string(index);
-  const int size = pick(0, 9) == 0 ? pick(kDepth, 4 * kDepth + 8) : pick(1, 48);
-  c.ports = pick(1, kPorts);
-  const int counters = pick(1, std::min(kCounters, 12));
+  // Tables longer than the ring (it streams) in one of ten, full depth in one of five; port
+  // counts in turn (every count from 1 to kPorts); a few counters in half the tables, up to every
+  // counter in the others.
+  const int choice = pick(0, 9);
+  const int size = choice == 0   ? pick(kDepth, 4 * kDepth + 8)
+                   : choice <= 2 ? kDepth
+                                 : pick(1, std::min(kDepth, 48));
+  c.ports = 1 + index % kPorts;
+  const int counters = pick(0, 1) == 0 ? pick(1, std::min(kCounters, 12)) : pick(1, kCounters);
   c.arrivals.assign(static_cast<std::size_t>(counters), 0);
   const int steps_used = pick(1, std::min(kSteps, size));
   std::vector<int> steps;
@@ -436,7 +446,8 @@ SC_MODULE(Driver) {
 int usage(const std::string& why) {
   std::cerr << "nic_sched_tb: " << why
             << "\nusage: nic_sched_tb [--seed N] [--random N] [--no-real] "
-               "[--step-order on|off|mixed] [--trace FILE.vcd] [--model-latency L]\n";
+               "[--step-order on|off|mixed] [--trace FILE.vcd] [--model-latency L] "
+               "[--coverage FILE]\n";
   return 2;
 }
 
@@ -448,6 +459,7 @@ int sc_main(int argc, char** argv) {
   bool real = true;
   std::string step_mode = "mixed";
   std::string trace_file;
+  std::string coverage_file;
   int model_latency = kLatency;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -472,6 +484,9 @@ int sc_main(int argc, char** argv) {
         if (model_latency < 2) return usage("--model-latency must be >= 2");
       } else if (arg == "--trace") {
         trace_file = value();
+      } else if (arg == "--coverage") {
+        coverage_file = value();
+        if (!MT_RTL_COVERAGE) return usage("--coverage needs a coverage build (-DMT_RTL_COVERAGE=ON)");
       } else {
         return usage("unknown argument " + arg);
       }
@@ -530,6 +545,9 @@ int sc_main(int argc, char** argv) {
   sc_core::sc_start();
   if (trace) trace->close();
   dut.final();
+#if MT_RTL_COVERAGE
+  if (!coverage_file.empty()) Verilated::threadContextp()->coveragep()->write(coverage_file.c_str());
+#endif
 
   std::cout << "nic_sched_tb: seed " << seed << ": " << real_tables << " real tables (" << schedules
             << " schedules, " << skipped << " skipped), " << random_tables << " random tables, "

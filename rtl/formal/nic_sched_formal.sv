@@ -1,0 +1,243 @@
+// Formal harness of the NIC scheduler (scripts/formal.sh, rtl/formal/README.md). Instantiates the
+// scheduler (module `MT_FORMAL_DUT, default nic_sched) with free inputs, turns its input contracts
+// into assumptions, keeps a shadow of the table, the arrivals and the issues, and states the grant
+// properties against that shadow (independent of the scheduler's own state):
+//   NoIssueBeforeDeps   a granted entry's counter has counted >= its threshold (arrivals so far)
+//   GrantIsEntry        a grant names a loaded entry, carries it unchanged and leaves by its port
+//   NoIssueTwice        no entry is granted twice, nor by two ports in one cycle
+//   OneGrantPerRequest  a port is granted only after its DMA raised ready since its last grant
+//   StepOrder           (step order) no pending entry has a smaller step than a granted one
+//   DoneExact           done_o exactly when every loaded entry has been issued
+//   Progress            (fast DMA, every dependency met, no load) done within LiveBound cycles
+// Covers: table full, every port granted in one cycle, done with a full table.
+// The interface is v1's (nic_sched.sv); a scheduler with the same ports plugs in by -DMT_FORMAL_DUT.
+
+`include "mt_assert.svh"
+
+`ifndef MT_FORMAL_DUT
+`define MT_FORMAL_DUT nic_sched
+`endif
+
+module nic_sched_formal #(
+  parameter int unsigned Nodes           = 4,
+  parameter int unsigned Ports           = 2,
+  parameter int unsigned Depth           = 8,
+  parameter int unsigned Chunks          = 4,
+  parameter int unsigned Flows           = 4,
+  parameter int unsigned Steps           = 4,
+  parameter int unsigned Counters        = 4,
+  parameter int unsigned MaxCount        = 3,
+  parameter int unsigned ArrivalLanes    = 2,
+  parameter int unsigned DecisionLatency = 1,
+  // Progress bound: cycles from "everything ready" to done_o. v1 with a 1-cycle DMA needs
+  // (DecisionLatency + 2) cycles per grant of one port, all Depth entries on one port.
+  parameter int unsigned LiveBound       = Depth * (DecisionLatency + 2) + DecisionLatency + 2,
+  // Field layout as in nic_sched.sv / model/nic/SCHEDULE_TABLE.md.
+  localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
+  localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
+  localparam int unsigned ChunkBits      = (Chunks > 1) ? $clog2(Chunks) : 1,
+  localparam int unsigned FlowBits       = (Flows > 1) ? $clog2(Flows) : 1,
+  localparam int unsigned StepBits       = (Steps > 1) ? $clog2(Steps) : 1,
+  localparam int unsigned CounterBits    = (Counters > 1) ? $clog2(Counters) : 1,
+  localparam int unsigned CountBits      = (MaxCount > 0) ? $clog2(MaxCount + 1) : 1,
+  localparam int unsigned PortLsb        = 1,
+  localparam int unsigned PeerLsb        = PortLsb + PortBits,
+  localparam int unsigned ChunkLsb       = PeerLsb + PeerBits,
+  localparam int unsigned FlowLsb        = ChunkLsb + ChunkBits,
+  localparam int unsigned StepLsb        = FlowLsb + FlowBits,
+  localparam int unsigned WaitCounterLsb = StepLsb + StepBits,
+  localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
+  localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
+  localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
+  localparam int unsigned IndexBits      = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int unsigned SizeBits       = $clog2(Depth + 1),
+  localparam int unsigned LiveBits       = $clog2(LiveBound + 2)
+) (
+  input logic                                clk_i,
+  input logic                                rst_ni,
+  input logic                                clear_i,
+  input logic                                step_order_i,
+  input logic                                fast_dma_i,
+  input logic                                tbl_we_i,
+  input logic [EntryBits-1:0]                tbl_wdata_i,
+  input logic [ArrivalLanes-1:0]             arr_valid_i,
+  input logic [ArrivalLanes*CounterBits-1:0] arr_counter_i,
+  input logic [Ports-1:0]                    port_ready_i
+);
+
+  logic [SizeBits-1:0]         tbl_size;
+  logic [Ports-1:0]            grant;
+  logic [Ports*IndexBits-1:0]  grant_index;
+  logic [Ports*EntryBits-1:0]  grant_entry;
+  logic                        done;
+
+  `MT_FORMAL_DUT #(
+    .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Chunks(Chunks), .Flows(Flows), .Steps(Steps),
+    .Counters(Counters), .MaxCount(MaxCount), .ArrivalLanes(ArrivalLanes),
+    .DecisionLatency(DecisionLatency)
+  ) u_dut (
+    .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_we_i, .tbl_wdata_i,
+    .tbl_size_o   (tbl_size),
+    .arr_valid_i, .arr_counter_i, .port_ready_i,
+    .grant_o      (grant),
+    .grant_index_o(grant_index),
+    .grant_entry_o(grant_entry),
+    .done_o       (done)
+  );
+
+  // ---- Reset: low in the first cycle only (rst_ni is free afterwards in no run).
+  logic started_q = 1'b0;
+  always @(posedge clk_i) started_q <= 1'b1;
+`ifdef FORMAL
+  always @(*) assume (rst_ni == started_q);
+`endif
+
+  // ---- Shadow of table, arrivals and issues (the specification's state).
+  logic [SizeBits-1:0]           size_q = '0;
+  logic [Depth*EntryBits-1:0]    table_q = '0;
+  logic [Depth-1:0]              issued_q = '0;
+  logic [Counters*CountBits-1:0] arrived_q = '0;  // arrivals presented before this cycle
+  logic [Ports-1:0]              asked_q = '0;    // ready raised since the port's last grant
+  logic [Ports-1:0]              granted_q = '0;  // grant in the previous cycle
+  logic                          step_order_q = 1'b0;
+  logic                          fast_dma_q = 1'b0;
+  logic [LiveBits-1:0]           live_q = '0;     // cycles with everything ready, saturating
+
+  logic                   loading;
+  logic [StepBits-1:0]    last_step;
+  logic [Counters-1:0]    counter_overflow;
+  logic [Counters*CountBits-1:0] arrived_d;
+  logic                   deps_met;     // every loaded entry's counter at its threshold
+  logic                   all_issued;
+  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step;
+
+  assign loading = tbl_we_i && !clear_i;
+
+  always @(*) begin
+    last_step = '0;
+    for (int unsigned i = 0; i < Depth; i++) begin
+      if (size_q == SizeBits'(i + 1)) last_step = table_q[i*EntryBits + StepLsb +: StepBits];
+    end
+    // Arrivals of this cycle per counter, against MaxCount.
+    arrived_d = arrived_q;
+    counter_overflow = '0;
+    for (int unsigned c = 0; c < Counters; c++) begin
+      logic [CountBits+3:0] sum;
+      sum = (CountBits+4)'(arrived_q[c*CountBits +: CountBits]);
+      for (int unsigned l = 0; l < ArrivalLanes; l++) begin
+        if (arr_valid_i[l] && arr_counter_i[l*CounterBits +: CounterBits] == CounterBits'(c)) begin
+          sum = sum + (CountBits+4)'(1);
+        end
+      end
+      counter_overflow[c] = sum > (CountBits+4)'(MaxCount);
+      arrived_d[c*CountBits +: CountBits] = sum[CountBits-1:0];
+    end
+    deps_met   = 1'b1;
+    all_issued = 1'b1;
+    for (int unsigned i = 0; i < Depth; i++) begin
+      logic [CounterBits-1:0] wc;
+      wc = table_q[i*EntryBits + WaitCounterLsb +: CounterBits];
+      if (SizeBits'(i) < size_q) begin
+        if (arrived_q[wc*CountBits +: CountBits] < table_q[i*EntryBits + WaitCountLsb +: CountBits])
+          deps_met = 1'b0;
+        if (!issued_q[i]) all_issued = 1'b0;
+      end
+    end
+  end
+
+  always @(posedge clk_i) begin
+    step_order_q <= step_order_i;
+    fast_dma_q   <= fast_dma_i;
+    granted_q    <= grant;
+    if (!started_q || clear_i) begin
+      size_q    <= '0;
+      issued_q  <= '0;
+      arrived_q <= '0;
+      asked_q   <= '0;
+    end else begin
+      if (loading && size_q < SizeBits'(Depth)) begin
+        table_q[size_q*EntryBits +: EntryBits] <= tbl_wdata_i;
+        size_q <= size_q + SizeBits'(1);
+      end
+      arrived_q <= arrived_d;
+      for (int unsigned p = 0; p < Ports; p++) begin
+        if (grant[p]) issued_q[grant_index[p*IndexBits +: IndexBits]] <= 1'b1;
+      end
+      asked_q <= ~grant & (asked_q | port_ready_i);
+    end
+    if (!started_q || clear_i || loading || !fast_dma_i || !deps_met) live_q <= '0;
+    else if (live_q != LiveBits'(LiveBound + 1)) live_q <= live_q + LiveBits'(1);
+  end
+
+  // ---- Input contracts.
+  logic [ArrivalLanes-1:0] lane_bad;
+  logic                    entry_bad;
+  always @(*) begin
+    for (int unsigned l = 0; l < ArrivalLanes; l++) begin
+      lane_bad[l] = arr_valid_i[l] &&
+                    (32'(arr_counter_i[l*CounterBits +: CounterBits]) >= Counters);
+    end
+    entry_bad = (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) ||
+                (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) ||
+                (32'(tbl_wdata_i[ChunkLsb +: ChunkBits]) >= Chunks) ||
+                (32'(tbl_wdata_i[FlowLsb +: FlowBits]) >= Flows) ||
+                (32'(tbl_wdata_i[StepLsb +: StepBits]) >= Steps) ||
+                (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
+                (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
+  end
+  `MT_ASSUME(ArrivalOnRealCounter_M, lane_bad == '0)
+  `MT_ASSUME(NoArrivalOverflow_M, clear_i || counter_overflow == '0)
+  `MT_ASSUME(EntryWellFormed_M, !loading || !entry_bad)
+  `MT_ASSUME(NoTableOverrun_M, !loading || size_q < SizeBits'(Depth))
+  `MT_ASSUME(TableSorted_M, !loading || size_q == '0 || tbl_wdata_i[StepLsb +: StepBits] >= last_step)
+  `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
+  `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)
+  // The DMA drops ready the cycle after a grant; a fast DMA raises it again right after.
+  `MT_ASSUME(ReadyDropsAfterGrant_M, (granted_q & port_ready_i) == '0)
+  `MT_ASSUME(FastDma_M, !fast_dma_i || port_ready_i == ~granted_q)
+
+  // ---- Grant properties.
+  always @(*) begin
+    bad_deps  = '0;
+    bad_entry = '0;
+    bad_twice = '0;
+    bad_step  = '0;
+    for (int unsigned p = 0; p < Ports; p++) begin
+      logic [IndexBits-1:0]   idx;
+      logic [EntryBits-1:0]   e;
+      logic [CounterBits-1:0] wc;
+      idx = grant_index[p*IndexBits +: IndexBits];
+      e   = grant_entry[p*EntryBits +: EntryBits];
+      wc  = e[WaitCounterLsb +: CounterBits];
+      if (grant[p]) begin
+        bad_deps[p]  = arrived_q[wc*CountBits +: CountBits] < e[WaitCountLsb +: CountBits];
+        bad_entry[p] = !(32'(idx) < 32'(size_q)) || e != table_q[idx*EntryBits +: EntryBits] ||
+                       32'(e[PortLsb +: PortBits]) != p;
+        bad_twice[p] = issued_q[idx];
+        for (int unsigned q = 0; q < p; q++) begin
+          if (grant[q] && grant_index[q*IndexBits +: IndexBits] == idx) bad_twice[p] = 1'b1;
+        end
+        for (int unsigned i = 0; i < Depth; i++) begin
+          if (step_order_i && SizeBits'(i) < size_q && !issued_q[i] &&
+              table_q[i*EntryBits + StepLsb +: StepBits] < e[StepLsb +: StepBits]) begin
+            bad_step[p] = 1'b1;
+          end
+        end
+      end
+    end
+  end
+  `MT_ASSERT(NoIssueBeforeDeps_A, bad_deps == '0)
+  `MT_ASSERT(GrantIsEntry_A, bad_entry == '0)
+  `MT_ASSERT(NoIssueTwice_A, bad_twice == '0)
+  `MT_ASSERT(OneGrantPerRequest_A, (grant & ~asked_q) == '0)
+  `MT_ASSERT(StepOrder_A, bad_step == '0)
+  `MT_ASSERT(DoneExact_A, done == all_issued)
+  `MT_ASSERT(Progress_A, live_q <= LiveBits'(LiveBound) || done)
+  `MT_ASSERT(SizeExact_A, tbl_size == size_q)
+
+  // ---- Reachability.
+  `MT_COVER(TableFull_C, size_q == SizeBits'(Depth))
+  `MT_COVER(AllPortsGranted_C, grant == '1)
+  `MT_COVER(DoneFull_C, done && size_q == SizeBits'(Depth) && issued_q == '1)
+
+endmodule

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Place and route of the NIC scheduler with Debian's qflow tools in the OSU 0.18 um library
+# (qflow-tech-osu018): the netlist of scripts/synth.sh (same top, sources, parameters), qflow's
+# fanout buffering (blifFanout), graywolf placement, qrouter detailed routing and qrouter's RC
+# extraction (rc2dly -> SPEF), then OpenSTA on the routed netlist with the extracted parasitics
+# and the same constraints as synth.sh (clock uncertainty, I/O delays, driving cell, output load;
+# no wire-load model: the SPEF replaces it). Post-layout area, utilisation and post-route timing
+# against the synthesis estimate.
+#
+#   scripts/pnr.sh [--top MODULE] [--sources "GLOB..."] [--param Name=value]... [--clock-ns NS]
+#                  [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL] [--load-pf PF]
+#                  [--static-inputs "PORT..."] [--timeout S] [--reuse-synth] [--out DIR]
+#                  [--name CONFIG]
+#
+# The options are synth.sh's (its defaults; no --param = the RTL's default configuration).
+# --reuse-synth takes DIR/<config>.v and .json of an earlier run instead of synthesising again.
+# --timeout bounds qflow (default 7200 s). Writes DIR/<config>.pnr.json (post-layout figures and
+# the synthesis estimate), DIR/<config>.pnr.txt, the qflow project in DIR/<config>.qflow/, and
+# synth.sh's own outputs (default DIR build/pnr). Exit 1 when a step fails or routes stay open.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tech=/usr/share/qflow/tech/osu018
+liberty=$tech/osu018_stdcells.lib
+top=nic_sched
+out="$root/build/pnr"
+name=""
+timeout_s=7200
+clock_ns=5
+uncertainty_ns=0.25
+io_fraction=0.3
+driving_cell=BUFX2
+load_pf=0.05
+static_inputs="rst_ni step_order_i"
+synth_args=()
+reuse_synth=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --top) top="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --sources|--param) synth_args+=("$1" "$2"); shift 2 ;;
+    --clock-ns) clock_ns="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --uncertainty-ns) uncertainty_ns="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --io-fraction) io_fraction="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --driving-cell) driving_cell="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --load-pf) load_pf="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --static-inputs) static_inputs="$2"; synth_args+=("$1" "$2"); shift 2 ;;
+    --timeout) timeout_s="$2"; shift 2 ;;
+    --reuse-synth) reuse_synth=1; shift ;;
+    --out) out="$2"; shift 2 ;;
+    --name) name="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "pnr.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+for tool in qflow graywolf qrouter sta yosys; do
+  command -v "$tool" >/dev/null || { echo "pnr.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
+done
+[ -f "$tech/osu018_stdcells.lef" ] || { echo "pnr.sh: $tech not found (qflow-tech-osu018)" >&2; exit 2; }
+[ -n "$name" ] || name="${top}_default"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)  # qflow runs in its project folder: absolute paths only
+t0=$(date +%s)
+
+# 1. Synthesis (the estimate and the netlist), exactly as scripts/synth.sh.
+if [ "$reuse_synth" = 1 ] && [ -s "$out/$name.v" ] && [ -s "$out/$name.json" ]; then
+  echo "pnr.sh: reusing $out/$name.v and $name.json" >&2
+else
+  "$root/scripts/synth.sh" --out "$out" --name "$name" "${synth_args[@]+"${synth_args[@]}"}" >/dev/null
+fi
+t_synth=$(( $(date +%s) - t0 ))
+
+# 2. qflow project: our mapped netlist enters through a user yosys script (BLIF out).
+proj="$out/$name.qflow"
+rm -rf "$proj"; mkdir -p "$proj/source" "$proj/synthesis" "$proj/layout" "$proj/log"
+cp "$out/$name.v" "$proj/source/$top.v"
+cat > "$proj/source/netlist.ys" <<YS
+read_liberty -lib $liberty
+read_verilog $proj/source/$top.v
+hierarchy -check -top $top
+write_blif -buf BUFX2 A Y ${top}_mapped.blif
+YS
+cat > "$proj/project_vars.sh" <<VARS
+#!/bin/tcsh -f
+set yosys_options = "-s $proj/source/netlist.ys"
+set nobuffers
+VARS
+s=$(date +%s)
+if ! (cd "$proj" && timeout "$timeout_s" qflow -T osu018 synthesize place route backanno "$top") \
+    > "$proj/qflow.log" 2>&1; then
+  echo "pnr.sh: qflow failed or timed out, see $proj/qflow.log and $proj/log/" >&2; exit 1
+fi
+t_pnr=$(( $(date +%s) - s ))
+def="$proj/layout/$top.def"
+spef="$proj/synthesis/$top.spef"
+netlist="$proj/synthesis/$top.rtlnopwr.v"
+for f in "$def" "$spef" "$netlist"; do
+  [ -s "$f" ] || { echo "pnr.sh: qflow produced no $f, see $proj/log/" >&2; exit 1; }
+done
+
+# 3. Post-route STA: routed netlist + extracted parasitics, synth.sh's constraints.
+/usr/bin/python3 "$root/scripts/synth/fix_spef.py" "$spef" "$proj/post_route.spef"
+spef="$proj/post_route.spef"
+io_ns=$(awk "BEGIN { printf \"%.4f\", $clock_ns * $io_fraction }")
+fp_cmds=""
+for p in $static_inputs; do fp_cmds+="set_false_path -from [get_ports $p]"$'\n'; done
+cat > "$proj/post_route.sta" <<STA
+read_liberty $liberty
+read_verilog $netlist
+link_design $top
+read_spef $spef
+create_clock -name clk -period $clock_ns [get_ports clk_i]
+set_clock_uncertainty $uncertainty_ns [get_clocks clk]
+set inputs [delete_from_list [all_inputs] [get_ports clk_i]]
+set_input_delay $io_ns -clock clk \$inputs
+set_output_delay $io_ns -clock clk [all_outputs]
+set_driving_cell -lib_cell $driving_cell \$inputs
+set_load $load_pf [all_outputs]
+$fp_cmds
+report_checks -path_delay max -digits 3 -fields {capacitance slew fanout}
+report_worst_slack -digits 3
+exit
+STA
+sta -no_splash -exit "$proj/post_route.sta" > "$proj/post_route.sta.log" 2>&1 || true
+if ! grep -q "^worst slack" "$proj/post_route.sta.log" || grep -q "^Error" "$proj/post_route.sta.log" \
+    || grep -q "spef.*not found" "$proj/post_route.sta.log"; then
+  echo "pnr.sh: post-route OpenSTA failed, see $proj/post_route.sta.log" >&2; exit 1
+fi
+
+/usr/bin/python3 "$root/scripts/synth/pnr_report.py" --name "$name" --synth-json "$out/$name.json" \
+  --def "$def" --lef "$tech/osu018_stdcells.lef" --route-log "$proj/log/route.log" \
+  --sta "$proj/post_route.sta.log" --clock-ns "$clock_ns" --io-fraction "$io_fraction" \
+  --synth-seconds "$t_synth" --pnr-seconds "$t_pnr" \
+  --json "$out/$name.pnr.json" --text "$out/$name.pnr.txt"
+cat "$out/$name.pnr.txt"

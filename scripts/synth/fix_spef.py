@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Makes qflow's SPEF (rc2dly -D : from qrouter's RC extraction) readable by OpenSTA: rc2dly names
+internal nodes `<net>_<k>` where SPEF wants `*<net>:<k>`, and writes capacitances in pF under a
+`*C_UNIT 1 FF` header (the pin loads it lists are the liberty's pF values).
+
+  fix_spef.py IN.spef OUT.spef"""
+
+import re
+import sys
+
+NODE = re.compile(r"(?<![\w*:])(\d+)_(\d+)(?![\w.])")
+
+
+def main():
+    src, dst = sys.argv[1:3]
+    out, section = [], None
+    for line in open(src):
+        if line.startswith("*C_UNIT"):
+            line = "*C_UNIT 1 PF\n"
+        elif line.startswith(("*CAP", "*RES", "*CONN", "*END", "*D_NET")):
+            section = line.split()[0]
+        elif section in ("*CAP", "*RES") and line[:1].isdigit():
+            fields = line.split()
+            # index node [node] value: rename internal nodes, keep the index and the value
+            fields[1:-1] = [NODE.sub(r"*\1:\2", f) for f in fields[1:-1]]
+            line = " ".join(fields) + "\n"
+        out.append(line)
+    open(dst, "w").write("".join(out))
+
+
+if __name__ == "__main__":
+    main()

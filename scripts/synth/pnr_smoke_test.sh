@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# ctest `synth` smoke test of scripts/pnr.sh: places and routes the synth smoke configuration
+# (about 600 cells, 30 s) into OUT_DIR and checks the report: every net routed, cells on the die
+# at least the synthesised ones, utilisation in (0, 1], a positive post-route critical path.
+#   pnr_smoke_test.sh OUT_DIR
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: pnr_smoke_test.sh OUT_DIR}
+"$root/scripts/pnr.sh" --out "$out" --name pnr_smoke --param Nodes=4 --param Ports=2 \
+  --param Depth=4 --param Chunks=4 --param Flows=4 --param Steps=4 --param Counters=4 \
+  --param MaxCount=3 --param ArrivalLanes=2 --param DecisionLatency=2
+/usr/bin/python3 - "$out/pnr_smoke.pnr.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+p, s = r["post_layout"], r["synthesis"]
+errors = []
+if p["failed_routes"] != 0:
+    errors.append("%s failed routes" % p["failed_routes"])
+if not 0 < p["utilisation"] <= 1:
+    errors.append("utilisation %s" % p["utilisation"])
+if p["cells"] < s["cells"]:
+    errors.append("%d cells placed, %d synthesised" % (p["cells"], s["cells"]))
+if not p["cell_area_mm2"] >= s["area_mm2"] * 0.99:
+    errors.append("placed cell area %s < synthesised %s" % (p["cell_area_mm2"], s["area_mm2"]))
+if not p["critical_path_ns"] > 0:
+    errors.append("post-route critical path %s" % p["critical_path_ns"])
+if errors:
+    sys.exit("pnr smoke: " + "; ".join(errors))
+print("pnr smoke: %d cells, utilisation %.2f, die %.4f mm2, post-route %.3f ns: ok"
+      % (p["cells"], p["utilisation"], p["die_area_mm2"], p["critical_path_ns"]))
+PY
