@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "model/collective/xml_reader.h"
+#include "model/core/parse_integer.h"
 
 namespace mt {
 namespace {
@@ -131,14 +132,9 @@ class Importer {
       fail(e, "missing attribute '" + key + "'");
     }
     const std::string& s = it->second;
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(s, &used, 10);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (s.empty() || used != s.size()) fail(e, key + "=\"" + s + "\": expected an integer");
+    const std::optional<long long> parsed = parse_integer(s);
+    if (!parsed) fail(e, key + "=\"" + s + "\": expected an integer");
+    const long long v = *parsed;
     if (v < lo || v > hi)
       fail(e, key + "=\"" + s + "\" is out of range " + std::to_string(lo) + ".." +
                   std::to_string(hi));

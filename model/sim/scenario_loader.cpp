@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "model/collective/byte_size.h"
+#include "model/core/parse_integer.h"
 #include "model/core/text_file.h"
 #include "model/noc/time_limits.h"
 
@@ -124,14 +125,9 @@ class Reader {
   long long integer(const YAML::Node& n, const std::string& path, long long lo,
                     long long hi) const {
     const std::string s = scalar(n, path, "an integer");
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(s, &used, 10);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != s.size()) fail(n, path, "expected an integer, got \"" + s + "\"");
+    const std::optional<long long> parsed = parse_integer(s);
+    if (!parsed) fail(n, path, "expected an integer, got \"" + s + "\"");
+    const long long v = *parsed;
     if (v < lo || v > hi) fail(n, path, range_text(s, std::to_string(lo), std::to_string(hi)));
     return v;
   }
