@@ -19,6 +19,8 @@
 # synth.sh's own outputs (default DIR build/pnr). Exit 1 when a step fails or routes stay open.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=synth/constraints.sh
+source "$root/scripts/synth/constraints.sh"
 tech=/usr/share/qflow/tech/osu018
 liberty=$tech/osu018_stdcells.lib
 top=nic_sched
@@ -100,21 +102,12 @@ done
 /usr/bin/python3 "$root/scripts/synth/fix_spef.py" "$spef" "$proj/post_route.spef"
 spef="$proj/post_route.spef"
 io_ns=$(awk "BEGIN { printf \"%.4f\", $clock_ns * $io_fraction }")
-fp_cmds=""
-for p in $static_inputs; do fp_cmds+="set_false_path -from [get_ports $p]"$'\n'; done
 cat > "$proj/post_route.sta" <<STA
 read_liberty $liberty
 read_verilog $netlist
 link_design $top
 read_spef $spef
-create_clock -name clk -period $clock_ns [get_ports clk_i]
-set_clock_uncertainty $uncertainty_ns [get_clocks clk]
-set inputs [delete_from_list [all_inputs] [get_ports clk_i]]
-set_input_delay $io_ns -clock clk \$inputs
-set_output_delay $io_ns -clock clk [all_outputs]
-set_driving_cell -lib_cell $driving_cell \$inputs
-set_load $load_pf [all_outputs]
-$fp_cmds
+$(block_constraints)
 report_checks -path_delay max -digits 3 -fields {capacitance slew fanout}
 report_worst_slack -digits 3
 exit

@@ -33,6 +33,8 @@
 # logs. Fails (exit 1) when synthesis infers a latch or leaves a cell unmapped to the library.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=synth/constraints.sh
+source "$root/scripts/synth/constraints.sh"
 liberty=${MT_LIBERTY:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
 out="$root/build/synth"
 clock_ns=5
@@ -129,22 +131,13 @@ if [ "$wire_load" = on ]; then
   wl_cmds="set_wire_load_mode top
 set_wire_load_model -name mt_osu018_est -library mt_wireload"
 fi
-fp_cmds=""
-for p in $static_inputs; do fp_cmds+="set_false_path -from [get_ports $p]"$'\n'; done
 cat > "$base.sta" <<STA
 read_liberty $liberty
 $wl_lib
 read_verilog $base.v
 link_design $top
 $wl_cmds
-create_clock -name clk -period $clock_ns [get_ports clk_i]
-set_clock_uncertainty $uncertainty_ns [get_clocks clk]
-set inputs [delete_from_list [all_inputs] [get_ports clk_i]]
-set_input_delay $io_ns -clock clk \$inputs
-set_output_delay $io_ns -clock clk [all_outputs]
-set_driving_cell -lib_cell $driving_cell \$inputs
-set_load $load_pf [all_outputs]
-$fp_cmds
+$(block_constraints)
 report_checks -path_delay max -digits 3 -fields {capacitance slew fanout}
 report_worst_slack -digits 3
 exit
