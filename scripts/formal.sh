@@ -110,6 +110,7 @@ model() {
 read_verilog -formal -sv -DMT_FORMAL_DUT=$dut $1 -I$root/rtl/include ${srcs[*]}
 hierarchy -check -top $top$chparam
 prep -flatten -top $top
+memory_map
 async2sync
 setundef -undriven -anyseq
 opt -full
