@@ -254,7 +254,7 @@ module nic_sched_formal #(
   `MT_ASSERT(SizeExact_A, tbl_ready || unissued >= SizeBits'(Depth))
 
   // ---- Reachability.
-  `MT_COVER(TableFull_C, !tbl_ready)
+  `MT_COVER(TableFull_C, size_q == SizeBits'(Entries))
   `MT_COVER(AllPortsGranted_C, grant == '1)
   `MT_COVER(DoneFull_C, done && size_q == SizeBits'(Entries) && issued_q == '1)
 
