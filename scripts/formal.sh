@@ -9,7 +9,7 @@
 #
 #   scripts/formal.sh [--top MODULE] [--dut MODULE] [--sources "GLOB..."] [--param Name=value]...
 #                     [--mode prove|cover|all] [--mutant NAME] [--expect-fail PROPERTY]
-#                     [--timeout S] [--cover-frames N] [--out DIR] [--name NAME]
+#                     [--timeout S] [--cover-frames N] [--bound N] [--out DIR] [--name NAME]
 #
 #   --top          harness module (default nic_sched_formal)
 #   --dut          module the harness instantiates (-DMT_FORMAL_DUT, default nic_sched)
@@ -21,6 +21,7 @@
 #                  (exit 0 then, 1 when it passes or fails elsewhere): the mutant test
 #   --timeout      seconds per engine run (default 300)
 #   --cover-frames bmc3 frame limit for covers (default 60)
+#   --bound        bounded proof instead of pdr: ABC bmc3 to N frames (result "bounded")
 #   --out          output folder (default build/formal)
 #
 # Writes DIR/<name>.json (result, engine, time, failing property and frame, cover frames) and
@@ -39,7 +40,8 @@ cover_frames=60
 out="$root/build/formal"
 name=""
 params=()
-usage() { sed -n '2,27p' "$0"; }
+bound=""
+usage() { sed -n '2,28p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; shift 2 ;;
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
     --expect-fail) expect_fail="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --cover-frames) cover_frames="$2"; shift 2 ;;
+    --bound) bound="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
@@ -110,6 +113,7 @@ model() {
 read_verilog -formal -sv -DMT_FORMAL_DUT=$dut $1 -I$root/rtl/include ${srcs[*]}
 hierarchy -check -top $top$chparam
 prep -flatten -top $top
+memory_map
 async2sync
 setundef -undriven -anyseq
 opt -full
@@ -139,13 +143,16 @@ write_aiger -zinit -map $work/prove.aim $work/prove.aig"
   grep -q '\$assert' "$work/prove.stat" || { echo "formal.sh: no assertion in $top" >&2; exit 2; }
   s=$(date +%s.%N)
   rc=0
-  timeout "$timeout_s" yosys-abc -c "read_aiger $work/prove.aig; fold; strash; pdr; write_cex -a $work/prove.aiw" \
+  engine=pdr; [ -z "$bound" ] || engine="bmc3 -F $bound"
+  timeout "$timeout_s" yosys-abc -c "read_aiger $work/prove.aig; fold; strash; $engine; write_cex -a $work/prove.aiw" \
     > "$work/prove.abc.log" 2>&1 || rc=$?
   prove_s=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $s }")
   if [ $rc -eq 124 ]; then
     result=timeout
   elif grep -q "^Property proved" "$work/prove.abc.log"; then
     result=proved
+  elif [ -n "$bound" ] && grep -q "^No output asserted in" "$work/prove.abc.log"; then
+    result=bounded
   elif grep -q "was asserted in frame" "$work/prove.abc.log"; then
     result=failed
     fail_frame=$(sed -n 's/.*was asserted in frame \([0-9]*\).*/\1/p' "$work/prove.abc.log" | head -1)
@@ -195,7 +202,7 @@ total_s=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
 import json, sys
 r = {"top": "$top", "dut": "$dut", "sources": "$sources", "parameters": "${params[*]+"${params[*]}"}",
      "mode": "$mode", "mutant": "$mutant" or None, "result": "$result",
-     "engine": "yosys -formal, ABC pdr (unbounded proof), bmc3 (covers), yosys-smtbmc+z3 (replay)",
+     "engine": ("yosys -formal, ABC bmc3 -F $bound (bounded proof)" if "$bound" else "yosys -formal, ABC pdr (unbounded proof)") + ", bmc3 (covers), yosys-smtbmc+z3 (replay)",
      "prove_time_s": float("${prove_s:-0}" or 0), "total_time_s": round(float("$total_s"), 2),
      "failed_property": "$fail_prop" or None,
      "failed_frame": int("$fail_frame") if "$fail_frame" else None,
@@ -212,4 +219,4 @@ if [ -n "$expect_fail" ]; then
   fi
   echo "formal.sh: expected a failure of $expect_fail, got $result ${fail_prop}" >&2; exit 1
 fi
-case "$result" in proved|covered) exit 0 ;; *) exit 1 ;; esac
+case "$result" in proved|bounded|covered) exit 0 ;; *) exit 1 ;; esac

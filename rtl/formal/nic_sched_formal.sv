@@ -8,9 +8,11 @@
 //   OneGrantPerRequest  a port is granted only after its DMA raised ready since its last grant
 //   StepOrder           (step order) no pending entry has a smaller step than a granted one
 //   DoneExact           done_o exactly when every loaded entry has been issued
+//   SizeExact           tbl_ready_o low only when Depth loaded entries are still unissued
 //   Progress            (fast DMA, every dependency met, no load) done within LiveBound cycles
-// Covers: table full, every port granted in one cycle, done with a full table.
-// The interface is v1's (nic_sched.sv); a scheduler with the same ports plugs in by -DMT_FORMAL_DUT.
+// Covers: ring full, every port granted in one cycle, done after the whole shadow table.
+// The interface is v2's (nic_sched.sv: streamed table, host doorbell, registered grants); the
+// shadow holds up to Entries streamed entries (more than Depth: the ring refills).
 
 `include "mt_assert.svh"
 
@@ -22,16 +24,21 @@ module nic_sched_formal #(
   parameter int unsigned Nodes           = 4,
   parameter int unsigned Ports           = 2,
   parameter int unsigned Depth           = 8,
+  parameter int unsigned Window          = 2,
   parameter int unsigned Chunks          = 4,
   parameter int unsigned Flows           = 4,
   parameter int unsigned Steps           = 4,
   parameter int unsigned Counters        = 4,
   parameter int unsigned MaxCount        = 3,
   parameter int unsigned ArrivalLanes    = 2,
-  parameter int unsigned DecisionLatency = 1,
-  // Progress bound: cycles from "everything ready" to done_o. v1 with a 1-cycle DMA needs
-  // (DecisionLatency + 2) cycles per grant of one port, all Depth entries on one port.
-  parameter int unsigned LiveBound       = Depth * (DecisionLatency + 2) + DecisionLatency + 2,
+  parameter int unsigned DecisionLatency = 2,
+  parameter int unsigned IndexBits       = 4,
+  // Entries streamed after a clear that the shadow keeps (the harness's table capacity).
+  parameter int unsigned Entries         = Depth + 2,
+  // Progress bound: cycles from "everything ready" to done_o. A port grants at most every
+  // DecisionLatency + 2 cycles with a 1-cycle DMA (mask, ready pipeline); all Entries on one
+  // port, plus the arrival pipeline and the fetch/refill/decide/grant pipeline.
+  parameter int unsigned LiveBound       = Entries * (DecisionLatency + 2) + 2 * DecisionLatency + 4,
   // Field layout as in nic_sched.sv / model/nic/SCHEDULE_TABLE.md.
   localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
   localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
@@ -49,8 +56,7 @@ module nic_sched_formal #(
   localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
   localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
   localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
-  localparam int unsigned IndexBits      = (Depth > 1) ? $clog2(Depth) : 1,
-  localparam int unsigned SizeBits       = $clog2(Depth + 1),
+  localparam int unsigned SizeBits       = $clog2(Entries + 1),
   localparam int unsigned LiveBits       = $clog2(LiveBound + 2)
 ) (
   input logic                                clk_i,
@@ -58,31 +64,35 @@ module nic_sched_formal #(
   input logic                                clear_i,
   input logic                                step_order_i,
   input logic                                fast_dma_i,
-  input logic                                tbl_we_i,
+  input logic                                tbl_valid_i,
   input logic [EntryBits-1:0]                tbl_wdata_i,
   input logic [ArrivalLanes-1:0]             arr_valid_i,
   input logic [ArrivalLanes*CounterBits-1:0] arr_counter_i,
+  input logic                                host_valid_i,
+  input logic [CounterBits-1:0]              host_counter_i,
   input logic [Ports-1:0]                    port_ready_i
 );
 
-  logic [SizeBits-1:0]         tbl_size;
+  logic                        tbl_ready;
   logic [Ports-1:0]            grant;
   logic [Ports*IndexBits-1:0]  grant_index;
   logic [Ports*EntryBits-1:0]  grant_entry;
   logic                        done;
+  logic                        unused_idle;
 
   `MT_FORMAL_DUT #(
-    .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Chunks(Chunks), .Flows(Flows), .Steps(Steps),
-    .Counters(Counters), .MaxCount(MaxCount), .ArrivalLanes(ArrivalLanes),
-    .DecisionLatency(DecisionLatency)
+    .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Window(Window), .Chunks(Chunks), .Flows(Flows),
+    .Steps(Steps), .Counters(Counters), .MaxCount(MaxCount), .ArrivalLanes(ArrivalLanes),
+    .DecisionLatency(DecisionLatency), .IndexBits(IndexBits)
   ) u_dut (
-    .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_we_i, .tbl_wdata_i,
-    .tbl_size_o   (tbl_size),
-    .arr_valid_i, .arr_counter_i, .port_ready_i,
+    .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
+    .tbl_ready_o  (tbl_ready),
+    .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_o      (grant),
     .grant_index_o(grant_index),
     .grant_entry_o(grant_entry),
-    .done_o       (done)
+    .done_o       (done),
+    .idle_o       (unused_idle)
   );
 
   // ---- Reset: low in the first cycle only (rst_ni is free afterwards in no run).
@@ -94,8 +104,8 @@ module nic_sched_formal #(
 
   // ---- Shadow of table, arrivals and issues (the specification's state).
   logic [SizeBits-1:0]           size_q = '0;
-  logic [Depth*EntryBits-1:0]    table_q = '0;
-  logic [Depth-1:0]              issued_q = '0;
+  logic [Entries*EntryBits-1:0]  table_q = '0;
+  logic [Entries-1:0]            issued_q = '0;
   logic [Counters*CountBits-1:0] arrived_q = '0;  // arrivals presented before this cycle
   logic [Ports-1:0]              asked_q = '0;    // ready raised since the port's last grant
   logic [Ports-1:0]              granted_q = '0;  // grant in the previous cycle
@@ -103,7 +113,8 @@ module nic_sched_formal #(
   logic                          fast_dma_q = 1'b0;
   logic [LiveBits-1:0]           live_q = '0;     // cycles with everything ready, saturating
 
-  logic                   loading;
+  logic                   loading, pushing;
+  logic [SizeBits-1:0]    unissued;     // loaded entries not yet granted
   logic [StepBits-1:0]    last_step;
   logic [Counters-1:0]    counter_overflow;
   logic [Counters*CountBits-1:0] arrived_d;
@@ -111,11 +122,12 @@ module nic_sched_formal #(
   logic                   all_issued;
   logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step;
 
-  assign loading = tbl_we_i && !clear_i;
+  assign loading = tbl_valid_i && !clear_i;
+  assign pushing = loading && tbl_ready;
 
   always @(*) begin
     last_step = '0;
-    for (int unsigned i = 0; i < Depth; i++) begin
+    for (int unsigned i = 0; i < Entries; i++) begin
       if (size_q == SizeBits'(i + 1)) last_step = table_q[i*EntryBits + StepLsb +: StepBits];
     end
     // Arrivals of this cycle per counter, against MaxCount.
@@ -129,18 +141,23 @@ module nic_sched_formal #(
           sum = sum + (CountBits+4)'(1);
         end
       end
+      if (host_valid_i && host_counter_i == CounterBits'(c)) sum = sum + (CountBits+4)'(1);
       counter_overflow[c] = sum > (CountBits+4)'(MaxCount);
       arrived_d[c*CountBits +: CountBits] = sum[CountBits-1:0];
     end
     deps_met   = 1'b1;
     all_issued = 1'b1;
-    for (int unsigned i = 0; i < Depth; i++) begin
+    unissued   = '0;
+    for (int unsigned i = 0; i < Entries; i++) begin
       logic [CounterBits-1:0] wc;
       wc = table_q[i*EntryBits + WaitCounterLsb +: CounterBits];
       if (SizeBits'(i) < size_q) begin
         if (arrived_q[wc*CountBits +: CountBits] < table_q[i*EntryBits + WaitCountLsb +: CountBits])
           deps_met = 1'b0;
-        if (!issued_q[i]) all_issued = 1'b0;
+        if (!issued_q[i]) begin
+          all_issued = 1'b0;
+          unissued   = unissued + SizeBits'(1);
+        end
       end
     end
   end
@@ -155,7 +172,7 @@ module nic_sched_formal #(
       arrived_q <= '0;
       asked_q   <= '0;
     end else begin
-      if (loading && size_q < SizeBits'(Depth)) begin
+      if (pushing && size_q < SizeBits'(Entries)) begin
         table_q[size_q*EntryBits +: EntryBits] <= tbl_wdata_i;
         size_q <= size_q + SizeBits'(1);
       end
@@ -171,12 +188,13 @@ module nic_sched_formal #(
 
   // ---- Input contracts.
   logic [ArrivalLanes-1:0] lane_bad;
-  logic                    entry_bad;
+  logic                    entry_bad, host_bad;
   always @(*) begin
     for (int unsigned l = 0; l < ArrivalLanes; l++) begin
       lane_bad[l] = arr_valid_i[l] &&
                     (32'(arr_counter_i[l*CounterBits +: CounterBits]) >= Counters);
     end
+    host_bad = host_valid_i && (32'(host_counter_i) >= Counters);
     entry_bad = (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) ||
                 (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) ||
                 (32'(tbl_wdata_i[ChunkLsb +: ChunkBits]) >= Chunks) ||
@@ -185,10 +203,10 @@ module nic_sched_formal #(
                 (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
                 (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
   end
-  `MT_ASSUME(ArrivalOnRealCounter_M, lane_bad == '0)
+  `MT_ASSUME(ArrivalOnRealCounter_M, lane_bad == '0 && !host_bad)
   `MT_ASSUME(NoArrivalOverflow_M, clear_i || counter_overflow == '0)
   `MT_ASSUME(EntryWellFormed_M, !loading || !entry_bad)
-  `MT_ASSUME(NoTableOverrun_M, !loading || size_q < SizeBits'(Depth))
+  `MT_ASSUME(NoTableOverrun_M, !loading || size_q < SizeBits'(Entries))
   `MT_ASSUME(TableSorted_M, !loading || size_q == '0 || tbl_wdata_i[StepLsb +: StepBits] >= last_step)
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)
@@ -217,7 +235,7 @@ module nic_sched_formal #(
         for (int unsigned q = 0; q < p; q++) begin
           if (grant[q] && grant_index[q*IndexBits +: IndexBits] == idx) bad_twice[p] = 1'b1;
         end
-        for (int unsigned i = 0; i < Depth; i++) begin
+        for (int unsigned i = 0; i < Entries; i++) begin
           if (step_order_i && SizeBits'(i) < size_q && !issued_q[i] &&
               table_q[i*EntryBits + StepLsb +: StepBits] < e[StepLsb +: StepBits]) begin
             bad_step[p] = 1'b1;
@@ -233,11 +251,11 @@ module nic_sched_formal #(
   `MT_ASSERT(StepOrder_A, bad_step == '0)
   `MT_ASSERT(DoneExact_A, done == all_issued)
   `MT_ASSERT(Progress_A, live_q <= LiveBits'(LiveBound) || done)
-  `MT_ASSERT(SizeExact_A, tbl_size == size_q)
+  `MT_ASSERT(SizeExact_A, tbl_ready || unissued >= SizeBits'(Depth))
 
   // ---- Reachability.
-  `MT_COVER(TableFull_C, size_q == SizeBits'(Depth))
+  `MT_COVER(TableFull_C, size_q == SizeBits'(Entries))
   `MT_COVER(AllPortsGranted_C, grant == '1)
-  `MT_COVER(DoneFull_C, done && size_q == SizeBits'(Depth) && issued_q == '1)
+  `MT_COVER(DoneFull_C, done && size_q == SizeBits'(Entries) && issued_q == '1)
 
 endmodule
