@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Makes qflow's SPEF (rc2dly -D : from qrouter's RC extraction) readable by OpenSTA: rc2dly names
 internal nodes `<net>_<k>` where SPEF wants `*<net>:<k>`, and writes capacitances in pF under a
-`*C_UNIT 1 FF` header (the pin loads it lists are the liberty's pF values).
+`*C_UNIT 1 FF` header (the pin loads it lists are the liberty's pF values), and keeps the
+brackets of generate-block names (`gen_port[0]_u`) in its name map where the netlist has
+`gen_port_0__u`.
 
   fix_spef.py IN.spef OUT.spef"""
 
@@ -9,13 +11,17 @@ import re
 import sys
 
 NODE = re.compile(r"(?<![\w*:])(\d+)_(\d+)(?![\w.])")
+MAPPED = re.compile(r"^\*\d+ ")
+BRACKET = re.compile(r"\[(\d+)\]")
 
 
 def main():
     src, dst = sys.argv[1:3]
     out, section = [], None
     for line in open(src):
-        if line.startswith("*C_UNIT"):
+        if MAPPED.match(line):
+            line = BRACKET.sub(r"_\1_", line)
+        elif line.startswith("*C_UNIT"):
             line = "*C_UNIT 1 PF\n"
         elif line.startswith(("*CAP", "*RES", "*CONN", "*END", "*D_NET")):
             section = line.split()[0]
