@@ -73,7 +73,8 @@ const std::vector<Entry>& registry() {
       {"auto", build_auto,
        "picks the candidate with the smallest dataflow estimate at bytes=<size> (default "
        "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt, tree_packing, "
-       "disjoint_rings (several pipeline depths) and swing (rings, tori); Schedule::algorithm names the choice "
+       "disjoint_rings (several pipeline depths) and swing (rings, tori); Schedule::algorithm "
+       "names the choice "
        "(auto:<name(params)>)"},
   };
   return entries;

@@ -1,10 +1,10 @@
 #pragma once
 // Pipelined all-reduce over link-disjoint directed rings chosen per topology: on a 2D torus the
 // two edge-disjoint Hamiltonian cycles of a diagonal decomposition, each in both directions (4
-// rings, every directed link and NIC port busy); on a 3D torus three such cycles (6 rings); on meshes, rings and other direct topologies one
-// Hamiltonian cycle in both directions; on switch topologies a switch-grouped ring per NIC port.
-// Each ring carries an equal share of the buffer, split into pipeline sub-chunks per ring
-// position so large messages stream.
+// rings, every directed link and NIC port busy); on a 3D torus three such cycles (6 rings); on
+// meshes, rings and other direct topologies one Hamiltonian cycle in both directions; on switch
+// topologies a switch-grouped ring per NIC port. Each ring carries an equal share of the buffer,
+// split into pipeline sub-chunks per ring position so large messages stream.
 
 #include <vector>
 

@@ -15,14 +15,14 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
 void HardwareScheduler::load(const std::vector<SchedulerOp>& program, int ports) {
   if (program.size() != table_.size()) {
     throw SchedulerError("HardwareScheduler: program of " + std::to_string(program.size()) +
-                                " operations for a table of " + std::to_string(table_.size()));
+                         " operations for a table of " + std::to_string(table_.size()));
   }
   for (std::size_t i = 0; i < program.size(); ++i) {
     if (program[i].port != table_[i].port || program[i].port < 0 || program[i].port >= ports) {
-      throw SchedulerError("HardwareScheduler: operation " + std::to_string(i) +
-                                  " (message " + std::to_string(program[i].message) +
-                                  ") uses port " + std::to_string(program[i].port) +
-                                  ", its table entry port " + std::to_string(table_[i].port));
+      throw SchedulerError("HardwareScheduler: operation " + std::to_string(i) + " (message " +
+                           std::to_string(program[i].message) + ") uses port " +
+                           std::to_string(program[i].port) + ", its table entry port " +
+                           std::to_string(table_[i].port));
     }
   }
   program_ = program;
@@ -43,7 +43,7 @@ void HardwareScheduler::tick_once() const {
   for (const IssueCommand& c : issues) {
     if (pending_.at(static_cast<std::size_t>(c.port)) >= 0) {
       throw SchedulerError("HardwareScheduler: port " + std::to_string(c.port) +
-                             " issued twice before the NIC took the first");
+                           " issued twice before the NIC took the first");
     }
     pending_[static_cast<std::size_t>(c.port)] = c.index;
   }

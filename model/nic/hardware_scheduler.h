@@ -65,11 +65,11 @@ class HardwareScheduler : public Scheduler {
   std::vector<SchedulerOp> program_;
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
-  std::vector<int> arrived_ids_;   // message ids arrived, in arrival order
-  std::vector<char> port_level_;   // ready level last presented per port
+  std::vector<int> arrived_ids_;  // message ids arrived, in arrival order
+  std::vector<char> port_level_;  // ready level last presented per port
   // The engine's clock runs lazily behind the NIC's: mutable so next_ready (const) can tick.
-  mutable std::vector<int> pending_;       // per port: table index issued, not yet popped
-  mutable std::uint64_t next_tick_ = 0;    // NIC cycle of the engine's next tick
+  mutable std::vector<int> pending_;     // per port: table index issued, not yet popped
+  mutable std::uint64_t next_tick_ = 0;  // NIC cycle of the engine's next tick
   mutable std::uint64_t ticks_ = 0;
 };
 

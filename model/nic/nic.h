@@ -22,8 +22,8 @@
 // counter at each release cycle (NicParams::release_cycles). Event-driven: one SC_METHOD that
 // runs only when something can happen.
 
-#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -47,13 +47,13 @@ namespace mt {
 
 /// Progress of one message, shared by its sender and receiver NIC (owned by the System).
 struct MessageRecord {
-  int packets = 0;                  ///< packets the message is split into
-  int received = 0;                 ///< packets received and reduced at the peer
-  int snapshot = -1;                ///< DataStore handle of the data sent (-1: none)
-  bool issued = false;              ///< the sender has issued it
-  bool arrived = false;             ///< every packet has been applied at the peer
-  std::uint64_t issue_cycle = 0;    ///< cycle the sender's DMA started it
-  std::uint64_t arrival_cycle = 0;  ///< cycle its last packet was reduced at the peer
+  int packets = 0;                   ///< packets the message is split into
+  int received = 0;                  ///< packets received and reduced at the peer
+  int snapshot = -1;                 ///< DataStore handle of the data sent (-1: none)
+  bool issued = false;               ///< the sender has issued it
+  bool arrived = false;              ///< every packet has been applied at the peer
+  std::uint64_t issue_cycle = 0;     ///< cycle the sender's DMA started it
+  std::uint64_t arrival_cycle = 0;   ///< cycle its last packet was reduced at the peer
   std::uint64_t bytes = 0;           ///< payload bytes the message carries (its chunk), bytes
   std::uint64_t bytes_received = 0;  ///< payload bytes received so far at the peer, bytes
   std::vector<std::uint8_t> seen;    ///< per packet index: times received (released on arrival)
@@ -72,10 +72,10 @@ struct MessageRecord {
 
 /// Shared state the NICs of one System work on (all owned by the System).
 struct NicEnvironment {
-  const Schedule* schedule = nullptr;  ///< the schedule being run
-  RoutingTable* routing = nullptr;      ///< routes and VC classes
-  DataStore* data = nullptr;            ///< node buffers and message snapshots
-  PacketPool* pool = nullptr;           ///< packets, reused
+  const Schedule* schedule = nullptr;              ///< the schedule being run
+  RoutingTable* routing = nullptr;                 ///< routes and VC classes
+  DataStore* data = nullptr;                       ///< node buffers and message snapshots
+  PacketPool* pool = nullptr;                      ///< packets, reused
   std::vector<MessageRecord>* messages = nullptr;  ///< indexed by message id
   std::vector<const std::vector<int>*> paths;      ///< per message: links from node to peer
   /// Per message: the receiver's NIC port it is ejected to; empty = any free ejection port.
@@ -226,8 +226,8 @@ class Nic : public sc_core::sc_module {
   std::unique_ptr<Scheduler> scheduler_;
   const CycleClock& clock_;
   std::vector<TxPort> tx_;
-  std::vector<Timed> credits_;                    // min-heap: credits coming back to tx ports
-  std::deque<Timed> reducing_;                    // packets received, by reduction completion cycle
+  std::vector<Timed> credits_;  // min-heap: credits coming back to tx ports
+  std::deque<Timed> reducing_;  // packets received, by reduction completion cycle
   struct Aggregation {
     std::uint64_t cycle;  // the whole-message sum is done
     int message;
@@ -257,12 +257,13 @@ class Nic : public sc_core::sc_module {
   /// Schedule step of program entry `index`.
   int step_of(int index) const {
     return std::max(
-        0, env_.schedule->ops[static_cast<std::size_t>(params_.program[static_cast<std::size_t>(
-                                  index)])].step);
+        0, env_.schedule
+               ->ops[static_cast<std::size_t>(params_.program[static_cast<std::size_t>(index)])]
+               .step);
   }
-  CycleWakeup wakeup_;  // the one pending wake-up of process()
-  bool blocked_ = false;               // a port waits for a credit
-  std::size_t releases_rung_ = 0;      // release_cycles already rung (hardware issue)
+  CycleWakeup wakeup_;             // the one pending wake-up of process()
+  bool blocked_ = false;           // a port waits for a credit
+  std::size_t releases_rung_ = 0;  // release_cycles already rung (hardware issue)
 };
 
 }  // namespace mt

@@ -13,7 +13,9 @@ namespace mt {
 
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
+std::string str(long long v) {
+  return std::to_string(v);
+}
 
 // Field order of the packed layout (LSB first).
 struct FieldRef {
@@ -22,26 +24,39 @@ struct FieldRef {
 };
 
 std::vector<FieldRef> fields(const TableFormat& f) {
-  return {{"kind", f.kind_bits},         {"port", f.port_bits},   {"peer", f.peer_bits},
-          {"chunk", f.chunk_bits},       {"flow", f.flow_bits},   {"step", f.step_bits},
-          {"wait_counter", f.counter_bits}, {"wait_count", f.count_bits},
+  return {{"kind", f.kind_bits},
+          {"port", f.port_bits},
+          {"peer", f.peer_bits},
+          {"chunk", f.chunk_bits},
+          {"flow", f.flow_bits},
+          {"step", f.step_bits},
+          {"wait_counter", f.counter_bits},
+          {"wait_count", f.count_bits},
           {"dst_counter", f.counter_bits}};
 }
 
 std::vector<std::int64_t> values(const TableEntry& e) {
-  return {e.kind == OpKind::kBroadcast ? 1 : 0, e.port, e.peer, e.chunk, e.flow, e.step,
-          e.wait_counter, e.wait_count, e.dst_counter};
+  return {e.kind == OpKind::kBroadcast ? 1 : 0,
+          e.port,
+          e.peer,
+          e.chunk,
+          e.flow,
+          e.step,
+          e.wait_counter,
+          e.wait_count,
+          e.dst_counter};
 }
 
-int width_for(int count) { return std::max(1, clog2(static_cast<std::uint64_t>(count))); }
-
+int width_for(int count) {
+  return std::max(1, clog2(static_cast<std::uint64_t>(count)));
+}
 
 }  // namespace
 
 bool TableEntry::operator==(const TableEntry& o) const {
-  return kind == o.kind && port == o.port && peer == o.peer && chunk == o.chunk &&
-         flow == o.flow && step == o.step && wait_counter == o.wait_counter &&
-         wait_count == o.wait_count && dst_counter == o.dst_counter;
+  return kind == o.kind && port == o.port && peer == o.peer && chunk == o.chunk && flow == o.flow &&
+         step == o.step && wait_counter == o.wait_counter && wait_count == o.wait_count &&
+         dst_counter == o.dst_counter;
 }
 
 bool TableFormat::operator==(const TableFormat& o) const {
@@ -57,10 +72,11 @@ int clog2(std::uint64_t n) {
   return b;
 }
 
-TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int steps,
-                              int counters, int max_count) {
+TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int steps, int counters,
+                              int max_count) {
   const auto need = [](int v, const char* what) {
-    if (v < 1) throw TableError(std::string("table format: ") + what + " must be >= 1, got " + str(v));
+    if (v < 1)
+      throw TableError(std::string("table format: ") + what + " must be >= 1, got " + str(v));
   };
   need(nodes, "nodes");
   need(ports, "ports");
@@ -68,7 +84,8 @@ TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int s
   need(flows, "flows");
   need(steps, "steps");
   need(counters, "counters");
-  if (max_count < 0) throw TableError("table format: max_count must be >= 0, got " + str(max_count));
+  if (max_count < 0)
+    throw TableError("table format: max_count must be >= 0, got " + str(max_count));
   TableFormat f;
   f.port_bits = width_for(ports);
   f.peer_bits = width_for(nodes);
@@ -182,7 +199,8 @@ struct UnionFind {
   }
   int find(int x) {
     while (parent[static_cast<std::size_t>(x)] != x) {
-      parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+      parent[static_cast<std::size_t>(x)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
       x = parent[static_cast<std::size_t>(x)];
     }
     return x;
@@ -229,10 +247,10 @@ std::vector<int> topo_order(const Schedule& s, std::vector<std::vector<int>>& ch
 
 // Per-node packing state.
 struct NodePack {
-  std::vector<int> incoming;                    // message ids received (local index order)
-  std::vector<int> entries;                     // message ids sent, in issue order
-  std::vector<std::vector<int>> groups;         // counter groups (local incoming indices)
-  std::vector<char> free_group;                 // per group: nobody waits on it
+  std::vector<int> incoming;                      // message ids received (local index order)
+  std::vector<int> entries;                       // message ids sent, in issue order
+  std::vector<std::vector<int>> groups;           // counter groups (local incoming indices)
+  std::vector<char> free_group;                   // per group: nobody waits on it
   std::vector<std::vector<std::size_t>> waiters;  // per group: entries waiting on it
   // (local incoming index, entry) -> index of the query "incoming before entry"; the query
   // "entry before incoming" follows it.
@@ -250,8 +268,8 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   const std::size_t m = schedule.ops.size();
   if (num_ports < 1) throw TableError("pack_schedule: ports must be >= 1");
   if (ports.size() != m) {
-    throw TableError("pack_schedule: " + str(static_cast<long long>(ports.size())) +
-                     " ports for " + str(static_cast<long long>(m)) + " messages");
+    throw TableError("pack_schedule: " + str(static_cast<long long>(ports.size())) + " ports for " +
+                     str(static_cast<long long>(m)) + " messages");
   }
   const int nodes = schedule.nodes;
   for (const Op& op : schedule.ops) {
@@ -286,9 +304,12 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     packs[static_cast<std::size_t>(op.node)].entries.push_back(op.id);
   }
   const auto flow_of = [&](const NodePack& p, const std::vector<int>& members) {
-    const int f = schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(members[0])])].flow;
+    const int f =
+        schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(members[0])])]
+            .flow;
     for (const int i : members) {
-      if (schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])].flow != f) return -1;
+      if (schedule.ops[static_cast<std::size_t>(p.incoming[static_cast<std::size_t>(i)])].flow != f)
+        return -1;
     }
     return f;
   };
@@ -388,9 +409,8 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       const auto [it, added] = searched.emplace(key, 0);
       if (added) {
         const int in = p.incoming[static_cast<std::size_t>(i)];
-        it->second = static_cast<char>(
-            (ordering.happens_before(in, p.entries[e]) ? 1 : 0) |
-            (ordering.happens_before(p.entries[e], in) ? 2 : 0));
+        it->second = static_cast<char>((ordering.happens_before(in, p.entries[e]) ? 1 : 0) |
+                                       (ordering.happens_before(p.entries[e], in) ? 2 : 0));
       }
       return it->second;
     };
@@ -426,8 +446,10 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
         const std::size_t bar = error.find('|');
         const auto e = static_cast<std::size_t>(std::stoll(error.substr(bar + 1)));
         throw TableError("node " + str(u) + " entry " + str(static_cast<long long>(e)) +
-                         " (message " + str(p.entries[e]) + "): its dependencies share a counter "
-                         "with " + error.substr(0, bar) +
+                         " (message " + str(p.entries[e]) +
+                         "): its dependencies share a counter "
+                         "with " +
+                         error.substr(0, bar) +
                          ", which is unordered with the entry's issue: no arrival-count "
                          "threshold expresses its dependencies exactly");
       }
@@ -522,9 +544,9 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       t.step = op.step;
       if (op.release_cycle > 0) {
         t.wait_counter = release_counter;
-        t.wait_count = static_cast<int>(
-            std::lower_bound(releases.begin(), releases.end(), op.release_cycle) -
-            releases.begin() + 1);
+        t.wait_count =
+            static_cast<int>(std::lower_bound(releases.begin(), releases.end(), op.release_cycle) -
+                             releases.begin() + 1);
       } else if (!op.deps.empty()) {
         const int g = gid[static_cast<std::size_t>(local[static_cast<std::size_t>(op.deps[0])])];
         t.wait_counter = g;
@@ -543,8 +565,8 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   for (int u = 0; u < nodes; ++u) {
     std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
     for (std::size_t e = 0; e < table.size(); ++e) {
-      table[e].dst_counter =
-          packed.message_counter[static_cast<std::size_t>(packed.messages[static_cast<std::size_t>(u)][e])];
+      table[e].dst_counter = packed.message_counter[static_cast<std::size_t>(
+          packed.messages[static_cast<std::size_t>(u)][e])];
     }
   }
   packed.format = TableFormat::make(nodes, num_ports, std::max(1, schedule.num_chunks),

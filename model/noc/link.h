@@ -4,8 +4,8 @@
 // latency; a full-duplex cable is two LinkChannels. Also used, with zero latency, for the local
 // injection/ejection ports between a NIC and its router.
 
-#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
 

@@ -11,8 +11,8 @@
 // (headless packets of two messages never interleave on one VC). Event-driven: one SC_METHOD that
 // runs only when a packet becomes routable, an output frees up or a credit returns.
 
-#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -39,11 +39,11 @@ struct RouterOutputConfig {
 /// Structure of one router. Input ports are in_links(vertex) in order, then `local_ports` NIC
 /// injection ports; outputs are out_links(vertex) in order, then `local_ports` ejection ports.
 struct RouterParams {
-  int vertex = 0;                           ///< topology vertex it sits at
-  int pipeline_cycles = 1;                  ///< head arrival to earliest departure, cycles
-  int vcs = 4;                              ///< VCs per input port
-  int buffer_flits = 318;                   ///< input buffer depth per VC, flits
-  bool step_priority = false;               ///< grant the oldest schedule step first
+  int vertex = 0;              ///< topology vertex it sits at
+  int pipeline_cycles = 1;     ///< head arrival to earliest departure, cycles
+  int vcs = 4;                 ///< VCs per input port
+  int buffer_flits = 318;      ///< input buffer depth per VC, flits
+  bool step_priority = false;  ///< grant the oldest schedule step first
   /// With step_priority: the step decides only among the VCs of one input port; input ports
   /// still take turns (a separable allocator whose output stage ignores priority).
   bool step_priority_per_input = false;

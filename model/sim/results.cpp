@@ -32,7 +32,8 @@ std::string csv_field(const std::string& s) {
 
 std::string results_csv_header() {
   return "scenario,topology,algorithm,nodes,ports,bytes,completion_cycles,clock_ghz,completion_ns,"
-         "bound_cycles,latency_bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_verified,data_mode,"
+         "bound_cycles,latency_bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_"
+         "verified,data_mode,"
          "error,wall_seconds";
 }
 
@@ -41,41 +42,45 @@ std::string results_csv_row(const RunResult& r) {
   os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
      << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ',' << r.completion_cycles << ','
      << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ',' << fixed(r.bound_cycles, 1) << ','
-     << fixed(r.latency_bound_cycles, 1) << ',' << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
-     << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
-     << r.data_mode << ',' << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3);
+     << fixed(r.latency_bound_cycles, 1) << ',' << fixed(r.efficiency, 4) << ','
+     << fixed(r.estimate_cycles, 1) << ',' << r.steps << ',' << r.messages << ',' << r.packets
+     << ',' << (r.data_verified ? "true" : "false") << ',' << r.data_mode << ','
+     << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3);
   return os.str();
 }
 
 nlohmann::json to_json(const RunResult& r, bool with_messages) {
   nlohmann::json links = nlohmann::json::array();
   for (const auto& l : r.links)
-    links.push_back({{"link", l.link}, {"src", l.src}, {"dst", l.dst}, {"bytes", l.bytes},
+    links.push_back({{"link", l.link},
+                     {"src", l.src},
+                     {"dst", l.dst},
+                     {"bytes", l.bytes},
                      {"utilization", l.utilization}});
   nlohmann::json j = {{"scenario", r.scenario},
-          {"topology", r.topology},
-          {"algorithm", r.algorithm},
-          {"schedule", r.schedule},
-          {"nodes", r.nodes},
-          {"ports", r.ports},
-          {"bytes", r.bytes},
-          {"completion_cycles", r.completion_cycles},
-          {"clock_ghz", r.clock_ghz},
-          {"completion_ns", r.completion_ns},
-          {"bound_cycles", r.bound_cycles},
-          {"latency_bound_cycles", r.latency_bound_cycles},
-          {"efficiency", r.efficiency},
-          {"estimate_cycles", r.estimate_cycles},
-          {"steps", r.steps},
-          {"messages", r.messages},
-          {"packets", r.packets},
-          {"cross_flow_waits", r.cross_flow_waits},
-          {"data_verified", r.data_verified},
-          {"data_mode", r.data_mode},
-          {"error", r.error},
-          {"wall_seconds", r.wall_seconds},
-          {"node_finish_cycles", r.node_finish_cycles},
-          {"links", links}};
+                      {"topology", r.topology},
+                      {"algorithm", r.algorithm},
+                      {"schedule", r.schedule},
+                      {"nodes", r.nodes},
+                      {"ports", r.ports},
+                      {"bytes", r.bytes},
+                      {"completion_cycles", r.completion_cycles},
+                      {"clock_ghz", r.clock_ghz},
+                      {"completion_ns", r.completion_ns},
+                      {"bound_cycles", r.bound_cycles},
+                      {"latency_bound_cycles", r.latency_bound_cycles},
+                      {"efficiency", r.efficiency},
+                      {"estimate_cycles", r.estimate_cycles},
+                      {"steps", r.steps},
+                      {"messages", r.messages},
+                      {"packets", r.packets},
+                      {"cross_flow_waits", r.cross_flow_waits},
+                      {"data_verified", r.data_verified},
+                      {"data_mode", r.data_mode},
+                      {"error", r.error},
+                      {"wall_seconds", r.wall_seconds},
+                      {"node_finish_cycles", r.node_finish_cycles},
+                      {"links", links}};
   if (with_messages) {
     j["message_issue_cycles"] = r.message_issue_cycles;
     j["message_arrival_cycles"] = r.message_arrival_cycles;
@@ -177,9 +182,10 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
       continue;
     }
     const auto ref = reference_ns.find(r.bytes);
-    const std::string speedup =
-        ref == reference_ns.end() || r.completion_ns <= 0 ? "-" : fixed(ref->second / r.completion_ns, 2) + "x";
-    const std::string data = !r.error.empty()     ? "FAILED"
+    const std::string speedup = ref == reference_ns.end() || r.completion_ns <= 0
+                                    ? "-"
+                                    : fixed(ref->second / r.completion_ns, 2) + "x";
+    const std::string data = !r.error.empty()       ? "FAILED"
                              : r.data_mode == "off" ? "timing"
                              : r.data_verified      ? (r.data_mode == "sampled" ? "sampled" : "ok")
                                                     : "WRONG";
@@ -205,7 +211,8 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
         "bandwidth lower bound (2(N-1) x size over\n  all nodes' injection bandwidth: 2(N-1)/N x "
         "size over one node's when nodes are alike); lat_cyc = latency\n  lower bound (the "
         "farthest pair's cheapest path: link latencies + router pipelines, + one packet);\n  eff = "
-        "max(bound_cyc, lat_cyc) / cycles (at most 256/272 = 0.94 where the bandwidth bound rules,\n"
+        "max(bound_cyc, lat_cyc) / cycles (at most 256/272 = 0.94 where the bandwidth bound "
+        "rules,\n"
         "  with 256-byte packets and 16-byte heads: headers are not payload);\n  vs_"
      << reference_name << " = speedup over " << reference_name
      << " at the same size; data = ok (every node's result equals the exact sum),\n  sampled "

@@ -9,39 +9,39 @@ namespace mt {
 
 /// Traffic on one directed link during a run.
 struct LinkStat {
-  int link = 0;                 ///< directed link id
-  int src = 0;                  ///< vertex the link leaves
-  int dst = 0;                  ///< vertex the link enters
-  std::uint64_t bytes = 0;      ///< bytes serialised (payload + headers)
-  double utilization = 0;       ///< busy cycles / completion cycles, 0..1
+  int link = 0;             ///< directed link id
+  int src = 0;              ///< vertex the link leaves
+  int dst = 0;              ///< vertex the link enters
+  std::uint64_t bytes = 0;  ///< bytes serialised (payload + headers)
+  double utilization = 0;   ///< busy cycles / completion cycles, 0..1
 };
 
 /// One scenario point. Cycles are cycles of the clock named by clock_ghz.
 struct RunResult {
   std::string scenario;
-  std::string topology;          ///< topology spec, e.g. "torus:4x4"
-  std::string algorithm;         ///< label of the algorithm run
-  std::string schedule;          ///< schedule actually built, e.g. "auto:disjoint_rings(pipeline=2)"
+  std::string topology;   ///< topology spec, e.g. "torus:4x4"
+  std::string algorithm;  ///< label of the algorithm run
+  std::string schedule;   ///< schedule actually built, e.g. "auto:disjoint_rings(pipeline=2)"
   int nodes = 0;
-  int ports = 0;                 ///< NIC ports per node used by this run
-  std::uint64_t bytes = 0;       ///< all-reduce size per node, bytes
+  int ports = 0;            ///< NIC ports per node used by this run
+  std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes
   std::uint64_t completion_cycles = 0;
   double clock_ghz = 1.0;
   double completion_ns = 0;
-  double bound_cycles = 0;       ///< bandwidth lower bound, cycles
+  double bound_cycles = 0;          ///< bandwidth lower bound, cycles
   double latency_bound_cycles = 0;  ///< latency lower bound (latency_bound_cycles()), cycles
   /// max(bound_cycles, latency_bound_cycles) / completion_cycles
   double efficiency = 0;
-  double estimate_cycles = 0;    ///< analytical alpha-beta estimate, cycles
-  int steps = 0;                 ///< schedule time steps
-  std::uint64_t messages = 0;    ///< schedule messages executed
-  std::uint64_t packets = 0;     ///< packets injected
+  double estimate_cycles = 0;  ///< analytical alpha-beta estimate, cycles
+  int steps = 0;               ///< schedule time steps
+  std::uint64_t messages = 0;  ///< schedule messages executed
+  std::uint64_t packets = 0;   ///< packets injected
   /// Packets that waited in a router behind a packet of another flow (tree / ring) for the same
   /// output: inter-flow contention, counted once per packet per router (Router::cross_flow_waits).
   std::uint64_t cross_flow_waits = 0;
-  bool data_verified = false;    ///< every node's final buffer equals the exact reduction
-  std::string data_mode;         ///< "full", "sampled" (timing-only with sampled chunks) or "off"
-  std::string error;             ///< non-empty when the run failed (data mismatch, stall)
+  bool data_verified = false;  ///< every node's final buffer equals the exact reduction
+  std::string data_mode;       ///< "full", "sampled" (timing-only with sampled chunks) or "off"
+  std::string error;           ///< non-empty when the run failed (data mismatch, stall)
   std::vector<std::uint64_t> node_finish_cycles;  ///< per endpoint, cycle its last chunk was final
   std::vector<LinkStat> links;
   /// Per schedule message (index = message id): cycle its last packet was applied at the peer
@@ -49,7 +49,7 @@ struct RunResult {
   std::vector<std::uint64_t> message_arrival_cycles;
   /// Per schedule message: cycle its sender issued it (0 when it never was).
   std::vector<std::uint64_t> message_issue_cycles;
-  double wall_seconds = 0;       ///< host time spent simulating
+  double wall_seconds = 0;  ///< host time spent simulating
 };
 
 /// Completion of each part of a merged schedule (several all-reduces in one run): `op_begin` has

@@ -55,26 +55,26 @@ struct NicConfig {
   /// Once every operation of its current step has started, a node starts no later step's
   /// operation until all its ports are free.
   bool step_barrier = false;
-  int packet_bytes = 256;               ///< payload bytes per packet
-  int head_flit_bytes = 16;             ///< header bytes added to every packet
-  int flit_bytes = 16;                  ///< flit size, bytes (buffers are counted in flits)
-  int software_issue_cycles = 0;        ///< host overhead per issued op in software mode, cycles
-  bool step_order = true;               ///< hardware issue: no entry before earlier steps' ones
-  int decision_latency_cycles = 2;      ///< hardware issue: input-to-grant latency, cycles (>= 2)
-  int scheduler_depth = 32;             ///< hardware issue: table ring buffer, entries
-  int scheduler_window = 4;             ///< hardware issue: issue window per port, entries
+  int packet_bytes = 256;           ///< payload bytes per packet
+  int head_flit_bytes = 16;         ///< header bytes added to every packet
+  int flit_bytes = 16;              ///< flit size, bytes (buffers are counted in flits)
+  int software_issue_cycles = 0;    ///< host overhead per issued op in software mode, cycles
+  bool step_order = true;           ///< hardware issue: no entry before earlier steps' ones
+  int decision_latency_cycles = 2;  ///< hardware issue: input-to-grant latency, cycles (>= 2)
+  int scheduler_depth = 32;         ///< hardware issue: table ring buffer, entries
+  int scheduler_window = 4;         ///< hardware issue: issue window per port, entries
 };
 
 /// One algorithm to run at every size.
 struct AlgorithmRun {
-  std::string name;         ///< CLI algorithm name, e.g. "multitree"
-  std::string label;        ///< name shown in results (defaults to name, or a file's stem)
+  std::string name;   ///< CLI algorithm name, e.g. "multitree"
+  std::string label;  ///< name shown in results (defaults to name, or a file's stem)
   /// Schedule file of a `{name: file, path: FILE}` entry (JSON or MSCCL XML), resolved against
   /// the scenario file's folder; empty for built-in algorithms.
   std::string schedule_file;
-  AlgorithmParams params;   ///< algorithm parameters
-  int ports = 0;            ///< NIC ports for this run; 0 = nic.ports
-  std::string where;        ///< "file:line:col" of the entry, for error messages
+  AlgorithmParams params;  ///< algorithm parameters
+  int ports = 0;           ///< NIC ports for this run; 0 = nic.ports
+  std::string where;       ///< "file:line:col" of the entry, for error messages
   /// NIC of this run: the scenario's `nic` with the entry's optional `nic:` overrides applied
   /// (filled by the loader for every entry).
   NicConfig nic;
@@ -85,7 +85,7 @@ struct CollectiveConfig {
   std::vector<AlgorithmRun> algorithms;
   std::vector<std::uint64_t> sizes_bytes = {1u << 20};  ///< bytes per node buffer
   std::string dtype = "fp32";                           ///< "fp32" or "int32"
-  bool verify_data = true;   ///< move and sum real data and check every node's result
+  bool verify_data = true;  ///< move and sum real data and check every node's result
   /// Above this buffer size data runs timing-only with sampled chunks still checked, bytes.
   std::uint64_t max_data_bytes = 64ull << 20;
 };
@@ -98,10 +98,10 @@ struct OutputConfig {
 
 /// A whole scenario file.
 struct ScenarioConfig {
-  std::string name;             ///< scenario name (defaults to the file's stem)
-  std::string description;      ///< free text shown above the results
-  std::string source_file;      ///< path the scenario was loaded from
-  double clock_ghz = 1.0;       ///< clock of links, routers and NICs; all cycles count this clock
+  std::string name;         ///< scenario name (defaults to the file's stem)
+  std::string description;  ///< free text shown above the results
+  std::string source_file;  ///< path the scenario was loaded from
+  double clock_ghz = 1.0;   ///< clock of links, routers and NICs; all cycles count this clock
   std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
   TopologyConfig topology;
   RouterConfig router;

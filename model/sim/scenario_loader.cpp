@@ -23,7 +23,7 @@ namespace {
 
 constexpr int kMaxEndpoints = 4096;
 constexpr std::uint64_t kMaxBytes = 1ull << 40;  // 1 TiB per node buffer
-constexpr std::size_t kMaxFileBytes = 4u << 20;   // a scenario is a few KiB; refuse huge files
+constexpr std::size_t kMaxFileBytes = 4u << 20;  // a scenario is a few KiB; refuse huge files
 
 // Byte offset of the first invalid UTF-8 sequence, or npos.
 std::size_t find_invalid_utf8(const std::string& s) {
@@ -31,11 +31,16 @@ std::size_t find_invalid_utf8(const std::string& s) {
   while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
     int extra = 0;
-    if (c < 0x80) extra = 0;
-    else if ((c & 0xE0) == 0xC0 && c >= 0xC2) extra = 1;
-    else if ((c & 0xF0) == 0xE0) extra = 2;
-    else if ((c & 0xF8) == 0xF0 && c <= 0xF4) extra = 3;
-    else return i;
+    if (c < 0x80)
+      extra = 0;
+    else if ((c & 0xE0) == 0xC0 && c >= 0xC2)
+      extra = 1;
+    else if ((c & 0xF0) == 0xE0)
+      extra = 2;
+    else if ((c & 0xF8) == 0xF0 && c <= 0xF4)
+      extra = 3;
+    else
+      return i;
     if (i + static_cast<std::size_t>(extra) >= s.size()) return i;  // truncated sequence
     for (int k = 1; k <= extra; ++k)
       if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0xC0) != 0x80) return i;
@@ -100,10 +105,12 @@ class Reader {
     return source_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
   }
 
-  // Calls handler(key, value, path) for every entry of a mapping; rejects unknown and repeated keys.
-  void each_key(const YAML::Node& map, const std::string& path, const std::vector<std::string>& keys,
-                const std::function<void(const std::string&, const YAML::Node&,
-                                         const std::string&)>& handler) const {
+  // Calls handler(key, value, path) for every entry of a mapping; rejects unknown and repeated
+  // keys.
+  void each_key(
+      const YAML::Node& map, const std::string& path, const std::vector<std::string>& keys,
+      const std::function<void(const std::string&, const YAML::Node&, const std::string&)>& handler)
+      const {
     if (!map.IsMap()) fail(map, path, "expected a mapping of keys (" + join(keys) + ")");
     std::set<std::string> seen;
     for (const auto& entry : map) {
@@ -144,8 +151,9 @@ class Reader {
     if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
       fail(n, path, "expected a number, got \"" + s + "\"");
     if ((lo_open ? v <= lo : v < lo) || v > hi)
-      fail(n, path, "\"" + s + "\" is out of range: must be " + (lo_open ? "> " : ">= ") +
-                        fmt(lo) + " and <= " + fmt(hi));
+      fail(n, path,
+           "\"" + s + "\" is out of range: must be " + (lo_open ? "> " : ">= ") + fmt(lo) +
+               " and <= " + fmt(hi));
     return v;
   }
 
@@ -192,8 +200,9 @@ class Reader {
     }
     if (items.empty()) fail(n, path, "the list is empty");
     if (items.size() > max_items)
-      fail(n, path, "the list has " + std::to_string(items.size()) + " entries; at most " +
-                        std::to_string(max_items) + " are allowed");
+      fail(n, path,
+           "the list has " + std::to_string(items.size()) + " entries; at most " +
+               std::to_string(max_items) + " are allowed");
     return items;
   }
 
@@ -213,7 +222,8 @@ class Reader {
     os << v;
     return os.str();
   }
-  static std::string range_text(const std::string& s, const std::string& lo, const std::string& hi) {
+  static std::string range_text(const std::string& s, const std::string& lo,
+                                const std::string& hi) {
     return "\"" + s + "\" is out of range: must be between " + lo + " and " + hi;
   }
 
@@ -239,49 +249,49 @@ void read_topology(const Reader& r, const YAML::Node& node, const std::string& p
     }
     return;
   }
-  r.each_key(node, path,
-             {"kind", "dims", "k", "levels", "m", "n", "nodes", "switches", "edges",
-              "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
-             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-               if (key == "kind") {
-                 t.kind = r.choice(v, p, {"ring", "torus", "mesh", "fattree", "bigraph", "switch",
-                                          "custom"});
-               } else if (key == "dims") {
-                 t.dims.clear();
-                 std::size_t i = 0;
-                 for (const auto& d : r.list(v, p, true, 3))
-                   t.dims.push_back(r.integer32(d, p + "[" + std::to_string(i++) + "]", 1,
-                                                kMaxEndpoints));
-               } else if (key == "k") {
-                 t.fattree_k = r.integer32(v, p, 2, 256);
-               } else if (key == "levels") {
-                 t.fattree_levels = r.integer32(v, p, 2, 2);
-               } else if (key == "m") {
-                 t.bigraph_m = r.integer32(v, p, 1, kMaxEndpoints);
-               } else if (key == "n") {
-                 t.bigraph_n = r.integer32(v, p, 2, kMaxEndpoints);
-               } else if (key == "nodes") {
-                 t.switch_nodes = t.custom_nodes = r.integer32(v, p, 1, kMaxEndpoints);
-               } else if (key == "switches") {
-                 t.custom_switches = r.integer32(v, p, 0, kMaxEndpoints);
-               } else if (key == "edges") {
-                 t.custom_edges.clear();
-                 std::size_t i = 0;
-                 for (const auto& e : r.list(v, p, false, 1u << 20)) {
-                   const std::string ep = p + "[" + std::to_string(i++) + "]";
-                   if (!e.IsSequence() || e.size() != 2)
-                     r.fail(e, ep, "expected a pair [a, b] of vertex ids");
-                   t.custom_edges.push_back({r.integer32(e[0], ep + "[0]", 0, 2 * kMaxEndpoints),
-                                             r.integer32(e[1], ep + "[1]", 0, 2 * kMaxEndpoints)});
-                 }
-               } else if (key == "link_bytes_per_cycle") {
-                 t.link_bytes_per_cycle = r.real(v, p, 0, 1e6, true);
-               } else if (key == "link_latency_cycles") {
-                 t.link_latency_cycles = r.integer32(v, p, 0, 1000000);
-               } else if (key == "nic_link_latency_cycles") {
-                 t.nic_link_latency_cycles = r.integer32(v, p, 0, 1000000);
-               }
-             });
+  r.each_key(
+      node, path,
+      {"kind", "dims", "k", "levels", "m", "n", "nodes", "switches", "edges",
+       "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
+      [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key == "kind") {
+          t.kind =
+              r.choice(v, p, {"ring", "torus", "mesh", "fattree", "bigraph", "switch", "custom"});
+        } else if (key == "dims") {
+          t.dims.clear();
+          std::size_t i = 0;
+          for (const auto& d : r.list(v, p, true, 3))
+            t.dims.push_back(r.integer32(d, p + "[" + std::to_string(i++) + "]", 1, kMaxEndpoints));
+        } else if (key == "k") {
+          t.fattree_k = r.integer32(v, p, 2, 256);
+        } else if (key == "levels") {
+          t.fattree_levels = r.integer32(v, p, 2, 2);
+        } else if (key == "m") {
+          t.bigraph_m = r.integer32(v, p, 1, kMaxEndpoints);
+        } else if (key == "n") {
+          t.bigraph_n = r.integer32(v, p, 2, kMaxEndpoints);
+        } else if (key == "nodes") {
+          t.switch_nodes = t.custom_nodes = r.integer32(v, p, 1, kMaxEndpoints);
+        } else if (key == "switches") {
+          t.custom_switches = r.integer32(v, p, 0, kMaxEndpoints);
+        } else if (key == "edges") {
+          t.custom_edges.clear();
+          std::size_t i = 0;
+          for (const auto& e : r.list(v, p, false, 1u << 20)) {
+            const std::string ep = p + "[" + std::to_string(i++) + "]";
+            if (!e.IsSequence() || e.size() != 2)
+              r.fail(e, ep, "expected a pair [a, b] of vertex ids");
+            t.custom_edges.push_back({r.integer32(e[0], ep + "[0]", 0, 2 * kMaxEndpoints),
+                                      r.integer32(e[1], ep + "[1]", 0, 2 * kMaxEndpoints)});
+          }
+        } else if (key == "link_bytes_per_cycle") {
+          t.link_bytes_per_cycle = r.real(v, p, 0, 1e6, true);
+        } else if (key == "link_latency_cycles") {
+          t.link_latency_cycles = r.integer32(v, p, 0, 1000000);
+        } else if (key == "nic_link_latency_cycles") {
+          t.nic_link_latency_cycles = r.integer32(v, p, 0, 1000000);
+        }
+      });
 }
 
 void read_router(const Reader& r, const YAML::Node& node, const std::string& path,
@@ -301,47 +311,54 @@ void read_router(const Reader& r, const YAML::Node& node, const std::string& pat
 // `t` is null for a per-algorithm `nic:` override (ports are the entry's own `ports:` key).
 void read_nic(const Reader& r, const YAML::Node& node, const std::string& path, NicConfig& c,
               TopologyConfig* t) {
-  std::vector<std::string> keys = {"scheduler", "flow_control", "issue", "reduce_elems_per_cycle",
-                                   "reduction", "port_binding", "tx_queue_packets",
-                                   "step_barrier", "receive_port",
-                                   "packet_bytes", "head_flit_bytes", "flit_bytes",
-                                   "software_issue_cycles", "step_order",
-                                   "decision_latency_cycles", "scheduler_depth",
+  std::vector<std::string> keys = {"scheduler",
+                                   "flow_control",
+                                   "issue",
+                                   "reduce_elems_per_cycle",
+                                   "reduction",
+                                   "port_binding",
+                                   "tx_queue_packets",
+                                   "step_barrier",
+                                   "receive_port",
+                                   "packet_bytes",
+                                   "head_flit_bytes",
+                                   "flit_bytes",
+                                   "software_issue_cycles",
+                                   "step_order",
+                                   "decision_latency_cycles",
+                                   "scheduler_depth",
                                    "scheduler_window"};
   if (t != nullptr) keys.insert(keys.begin(), "ports");
-  r.each_key(node, path, keys,
-             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-               if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
-               if (key == "step_order") c.step_order = r.boolean(v, p);
-               if (key == "decision_latency_cycles")
-                 c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
-               if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
-               if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
-               if (key == "scheduler") c.scheduler = r.choice(v, p, {"tlm", "rtl"});
-               if (key == "flow_control") c.flow_control = r.choice(v, p, {"packet", "message"});
-               if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});
-               if (key == "reduce_elems_per_cycle")
-                 c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
-               if (key == "reduction") {
-                 c.reduction = r.choice(v, p, {"packet", "message"}) == "message"
-                                   ? ReduceGranularity::kMessage
-                                   : ReduceGranularity::kPacket;
-               }
-               if (key == "tx_queue_packets")
-                 c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
-               if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
-               if (key == "receive_port")
-                 c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
-               if (key == "port_binding") {
-                 c.port_binding = r.choice(v, p, {"route", "any"}) == "any" ? PortBinding::kAny
-                                                                           : PortBinding::kRoute;
-               }
-               if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
-               if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
-               if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);
-               if (key == "software_issue_cycles")
-                 c.software_issue_cycles = r.integer32(v, p, 0, 1000000);
-             });
+  r.each_key(
+      node, path, keys, [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
+        if (key == "step_order") c.step_order = r.boolean(v, p);
+        if (key == "decision_latency_cycles")
+          c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
+        if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
+        if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
+        if (key == "scheduler") c.scheduler = r.choice(v, p, {"tlm", "rtl"});
+        if (key == "flow_control") c.flow_control = r.choice(v, p, {"packet", "message"});
+        if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});
+        if (key == "reduce_elems_per_cycle") c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
+        if (key == "reduction") {
+          c.reduction = r.choice(v, p, {"packet", "message"}) == "message"
+                            ? ReduceGranularity::kMessage
+                            : ReduceGranularity::kPacket;
+        }
+        if (key == "tx_queue_packets") c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
+        if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
+        if (key == "receive_port")
+          c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
+        if (key == "port_binding") {
+          c.port_binding =
+              r.choice(v, p, {"route", "any"}) == "any" ? PortBinding::kAny : PortBinding::kRoute;
+        }
+        if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
+        if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
+        if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);
+        if (key == "software_issue_cycles") c.software_issue_cycles = r.integer32(v, p, 0, 1000000);
+      });
 }
 
 // {name: file, path: FILE}: FILE is taken from the scenario file's folder unless absolute; the
@@ -354,8 +371,9 @@ void read_schedule_file_entry(const Reader& r, const YAML::Node& node, const std
     return;
   }
   if (file_node == nullptr)
-    r.fail(node, path, "missing key \"path\": a file entry names its schedule file "
-                       "({name: file, path: FILE.json or FILE.xml})");
+    r.fail(node, path,
+           "missing key \"path\": a file entry names its schedule file "
+           "({name: file, path: FILE.json or FILE.xml})");
   if (run.schedule_file.empty()) r.fail(*file_node, path + ".path", "empty path");
   if (!run.params.empty()) r.fail(node, path + ".params", "a schedule file takes no parameters");
   const std::string& source = r.source();
@@ -376,7 +394,7 @@ AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::
   AlgorithmRun run;
   std::vector<std::string> known = algorithm_names();
   known.push_back("file");  // {name: file, path: FILE}: a schedule file (schedule_file.h)
-  YAML::Node file_node;  // the entry's `path:` value, when given
+  YAML::Node file_node;     // the entry's `path:` value, when given
   bool has_path = false;
   if (node.IsScalar()) {
     run.name = r.choice(node, path, known);
@@ -413,42 +431,43 @@ AlgorithmRun read_algorithm(const Reader& r, const YAML::Node& node, const std::
 
 void read_collective(const Reader& r, const YAML::Node& node, const std::string& path,
                      CollectiveConfig& c, std::vector<std::pair<YAML::Node, std::string>>& nics) {
-  r.each_key(node, path, {"algorithms", "sizes", "dtype", "verify_data", "max_data_bytes"},
-             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-               if (key == "algorithms") {
-                 c.algorithms.clear();
-                 nics.clear();
-                 std::size_t i = 0;
-                 for (const auto& a : r.list(v, p, true, 64)) {
-                   YAML::Node nic;
-                   std::string nic_path;
-                   c.algorithms.push_back(
-                       read_algorithm(r, a, p + "[" + std::to_string(i++) + "]", nic, nic_path));
-                   nics.emplace_back(nic, nic_path);
-                 }
-                 std::set<std::string> labels;
-                 for (const auto& a : c.algorithms)
-                   if (!labels.insert(a.label).second)
-                     r.fail(v, p, "two entries are labelled \"" + a.label +
-                                      "\"; give each a distinct label");
-               } else if (key == "sizes") {
-                 c.sizes_bytes.clear();
-                 std::size_t i = 0;
-                 for (const auto& s : r.list(v, p, true, 1024)) {
-                   const std::string sp = p + "[" + std::to_string(i++) + "]";
-                   const std::uint64_t b = r.bytes(s, sp);
-                   if (b % 4 != 0)
-                     r.fail(s, sp, std::to_string(b) + " bytes is not a whole number of 4-byte elements");
-                   c.sizes_bytes.push_back(b);
-                 }
-               } else if (key == "dtype") {
-                 c.dtype = r.choice(v, p, {"fp32", "int32"});
-               } else if (key == "verify_data") {
-                 c.verify_data = r.boolean(v, p);
-               } else if (key == "max_data_bytes") {
-                 c.max_data_bytes = r.bytes(v, p);
-               }
-             });
+  r.each_key(
+      node, path, {"algorithms", "sizes", "dtype", "verify_data", "max_data_bytes"},
+      [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key == "algorithms") {
+          c.algorithms.clear();
+          nics.clear();
+          std::size_t i = 0;
+          for (const auto& a : r.list(v, p, true, 64)) {
+            YAML::Node nic;
+            std::string nic_path;
+            c.algorithms.push_back(
+                read_algorithm(r, a, p + "[" + std::to_string(i++) + "]", nic, nic_path));
+            nics.emplace_back(nic, nic_path);
+          }
+          std::set<std::string> labels;
+          for (const auto& a : c.algorithms)
+            if (!labels.insert(a.label).second)
+              r.fail(v, p,
+                     "two entries are labelled \"" + a.label + "\"; give each a distinct label");
+        } else if (key == "sizes") {
+          c.sizes_bytes.clear();
+          std::size_t i = 0;
+          for (const auto& s : r.list(v, p, true, 1024)) {
+            const std::string sp = p + "[" + std::to_string(i++) + "]";
+            const std::uint64_t b = r.bytes(s, sp);
+            if (b % 4 != 0)
+              r.fail(s, sp, std::to_string(b) + " bytes is not a whole number of 4-byte elements");
+            c.sizes_bytes.push_back(b);
+          }
+        } else if (key == "dtype") {
+          c.dtype = r.choice(v, p, {"fp32", "int32"});
+        } else if (key == "verify_data") {
+          c.verify_data = r.boolean(v, p);
+        } else if (key == "max_data_bytes") {
+          c.max_data_bytes = r.bytes(v, p);
+        }
+      });
 }
 
 // Cross-key rules of one NIC (the scenario's, or an algorithm entry's with its overrides).
@@ -513,7 +532,8 @@ void check_representable(const Reader& r, const YAML::Node& root, const Scenario
 
 void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
   if (!root.IsDefined() || root.IsNull())
-    r.fail(root, "", "the scenario is empty; expected a mapping with at least topology and collective");
+    r.fail(root, "",
+           "the scenario is empty; expected a mapping with at least topology and collective");
   YAML::Node topology_node;
   bool has_topology = false;
   std::vector<std::pair<YAML::Node, std::string>> nic_overrides;  // per algorithm entry
@@ -558,7 +578,8 @@ void read_scenario(const Reader& r, const YAML::Node& root, ScenarioConfig& s) {
   try {
     const Topology topology(s.topology);
     if (topology.kind() == "torus" && s.router.vcs < 2)
-      r.fail(root, "router.vcs", "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+      r.fail(root, "router.vcs",
+             "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
     if (topology.kind() == "bigraph" && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a bigraph needs at least 2 virtual channels (hop classes: routes turn between the "
@@ -633,7 +654,8 @@ void apply_override(YAML::Node& root, const std::string& text,
     walked += (walked.empty() ? "" : ".") + parts[i];
     YAML::Node& parent = chain.back();
     if (!parent.IsMap())
-      throw ScenarioError("--set " + text + ": \"" + walked + "\" is inside a value that is not a mapping");
+      throw ScenarioError("--set " + text + ": \"" + walked +
+                          "\" is inside a value that is not a mapping");
     YAML::Node child = parent[parts[i]];
     if (!child.IsDefined() || child.IsNull()) {
       parent[parts[i]] = YAML::Node(YAML::NodeType::Map);
@@ -754,47 +776,49 @@ void read_sweep(const Reader& r, const YAML::Node& root, SweepConfig& s) {
     r.fail(root, "", "the sweep is empty; expected a mapping with at least scenario and axes");
   YAML::Node scenario_node, axes_node, exclude_node;
   bool has_scenario = false, has_axes = false;
-  r.each_key(
-      root, "", {"name", "description", "scenario", "set", "axes", "exclude"},
-      [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-        if (key == "name") s.name = r.text(v, p);
-        if (key == "description") s.description = r.text(v, p);
-        if (key == "scenario") {
-          scenario_node = v;
-          has_scenario = true;
-          s.scenario_file = r.text(v, p);
-          if (s.scenario_file.empty()) r.fail(v, p, "expected the path of a scenario file");
-        }
-        if (key == "set") {
-          if (!v.IsMap()) r.fail(v, p, "expected a mapping of key.path: value, got " + Reader::kind_of(v));
-          for (const auto& kv : v) {
-            const std::string k = r.scalar(kv.first, p, "a key path");
-            const std::string kp = p + "." + k;
-            if (!is_key_path(k))
-              r.fail(kv.first, kp, "not a scenario key path (names joined by '.')");
-            for (const auto& o : s.set)
-              if (o.key == k) r.fail(kv.first, kp, "key given twice");
-            s.set.push_back({k, flow_text(kv.second), r.where(kv.second, kp)});
-          }
-        }
-        if (key == "exclude") exclude_node = v;
-        if (key == "axes") {
-          axes_node = v;
-          has_axes = true;
-          std::size_t i = 0;
-          for (const auto& a : r.list(v, p, false, 32)) {
-            const std::string ap = p + "[" + std::to_string(i++) + "]";
-            SweepAxis axis;
-            axis.where = r.where(a, ap);
-            YAML::Node values_node;
-            bool has_values = false;
-            r.each_key(a, ap, {"key", "values"},
+  r.each_key(root, "", {"name", "description", "scenario", "set", "axes", "exclude"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "name") s.name = r.text(v, p);
+               if (key == "description") s.description = r.text(v, p);
+               if (key == "scenario") {
+                 scenario_node = v;
+                 has_scenario = true;
+                 s.scenario_file = r.text(v, p);
+                 if (s.scenario_file.empty()) r.fail(v, p, "expected the path of a scenario file");
+               }
+               if (key == "set") {
+                 if (!v.IsMap())
+                   r.fail(v, p, "expected a mapping of key.path: value, got " + Reader::kind_of(v));
+                 for (const auto& kv : v) {
+                   const std::string k = r.scalar(kv.first, p, "a key path");
+                   const std::string kp = p + "." + k;
+                   if (!is_key_path(k))
+                     r.fail(kv.first, kp, "not a scenario key path (names joined by '.')");
+                   for (const auto& o : s.set)
+                     if (o.key == k) r.fail(kv.first, kp, "key given twice");
+                   s.set.push_back({k, flow_text(kv.second), r.where(kv.second, kp)});
+                 }
+               }
+               if (key == "exclude") exclude_node = v;
+               if (key == "axes") {
+                 axes_node = v;
+                 has_axes = true;
+                 std::size_t i = 0;
+                 for (const auto& a : r.list(v, p, false, 32)) {
+                   const std::string ap = p + "[" + std::to_string(i++) + "]";
+                   SweepAxis axis;
+                   axis.where = r.where(a, ap);
+                   YAML::Node values_node;
+                   bool has_values = false;
+                   r.each_key(
+                       a, ap, {"key", "values"},
                        [&](const std::string& k, const YAML::Node& av, const std::string& kp) {
                          if (k == "key") {
                            axis.key = r.text(av, kp);
                            if (!is_key_path(axis.key))
-                             r.fail(av, kp, "\"" + axis.key +
-                                                "\" is not a scenario key path (names joined by '.')");
+                             r.fail(av, kp,
+                                    "\"" + axis.key +
+                                        "\" is not a scenario key path (names joined by '.')");
                            for (const auto& other : s.axes)
                              if (other.key == axis.key)
                                r.fail(av, kp, "\"" + axis.key + "\" is already an axis");
@@ -803,24 +827,26 @@ void read_sweep(const Reader& r, const YAML::Node& root, SweepConfig& s) {
                            has_values = true;
                          }
                        });
-            if (axis.key.empty()) r.fail(a, ap, "missing key \"key\"");
-            if (!has_values) r.fail(a, ap, "missing key \"values\"");
-            std::size_t j = 0;
-            for (const auto& value : r.list(values_node, ap + ".values", false, 10000)) {
-              const std::string vp = ap + ".values[" + std::to_string(j++) + "]";
-              if (value.IsNull()) r.fail(value, vp, "expected a value, got nothing (null)");
-              std::string text = flow_text(value);
-              // An algorithm given as a mapping is one entry of the collective.algorithms list.
-              if (axis.key == "collective.algorithms" && value.IsMap()) text = "[" + text + "]";
-              for (const auto& earlier : axis.values)
-                if (earlier.value == text)
-                  r.fail(value, vp, "the value " + text + " is listed twice");
-              axis.values.push_back({axis.key, text, r.where(value, vp)});
-            }
-            s.axes.push_back(std::move(axis));
-          }
-        }
-      });
+                   if (axis.key.empty()) r.fail(a, ap, "missing key \"key\"");
+                   if (!has_values) r.fail(a, ap, "missing key \"values\"");
+                   std::size_t j = 0;
+                   for (const auto& value : r.list(values_node, ap + ".values", false, 10000)) {
+                     const std::string vp = ap + ".values[" + std::to_string(j++) + "]";
+                     if (value.IsNull()) r.fail(value, vp, "expected a value, got nothing (null)");
+                     std::string text = flow_text(value);
+                     // An algorithm given as a mapping is one entry of the collective.algorithms
+                     // list.
+                     if (axis.key == "collective.algorithms" && value.IsMap())
+                       text = "[" + text + "]";
+                     for (const auto& earlier : axis.values)
+                       if (earlier.value == text)
+                         r.fail(value, vp, "the value " + text + " is listed twice");
+                     axis.values.push_back({axis.key, text, r.where(value, vp)});
+                   }
+                   s.axes.push_back(std::move(axis));
+                 }
+               }
+             });
   // Exclusions name axis values: a typo would silently exclude nothing, so it is an error.
   if (exclude_node.IsDefined() && !exclude_node.IsNull()) {
     std::size_t i = 0;
@@ -857,8 +883,8 @@ void read_sweep(const Reader& r, const YAML::Node& root, SweepConfig& s) {
   for (const auto& a : s.axes) {
     points *= a.values.size();
     if (points > kMaxSweepPoints)
-      r.fail(axes_node, "axes", "the axes give more than " + std::to_string(kMaxSweepPoints) +
-                                    " points");
+      r.fail(axes_node, "axes",
+             "the axes give more than " + std::to_string(kMaxSweepPoints) + " points");
   }
   // The base scenario is relative to the sweep file.
   if (s.scenario_file.front() != '/') {
@@ -895,34 +921,34 @@ LayerConfig read_layer(const Reader& r, const YAML::Node& node, const std::strin
 
 void read_workload(const Reader& r, const YAML::Node& root, WorkloadConfig& w) {
   std::optional<YAML::Node> layers_node;  // copies share the node: a handle for messages
-  r.each_key(
-      root, "",
-      {"name", "description", "source", "dtype", "optimizer_cycles", "bucket_bytes",
-       "launch_cycles", "layers"},
-      [&](const std::string& key, const YAML::Node& v, const std::string& sub) {
-        if (key == "name") w.name = r.text(v, sub);
-        if (key == "description") w.description = r.text(v, sub);
-        if (key == "source") w.source = r.text(v, sub);
-        if (key == "dtype") w.dtype_bytes = r.choice(v, sub, {"fp32", "fp16"}) == "fp32" ? 4 : 2;
-        if (key == "optimizer_cycles")
-          w.optimizer_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
-        if (key == "launch_cycles")
-          w.launch_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
-        if (key == "bucket_bytes")  // 0: one all-reduce per layer
-          w.bucket_bytes = v.IsScalar() && v.Scalar() == "0" ? 0 : r.bytes(v, sub);
-        if (key == "layers") {
-          const auto items = r.list(v, sub, false, 100000);
-          std::set<std::string> names;
-          for (std::size_t i = 0; i < items.size(); ++i) {
-            const std::string item_path = sub + "[" + std::to_string(i) + "]";
-            w.layers.push_back(read_layer(r, items[i], item_path));
-            if (!names.insert(w.layers.back().name).second)
-              r.fail(items[i], item_path + ".name",
-                     "layer \"" + w.layers.back().name + "\" given twice");
-          }
-          layers_node.emplace(v);
-        }
-      });
+  r.each_key(root, "",
+             {"name", "description", "source", "dtype", "optimizer_cycles", "bucket_bytes",
+              "launch_cycles", "layers"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& sub) {
+               if (key == "name") w.name = r.text(v, sub);
+               if (key == "description") w.description = r.text(v, sub);
+               if (key == "source") w.source = r.text(v, sub);
+               if (key == "dtype")
+                 w.dtype_bytes = r.choice(v, sub, {"fp32", "fp16"}) == "fp32" ? 4 : 2;
+               if (key == "optimizer_cycles")
+                 w.optimizer_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
+               if (key == "launch_cycles")
+                 w.launch_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
+               if (key == "bucket_bytes")  // 0: one all-reduce per layer
+                 w.bucket_bytes = v.IsScalar() && v.Scalar() == "0" ? 0 : r.bytes(v, sub);
+               if (key == "layers") {
+                 const auto items = r.list(v, sub, false, 100000);
+                 std::set<std::string> names;
+                 for (std::size_t i = 0; i < items.size(); ++i) {
+                   const std::string item_path = sub + "[" + std::to_string(i) + "]";
+                   w.layers.push_back(read_layer(r, items[i], item_path));
+                   if (!names.insert(w.layers.back().name).second)
+                     r.fail(items[i], item_path + ".name",
+                            "layer \"" + w.layers.back().name + "\" given twice");
+                 }
+                 layers_node.emplace(v);
+               }
+             });
   if (!layers_node) r.fail(root, "", "missing key \"layers\"");
   std::uint64_t total = 0;  // each term < 2^40 and at most 10^5 layers: no overflow
   for (const auto& l : w.layers) total += l.params;

@@ -26,9 +26,10 @@ class UsageError : public Error {
 /// Parses a command's `args` against `options` (`positional`, when not null, names the option
 /// that takes the one positional argument) and returns the parsed values. On --help prints
 /// `options` and `help_footer` and returns nothing: the command then exits 0.
-std::optional<boost::program_options::variables_map> parse_command(const std::vector<std::string>& args,
-                   const boost::program_options::options_description& options,
-                   const char* positional, const std::string& help_footer = "");
+std::optional<boost::program_options::variables_map> parse_command(
+    const std::vector<std::string>& args,
+    const boost::program_options::options_description& options, const char* positional,
+    const std::string& help_footer = "");
 
 /// `mtsim run`: simulate every point of a scenario.
 int run_command(const std::vector<std::string>& args);

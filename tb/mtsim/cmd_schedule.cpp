@@ -25,9 +25,9 @@ namespace {
 
 // Facts printed next to every schedule, so users see how far from optimal it is.
 struct Analysis {
-  int reduce_steps = 0;     // distinct steps holding reduce messages (reduce-scatter phase)
-  int broadcast_steps = 0;  // distinct steps holding broadcast messages (all-gather phase)
-  int step_lower_bound = 0; // per phase: ceil(N(N-1) / directed links usable per step)
+  int reduce_steps = 0;      // distinct steps holding reduce messages (reduce-scatter phase)
+  int broadcast_steps = 0;   // distinct steps holding broadcast messages (all-gather phase)
+  int step_lower_bound = 0;  // per phase: ceil(N(N-1) / directed links usable per step)
   int diameter = 0;
   std::uint64_t bytes = 0;
   CostEstimate estimate;
@@ -38,7 +38,8 @@ struct Analysis {
 Analysis analyse(const Schedule& s, const Topology& t, std::uint64_t bytes) {
   Analysis a;
   std::set<int> reduce_steps, broadcast_steps;
-  for (const auto& op : s.ops) (op.kind == OpKind::kReduce ? reduce_steps : broadcast_steps).insert(op.step);
+  for (const auto& op : s.ops)
+    (op.kind == OpKind::kReduce ? reduce_steps : broadcast_steps).insert(op.step);
   a.reduce_steps = static_cast<int>(reduce_steps.size());
   a.broadcast_steps = static_cast<int>(broadcast_steps.size());
   a.step_lower_bound = step_lower_bound(t);
@@ -70,10 +71,13 @@ nlohmann::json analysis_json(const Analysis& a, const VerifyReport& v) {
 void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Analysis& a,
                 const VerifyReport& v) {
   os << "schedule " << s.algorithm << " on " << t.name() << ": " << s.nodes << " nodes, "
-     << t.ports_per_node() << " NIC ports per node, " << s.num_chunks << " chunks, "
-     << s.num_flows << " flows, " << s.ops.size() << " messages\n";
-  os << "  verified:           " << (v.ok ? "yes, every node ends with every chunk reduced from all "
-                                            "nodes exactly once" : "NO: " + v.first_error) << "\n";
+     << t.ports_per_node() << " NIC ports per node, " << s.num_chunks << " chunks, " << s.num_flows
+     << " flows, " << s.ops.size() << " messages\n";
+  os << "  verified:           "
+     << (v.ok ? "yes, every node ends with every chunk reduced from all "
+                "nodes exactly once"
+              : "NO: " + v.first_error)
+     << "\n";
   os << "  steps:              " << s.num_steps << " (reduce-scatter " << a.reduce_steps
      << ", all-gather " << a.broadcast_steps << ")\n";
   os << "  step lower bound:   " << a.step_lower_bound
@@ -123,7 +127,8 @@ std::uint64_t parse_size_option(const std::string& name, const std::string& text
 int schedule_command(const std::vector<std::string>& args) {
   po::options_description opts(
       "mtsim schedule --topology SPEC --algorithm NAME [options]\n\n"
-      "Builds one all-reduce schedule, verifies it symbolically and prints it with its step count,\n"
+      "Builds one all-reduce schedule, verifies it symbolically and prints it with its step "
+      "count,\n"
       "step lower bound, network diameter, link contention and an analytical time estimate.\n\n"
       "options");
   std::string topology_spec, algorithm, format = "text", size = "1MiB";
@@ -132,17 +137,21 @@ int schedule_command(const std::vector<std::string>& args) {
   opts.add_options()("help,h", "show this help")(
       "topology,t", po::value(&topology_spec),
       "topology spec: ring:16, torus:4x4, torus:4x4x4, mesh:8x8, fattree:k=8,levels=2, "
-      "bigraph:m=4,n=8, switch:nodes=16")(
-      "algorithm,a", po::value(&algorithm), "algorithm name (see the list below)")(
-      "param,p", po::value(&param_items)->composing(), "algorithm parameter key=value (repeatable)")(
-      "ports", po::value(&ports), "NIC ports per node (default: one per network link on direct "
-                                  "topologies, 1 on switched ones)")(
-      "bytes", po::value(&size), "all-reduce size per node for the estimate and for algorithms "
-                                "that choose by size (auto, tree_packing); default 1MiB")(
-      "format,f", po::value(&format), "output: text (summary), json (schedule file readable by "
-                                      "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
-                                      "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
-                                      "mtsim import msccl reads it back)");
+      "bigraph:m=4,n=8, switch:nodes=16")("algorithm,a", po::value(&algorithm),
+                                          "algorithm name (see the list below)")(
+      "param,p", po::value(&param_items)->composing(),
+      "algorithm parameter key=value (repeatable)")(
+      "ports", po::value(&ports),
+      "NIC ports per node (default: one per network link on direct "
+      "topologies, 1 on switched ones)")(
+      "bytes", po::value(&size),
+      "all-reduce size per node for the estimate and for algorithms "
+      "that choose by size (auto, tree_packing); default 1MiB")(
+      "format,f", po::value(&format),
+      "output: text (summary), json (schedule file readable by "
+      "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
+      "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
+      "mtsim import msccl reads it back)");
   std::string algorithms_help = "\nalgorithms:\n";
   for (const auto& name : algorithm_names())
     algorithms_help += "  " + name + ": " + algorithm_help(name) + "\n";

@@ -28,7 +28,7 @@ struct PreparedAlgorithm {
 struct Child {
   pid_t pid = -1;
   int fd = -1;
-  std::size_t index = 0;  ///< position in the caller's results vector
+  std::size_t index = 0;          ///< position in the caller's results vector
   double time_limit_seconds = 0;  ///< wall-clock limit of the process; 0 = none
 };
 

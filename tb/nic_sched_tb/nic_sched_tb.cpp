@@ -486,7 +486,8 @@ int sc_main(int argc, char** argv) {
         trace_file = value();
       } else if (arg == "--coverage") {
         coverage_file = value();
-        if (!MT_RTL_COVERAGE) return usage("--coverage needs a coverage build (-DMT_RTL_COVERAGE=ON)");
+        if (!MT_RTL_COVERAGE)
+          return usage("--coverage needs a coverage build (-DMT_RTL_COVERAGE=ON)");
       } else {
         return usage("unknown argument " + arg);
       }
@@ -546,13 +547,14 @@ int sc_main(int argc, char** argv) {
   if (trace) trace->close();
   dut.final();
 #if MT_RTL_COVERAGE
-  if (!coverage_file.empty()) Verilated::threadContextp()->coveragep()->write(coverage_file.c_str());
+  if (!coverage_file.empty())
+    Verilated::threadContextp()->coveragep()->write(coverage_file.c_str());
 #endif
 
   std::cout << "nic_sched_tb: seed " << seed << ": " << real_tables << " real tables (" << schedules
             << " schedules, " << skipped << " skipped), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
- << " issues, " << driver.arrivals_driven
-            << " arrivals, " << driver.doorbells_driven << " doorbells: " << (driver.failed ? "MISMATCH" : "all equal") << "\n";
+            << " issues, " << driver.arrivals_driven << " arrivals, " << driver.doorbells_driven
+            << " doorbells: " << (driver.failed ? "MISMATCH" : "all equal") << "\n";
   return driver.failed ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 // End-to-end tests of the mtsim CLI contract: exit statuses, messages, JSON/CSV results.
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -48,13 +48,15 @@ TEST_CASE("mtsim run rejects a bad scenario with file:line:col and writes nothin
   write_file(yaml, "topology: torus:4x4\ncollective:\n  algorithms: [ring]\n  sizes: [0]\n");
   const CliResult r = mtsim("run " + yaml + " --json " + json);
   CHECK(r.status == 2);
-  CHECK_THAT(r.output, Catch::Contains(yaml + ":4:11: collective.sizes[0]: \"0\" is not a positive size"));
+  CHECK_THAT(r.output,
+             Catch::Contains(yaml + ":4:11: collective.sizes[0]: \"0\" is not a positive size"));
   CHECK_FALSE(exists(json));
   const CliResult unknown_algo =
       mtsim("run " + kSource + "/scenarios/default.yaml --set collective.algorithms=[ring,warp]");
   CHECK(unknown_algo.status == 2);
   CHECK_THAT(unknown_algo.output,
-             Catch::Contains("--set collective.algorithms=[ring,warp]: collective.algorithms[1]: \"warp\" is not one of"));
+             Catch::Contains("--set collective.algorithms=[ring,warp]: collective.algorithms[1]: "
+                             "\"warp\" is not one of"));
   const CliResult missing = mtsim("run " + scratch("missing.yaml"));
   CHECK(missing.status == 2);
   CHECK_THAT(missing.output, Catch::Contains("cannot open the scenario file"));
@@ -72,19 +74,24 @@ TEST_CASE("mtsim schedule validates its options") {
   CHECK_THAT(bad_spec.output, Catch::Contains("torus:4xq"));
   const CliResult bad_format = mtsim("schedule --topology ring:4 --algorithm ring --format yaml");
   CHECK(bad_format.status == 2);
-  CHECK_THAT(bad_format.output, Catch::Contains("--format yaml: expected text, json, dot or msccl"));
+  CHECK_THAT(bad_format.output,
+             Catch::Contains("--format yaml: expected text, json, dot or msccl"));
 }
 
 TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT") {
   const CliResult text = mtsim("schedule --topology ring:8 --algorithm ring");
   CHECK(text.status == 0);
   // Ring all-reduce on N nodes: N-1 reduce-scatter steps then N-1 all-gather steps.
-  CHECK_THAT(text.output, Catch::Contains("steps:              14 (reduce-scatter 7, all-gather 7)"));
+  CHECK_THAT(text.output,
+             Catch::Contains("steps:              14 (reduce-scatter 7, all-gather 7)"));
   CHECK_THAT(text.output, Catch::Contains("verified:           yes"));
 
   const std::string json_path = scratch("ring8.json");
-  REQUIRE(std::system((std::string(MT_MTSIM_BIN) + " schedule --topology ring:8 --algorithm ring "
-                       "--format json > " + json_path).c_str()) == 0);
+  REQUIRE(std::system((std::string(MT_MTSIM_BIN) +
+                       " schedule --topology ring:8 --algorithm ring "
+                       "--format json > " +
+                       json_path)
+                          .c_str()) == 0);
   const nlohmann::json j = read_json(json_path);
   CHECK(j.at("nodes") == 8);
   CHECK(j.at("analysis").at("verified") == true);
@@ -93,7 +100,8 @@ TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT"
   CHECK(j.at("ops").size() == 8 * 14);
   const CliResult verified = mtsim("verify " + json_path);
   CHECK(verified.status == 0);
-  CHECK_THAT(verified.output, Catch::Contains("OK: every node ends with every chunk reduced from all 8"));
+  CHECK_THAT(verified.output,
+             Catch::Contains("OK: every node ends with every chunk reduced from all 8"));
 
   const CliResult dot = mtsim("schedule --topology ring:8 --algorithm ring --format dot");
   CHECK(dot.status == 0);
@@ -102,8 +110,11 @@ TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT"
 
 TEST_CASE("mtsim verify rejects corrupted schedules with exit 1 and bad JSON with exit 2") {
   const std::string good = scratch("good.json");
-  REQUIRE(std::system((std::string(MT_MTSIM_BIN) + " schedule --topology torus:4x4 "
-                       "--algorithm multitree --format json > " + good).c_str()) == 0);
+  REQUIRE(std::system((std::string(MT_MTSIM_BIN) +
+                       " schedule --topology torus:4x4 "
+                       "--algorithm multitree --format json > " +
+                       good)
+                          .c_str()) == 0);
   const nlohmann::json schedule = read_json(good);
 
   SECTION("a dropped message leaves contributions missing") {
@@ -112,7 +123,8 @@ TEST_CASE("mtsim verify rejects corrupted schedules with exit 1 and bad JSON wit
     for (std::size_t i = 0; i < bad["ops"].size(); ++i) {
       bad["ops"][i]["id"] = i;
       nlohmann::json deps = nlohmann::json::array();
-      for (int d : bad["ops"][i]["deps"]) if (d != 0) deps.push_back(d - 1);
+      for (int d : bad["ops"][i]["deps"])
+        if (d != 0) deps.push_back(d - 1);
       bad["ops"][i]["deps"] = deps;
     }
     const std::string path = scratch("dropped.json");
@@ -166,9 +178,9 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   for (std::size_t i = 0; i < 4; ++i) {
     const nlohmann::json& run = a["runs"][i];
     INFO("run " << i);
-    for (const char* key : {"scenario", "topology", "algorithm", "nodes", "bytes",
-                            "completion_cycles", "clock_ghz", "completion_ns", "bound_cycles",
-                            "latency_bound_cycles", "efficiency", "data_verified"})
+    for (const char* key :
+         {"scenario", "topology", "algorithm", "nodes", "bytes", "completion_cycles", "clock_ghz",
+          "completion_ns", "bound_cycles", "latency_bound_cycles", "efficiency", "data_verified"})
       CHECK(run.contains(key));
     CHECK(run["algorithm"] == (i % 2 == 0 ? "ring" : "multitree"));
     CHECK(run["bytes"] == (i < 2 ? 4096 : 65536));
@@ -194,7 +206,8 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   std::ifstream in(csv);
   std::string header, line;
   std::getline(in, header);
-  CHECK_THAT(header, Catch::StartsWith("scenario,topology,algorithm,nodes,ports,bytes,completion_cycles"));
+  CHECK_THAT(header,
+             Catch::StartsWith("scenario,topology,algorithm,nodes,ports,bytes,completion_cycles"));
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   CHECK(rows == 4);

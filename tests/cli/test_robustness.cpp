@@ -191,7 +191,7 @@ TEST_CASE("huge values keep the result table's columns apart") {
   std::istringstream row(r.output.substr(row_at + 1, r.output.find('\n', row_at + 1) - row_at));
   std::vector<std::string> cells;
   for (std::string cell; row >> cell;) cells.push_back(cell);
-  REQUIRE(cells.size() == 11);  // size .. bound_cyc, lat_cyc, eff, speedup, data
+  REQUIRE(cells.size() == 11);            // size .. bound_cyc, lat_cyc, eff, speedup, data
   CHECK(cells[4] == "1088000000000306");  // 2 packets' serialisation + wire and NIC latency
   CHECK(cells[5] == "1088000000000.306");
   CHECK(cells[6] == "1024000000000000");

@@ -1,8 +1,9 @@
 // SchedulerModel, the golden cycle-level model of the NIC scheduler v2: exact decision latency,
 // the post-grant port mask, oldest-first choice, step order (and its relaxation), window refill
-// from the ring in table order, errors, and a randomised co-simulation of every node of real schedules (random network delays and port busy
-// times, thousands of cycles) asserting on every issued command that its dependencies had arrived
-// L cycles before and that no earlier step of the node was still pending.
+// from the ring in table order, errors, and a randomised co-simulation of every node of real
+// schedules (random network delays and port busy times, thousands of cycles) asserting on every
+// issued command that its dependencies had arrived L cycles before and that no earlier step of the
+// node was still pending.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -30,8 +31,8 @@ TableEntry entry(int port, int step, int wait_counter, int wait_count, int peer 
 }
 
 // Ticks until `cycles` ticks have run, returning the cycle of each issue (by table index).
-std::vector<long> run(SchedulerModel& model, int cycles, const std::vector<std::pair<int, int>>&
-                                                             arrivals /* (cycle, counter) */) {
+std::vector<long> run(SchedulerModel& model, int cycles,
+                      const std::vector<std::pair<int, int>>& arrivals /* (cycle, counter) */) {
   std::vector<long> when(64, -1);
   for (int c = 0; c < cycles; ++c) {
     for (const auto& [cycle, counter] : arrivals) {
@@ -76,8 +77,10 @@ TEST_CASE("ready level is seen L - 1 cycles late and a grant masks its port for 
   CHECK(when[2] == 8);
 }
 
-TEST_CASE("a port that is not ready is granted nothing and ports are granted independently, "
-          "oldest first", "[nic][sched_model]") {
+TEST_CASE(
+    "a port that is not ready is granted nothing and ports are granted independently, "
+    "oldest first",
+    "[nic][sched_model]") {
   SchedulerModelConfig config;
   config.ports = 2;
   config.decision_latency_cycles = 2;
@@ -86,8 +89,8 @@ TEST_CASE("a port that is not ready is granted nothing and ports are granted ind
   CHECK(model.window_fill(0) == 1);  // the load cycles filled the windows
   CHECK(model.window_fill(1) == 2);
   model.set_port_ready(1, true);
-  CHECK(model.tick().empty());  // cycle 0: nothing seen yet
-  CHECK(model.tick().empty());  // cycle 1: port 1 decides index 0
+  CHECK(model.tick().empty());                      // cycle 0: nothing seen yet
+  CHECK(model.tick().empty());                      // cycle 1: port 1 decides index 0
   std::vector<IssueCommand> issues = model.tick();  // cycle 2: visible
   REQUIRE(issues.size() == 1);
   CHECK(issues[0].port == 1);
@@ -105,8 +108,10 @@ TEST_CASE("a port that is not ready is granted nothing and ports are granted ind
   CHECK(model.issued_count() == 2);
 }
 
-TEST_CASE("step order holds later steps back (registered minimum step) and nic.step_order false "
-          "relaxes it", "[nic][sched_model]") {
+TEST_CASE(
+    "step order holds later steps back (registered minimum step) and nic.step_order false "
+    "relaxes it",
+    "[nic][sched_model]") {
   for (const bool step_order : {true, false}) {
     SchedulerModelConfig config;
     config.ports = 2;
@@ -126,8 +131,10 @@ TEST_CASE("step order holds later steps back (registered minimum step) and nic.s
   }
 }
 
-TEST_CASE("windows refill in table order from the ring: a full window holds back the entries "
-          "behind it", "[nic][sched_model]") {
+TEST_CASE(
+    "windows refill in table order from the ring: a full window holds back the entries "
+    "behind it",
+    "[nic][sched_model]") {
   SchedulerModelConfig config;
   config.ports = 2;
   config.decision_latency_cycles = 2;
@@ -141,7 +148,7 @@ TEST_CASE("windows refill in table order from the ring: a full window holds back
   CHECK(model.window_fill(1) == 0);
   model.set_port_ready(1, true);
   std::vector<long> when = run(model, 10, {});
-  CHECK(when[3] == -1);  // port 1 is ready but its entry is behind port 0's
+  CHECK(when[3] == -1);           // port 1 is ready but its entry is behind port 0's
   model.set_port_ready(0, true);  // cycle 10
   for (int c = 10; c < 30; ++c) {
     for (const IssueCommand& cmd : model.tick()) when[static_cast<std::size_t>(cmd.index)] = c;
@@ -204,11 +211,13 @@ void cosimulate(const std::string& algorithm, int latency, int window, unsigned 
     models.emplace_back(config);
     models.back().load(packed.tables[static_cast<std::size_t>(u)]);
   }
-  std::vector<long> arrived(s.ops.size(), -1);       // cycle the arrival was presented
-  std::vector<std::pair<long, int>> in_flight;       // (arrival cycle, message)
+  std::vector<long> arrived(s.ops.size(), -1);  // cycle the arrival was presented
+  std::vector<std::pair<long, int>> in_flight;  // (arrival cycle, message)
   std::vector<std::vector<long>> port_free(static_cast<std::size_t>(n), std::vector<long>(4, 0));
   std::vector<std::vector<char>> issued(static_cast<std::size_t>(n));
-  for (int u = 0; u < n; ++u) issued[static_cast<std::size_t>(u)].assign(packed.tables[static_cast<std::size_t>(u)].size(), 0);
+  for (int u = 0; u < n; ++u)
+    issued[static_cast<std::size_t>(u)].assign(packed.tables[static_cast<std::size_t>(u)].size(),
+                                               0);
   long issues = 0;
   long cycle = 0;
   for (; cycle < 200000; ++cycle) {
@@ -228,7 +237,8 @@ void cosimulate(const std::string& algorithm, int latency, int window, unsigned 
     for (int u = 0; u < n; ++u) {
       SchedulerModel& model = models[static_cast<std::size_t>(u)];
       for (int p = 0; p < 4; ++p) {
-        model.set_port_ready(p, port_free[static_cast<std::size_t>(u)][static_cast<std::size_t>(p)] <= cycle);
+        model.set_port_ready(
+            p, port_free[static_cast<std::size_t>(u)][static_cast<std::size_t>(p)] <= cycle);
       }
       // Smallest pending step before this cycle's issues.
       int min_step = INT_MAX;
@@ -238,10 +248,11 @@ void cosimulate(const std::string& algorithm, int latency, int window, unsigned 
       }
       for (const IssueCommand& cmd : model.tick()) {
         ++issues;
-        const int id = packed.messages[static_cast<std::size_t>(u)][static_cast<std::size_t>(cmd.index)];
+        const int id =
+            packed.messages[static_cast<std::size_t>(u)][static_cast<std::size_t>(cmd.index)];
         const Op& op = s.ops[static_cast<std::size_t>(id)];
-        INFO(algorithm << " L=" << latency << " W=" << window << " seed " << seed << " cycle " << cycle << " node "
-                       << u << " message " << id);
+        INFO(algorithm << " L=" << latency << " W=" << window << " seed " << seed << " cycle "
+                       << cycle << " node " << u << " message " << id);
         REQUIRE(!issued[static_cast<std::size_t>(u)][static_cast<std::size_t>(cmd.index)]);
         for (const int d : op.deps) {
           REQUIRE(arrived[static_cast<std::size_t>(d)] >= 0);
@@ -296,11 +307,11 @@ TEST_CASE("HardwareScheduler ticks only while the engine is not idle", "[nic][sc
   CHECK(hw.ticks() == 1);
   hw.on_arrival(3);
   hw.on_counter_arrival(0, 1000);
-  CHECK(hw.ticks() == 1);  // idle cycles 1..999 skipped
-  CHECK(hw.next_ready(0, 1000) == -1);    // counted at the end of cycle 1000
+  CHECK(hw.ticks() == 1);               // idle cycles 1..999 skipped
+  CHECK(hw.next_ready(0, 1000) == -1);  // counted at the end of cycle 1000
   CHECK(hw.next_event_cycle(1000) == 1001);
-  CHECK(hw.next_ready(0, 1001) == -1);    // decided in 1001
-  CHECK(hw.next_ready(0, 1002) == 0);     // visible in 1000 + L
+  CHECK(hw.next_ready(0, 1001) == -1);  // decided in 1001
+  CHECK(hw.next_ready(0, 1002) == 0);   // visible in 1000 + L
   hw.pop(0);
   CHECK(hw.issued() == 1);
   CHECK(hw.is_issued(0));

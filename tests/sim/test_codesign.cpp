@@ -62,7 +62,8 @@ TEST_CASE("one message under message flow control: exact completion time", "[sim
   CHECK(link_bytes(r, 0, 1) == (17 + 3 * 16) * 16);
 }
 
-TEST_CASE("one message under hardware issue: the decision latency is added once", "[sim][codesign]") {
+TEST_CASE("one message under hardware issue: the decision latency is added once",
+          "[sim][codesign]") {
   // The port's ready level presented in cycle 0 reaches the decision in cycle L - 1 = 2; the
   // registered grant is visible, and the message starts, in cycle L = 3.
   const RunResult r = one_message("message", "hardware", 3);
@@ -101,8 +102,7 @@ TEST_CASE("hardware issue runs the ring all-reduce with verified data", "[sim][c
   CHECK(r.data_verified);
 }
 
-TEST_CASE("step-ordered MultiTree on a 4x4 torus has no inter-tree contention",
-          "[sim][codesign]") {
+TEST_CASE("step-ordered MultiTree on a 4x4 torus has no inter-tree contention", "[sim][codesign]") {
   // Message flow control keeps a whole message on one VC per hop, so one VC's buffer must cover
   // the credit round trip of a body packet (2 x 150 wire + 16 serialisation + 1 pipeline for the
   // head) plus a packet, or the stream lags its injection by a few cycles and the next step's
@@ -151,19 +151,17 @@ TEST_CASE("per-algorithm nic overrides and the step_order and decision latency k
   CHECK(free.issue == "hardware");
   CHECK(s.nic.issue == "hardware");  // the scenario's own nic is unchanged
 
-  CHECK_THROWS_WITH(
-      load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                         "collective:\n"
-                         "  algorithms:\n"
-                         "    - {name: ring, nic: {ports: 2}}\n",
-                         "bad.yaml"),
-      Catch::Contains("ports"));
-  CHECK_THROWS_WITH(
-      load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                         "nic: {decision_latency_cycles: 1}\n"
-                         "collective: {algorithms: [ring]}\n",
-                         "bad.yaml"),
-      Catch::Contains("nic.decision_latency_cycles"));
+  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                                       "collective:\n"
+                                       "  algorithms:\n"
+                                       "    - {name: ring, nic: {ports: 2}}\n",
+                                       "bad.yaml"),
+                    Catch::Contains("ports"));
+  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                                       "nic: {decision_latency_cycles: 1}\n"
+                                       "collective: {algorithms: [ring]}\n",
+                                       "bad.yaml"),
+                    Catch::Contains("nic.decision_latency_cycles"));
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 #include "model/collective/byte_size.h"
 #include "model/sim/scenario_loader.h"
 
-using mt::ScenarioError;
 using mt::load_scenario_text;
+using mt::ScenarioError;
 
 namespace {
 
@@ -93,25 +93,30 @@ TEST_CASE("byte sizes parse with binary and decimal units") {
 }
 
 TEST_CASE("unknown keys are named with file, line, column and the allowed keys") {
-  const std::string text = "topology: torus:4x4\nnic:\n  portz: 4\ncollective: {algorithms: [ring]}\n";
+  const std::string text =
+      "topology: torus:4x4\nnic:\n  portz: 4\ncollective: {algorithms: [ring]}\n";
   CHECK(error_of(text) ==
         "bad.yaml:3:3: nic.portz: unknown key; expected one of: ports, scheduler, flow_control, "
-        "issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
+        "issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, "
+        "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "software_issue_cycles, step_order, decision_latency_cycles, scheduler_depth, "
         "scheduler_window");
-  CHECK_THAT(error_of("topologee: ring:4\n"), Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
+  CHECK_THAT(error_of("topologee: ring:4\n"),
+             Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
 }
 
 TEST_CASE("wrong types are rejected with the key path") {
   const std::string base = "topology: torus:4x4\ncollective: {algorithms: [ring]}\n";
-  CHECK(error_of(base + "clock_ghz: fast\n") == "bad.yaml:3:12: clock_ghz: expected a number, got \"fast\"");
+  CHECK(error_of(base + "clock_ghz: fast\n") ==
+        "bad.yaml:3:12: clock_ghz: expected a number, got \"fast\"");
   CHECK(error_of(base + "router: {vcs: [1, 2]}\n") ==
         "bad.yaml:3:15: router.vcs: expected an integer, got a list");
   CHECK(error_of(base + "router: {step_priority: maybe}\n") ==
         "bad.yaml:3:25: router.step_priority: expected true or false, got \"maybe\"");
   CHECK(error_of(base + "nic: 4\n") ==
         "bad.yaml:3:6: nic: expected a mapping of keys (ports, scheduler, flow_control, issue, "
-        "reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, head_flit_bytes, flit_bytes, software_issue_cycles, "
+        "reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, "
+        "receive_port, packet_bytes, head_flit_bytes, flit_bytes, software_issue_cycles, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
@@ -136,32 +141,40 @@ TEST_CASE("impossible values are rejected") {
   CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], sizes: [2TiB]}\n") ==
         "bad.yaml:2:42: collective.sizes[0]: \"2TiB\" is larger than the 1TiB limit");
   CHECK_THAT(error_of("topology: torus:4x4\ncollective: {algorithms: [quantum]}\n"),
-             Catch::StartsWith("bad.yaml:2:27: collective.algorithms[0]: \"quantum\" is not one of: ring"));
+             Catch::StartsWith(
+                 "bad.yaml:2:27: collective.algorithms[0]: \"quantum\" is not one of: ring"));
   CHECK(error_of("topology: torus:4x4\nrouter: {vcs: 1}\n" + algos) ==
-        "bad.yaml:1:1: router.vcs: a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
-  CHECK(error_of("topology: bigraph:m=2,n=4\nrouter: {vcs: 1}\n" + algos) ==
-        "bad.yaml:1:1: router.vcs: a bigraph needs at least 2 virtual channels (hop classes: routes "
-        "turn between the switch halves)");
+        "bad.yaml:1:1: router.vcs: a torus needs at least 2 virtual channels (dateline deadlock "
+        "avoidance)");
+  CHECK(
+      error_of("topology: bigraph:m=2,n=4\nrouter: {vcs: 1}\n" + algos) ==
+      "bad.yaml:1:1: router.vcs: a bigraph needs at least 2 virtual channels (hop classes: routes "
+      "turn between the switch halves)");
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 8}\n" + algos) ==
         "bad.yaml:1:1: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
         "(nic.packet_bytes + nic.head_flit_bytes)");
   CHECK_THAT(error_of("topology: torus:4x4\nnic: {ports: 9}\n" + algos),
              Catch::StartsWith("bad.yaml:1:11: topology: ") && Catch::Contains("ports"));
   CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring, ring]}\n") ==
-        "bad.yaml:2:26: collective.algorithms: two entries are labelled \"ring\"; give each a distinct label");
+        "bad.yaml:2:26: collective.algorithms: two entries are labelled \"ring\"; give each a "
+        "distinct label");
 }
 
 TEST_CASE("missing sections, empty and non-YAML files are rejected") {
-  CHECK(error_of("") == "bad.yaml: the scenario is empty; expected a mapping with at least topology and collective");
-  CHECK(error_of("# only a comment\n") ==
-        "bad.yaml: the scenario is empty; expected a mapping with at least topology and collective");
+  CHECK(
+      error_of("") ==
+      "bad.yaml: the scenario is empty; expected a mapping with at least topology and collective");
+  CHECK(
+      error_of("# only a comment\n") ==
+      "bad.yaml: the scenario is empty; expected a mapping with at least topology and collective");
   CHECK(error_of("collective: {algorithms: [ring]}\n") ==
         "bad.yaml:1:1: topology: missing: every scenario needs a topology");
   CHECK(error_of("topology: ring:4\n") ==
         "bad.yaml:1:1: collective.algorithms: missing: list at least one algorithm");
   CHECK_THAT(error_of("- just\n- a list\n"),
              Catch::StartsWith("bad.yaml:1:1: expected a mapping of keys (name, description"));
-  CHECK_THAT(error_of("topology: {kind: torus\n"), Catch::StartsWith("bad.yaml:2:1: YAML syntax error: "));
+  CHECK_THAT(error_of("topology: {kind: torus\n"),
+             Catch::StartsWith("bad.yaml:2:1: YAML syntax error: "));
 }
 
 TEST_CASE("hostile input: non-UTF-8, deep nesting, duplicate keys, huge values") {
@@ -184,15 +197,18 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
   CHECK(s.router.step_priority);
   CHECK(error_of(kValid, {"nic.ports=many"}) ==
         "--set nic.ports=many: nic.ports: expected an integer, got \"many\"");
-  CHECK(error_of(kValid, {"nic.portz=4"}) == "--set nic.portz=4: nic.portz: unknown key; expected one "
-        "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, "
+  CHECK(error_of(kValid, {"nic.portz=4"}) ==
+        "--set nic.portz=4: nic.portz: unknown key; expected one "
+        "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, "
+        "port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, software_issue_cycles, step_order, decision_latency_cycles, "
         "scheduler_depth, scheduler_window");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
   CHECK(error_of(kValid, {"name.x=1"}) == "--set name.x=1: \"name\" is not a mapping");
   // A spec-string topology can still be changed key by key.
-  const mt::ScenarioConfig t = load_scenario_text(
-      "topology: torus:4x4\ncollective: {algorithms: [ring]}\n", "t.yaml", {"topology.link_latency_cycles=7"});
+  const mt::ScenarioConfig t =
+      load_scenario_text("topology: torus:4x4\ncollective: {algorithms: [ring]}\n", "t.yaml",
+                         {"topology.link_latency_cycles=7"});
   CHECK(t.topology.link_latency_cycles == 7);
   CHECK(t.topology.dims == std::vector<int>{4, 4});
 }

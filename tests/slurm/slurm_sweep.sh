@@ -7,7 +7,7 @@
 set -uo pipefail
 mtsim=${1:?usage: $0 MTSIM_BINARY}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d /tmp/mtsim-slurm.XXXXXX)
+work=$(mktemp -d -t mtsim-slurm.XXXXXX)
 cluster=$work/cluster
 # Ports of our own (not Slurm's 6817/6818), so two test runs on one machine do not meet.
 export MT_SLURM_PORT=${MT_SLURM_PORT:-$((20000 + ($$ % 10000) * 2))}
