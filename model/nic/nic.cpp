@@ -38,7 +38,10 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
   }
 
   tx_.resize(static_cast<std::size_t>(params_.ports));
-  const auto range = env_.routing->vc_range(0, params_.tx_vcs);
+  // A port that drives a network link itself sends on the VCs of the route's first class; a
+  // router's injection port has no dateline class, so every VC of it takes packets.
+  const auto range = params_.drives_links ? env_.routing->vc_range(0, params_.tx_vcs)
+                                          : std::make_pair(0, params_.tx_vcs);
   for (TxPort& port : tx_) {
     port.credits.assign(static_cast<std::size_t>(params_.tx_vcs), params_.tx_credits_per_vc);
     port.vc_first = range.first;

@@ -172,7 +172,32 @@ int Router::pick_vc(const Output& output, const Entry& entry, const PacketExtens
   return -1;
 }
 
-bool Router::arbitrate(int out, std::uint64_t now) {
+bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
+                                 const std::vector<int>& visit_rank) const {
+  const int port = fifo / params_.vcs;
+  const int vc = fifo % params_.vcs;
+  const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+  const int mine = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
+  for (int d = 0; d < mine; ++d) {
+    const int other = port * params_.vcs + (vc_last + 1 + d) % params_.vcs;
+    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
+    if (queue.empty() || queue.front().ready > now) continue;
+    const Entry& head = queue.front();
+    const PacketExtension& packet = packet_of(*head.payload);
+    const int last = head.eject ? static_cast<int>(outputs_.size()) : head.out + 1;
+    for (int o = head.out; o < last; ++o) {
+      if (o == out ||
+          visit_rank[static_cast<std::size_t>(o)] <= visit_rank[static_cast<std::size_t>(out)]) {
+        continue;  // only an output still to arbitrate in this pass can take it
+      }
+      const Output& candidate = outputs_[static_cast<std::size_t>(o)];
+      if (candidate.busy_until <= now && pick_vc(candidate, head, packet) >= 0) return true;
+    }
+  }
+  return false;
+}
+
+bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit_rank) {
   Output& output = outputs_[static_cast<std::size_t>(out)];
   if (output.busy_until > now || output.requesters.empty()) return false;
   // Round robin over input ports (starting after the last port granted this output), and within
@@ -181,11 +206,18 @@ bool Router::arbitrate(int out, std::uint64_t now) {
   int best_fifo = -1;
   int best_vc = -1;
   std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
+  bool deferred = false;
   for (const int fifo : output.requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
     // One packet at a time leaves an input port (no input speedup).
     if (input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)] > now) continue;
+    // The input port serves its VCs in turn: a VC nearer in its round robin that another output
+    // can take in this pass goes first (output-first rotation alone can starve a VC).
+    if (visit_rank != nullptr && input_prefers_other(fifo, out, now, *visit_rank)) {
+      deferred = true;
+      continue;
+    }
     const int port = fifo / params_.vcs;
     const int vc = fifo % params_.vcs;
     const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
@@ -207,6 +239,8 @@ bool Router::arbitrate(int out, std::uint64_t now) {
     best_fifo = fifo;
     best_vc = out_vc;
   }
+  // An output that left an input to another output visits again in the next pass.
+  if (deferred) output.gained_requester = 1;
   if (best_fifo < 0) return false;
 
   // Inter-flow contention: the winner waited behind another flow's packet on this output, and
@@ -292,6 +326,12 @@ void Router::process() {
   // Outputs arbitrate in the allocator's rotating order (they compete for inputs).
   // After the first pass only an output that gained a requester can grant (a grant only takes
   // an input port, an output and credits away), so later passes visit only those.
+  // In the first pass an input port's VCs take turns across outputs (input_prefers_other); later
+  // passes only fill what is still free.
+  visit_rank_.resize(static_cast<std::size_t>(allocator_.outputs()));
+  for (int k = 0; k < allocator_.outputs(); ++k) {
+    visit_rank_[static_cast<std::size_t>(allocator_.output_at(k))] = k;
+  }
   bool moved = true;
   bool first_pass = true;
   while (moved) {
@@ -301,10 +341,14 @@ void Router::process() {
       char& gained = outputs_[static_cast<std::size_t>(out)].gained_requester;
       if (!first_pass && !gained) continue;
       gained = 0;
-      if (arbitrate(out, now)) {
+      if (arbitrate(out, now, first_pass ? &visit_rank_ : nullptr)) {
         allocator_.granted(out);
         moved = true;
       }
+    }
+    if (first_pass) {
+      // An output that deferred to a later one visits again even if nothing moved.
+      for (const Output& output : outputs_) moved = moved || output.gained_requester != 0;
     }
     first_pass = false;
   }

@@ -115,7 +115,13 @@ class Router : public sc_core::sc_module {
   tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
   void process();
-  bool arbitrate(int out, std::uint64_t now);
+  bool arbitrate(int out, std::uint64_t now, const std::vector<int>* visit_rank);
+  /// True when input FIFO `fifo` should leave its input port to another of that port's VCs this
+  /// cycle: one nearer in the port's round robin, whose head is ready and could be granted by an
+  /// output other than `out` that arbitrates later in this pass (`visit_rank`: output -> its
+  /// position in the pass).
+  bool input_prefers_other(int fifo, int out, std::uint64_t now,
+                           const std::vector<int>& visit_rank) const;
   int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
   void add_requester(const Entry& entry, int fifo);
   void remove_requester(int out, int fifo);
@@ -130,6 +136,7 @@ class Router : public sc_core::sc_module {
   std::vector<std::uint64_t> input_busy_until_;  // per input port: its current packet has left
   std::vector<Output> outputs_;
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
+  std::vector<int> visit_rank_;  // per output: its position in the current pass (scratch)
   std::vector<Credit> credits_;  // min-heap by cycle
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   CycleWakeup wakeup_;    // the one pending wake-up of process()
