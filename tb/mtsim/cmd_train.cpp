@@ -2,7 +2,7 @@
 // By default every gradient bucket's all-reduce is released when backprop has produced it into
 // ONE simulation per algorithm, where they share the network (concurrent model); --serialised
 // simulates each distinct bucket size stand-alone and queues them in issue order instead.
-// The models: model/workload/workload.h; the runs: tb/mtsim/train_runs.h.
+// The models: model/workload/workload.h; the runs: model/run/train_run.h.
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -15,12 +15,14 @@
 #include "model/collective/byte_size.h"
 #include "model/core/json_text.h"
 #include "model/noc/time_limits.h"
+#include "model/run/train_run.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/topology/topology.h"
 #include "model/workload/workload.h"
+#include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"
-#include "tb/mtsim/train_runs.h"
+#include "tb/mtsim/point_pool.h"
 
 namespace po = boost::program_options;
 
@@ -85,6 +87,13 @@ void print_bucket_schedules(const std::vector<TrainRow>& rows) {
     }
     std::cout << "\n";
   }
+}
+
+void report_failures(const TrainRuns& runs) {
+  if (runs.verify_failure) std::cerr << "mtsim: " << runs.verify_failure->message() << "\n";
+  for (const RunResult& r : runs.failures)
+    std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
+              << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
 }
 
 nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& scenario,
@@ -220,12 +229,16 @@ int train_command(const std::vector<std::string>& args) {
                      ": " + e.what());
   }
 
-  std::vector<BucketRuns> runs;
-  const bool ok = serialised ? run_serialised(scenario, buckets, jobs, runs)
-                             : run_concurrent(scenario, buckets, jobs, runs);
-  if (!ok) return kExitCheckFailed;
+  const PointRunner runner = point_runner(scenario, jobs);
+  const TrainRuns runs = serialised
+                             ? run_train_serialised(scenario, buckets, runner, run_backends())
+                             : run_train_concurrent(scenario, buckets, runner, run_backends());
+  if (!runs.ok()) {
+    report_failures(runs);
+    return kExitCheckFailed;
+  }
   std::vector<TrainRow> rows;
-  for (const auto& r : runs) {
+  for (const auto& r : runs.runs) {
     TrainRow row{r, {}};
     row.timeline = serialised ? overlap_iteration(workload, buckets, r.cycles)
                               : concurrent_iteration(workload, buckets, r.cycles);
