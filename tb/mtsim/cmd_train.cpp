@@ -15,6 +15,7 @@
 #include "model/collective/byte_size.h"
 #include "model/core/json_text.h"
 #include "model/noc/time_limits.h"
+#include "model/run/train_report.h"
 #include "model/run/train_run.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
@@ -28,11 +29,6 @@ namespace po = boost::program_options;
 
 namespace mt::cli {
 namespace {
-
-struct TrainRow {
-  BucketRuns runs;
-  IterationTimeline timeline;
-};
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -94,48 +90,6 @@ void report_failures(const TrainRuns& runs) {
   for (const RunResult& r : runs.failures)
     std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
               << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
-}
-
-nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& scenario,
-                       const std::vector<GradientBucket>& buckets,
-                       const std::vector<TrainRow>& rows, bool serialised) {
-  nlohmann::json out;
-  out["workload"] = workload.name;
-  out["scenario"] = scenario.name;
-  out["clock_ghz"] = scenario.clock_ghz;
-  out["launch_cycles"] = workload.launch_cycles;
-  out["model"] = serialised ? "serialised: stand-alone all-reduces queued in issue order"
-                            : "concurrent: all-reduces released into one shared simulation";
-  for (const auto& row : rows) {
-    nlohmann::json j;
-    const auto& t = row.timeline;
-    j["algorithm"] = row.runs.algorithm;
-    j["schedule"] = row.runs.schedule;
-    j["data_mode"] = row.runs.data_mode;
-    j["messages"] = row.runs.messages;
-    j["iteration_cycles"] = t.iteration_cycles;
-    j["forward_cycles"] = t.forward_cycles;
-    j["backprop_cycles"] = t.backprop_cycles;
-    j["optimizer_cycles"] = t.optimizer_cycles;
-    j["compute_cycles"] = t.compute_cycles;
-    j["exposed_comm_cycles"] = t.exposed_comm_cycles;
-    for (std::size_t i = 0; i < buckets.size(); ++i) {
-      const auto& b = buckets[i];
-      j["buckets"].push_back(
-          {{"first_layer", workload.layers[b.first_layer].name},
-           {"last_layer", workload.layers[b.last_layer].name},
-           {"bytes", b.bytes},
-           {"simulated_bytes", simulated_bytes(b.bytes)},
-           {"schedule", row.runs.bucket_schedules.at(i)},
-           {"ready_cycle", b.ready_cycle},
-           {"release_cycle", b.release_cycle},
-           {"allreduce_cycles", t.allreduce_end_cycle[i] - t.allreduce_start_cycle[i]},
-           {"start_cycle", t.allreduce_start_cycle[i]},
-           {"end_cycle", t.allreduce_end_cycle[i]}});
-    }
-    out["runs"].push_back(j);
-  }
-  return out;
 }
 
 }  // namespace
@@ -237,13 +191,7 @@ int train_command(const std::vector<std::string>& args) {
     report_failures(runs);
     return kExitCheckFailed;
   }
-  std::vector<TrainRow> rows;
-  for (const auto& r : runs.runs) {
-    TrainRow row{r, {}};
-    row.timeline = serialised ? overlap_iteration(workload, buckets, r.cycles)
-                              : concurrent_iteration(workload, buckets, r.cycles);
-    rows.push_back(row);
-  }
+  const std::vector<TrainRow> rows = train_rows(workload, buckets, runs.runs, serialised);
 
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += b.bytes;
