@@ -11,6 +11,7 @@ packages=(
   python3 python3-matplotlib graphviz time
   slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)
+  clang-format-14  # the format check of model/, tb/, tests/ (ctest lint.format_check)
 )
 
 missing=()

@@ -1,6 +1,6 @@
 #pragma once
 // What simulated time the model can represent. SystemC counts time in a 64-bit integer of its
-// resolution (1 ps, the default mtsim keeps); every delay is a whole number of clock periods.
+// resolution (1 ps, SystemC's default); every delay is a whole number of clock periods.
 // A run stops at kMaxSimTimePs, and no single delay may exceed it, so a time plus a delay never
 // wraps (2 x 2^62 < 2^64). The scenario loader derives its accepted ranges from these limits.
 

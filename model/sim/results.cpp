@@ -10,7 +10,6 @@
 
 #include "model/collective/byte_size.h"
 #include "model/core/json_text.h"
-#include "model/sim/scenario_loader.h"
 
 namespace mt {
 namespace {

@@ -6,6 +6,10 @@
 
 namespace mt {
 
+bool run_failed(const RunResult& run) {
+  return !run.error.empty() || (!run.data_verified && run.data_mode != "off");
+}
+
 std::vector<std::uint64_t> last_arrival_cycles(const RunResult& run,
                                                const std::vector<int>& op_begin) {
   std::vector<std::uint64_t> ends;

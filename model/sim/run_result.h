@@ -52,6 +52,10 @@ struct RunResult {
   double wall_seconds = 0;  ///< host time spent simulating
 };
 
+/// True when the run failed: it carries an error (stall, refused configuration, crashed process)
+/// or its data check did not pass (a run without data check, data_mode "off", passes).
+bool run_failed(const RunResult& run);
+
 /// Completion of each part of a merged schedule (several all-reduces in one run): `op_begin` has
 /// parts + 1 message ids (MergedSchedule::op_begin); part i's completion is the largest
 /// message_arrival_cycles over ids [op_begin[i], op_begin[i+1]), cycles (0 for a part without

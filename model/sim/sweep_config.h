@@ -8,7 +8,7 @@
 
 namespace mt {
 
-/// One scenario override of a sweep, passed to `mtsim run` as `--set key=value`.
+/// One scenario override of a sweep: `key=value` applied to the base scenario of a point.
 struct SweepOverride {
   std::string key;    ///< scenario key path, e.g. "collective.sizes"
   std::string value;  ///< the value as one line of YAML, e.g. "1MiB" or "{name: ring, ports: 1}"

@@ -322,7 +322,7 @@ struct System::Impl {
         config.window = nc.scheduler_window;
         const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
         require(factory || nc.scheduler != "rtl",
-                "nic.scheduler rtl needs the RTL co-simulation (run it through mtsim)");
+                "nic.scheduler rtl needs the RTL co-simulation: no scheduler factory was given");
         scheduler = factory ? factory(u, table, config, packed.format)
                             : make_model_scheduler(table, config);
         require(scheduler != nullptr,

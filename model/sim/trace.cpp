@@ -5,12 +5,12 @@
 #include <string>
 
 #include "model/collective/byte_size.h"
-#include "model/sim/scenario_loader.h"
 
 namespace mt {
 namespace {
 
-// Track ids: NIC u's lanes are kNicBase + u * kLanes + lane, link l's kLinkBase + l * kLanes + lane.
+// Track ids: NIC u's lanes are kNicBase + u * kLanes + lane, link l's kLinkBase + l * kLanes +
+// lane.
 constexpr long kLanes = 1000;
 constexpr long kNicBase = 0;
 constexpr long kLinkBase = 100000000;
@@ -28,7 +28,8 @@ std::vector<int> assign_lanes(const std::vector<Slice>& slices) {
   std::vector<int> lanes;
   for (const Slice& s : slices) {
     int lane = 0;
-    while (lane < static_cast<int>(lane_end.size()) && lane_end[static_cast<std::size_t>(lane)] > s.begin)
+    while (lane < static_cast<int>(lane_end.size()) &&
+           lane_end[static_cast<std::size_t>(lane)] > s.begin)
       ++lane;
     if (lane == static_cast<int>(lane_end.size())) lane_end.push_back(0);
     lane_end[static_cast<std::size_t>(lane)] = s.end;
@@ -50,25 +51,35 @@ void add_track_events(nlohmann::json& events, int pid, long base, const std::str
     const long tid = base + lanes[i];
     if (!named[lanes[i]]) {
       named[lanes[i]] = true;
-      events.push_back({{"ph", "M"}, {"pid", pid}, {"tid", tid}, {"name", "thread_name"},
-                        {"args", {{"name", lanes[i] == 0 ? track_name
-                                                          : track_name + " (lane " +
-                                                                std::to_string(lanes[i]) + ")"}}}});
-      events.push_back({{"ph", "M"}, {"pid", pid}, {"tid", tid}, {"name", "thread_sort_index"},
+      events.push_back(
+          {{"ph", "M"},
+           {"pid", pid},
+           {"tid", tid},
+           {"name", "thread_name"},
+           {"args",
+            {{"name", lanes[i] == 0 ? track_name
+                                    : track_name + " (lane " + std::to_string(lanes[i]) + ")"}}}});
+      events.push_back({{"ph", "M"},
+                        {"pid", pid},
+                        {"tid", tid},
+                        {"name", "thread_sort_index"},
                         {"args", {{"sort_index", tid}}}});
     }
-    events.push_back(
-        {{"ph", "X"},
-         {"pid", pid},
-         {"tid", tid},
-         {"name", std::string(to_string(op.kind)) + " c" + std::to_string(op.chunk) + " " +
-                      std::to_string(op.node) + "->" + std::to_string(op.peer)},
-         {"cat", to_string(op.kind)},
-         {"ts", static_cast<double>(s.begin) * us_per_cycle},
-         {"dur", static_cast<double>(s.end - s.begin) * us_per_cycle},
-         {"args",
-          {{"message", op.id}, {"chunk", op.chunk}, {"flow", op.flow}, {"step", op.step},
-           {"issue_cycle", s.begin}, {"arrival_cycle", s.end}}}});
+    events.push_back({{"ph", "X"},
+                      {"pid", pid},
+                      {"tid", tid},
+                      {"name", std::string(to_string(op.kind)) + " c" + std::to_string(op.chunk) +
+                                   " " + std::to_string(op.node) + "->" + std::to_string(op.peer)},
+                      {"cat", to_string(op.kind)},
+                      {"ts", static_cast<double>(s.begin) * us_per_cycle},
+                      {"dur", static_cast<double>(s.end - s.begin) * us_per_cycle},
+                      {"args",
+                       {{"message", op.id},
+                        {"chunk", op.chunk},
+                        {"flow", op.flow},
+                        {"step", op.step},
+                        {"issue_cycle", s.begin},
+                        {"arrival_cycle", s.end}}}});
   }
 }
 
@@ -81,15 +92,20 @@ nlohmann::json chrome_trace(const std::vector<TraceRun>& runs) {
     const RunResult& result = *run.result;
     const int pid = static_cast<int>(r) + 1;
     const double us_per_cycle = 1e-3 / result.clock_ghz;
-    events.push_back({{"ph", "M"}, {"pid", pid}, {"name", "process_name"},
-                      {"args", {{"name", result.algorithm + " " + format_byte_size(result.bytes) +
-                                             " on " + result.topology}}}});
-    events.push_back({{"ph", "M"}, {"pid", pid}, {"name", "process_sort_index"},
+    events.push_back({{"ph", "M"},
+                      {"pid", pid},
+                      {"name", "process_name"},
+                      {"args",
+                       {{"name", result.algorithm + " " + format_byte_size(result.bytes) + " on " +
+                                     result.topology}}}});
+    events.push_back({{"ph", "M"},
+                      {"pid", pid},
+                      {"name", "process_sort_index"},
                       {"args", {{"sort_index", pid}}}});
     std::vector<std::vector<Slice>> per_nic(static_cast<std::size_t>(run.topology->nodes()));
     std::vector<std::vector<Slice>> per_link(run.topology->links().size());
-    const std::size_t known = std::min(result.message_issue_cycles.size(),
-                                       result.message_arrival_cycles.size());
+    const std::size_t known =
+        std::min(result.message_issue_cycles.size(), result.message_arrival_cycles.size());
     for (std::size_t m = 0; m < known && m < run.schedule->ops.size(); ++m) {
       const Op& op = run.schedule->ops[m];
       const Slice s{result.message_issue_cycles[m], result.message_arrival_cycles[m],

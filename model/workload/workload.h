@@ -9,11 +9,11 @@
 //   launches its all-reduce, one launch at a time, each taking launch_cycles (the per-collective
 //   launch cost, default 0): release = max(ready, previous release) + launch_cycles. With a
 //   launch cost, fusing layers into fewer buckets can win.
-//   - concurrent (the default of `mtsim train`): every bucket's all-reduce runs from its release in
-//     ONE SystemC run of the merged schedule (model/collective/schedule_merge.h), so all-reduces in
-//     flight at the same time share the network; a bucket ends when its last message arrives.
-//     concurrent_iteration() takes those end cycles.
-//   - serialised (`mtsim train --serialised`, a cheaper estimate): all-reduces queue in issue
+//   - concurrent (the default; model/run's run_train_concurrent): every bucket's all-reduce runs
+//     from its release in ONE SystemC run of the merged schedule (collective/schedule_merge.h),
+//     so all-reduces in flight at the same time share the network; a bucket ends when its last
+//     message arrives. concurrent_iteration() takes those end cycles.
+//   - serialised (run_train_serialised, a cheaper estimate): all-reduces queue in issue
 //     order: a bucket's starts at max(its release, the previous one's end) and lasts a stand-alone
 //     simulation of its size. overlap_iteration() takes those durations.
 //   Either way the optimizer step starts when backprop and the last all-reduce have both ended:

@@ -4,13 +4,14 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "model/collective/algorithm.h"
 #include "model/core/json_text.h"
+#include "model/run/prepare.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/sim/trace.h"
+#include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"
-#include "tb/mtsim/point_runner.h"
+#include "tb/mtsim/point_pool.h"
 
 namespace po = boost::program_options;
 
@@ -57,8 +58,11 @@ int run_command(const std::vector<std::string>& args) {
   if (!trace_out.empty()) check_writable(trace_out, "trace");
 
   // Build and verify every schedule before simulating anything: bad input writes nothing.
-  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
-  if (!verify_all(prepared)) return kExitCheckFailed;
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, run_backends());
+  if (const auto failure = verify_prepared(prepared)) {
+    std::cerr << "mtsim: " << failure->message() << "\n";
+    return kExitCheckFailed;
+  }
   int status = kExitOk;
   // Points ordered by size, then algorithm, so the table groups sizes.
   const std::vector<Point> points = points_for(prepared, scenario.collective.sizes_bytes);
@@ -66,7 +70,7 @@ int run_command(const std::vector<std::string>& args) {
       run_points(scenario, points, jobs, !trace_out.empty(), time_limit);
 
   for (const auto& r : results)
-    if (!r.error.empty() || (!r.data_verified && r.data_mode != "off")) status = kExitCheckFailed;
+    if (run_failed(r)) status = kExitCheckFailed;
   std::cout << format_results_table(results);
   if (!json_out.empty()) write_results_json(json_out, results);
   if (!csv_out.empty()) write_results_csv(csv_out, results);

@@ -4,17 +4,16 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <set>
 #include <sstream>
 
 #include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
-#include "model/collective/cost_model.h"
 #include "model/collective/msccl_xml.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
 #include "model/core/json_text.h"
+#include "model/run/schedule_analysis.h"
 #include "model/sim/scenario_loader.h"
 #include "tb/mtsim/cli.h"
 
@@ -23,52 +22,7 @@ namespace po = boost::program_options;
 namespace mt::cli {
 namespace {
 
-// Facts printed next to every schedule, so users see how far from optimal it is.
-struct Analysis {
-  int reduce_steps = 0;      // distinct steps holding reduce messages (reduce-scatter phase)
-  int broadcast_steps = 0;   // distinct steps holding broadcast messages (all-gather phase)
-  int step_lower_bound = 0;  // per phase: ceil(N(N-1) / directed links usable per step)
-  int diameter = 0;
-  std::uint64_t bytes = 0;
-  CostEstimate estimate;
-  double bound_cycles = 0;
-  double latency_bound_cycles = 0;
-};
-
-Analysis analyse(const Schedule& s, const Topology& t, std::uint64_t bytes) {
-  Analysis a;
-  std::set<int> reduce_steps, broadcast_steps;
-  for (const auto& op : s.ops)
-    (op.kind == OpKind::kReduce ? reduce_steps : broadcast_steps).insert(op.step);
-  a.reduce_steps = static_cast<int>(reduce_steps.size());
-  a.broadcast_steps = static_cast<int>(broadcast_steps.size());
-  a.step_lower_bound = step_lower_bound(t);
-  a.diameter = t.diameter();
-  a.bytes = bytes;
-  a.estimate = estimate_cost(s, t, bytes);
-  a.bound_cycles = bandwidth_bound_cycles(t, t.ports_per_node(), bytes);
-  a.latency_bound_cycles = latency_bound_cycles(t, bytes);
-  return a;
-}
-
-nlohmann::json analysis_json(const Analysis& a, const VerifyReport& v) {
-  return {{"verified", v.ok},
-          {"error", v.first_error},
-          {"contended_link_steps", v.contention.size()},
-          {"steps", v.num_steps},
-          {"reduce_scatter_steps", a.reduce_steps},
-          {"all_gather_steps", a.broadcast_steps},
-          {"step_lower_bound", a.step_lower_bound},
-          {"diameter", a.diameter},
-          {"estimate_bytes", a.bytes},
-          {"estimate_cycles", a.estimate.cycles},
-          {"estimate_latency_cycles", a.estimate.latency_cycles},
-          {"estimate_bandwidth_cycles", a.estimate.bandwidth_cycles},
-          {"bound_cycles", a.bound_cycles},
-          {"latency_bound_cycles", a.latency_bound_cycles}};
-}
-
-void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Analysis& a,
+void print_text(std::ostream& os, const Schedule& s, const Topology& t, const ScheduleAnalysis& a,
                 const VerifyReport& v) {
   os << "schedule " << s.algorithm << " on " << t.name() << ": " << s.nodes << " nodes, "
      << t.ports_per_node() << " NIC ports per node, " << s.num_chunks << " chunks, " << s.num_flows
@@ -92,13 +46,8 @@ void print_text(std::ostream& os, const Schedule& s, const Topology& t, const An
   os << "  (cycles of the network clock; per-step alpha-beta model with default link latency "
      << t.config().link_latency_cycles << " cycles and " << t.config().link_bytes_per_cycle
      << " bytes/cycle per link)\n";
-  std::map<int, std::pair<int, int>> per_step;  // step -> (reduce, broadcast) messages
-  for (const auto& op : s.ops) {
-    auto& counts = per_step[op.step];
-    (op.kind == OpKind::kReduce ? counts.first : counts.second)++;
-  }
   os << "  messages per step:";
-  for (const auto& [step, counts] : per_step)
+  for (const auto& [step, counts] : a.messages_per_step)
     os << " " << step << ":" << counts.first + counts.second;
   os << "\n";
 }
@@ -164,15 +113,15 @@ int schedule_command(const std::vector<std::string>& args) {
 
   TopologyConfig config = parse_topology_spec(topology_spec);
   config.ports_per_node = ports;
-  const Topology topology(config);
-  const Schedule schedule =
-      build_schedule(algorithm, topology, with_size(algorithm, parse_params(param_items), bytes));
-  const VerifyReport report = verify(schedule, topology);
-  const Analysis analysis = analyse(schedule, topology, bytes);
+  const ScheduleStudy study = study_schedule(config, algorithm, parse_params(param_items), bytes);
+  const Topology& topology = *study.topology;
+  const Schedule& schedule = study.schedule;
+  const VerifyReport& report = study.report;
+  const ScheduleAnalysis& analysis = study.analysis;
 
   if (format == "json") {
     nlohmann::json j = to_json(schedule);
-    j["analysis"] = analysis_json(analysis, report);
+    j["analysis"] = to_json(analysis, report);
     std::cout << json_text(j, 1) << "\n";
   } else if (format == "msccl") {
     MscclExportStats stats;

@@ -2,7 +2,7 @@
 // By default every gradient bucket's all-reduce is released when backprop has produced it into
 // ONE simulation per algorithm, where they share the network (concurrent model); --serialised
 // simulates each distinct bucket size stand-alone and queues them in issue order instead.
-// The models: model/workload/workload.h; the runs: tb/mtsim/train_runs.h.
+// The models: model/workload/workload.h; the runs: model/run/train_run.h.
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -15,22 +15,20 @@
 #include "model/collective/byte_size.h"
 #include "model/core/json_text.h"
 #include "model/noc/time_limits.h"
+#include "model/run/train_report.h"
+#include "model/run/train_run.h"
 #include "model/sim/results.h"
 #include "model/sim/scenario_loader.h"
 #include "model/topology/topology.h"
 #include "model/workload/workload.h"
+#include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"
-#include "tb/mtsim/train_runs.h"
+#include "tb/mtsim/point_pool.h"
 
 namespace po = boost::program_options;
 
 namespace mt::cli {
 namespace {
-
-struct TrainRow {
-  BucketRuns runs;
-  IterationTimeline timeline;
-};
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -87,46 +85,11 @@ void print_bucket_schedules(const std::vector<TrainRow>& rows) {
   }
 }
 
-nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& scenario,
-                       const std::vector<GradientBucket>& buckets,
-                       const std::vector<TrainRow>& rows, bool serialised) {
-  nlohmann::json out;
-  out["workload"] = workload.name;
-  out["scenario"] = scenario.name;
-  out["clock_ghz"] = scenario.clock_ghz;
-  out["launch_cycles"] = workload.launch_cycles;
-  out["model"] = serialised ? "serialised: stand-alone all-reduces queued in issue order"
-                            : "concurrent: all-reduces released into one shared simulation";
-  for (const auto& row : rows) {
-    nlohmann::json j;
-    const auto& t = row.timeline;
-    j["algorithm"] = row.runs.algorithm;
-    j["schedule"] = row.runs.schedule;
-    j["data_mode"] = row.runs.data_mode;
-    j["messages"] = row.runs.messages;
-    j["iteration_cycles"] = t.iteration_cycles;
-    j["forward_cycles"] = t.forward_cycles;
-    j["backprop_cycles"] = t.backprop_cycles;
-    j["optimizer_cycles"] = t.optimizer_cycles;
-    j["compute_cycles"] = t.compute_cycles;
-    j["exposed_comm_cycles"] = t.exposed_comm_cycles;
-    for (std::size_t i = 0; i < buckets.size(); ++i) {
-      const auto& b = buckets[i];
-      j["buckets"].push_back(
-          {{"first_layer", workload.layers[b.first_layer].name},
-           {"last_layer", workload.layers[b.last_layer].name},
-           {"bytes", b.bytes},
-           {"simulated_bytes", simulated_bytes(b.bytes)},
-           {"schedule", row.runs.bucket_schedules.at(i)},
-           {"ready_cycle", b.ready_cycle},
-           {"release_cycle", b.release_cycle},
-           {"allreduce_cycles", t.allreduce_end_cycle[i] - t.allreduce_start_cycle[i]},
-           {"start_cycle", t.allreduce_start_cycle[i]},
-           {"end_cycle", t.allreduce_end_cycle[i]}});
-    }
-    out["runs"].push_back(j);
-  }
-  return out;
+void report_failures(const TrainRuns& runs) {
+  if (runs.verify_failure) std::cerr << "mtsim: " << runs.verify_failure->message() << "\n";
+  for (const RunResult& r : runs.failures)
+    std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
+              << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
 }
 
 }  // namespace
@@ -220,17 +183,15 @@ int train_command(const std::vector<std::string>& args) {
                      ": " + e.what());
   }
 
-  std::vector<BucketRuns> runs;
-  const bool ok = serialised ? run_serialised(scenario, buckets, jobs, runs)
-                             : run_concurrent(scenario, buckets, jobs, runs);
-  if (!ok) return kExitCheckFailed;
-  std::vector<TrainRow> rows;
-  for (const auto& r : runs) {
-    TrainRow row{r, {}};
-    row.timeline = serialised ? overlap_iteration(workload, buckets, r.cycles)
-                              : concurrent_iteration(workload, buckets, r.cycles);
-    rows.push_back(row);
+  const PointRunner runner = point_runner(scenario, jobs);
+  const TrainRuns runs = serialised
+                             ? run_train_serialised(scenario, buckets, runner, run_backends())
+                             : run_train_concurrent(scenario, buckets, runner, run_backends());
+  if (!runs.ok()) {
+    report_failures(runs);
+    return kExitCheckFailed;
   }
+  const std::vector<TrainRow> rows = train_rows(workload, buckets, runs.runs, serialised);
 
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += b.bytes;

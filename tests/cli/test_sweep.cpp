@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "model/run/sweep.h"
 #include "model/sim/scenario_loader.h"
-#include "model/sim/sweep.h"
 #include "tests/support/cli_runner.h"
 
 namespace {
@@ -24,8 +24,8 @@ using mt::test::exists;
 using mt::test::mtsim;
 using mt::test::read_file;
 using mt::test::read_json;
-using mt::test::scratch_dir;
 using mt::test::run_shell;
+using mt::test::scratch_dir;
 using mt::test::write_file;
 
 const std::string kSource = MT_SOURCE_DIR;

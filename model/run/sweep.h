@@ -1,7 +1,7 @@
 #pragma once
 // A parameter sweep: its points (the cross product of the axes of a SweepConfig), the record of
-// each finished point, and the result files assembled from the records. Running the points is
-// the CLI's job (tb/mtsim/cmd_sweep.cpp); this block is plain data and files.
+// each finished point, and the result files assembled from the records. Running the points (and
+// reading what their processes left) is a front end's job; this block is plain data and files.
 //
 // Files in a sweep's output folder:
 //   results.jsonl  one record per finished point, appended as points finish (the source of truth:
@@ -9,7 +9,7 @@
 //   results.csv    one row per run (a point whose process failed without results gets one row with
 //                  its error), rewritten atomically after every point
 //   results.json   {"sweep", "scenario", "axes", "points": [...], "runs": [...]}, rewritten
-//                  atomically; "runs" has the schema of `mtsim run --json` plus the point fields
+//                  atomically; "runs" has the schema of write_results_json plus the point fields
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
@@ -37,15 +37,15 @@ std::vector<SweepPoint> expand_sweep(const SweepConfig& sweep);
 /// axes in file order. `--resume` matches recorded points by it.
 std::string sweep_point_key(const std::vector<SweepOverride>& values);
 
-/// What one point's `mtsim run` process produced.
+/// What one point's run produced.
 struct SweepRecord {
   std::size_t point = 0;              ///< index of the point in the current sweep
   std::string key;                    ///< sweep_point_key() of the point
   std::vector<SweepOverride> values;  ///< its axis values (where left empty)
-  int exit_status = 0;                ///< exit status of `mtsim run`; 128 + signal when killed
-  std::string error;                  ///< why the point failed; empty when it passed
-  double wall_seconds = 0;            ///< host time of the point's process, seconds
-  std::vector<RunResult> runs;        ///< the runs the point wrote (may be empty on failure)
+  int exit_status = 0;          ///< exit status of the point's process; 128 + signal if killed
+  std::string error;            ///< why the point failed; empty when it passed
+  double wall_seconds = 0;      ///< host time of the point's process, seconds
+  std::vector<RunResult> runs;  ///< the runs the point wrote (may be empty on failure)
 
   /// True when the process exited 0 and every run verified its data (or did not check it).
   bool passed() const { return exit_status == 0 && error.empty(); }
@@ -55,13 +55,6 @@ struct SweepRecord {
 nlohmann::json to_json(const SweepRecord& record);
 /// Inverse of to_json(const SweepRecord&). Throws nlohmann::json::exception on a malformed record.
 SweepRecord sweep_record_from_json(const nlohmann::json& j);
-
-/// Builds the record of a point from what its process left: its exit status, the results JSON it
-/// wrote (`json_path`, may be missing) and its log (`log_path`: stdout and stderr; the last
-/// message line explains a failure without results).
-SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
-                                 const std::string& json_path, const std::string& log_path,
-                                 double wall_seconds);
 
 /// Reads results.jsonl: the records in file order, a later record of the same key replacing an
 /// earlier one. A missing file gives no records; an unparsable last line (a write cut short by

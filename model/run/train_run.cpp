@@ -1,29 +1,15 @@
-#include "tb/mtsim/train_runs.h"
+#include "model/run/train_run.h"
 
-#include <iostream>
 #include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
 
-#include "model/collective/byte_size.h"
 #include "model/collective/schedule_merge.h"
-#include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
-#include "tb/mtsim/point_runner.h"
 
-namespace mt::cli {
+namespace mt {
 
 namespace {
-
-bool failed(const RunResult& r) {
-  return !r.error.empty() || (!r.data_verified && r.data_mode != "off");
-}
-
-void report_failure(const RunResult& r) {
-  std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
-            << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
-}
 
 std::vector<std::uint64_t> distinct_sizes(const std::vector<GradientBucket>& buckets) {
   std::set<std::uint64_t> sizes;
@@ -37,23 +23,22 @@ std::uint64_t simulated_bytes(std::uint64_t bytes) {
   return (bytes + 3) / 4 * 4;
 }
 
-bool run_serialised(const ScenarioConfig& scenario, const std::vector<GradientBucket>& buckets,
-                    int jobs, std::vector<BucketRuns>& out) {
+TrainRuns run_train_serialised(const ScenarioConfig& scenario,
+                               const std::vector<GradientBucket>& buckets,
+                               const PointRunner& runner, const RunBackends& backends) {
+  TrainRuns out;
   const std::vector<std::uint64_t> sizes = distinct_sizes(buckets);
-  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes);
-  if (!verify_all(prepared)) return false;
+  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes, backends);
+  out.verify_failure = verify_prepared(prepared);
+  if (out.verify_failure) return out;
   const std::vector<Point> points = points_for(prepared, sizes);
-  const std::vector<RunResult> results = run_points(scenario, points, jobs, false);
+  const std::vector<RunResult> results = runner(points, false);
   std::map<std::string, std::map<std::uint64_t, const RunResult*>> by_size;
-  bool ok = true;
   for (const auto& r : results) {
-    if (failed(r)) {
-      report_failure(r);
-      ok = false;
-    }
+    if (run_failed(r)) out.failures.push_back(r);
     by_size[r.algorithm][r.bytes] = &r;
   }
-  if (!ok) return false;
+  if (!out.failures.empty()) return out;
   for (const auto& run : scenario.collective.algorithms) {
     BucketRuns runs;
     runs.algorithm = run.label;
@@ -70,16 +55,19 @@ bool run_serialised(const ScenarioConfig& scenario, const std::vector<GradientBu
       if (runs.data_mode.empty() || r->data_mode != "full") runs.data_mode = r->data_mode;
     }
     runs.schedule = schedules.size() == 1 ? *schedules.begin() : "merged";
-    out.push_back(runs);
+    out.runs.push_back(runs);
   }
-  return true;
+  return out;
 }
 
-bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBucket>& buckets,
-                    int jobs, std::vector<BucketRuns>& out) {
+TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
+                               const std::vector<GradientBucket>& buckets,
+                               const PointRunner& runner, const RunBackends& backends) {
+  TrainRuns out;
   const std::vector<std::uint64_t> sizes = distinct_sizes(buckets);
-  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes);
-  if (!verify_all(prepared)) return false;
+  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes, backends);
+  out.verify_failure = verify_prepared(prepared);
+  if (out.verify_failure) return out;
   // One merged schedule per algorithm: bucket i's schedule (built for its size when the algorithm
   // chooses by size), released at its bucket's release cycle.
   std::vector<PreparedAlgorithm> merged;
@@ -104,6 +92,7 @@ bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBu
     PreparedAlgorithm m;
     m.run = &run;
     m.topology = std::make_unique<Topology>(any->topology->config());
+    m.scheduler_factory = any->scheduler_factory;
     bucket_schedules.emplace_back();
     for (const MergePart& part : parts) bucket_schedules.back().push_back(part.schedule->algorithm);
     MergedSchedule ms = merge_schedules(parts);
@@ -111,16 +100,15 @@ bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBu
     op_begin.push_back(std::move(ms.op_begin));
     merged.push_back(std::move(m));
   }
-  if (!verify_all(merged)) return false;
+  out.verify_failure = verify_prepared(merged);
+  if (out.verify_failure) return out;
   std::vector<Point> points;
   for (const auto& m : merged) points.emplace_back(&m, total_bytes);
-  const std::vector<RunResult> results = run_points(scenario, points, jobs, true);
-  bool ok = true;
+  const std::vector<RunResult> results = runner(points, true);
   for (std::size_t a = 0; a < results.size(); ++a) {
     const RunResult& r = results[a];
-    if (failed(r)) {
-      report_failure(r);
-      ok = false;
+    if (run_failed(r)) {
+      out.failures.push_back(r);
       continue;
     }
     BucketRuns runs;
@@ -131,9 +119,9 @@ bool run_concurrent(const ScenarioConfig& scenario, const std::vector<GradientBu
     runs.wall_seconds = r.wall_seconds;
     runs.cycles = last_arrival_cycles(r, op_begin[a]);
     runs.bucket_schedules = bucket_schedules[a];
-    out.push_back(runs);
+    out.runs.push_back(runs);
   }
-  return ok;
+  return out;
 }
 
-}  // namespace mt::cli
+}  // namespace mt

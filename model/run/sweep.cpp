@@ -1,53 +1,22 @@
-#include "model/sim/sweep.h"
+#include "model/run/sweep.h"
 
 #include <algorithm>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
-#include "model/collective/byte_size.h"
+#include "model/core/error.h"
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
 
 namespace mt {
 namespace {
-
-constexpr std::size_t kMaxErrorChars = 400;
-
-std::string read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return "";
   return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-// The line of a process log that explains a failure: the last one from mtsim itself, else the
-// last non-empty one.
-std::string failure_line(const std::string& log) {
-  std::istringstream in(log);
-  std::string last, last_mtsim;
-  for (std::string line; std::getline(in, line);) {
-    line = trim(line);
-    if (line.empty()) continue;
-    last = line;
-    if (line.rfind("mtsim", 0) == 0 || line.rfind("Error:", 0) == 0) last_mtsim = line;
-  }
-  std::string text = last_mtsim.empty() ? last : last_mtsim;
-  if (text.size() > kMaxErrorChars) text = text.substr(0, kMaxErrorChars) + "...";
-  return text;
-}
-
-std::string run_name(const RunResult& r) {
-  return r.algorithm + " at " + format_byte_size(r.bytes);
 }
 
 }  // namespace
@@ -114,52 +83,6 @@ SweepRecord sweep_record_from_json(const nlohmann::json& j) {
   return r;
 }
 
-SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
-                                 const std::string& json_path, const std::string& log_path,
-                                 double wall_seconds) {
-  SweepRecord r;
-  r.point = point.index;
-  r.key = point.key;
-  r.values = point.values;
-  for (auto& v : r.values) v.where.clear();
-  r.exit_status = exit_status;
-  r.wall_seconds = wall_seconds;
-  std::string json_problem;
-  if (std::ifstream(json_path).good()) {
-    try {
-      const nlohmann::json doc = nlohmann::json::parse(read_whole(json_path));
-      for (const auto& run : doc.at("runs")) r.runs.push_back(run_result_from_json(run));
-    } catch (const std::exception& e) {
-      r.runs.clear();
-      json_problem = json_path + ": unreadable results: " + e.what();
-    }
-  }
-  if (exit_status > 128) {
-    r.error = "mtsim run was killed by signal " + std::to_string(exit_status - 128) + " (" +
-              ::strsignal(exit_status - 128) + ")";
-    return r;
-  }
-  for (const auto& run : r.runs) {
-    if (!run.error.empty()) {
-      r.error = run_name(run) + ": " + run.error;
-      break;
-    }
-    if (!run.data_verified && run.data_mode != "off") {
-      r.error = run_name(run) + ": the data check failed";
-      break;
-    }
-  }
-  if (!r.error.empty()) return r;
-  if (exit_status != 0) {
-    r.error = failure_line(read_whole(log_path));
-    if (r.error.empty()) r.error = "mtsim run exited with status " + std::to_string(exit_status);
-  } else if (r.runs.empty()) {
-    r.error =
-        json_problem.empty() ? "mtsim run wrote no results (" + json_path + ")" : json_problem;
-  }
-  return r;
-}
-
 std::vector<SweepRecord> read_sweep_records(const std::string& path) {
   std::vector<SweepRecord> records;
   std::ifstream in(path, std::ios::binary);
@@ -202,7 +125,7 @@ void write_sweep_results(const std::string& dir, const SweepConfig& sweep,
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const SweepRecord* a, const SweepRecord* b) { return a->point < b->point; });
 
-  // CSV: the point's columns, one per axis, then the columns of `mtsim run --csv`.
+  // CSV: the point's columns, one per axis, then the columns of write_results_csv.
   std::string header = "point,point_key,exit_status,passed";
   for (const auto& axis : sweep.axes) header += "," + csv_field("axis." + axis.key);
   const std::string run_header = results_csv_header();

@@ -1,0 +1,125 @@
+#include "model/run/prepare.h"
+
+#include "model/collective/algorithm.h"
+#include "model/collective/schedule_file.h"
+#include "model/collective/verify.h"
+#include "model/sim/scenario_loader.h"
+
+namespace mt {
+
+namespace {
+
+// The schedule of a {name: file} entry, checked against the run's topology (ScenarioError naming
+// the entry and the file when it cannot be read or does not fit).
+Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
+  const std::string where = run.where + ": collective.algorithms: " + run.label + ": ";
+  Schedule schedule;
+  try {
+    schedule = load_any_schedule_file(run.schedule_file);
+  } catch (const ScheduleError& e) {
+    throw ScenarioError(where + e.what());
+  }
+  const std::string mismatch = topology_mismatch(schedule, topology);
+  if (!mismatch.empty())
+    throw ScenarioError(where + "schedule file \"" + run.schedule_file +
+                        "\" does not fit the "
+                        "scenario's topology: it " +
+                        mismatch);
+  return schedule;
+}
+
+// The scheduler factory of the entry's NIC: nic.scheduler rtl puts the Verilated nic_sched
+// behind every NIC (hardware issue); the C++ model otherwise.
+SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& backends) {
+  if (run.nic.scheduler != "rtl") return SchedulerFactory();
+  if (!backends.rtl_scheduler)
+    throw ScenarioError(
+        run.where + ": collective.algorithms: " + run.label +
+        ": nic.scheduler: rtl: co-simulation unavailable: " + backends.rtl_unavailable_reason);
+  return backends.rtl_scheduler;
+}
+
+}  // namespace
+
+PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
+                          const AlgorithmParams& params, std::uint64_t only_bytes,
+                          const RunBackends& backends) {
+  PreparedAlgorithm p;
+  p.run = &run;
+  p.only_bytes = only_bytes;
+  p.scheduler_factory = scheduler_factory(run, backends);
+  TopologyConfig config = scenario.topology;
+  if (run.ports > 0) config.ports_per_node = run.ports;
+  p.topology = std::make_unique<Topology>(config);
+  if (!run.schedule_file.empty()) {
+    // A file's chunks are fractions of the all-reduce: unequal ones are scaled to each size.
+    p.schedule = load_file_entry(run, *p.topology);
+    if (only_bytes > 0) p.schedule = scaled_to(p.schedule, only_bytes / 4);
+    return p;
+  }
+  try {
+    p.schedule = build_schedule(run.name, *p.topology, params);
+  } catch (const AlgorithmError& e) {
+    throw ScenarioError(run.where + ": collective.algorithms: " + run.label + ": " + e.what());
+  }
+  return p;
+}
+
+std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
+                                                 const std::vector<std::uint64_t>& sizes_bytes,
+                                                 const RunBackends& backends) {
+  std::vector<PreparedAlgorithm> prepared;
+  for (const auto& run : scenario.collective.algorithms) {
+    const std::uint64_t first = sizes_bytes.front();
+    if (!run.schedule_file.empty()) {
+      PreparedAlgorithm p = prepare(scenario, run, run.params, 0, backends);
+      if (p.schedule.chunk_offsets.empty()) {
+        prepared.push_back(std::move(p));
+      } else {
+        for (const std::uint64_t bytes : sizes_bytes)
+          prepared.push_back(prepare(scenario, run, run.params, bytes, backends));
+      }
+      continue;
+    }
+    if (with_size(run.name, run.params, first) == run.params) {
+      prepared.push_back(prepare(scenario, run, run.params, 0, backends));
+      continue;
+    }
+    for (const std::uint64_t bytes : sizes_bytes)
+      prepared.push_back(
+          prepare(scenario, run, with_size(run.name, run.params, bytes), bytes, backends));
+  }
+  return prepared;
+}
+
+std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario,
+                                           const RunBackends& backends) {
+  return prepare_for_sizes(scenario, scenario.collective.sizes_bytes, backends);
+}
+
+std::string VerifyFailure::message() const {
+  return algorithm + " on " + topology +
+         (schedule_file.empty() ? "" : " (schedule file \"" + schedule_file + "\")") +
+         ": schedule verification failed: " + error;
+}
+
+std::optional<VerifyFailure> verify_prepared(const std::vector<PreparedAlgorithm>& prepared) {
+  for (const auto& p : prepared) {
+    const VerifyReport report = verify(p.schedule, *p.topology);
+    if (!report.ok)
+      return VerifyFailure{p.run->label, p.topology->name(), p.run->schedule_file,
+                           report.first_error};
+  }
+  return std::nullopt;
+}
+
+std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
+                              const std::vector<std::uint64_t>& sizes_bytes) {
+  std::vector<Point> points;
+  for (const std::uint64_t bytes : sizes_bytes)
+    for (const auto& p : prepared)
+      if (p.only_bytes == 0 || p.only_bytes == bytes) points.emplace_back(&p, bytes);
+  return points;
+}
+
+}  // namespace mt

@@ -1,0 +1,77 @@
+#pragma once
+// Preparing the points of a scenario (one algorithm x one size): every schedule built on its
+// topology and verified before anything is simulated. Shared by runs, training and sweeps.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/collective/schedule.h"
+#include "model/sim/scenario_config.h"
+#include "model/sim/system.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+
+/// What a front end injects into the run layer: parts that only some builds have.
+struct RunBackends {
+  /// Builds every NIC's scheduler for `nic.scheduler: rtl` (the Verilated nic_sched); empty when
+  /// the front end has no RTL co-simulation.
+  SchedulerFactory rtl_scheduler;
+  /// Why `rtl_scheduler` is empty, for the error a scenario asking for it gets (for example
+  /// "built without Verilator").
+  std::string rtl_unavailable_reason = "no RTL scheduler was given";
+};
+
+/// One algorithm of a scenario, its schedule built once before any simulation.
+struct PreparedAlgorithm {
+  const AlgorithmRun* run = nullptr;   ///< the scenario's entry (label, params, nic)
+  std::unique_ptr<Topology> topology;  ///< with this run's port count
+  Schedule schedule;
+  std::uint64_t only_bytes = 0;  ///< built for this size only (auto); 0 = every size
+  /// Builds every NIC's scheduler (nic.scheduler rtl); empty = the C++ SchedulerModel.
+  SchedulerFactory scheduler_factory;
+};
+
+/// Builds `run`'s schedule with `params` on the scenario's topology (ScenarioError naming the
+/// entry on failure, also when the entry's nic.scheduler needs a backend `backends` lacks).
+PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
+                          const AlgorithmParams& params, std::uint64_t only_bytes,
+                          const RunBackends& backends = {});
+
+/// One schedule per algorithm of the scenario, or one per size for algorithms that choose by
+/// size (auto).
+std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario,
+                                           const RunBackends& backends = {});
+
+/// Same as prepare_all for the sizes `sizes_bytes` instead of the scenario's.
+std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
+                                                 const std::vector<std::uint64_t>& sizes_bytes,
+                                                 const RunBackends& backends = {});
+
+/// A prepared schedule that failed verification.
+struct VerifyFailure {
+  std::string algorithm;      ///< the scenario entry's label
+  std::string topology;       ///< topology name, e.g. "torus:4x4"
+  std::string schedule_file;  ///< the entry's schedule file; empty for a built schedule
+  std::string error;          ///< the verifier's first error
+
+  /// "LABEL on TOPOLOGY (schedule file "F"): schedule verification failed: ERROR".
+  std::string message() const;
+};
+
+/// Verifies every prepared schedule; the first failure, or nothing when all pass.
+std::optional<VerifyFailure> verify_prepared(const std::vector<PreparedAlgorithm>& prepared);
+
+/// A simulation point: a prepared schedule and the all-reduce size, bytes.
+using Point = std::pair<const PreparedAlgorithm*, std::uint64_t>;
+
+/// The points to simulate: every size (outer) for every prepared schedule built for it (inner),
+/// so a table groups by size.
+std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
+                              const std::vector<std::uint64_t>& sizes_bytes);
+
+}  // namespace mt

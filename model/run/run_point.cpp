@@ -1,0 +1,39 @@
+#include "model/run/run_point.h"
+
+#include <exception>
+
+#include "model/sim/system.h"
+
+namespace mt {
+
+RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                    std::uint64_t bytes) {
+  try {
+    ScenarioConfig point = scenario;
+    point.nic = p.run->nic;  // the entry's nic (scenario nic plus its `nic:` overrides)
+    RunResult r = simulate(point, *p.topology, p.schedule, bytes, p.scheduler_factory);
+    r.algorithm = p.run->label;
+    r.schedule = p.schedule.algorithm;
+    return r;
+  } catch (const std::exception& e) {
+    return failed_result(scenario, p, bytes, e.what());
+  }
+}
+
+RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                        std::uint64_t bytes, const std::string& error) {
+  RunResult r;
+  r.scenario = scenario.name;
+  r.topology = p.topology->name();
+  r.algorithm = p.run->label;
+  r.schedule = p.schedule.algorithm;
+  r.nodes = p.topology->nodes();
+  r.ports = p.topology->ports_per_node();
+  r.bytes = bytes;
+  r.clock_ghz = scenario.clock_ghz;
+  r.steps = p.schedule.num_steps;
+  r.error = error;
+  return r;
+}
+
+}  // namespace mt

@@ -1,0 +1,33 @@
+#pragma once
+// Simulating one prepared point (one algorithm x one size) in this process: the last stage of
+// prepare -> verify -> simulate -> result.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/run/prepare.h"
+#include "model/sim/run_result.h"
+#include "model/sim/scenario_config.h"
+
+namespace mt {
+
+/// Simulates `p` at `bytes` with the entry's NIC (the scenario's nic plus the entry's `nic:`
+/// overrides). Elaborates SystemC: call at most once per process. A failure (data mismatch,
+/// stall, a configuration the simulator refuses) is a RunResult with `error` set, not an
+/// exception.
+RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                    std::uint64_t bytes);
+
+/// A result naming the point (scenario, topology, algorithm, size), carrying `error`.
+RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                        std::uint64_t bytes, const std::string& error);
+
+/// Simulates every point (each in its own process: SystemC elaborates once per process) and
+/// returns the results in the points' order. `with_messages`: keep the per-message cycles.
+/// Front ends provide it (a process pool); the run layer's multi-point functions take it.
+using PointRunner =
+    std::function<std::vector<RunResult>(const std::vector<Point>& points, bool with_messages)>;
+
+}  // namespace mt

@@ -1,0 +1,21 @@
+#include "tb/mtsim/backends.h"
+
+// MT_WITH_RTL_ADAPTER comes with the mt_rtl_adapter library (rtl/CMakeLists.txt), which exists
+// only when Verilator was found.
+#ifdef MT_WITH_RTL_ADAPTER
+#include "tb/rtl_adapter/rtl_scheduler.h"
+#endif
+
+namespace mt::cli {
+
+RunBackends run_backends() {
+  RunBackends backends;
+#ifdef MT_WITH_RTL_ADAPTER
+  backends.rtl_scheduler = make_rtl_scheduler_factory();
+#else
+  backends.rtl_unavailable_reason = "built without Verilator";
+#endif
+  return backends;
+}
+
+}  // namespace mt::cli

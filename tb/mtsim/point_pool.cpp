@@ -1,0 +1,101 @@
+#include "tb/mtsim/point_pool.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+
+#include "model/core/json_text.h"
+#include "model/sim/results.h"
+#include "tb/mtsim/process_pool.h"
+
+namespace mt::cli {
+
+namespace {
+
+// Child side: simulate, send the result as JSON through the pipe, leave without unwinding SystemC.
+[[noreturn]] void simulate_in_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                                    std::uint64_t bytes, bool with_messages, int fd) {
+  std::string text;
+  try {
+    text = json_text(to_json(run_point(scenario, p, bytes), with_messages));
+  } catch (const std::exception& e) {
+    text = json_text(to_json(failed_result(scenario, p, bytes, e.what())));
+  }
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0 && errno != EINTR) break;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  std::cout.flush();
+  ::_exit(0);
+}
+
+// The point's result from what its process left; a crash or a kill becomes `failed` with why.
+RunResult point_result(const ProcessOutcome& outcome, RunResult failed, double time_limit_seconds) {
+  if (outcome.timed_out) {
+    std::ostringstream limit;
+    limit << time_limit_seconds;
+    failed.error = "stopped at the wall-clock limit of " + limit.str() + " s (--time-limit)";
+    return failed;
+  }
+  if (WIFSIGNALED(outcome.wait_status)) {
+    failed.error =
+        std::string("simulation process died: ") + ::strsignal(WTERMSIG(outcome.wait_status));
+    return failed;
+  }
+  try {
+    return run_result_from_json(nlohmann::json::parse(outcome.output));
+  } catch (const std::exception& e) {
+    failed.error = "simulation process returned no result (exit status " +
+                   std::to_string(WEXITSTATUS(outcome.wait_status)) + ")";
+    return failed;
+  }
+}
+
+}  // namespace
+
+std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
+                                  int jobs, bool with_messages, double time_limit_seconds) {
+  std::vector<RunResult> results(points.size());
+  // Progress on a terminal only (a redrawn line on stderr; pipes and files stay clean).
+  const bool tty = ::isatty(STDERR_FILENO) == 1 && points.size() > 1;
+  const auto started = std::chrono::steady_clock::now();
+  std::size_t done = 0;
+  ProcessPool::Options options;
+  options.time_limit_seconds = time_limit_seconds;
+  options.answer_pipe = true;
+  run_all(
+      points.size(), jobs, options,
+      [&](std::size_t i, int fd) {
+        simulate_in_child(scenario, *points[i].first, points[i].second, with_messages, fd);
+      },
+      [&](ProcessOutcome&& outcome, std::size_t running) {
+        const auto& [p, bytes] = points[outcome.task];
+        results[outcome.task] =
+            point_result(outcome, failed_result(scenario, *p, bytes, ""), time_limit_seconds);
+        ++done;
+        if (!tty) return;
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, "
+                  << running << " running, " << static_cast<long>(seconds) << " s elapsed"
+                  << std::flush;
+      });
+  if (tty) std::cerr << "\r\033[K" << std::flush;
+  return results;
+}
+
+PointRunner point_runner(const ScenarioConfig& scenario, int jobs) {
+  return [&scenario, jobs](const std::vector<Point>& points, bool with_messages) {
+    return run_points(scenario, points, jobs, with_messages);
+  };
+}
+
+}  // namespace mt::cli

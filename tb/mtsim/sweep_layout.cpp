@@ -1,0 +1,182 @@
+#include "tb/mtsim/sweep_layout.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "model/collective/byte_size.h"
+#include "model/sim/results.h"
+#include "tb/mtsim/cli.h"
+
+namespace mt::cli {
+
+namespace {
+
+constexpr std::size_t kMaxErrorChars = 400;
+
+std::string read_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// The line of a process log that explains a failure: the last one from mtsim itself, else the
+// last non-empty one.
+std::string failure_line(const std::string& log) {
+  std::istringstream in(log);
+  std::string last, last_mtsim;
+  for (std::string line; std::getline(in, line);) {
+    line = trim(line);
+    if (line.empty()) continue;
+    last = line;
+    if (line.rfind("mtsim", 0) == 0 || line.rfind("Error:", 0) == 0) last_mtsim = line;
+  }
+  std::string text = last_mtsim.empty() ? last : last_mtsim;
+  if (text.size() > kMaxErrorChars) text = text.substr(0, kMaxErrorChars) + "...";
+  return text;
+}
+
+}  // namespace
+
+std::string absolute_path(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) throw UsageError(path + ": " + std::strerror(errno));
+  std::string out = resolved;
+  std::free(resolved);
+  return out;
+}
+
+std::string self_executable() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw Error("cannot find the mtsim executable (/proc/self/exe)");
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+void make_dir(const std::string& path) {
+  std::string partial;
+  std::istringstream parts(path);
+  if (!path.empty() && path.front() == '/') partial = "/";
+  for (std::string part; std::getline(parts, part, '/');) {
+    if (part.empty()) continue;
+    partial += part;
+    if (::mkdir(partial.c_str(), 0777) != 0 && errno != EEXIST)
+      throw UsageError(partial + ": cannot create the folder: " + std::strerror(errno));
+    partial += "/";
+  }
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::vector<std::string> point_command(const std::string& exe, const SweepConfig& sweep,
+                                       const SweepPoint& point, const SweepDir& dir) {
+  std::vector<std::string> argv = {exe, "run", sweep.scenario_file};
+  for (const auto& s : point.set_args) {
+    argv.push_back("--set");
+    argv.push_back(s);
+  }
+  argv.push_back("--json");
+  argv.push_back(dir.point_json(point.index));
+  return argv;
+}
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
+  return line;
+}
+
+void write_points_file(const std::string& path, const std::string& exe, const SweepConfig& sweep,
+                       const std::vector<SweepPoint>& points, const SweepDir& dir) {
+  std::string text;
+  for (const auto& p : points) text += command_line(point_command(exe, sweep, p, dir)) + "\n";
+  write_text_atomically(path, text);
+}
+
+SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
+                                 const std::string& json_path, const std::string& log_path,
+                                 double wall_seconds) {
+  SweepRecord r;
+  r.point = point.index;
+  r.key = point.key;
+  r.values = point.values;
+  for (auto& v : r.values) v.where.clear();
+  r.exit_status = exit_status;
+  r.wall_seconds = wall_seconds;
+  std::string json_problem;
+  if (std::ifstream(json_path).good()) {
+    try {
+      const nlohmann::json doc = nlohmann::json::parse(read_whole(json_path));
+      for (const auto& run : doc.at("runs")) r.runs.push_back(run_result_from_json(run));
+    } catch (const std::exception& e) {
+      r.runs.clear();
+      json_problem = json_path + ": unreadable results: " + e.what();
+    }
+  }
+  if (exit_status > 128) {
+    r.error = "mtsim run was killed by signal " + std::to_string(exit_status - 128) + " (" +
+              ::strsignal(exit_status - 128) + ")";
+    return r;
+  }
+  for (const auto& run : r.runs) {
+    if (run_failed(run)) {
+      r.error = run.algorithm + " at " + format_byte_size(run.bytes) + ": " +
+                (run.error.empty() ? "the data check failed" : run.error);
+      return r;
+    }
+  }
+  if (exit_status != 0) {
+    r.error = failure_line(read_whole(log_path));
+    if (r.error.empty()) r.error = "mtsim run exited with status " + std::to_string(exit_status);
+  } else if (r.runs.empty()) {
+    r.error =
+        json_problem.empty() ? "mtsim run wrote no results (" + json_path + ")" : json_problem;
+  }
+  return r;
+}
+
+std::size_t count_failed(const std::vector<SweepRecord>& records) {
+  std::size_t n = 0;
+  for (const auto& r : records)
+    if (!r.passed()) ++n;
+  return n;
+}
+
+void print_summary(const SweepConfig& sweep, const std::vector<SweepPoint>& points,
+                   const std::vector<SweepRecord>& records, const SweepDir& dir) {
+  const std::size_t failed = count_failed(records);
+  std::cout << "sweep " << sweep.name << ": " << records.size() << " of " << points.size()
+            << " points finished, " << records.size() - failed << " passed, " << failed
+            << " failed\n";
+  for (const auto& r : records)
+    if (!r.passed())
+      std::cout << "  FAILED point " << r.point << " (" << r.key << "), exit " << r.exit_status
+                << ": " << r.error << "\n";
+  std::cout << "results: " << dir.root << "/results.csv, " << dir.root << "/results.json ("
+            << dir.root << "/results.jsonl: one record per point)\n";
+}
+
+}  // namespace mt::cli

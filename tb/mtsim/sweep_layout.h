@@ -1,0 +1,63 @@
+#pragma once
+// A sweep's output folder as `mtsim sweep` lays it out, the `mtsim run` command line of each
+// point, and the record built from what a point's process left there (exit status, results JSON,
+// log).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/run/sweep.h"
+#include "model/sim/sweep_config.h"
+
+namespace mt::cli {
+
+/// Output layout of a sweep folder.
+struct SweepDir {
+  std::string root;  ///< absolute (except for --list)
+  std::string records() const { return root + "/results.jsonl"; }
+  std::string point_json(std::size_t i) const {
+    return root + "/points/" + std::to_string(i) + ".json";
+  }
+  std::string point_status(std::size_t i) const {
+    return root + "/points/" + std::to_string(i) + ".status";
+  }
+  std::string point_log(std::size_t i) const {
+    return root + "/logs/" + std::to_string(i) + ".log";
+  }
+};
+
+/// `path` made absolute with symbolic links resolved (UsageError when it does not exist).
+std::string absolute_path(const std::string& path);
+/// The running mtsim executable (/proc/self/exe).
+std::string self_executable();
+/// Creates `path` and its missing parents (UsageError naming the one that fails).
+void make_dir(const std::string& path);
+/// True when `path` exists.
+bool file_exists(const std::string& path);
+/// Single-quoted for a POSIX shell.
+std::string shell_quote(const std::string& s);
+
+/// The `mtsim run` command line (argv) of one point, writing its results to the folder.
+std::vector<std::string> point_command(const std::string& exe, const SweepConfig& sweep,
+                                       const SweepPoint& point, const SweepDir& dir);
+/// `argv` as one shell command line.
+std::string command_line(const std::vector<std::string>& argv);
+/// Writes `path`: one point's `mtsim run` command line per line, in point order.
+void write_points_file(const std::string& path, const std::string& exe, const SweepConfig& sweep,
+                       const std::vector<SweepPoint>& points, const SweepDir& dir);
+
+/// The record of a point from what its `mtsim run` process left: its exit status, the results
+/// JSON it wrote (`json_path`, may be missing) and its log (`log_path`: stdout and stderr; the
+/// last message line explains a failure without results).
+SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
+                                 const std::string& json_path, const std::string& log_path,
+                                 double wall_seconds);
+
+/// Records that did not pass.
+std::size_t count_failed(const std::vector<SweepRecord>& records);
+/// The summary of a sweep on stdout: counts, every failure, where the results are.
+void print_summary(const SweepConfig& sweep, const std::vector<SweepPoint>& points,
+                   const std::vector<SweepRecord>& records, const SweepDir& dir);
+
+}  // namespace mt::cli

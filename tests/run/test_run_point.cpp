@@ -1,0 +1,99 @@
+// The run layer called directly (no CLI): prepare -> verify -> simulate one point in this process.
+// Every TEST_CASE elaborates SystemC at most once.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "model/collective/algorithm.h"
+#include "model/collective/schedule_io.h"
+#include "model/run/prepare.h"
+#include "model/run/run_point.h"
+#include "model/sim/scenario_loader.h"
+#include "tests/support/cli_runner.h"
+
+namespace mt {
+namespace {
+
+using test::read_json;
+using test::scratch;
+using test::write_file;
+
+// An 8-node ring with 50-cycle links, int32 data: the exact case of tests/sim/test_system.cpp.
+const char* const kRing8 =
+    "name: ring8\n"
+    "topology: {kind: ring, dims: [8], link_latency_cycles: 50}\n"
+    "collective: {algorithms: [ring], sizes: [8KiB], dtype: int32}\n";
+
+TEST_CASE("a point run returns the completion cycles mtsim run prints", "[run]") {
+  const std::string yaml = scratch("ring8.yaml");
+  write_file(yaml, kRing8);
+  const ScenarioConfig scenario = load_scenario_file(yaml);
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
+  REQUIRE(prepared.size() == 1);
+  CHECK_FALSE(verify_prepared(prepared));
+  const std::vector<Point> points = points_for(prepared, scenario.collective.sizes_bytes);
+  REQUIRE(points.size() == 1);
+  const RunResult r = run_point(scenario, *points[0].first, points[0].second);
+  INFO(r.error);
+  REQUIRE_FALSE(run_failed(r));
+  CHECK(r.algorithm == "ring");
+  CHECK(r.data_mode == "full");
+  // 8 chunks of 4 packets: per step (4 - 1) x 17 + 2 pipelines + 50 wire + 17, plus the
+  // reduction of the last packet (2 cycles) in the 7 reduce-scatter steps.
+  const std::uint64_t step = 3 * 17 + 2 + 50 + 17;
+  CHECK(r.completion_cycles == 7 * (step + 2) + 7 * step);
+
+  const std::string json = scratch("ring8.json");
+  const test::CliResult cli = test::mtsim("run " + yaml + " --json " + json);
+  REQUIRE(cli.status == 0);
+  const nlohmann::json runs = read_json(json).at("runs");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].at("completion_cycles").get<std::uint64_t>() == r.completion_cycles);
+  CHECK(runs[0].at("messages").get<std::uint64_t>() == r.messages);
+  CHECK(runs[0].at("packets").get<std::uint64_t>() == r.packets);
+}
+
+TEST_CASE("a schedule that fails verification is a typed failure naming the file", "[run]") {
+  // A correct ring:4 schedule less its last message: node 0 misses node 1's part of chunk 2.
+  const Topology topology(parse_topology_spec("ring:4"));
+  Schedule broken = build_schedule("ring", topology, {});
+  broken.ops.pop_back();
+  const std::string file = scratch("broken.json");
+  save_schedule_file(broken, file);
+  const ScenarioConfig scenario = load_scenario_text(
+      "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " + file + "}\n",
+      "s.yaml");
+  const std::optional<VerifyFailure> failure = verify_prepared(prepare_all(scenario));
+  REQUIRE(failure);
+  CHECK(failure->algorithm == "broken");
+  CHECK(failure->topology == "ring:4");
+  CHECK(failure->schedule_file == file);
+  CHECK(failure->error == "node 0 chunk 2 ends without the contribution of node 1");
+  CHECK(failure->message() == "broken on ring:4 (schedule file \"" + file +
+                                  "\"): schedule verification failed: node 0 chunk 2 ends "
+                                  "without the contribution of node 1");
+}
+
+TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything runs", "[run]") {
+  const ScenarioConfig scenario = load_scenario_text(
+      "topology: ring:4\n"
+      "nic: {scheduler: rtl, issue: hardware}\n"
+      "collective: {algorithms: [ring]}\n",
+      "s.yaml");
+  RunBackends none;
+  none.rtl_unavailable_reason = "built without Verilator";
+  CHECK_THROWS_WITH(prepare_all(scenario, none),
+                    "s.yaml:3:27: collective.algorithms: ring: nic.scheduler: rtl: "
+                    "co-simulation unavailable: built without Verilator");
+  // With a backend the entry's NICs get its factory.
+  RunBackends rtl;
+  rtl.rtl_scheduler = [](int, const std::vector<TableEntry>&, const SchedulerModelConfig&,
+                         const TableFormat&) { return std::unique_ptr<Scheduler>(); };
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, rtl);
+  REQUIRE(prepared.size() == 1);
+  CHECK(static_cast<bool>(prepared[0].scheduler_factory));
+}
+
+}  // namespace
+}  // namespace mt
