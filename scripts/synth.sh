@@ -31,7 +31,8 @@
 #                step: blifFanout, iterated); off: ABC's netlist as it is (ABC does not buffer
 #                flop outputs or inputs, so a field flop may drive hundreds of loads)
 #   --hierarchy  flat (default): one flattened netlist; keep: modules mapped one by one (identical
-#                instances once), DIR/<config>.stat then gives the area of every module
+#                instances once, no optimisation across them) for the area of every module
+#                (scripts/synth/area_breakdown.py DIR/<config>.stat); take timing from flat runs
 #   --out        output folder (default build/synth)
 #   --name       config name (default built from the parameters, e.g. nodes16_depth32)
 #
@@ -76,7 +77,7 @@ while [ $# -gt 0 ]; do
     --sources) sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -138,7 +139,7 @@ opt_clean -purge
 setundef -zero
 splitnets -ports -format __
 select -assert-none t:LATCH
-select -assert-none t:\$*
+select -assert-none t:\$* t:\$paramod* %d
 tee -o $base.abc.stat stat -liberty $liberty
 write_verilog -noattr -noexpr -nohex -nodec -simple-lhs $base.v
 YS
