@@ -90,8 +90,9 @@ def main():
         params[key] = int(value)
 
     stat = open(args.stat).read()
-    area = re.search(r"Chip area for (?:top )?module '\\?%s':\s*([0-9.]+)" % re.escape(args.top),
-                     stat)
+    # With --hierarchy keep the top's own cells come first; the design total is "top module".
+    area = (re.search(r"Chip area for top module '\\?%s':\s*([0-9.]+)" % re.escape(args.top), stat)
+            or re.search(r"Chip area for module '\\?%s':\s*([0-9.]+)" % re.escape(args.top), stat))
     cells = re.findall(r"Number of cells:\s*(\d+)", stat)
     if not area or not cells:
         sys.exit("report.py: no area / cell count in " + args.stat)
