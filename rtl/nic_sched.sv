@@ -145,7 +145,8 @@ module nic_sched #(
 
   always_comb begin
     for (int unsigned p = 0; p < Ports; p++) begin
-      ins_valid[p] = fetch_valid && !clear_i && (fetch_port == PortBits'(p)) && !full[p];
+      // No clear_i here: a refill under clear_i is discarded with the windows and the ring.
+      ins_valid[p] = fetch_valid && (fetch_port == PortBits'(p)) && !full[p];
     end
   end
   assign fetch_pop = ins_valid != '0;
@@ -198,27 +199,38 @@ module nic_sched #(
   assign window_empty = ~head_valid;
 
   // Smallest pending step: the minimum of the window heads and the fetch register (the table is
-  // sorted by step, so every other pending entry is of that step or later), as a log-depth tree,
-  // registered. The decision uses last cycle's value, which is never above the current minimum
-  // (entries only leave, and a new one is in the fetch register a cycle before any window).
-  localparam int unsigned Leaves = 1 << $clog2(Ports + 1);
-  logic [Leaves*StepBits-1:0] tree;
+  // sorted by step, so every other pending entry is of that step or later), registered. Every
+  // pair of the Ports + 1 candidates is compared at once and the winner (the lowest candidate
+  // strictly below every earlier one and not above any later one) is selected by an AND-OR: one
+  // comparator and an AND-OR deep, where a tree of compare-and-select stages is log2(Ports + 1)
+  // of them in series. The decision uses last cycle's value, which is never above the current
+  // minimum (entries only leave, and a new one is in the fetch register a cycle before any
+  // window).
+  localparam int unsigned Cands = Ports + 1;
+  logic [Cands*StepBits-1:0] cand;
+  logic [Cands-1:0]          win;
+  logic [StepBits-1:0]       min_step;
   always_comb begin
-    tree = '1;
+    cand = '1;
     for (int unsigned p = 0; p < Ports; p++) begin
-      if (head_valid[p]) tree[p*StepBits +: StepBits] = head_step[p*StepBits +: StepBits];
+      if (head_valid[p]) cand[p*StepBits +: StepBits] = head_step[p*StepBits +: StepBits];
     end
-    if (fetch_valid) tree[Ports*StepBits +: StepBits] = fetch_entry[StepLsb +: StepBits];
-    for (int unsigned w = Leaves / 2; w >= 1; w = w / 2) begin
-      for (int unsigned i = 0; i < w; i++) begin
-        if (tree[(2*i+1)*StepBits +: StepBits] < tree[2*i*StepBits +: StepBits]) begin
-          tree[i*StepBits +: StepBits] = tree[(2*i+1)*StepBits +: StepBits];
+    if (fetch_valid) cand[Ports*StepBits +: StepBits] = fetch_entry[StepLsb +: StepBits];
+    win = '1;
+    for (int unsigned i = 0; i < Cands; i++) begin
+      for (int unsigned j = i + 1; j < Cands; j++) begin
+        if (cand[j*StepBits +: StepBits] < cand[i*StepBits +: StepBits]) begin
+          win[i] = 1'b0;
         end else begin
-          tree[i*StepBits +: StepBits] = tree[2*i*StepBits +: StepBits];
+          win[j] = 1'b0;
         end
       end
     end
-    min_step_d = clear_i ? '1 : tree[0 +: StepBits];
+    min_step = '0;
+    for (int unsigned i = 0; i < Cands; i++) begin
+      min_step = min_step | (cand[i*StepBits +: StepBits] & {StepBits{win[i]}});
+    end
+    min_step_d = clear_i ? '1 : min_step;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -230,8 +242,22 @@ module nic_sched #(
   end
 
   assign done_o = ring_empty && !fetch_valid && (window_empty == '1) && (grant_o == '0);
-  assign idle_o = !(counters_busy || ring_busy || fetch_pop || (window_busy != '0) ||
-                    (min_step_d != min_step_q));
+
+  // Idle: nothing moves at this edge and nothing moved at the last one. min_step_d depends only on
+  // the window heads, the fetch register and clear_i, which change only in busy cycles, so one
+  // quiet cycle after a busy one settles min_step_q too (IdleMinStepSettled_A) without the
+  // minimum-step tree in idle_o's cone.
+  logic busy_now, busy_q;
+  assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+    end else begin
+      busy_q <= busy_now;
+    end
+  end
+  assign idle_o = !(busy_now || busy_q);
+  `MT_ASSERT(IdleMinStepSettled_A, !idle_o || (min_step_d == min_step_q))
 
   // Contracts on the host's entries: fields in range of this instance, table sorted by step.
   logic                entry_bad, last_valid_q;

@@ -89,11 +89,11 @@ module nic_sched_counters #(
       end
     end
 
-    assign lane_valid_o   = clear_i ? '0 : valid_q[(ArrStages-1)*Lanes +: Lanes];
+    assign lane_valid_o   = valid_q[(ArrStages-1)*Lanes +: Lanes];
     assign lane_counter_o = counter_q[(ArrStages-1)*Lanes*CounterBits +: Lanes*CounterBits];
     assign arr_moving     = valid_q != '0;
   end else begin : gen_no_arr_stages
-    assign lane_valid_o   = clear_i ? '0 : lane_valid_i;
+    assign lane_valid_o   = lane_valid_i;  // under clear_i the counters and windows drop them
     assign lane_counter_o = lane_counter_i;
     assign arr_moving     = lane_valid_o != '0;
   end

@@ -1,9 +1,9 @@
 // Schedule table of the NIC scheduler v2: a ring buffer of Depth entries written by the host's
 // table DMA (valid/ready, one entry per cycle, in table order) and read in order by one pointer
 // into the fetch register, from which the top dispatches the entry to its port's window. Storage
-// is memory-style: one write port addressed by the write pointer, one read port addressed by the
-// read pointer (an SRAM macro, or flops with write enables; no per-entry logic beyond the write
-// enable). The pointers are one-hot: each pointer flop drives one entry's write enable or read
+// is memory-style (nic_sched_ram): one write port addressed by the write pointer, one read port
+// addressed by the read pointer (an SRAM macro, or flops with write enables; no per-entry logic
+// beyond the write enable). The pointers are one-hot: each pointer flop drives one entry's write enable or read
 // select (EntryBits loads) instead of a binary pointer bit driving half of a Depth x EntryBits
 // mux tree, and the read is an AND-OR of log2(Depth) levels. Entries leave the ring when fetched,
 // so Depth bounds the prefetch, not the schedule's length.
@@ -35,7 +35,6 @@ module nic_sched_ring #(
   output logic                 busy_o          // the fetch register loads at this clock edge
 );
 
-  logic [EntryBits-1:0] mem_q [Depth];
   logic [Depth-1:0]     wptr_d, wptr_q, rptr_d, rptr_q;  // one-hot
   logic [EntryBits-1:0] rdata;
   logic [CntBits-1:0]   cnt_d, cnt_q;
@@ -49,18 +48,25 @@ module nic_sched_ring #(
     ptr_inc = (ptr << 1) | (ptr >> (Depth - 1));
   endfunction
 
-  // Read port: the entry under the read pointer.
-  always_comb begin
-    rdata = '0;
-    for (int unsigned i = 0; i < Depth; i++) begin
-      rdata = rdata | (mem_q[i] & {EntryBits{rptr_q[i]}});
-    end
-  end
+  // Storage: written at the write pointer, read at the read pointer.
+  nic_sched_ram #(
+    .Depth(Depth),
+    .Width(EntryBits)
+  ) u_ram (
+    .clk_i,
+    .we_i   (push),
+    .wsel_i (wptr_q),
+    .wdata_i,
+    .rsel_i (rptr_q),
+    .rdata_o(rdata)
+  );
 
   assign wready_o = cnt_q != CntBits'(Depth);
   assign empty_o  = cnt_q == '0;
-  assign push     = wvalid_i && wready_o && !clear_i;
-  assign load     = (!fetch_valid_q || fetch_pop_i) && !empty_o && !clear_i;
+  // clear_i overrides at the registers' inputs only (not inside push and load: it is a late
+  // input, and a write or a load under clear_i is discarded with the ring).
+  assign push     = wvalid_i && wready_o;
+  assign load     = (!fetch_valid_q || fetch_pop_i) && !empty_o;
   assign busy_o   = load;
 
   always_comb begin
@@ -110,11 +116,8 @@ module nic_sched_ring #(
     end
   end
 
-  // Entry storage and the fetched entry: data only, no reset (valid bits say what holds data).
+  // The fetched entry: data only, no reset (fetch_valid_q says when it holds one).
   always_ff @(posedge clk_i) begin
-    for (int unsigned i = 0; i < Depth; i++) begin
-      if (push && wptr_q[i]) mem_q[i] <= wdata_i;
-    end
     fetch_entry_q <= fetch_entry_d;
   end
 

@@ -88,12 +88,16 @@ module nic_sched_window #(
   logic                        any, take;
   logic [SlotBits-1:0]         unused_pick_index;
 
+  // Step order: a held entry's step is never below min_step_i (StepNotBelowMin_A: every held
+  // entry was a window head or the fetched entry, or behind one, when min_step_i was computed),
+  // so "step <= min_step_i" is "step == min_step_i", an equality (shallower than a magnitude
+  // compare on the decision path).
   always_comb begin
     for (int unsigned j = 0; j < Window; j++) begin
       slot_valid[j] = 32'(fill_q) > j;
       request[j]    = slot_valid[j] && (rem_q[j*CountBits +: CountBits] == '0) &&
                       (!step_order_i ||
-                       entry_q[j*EntryBits + StepLsb +: StepBits] <= min_step_i);
+                       entry_q[j*EntryBits + StepLsb +: StepBits] == min_step_i);
       rem_next[j*CountBits +: CountBits] =
           after_lanes(rem_q[j*CountBits +: CountBits],
                       entry_q[j*EntryBits + WaitCounterLsb +: CounterBits],
@@ -112,7 +116,9 @@ module nic_sched_window #(
     .index_o(unused_pick_index)
   );
 
-  assign take = any && ready_i && (mask_q == '0) && !clear_i;
+  // clear_i is applied at the registers' inputs only (below), not in the decision: it is a late
+  // input, and under clear_i the window, the mask and the grant are emptied whatever was taken.
+  assign take = any && ready_i && (mask_q == '0);
 
   always_comb begin
     logic [FillBits-1:0] kept;
@@ -191,15 +197,16 @@ module nic_sched_window #(
   assign grant_o       = grant_q;
   assign grant_entry_o = grant_entry_q;
   assign grant_index_o = grant_index_q;
-  assign take_o        = take;
+  assign take_o        = take && !clear_i;
   assign take_entry_o  = grant_entry_d;
   assign busy_o        = take || grant_q || (mask_q != '0);
 
   // Contracts: refills only into room; every held entry's remaining count is exactly what its
   // counter still lacks (the invariant that makes rem == 0 mean "dependencies arrived").
-  logic [Window-1:0] rem_wrong;
+  logic [Window-1:0] rem_wrong, step_below;
   always_comb begin
-    rem_wrong = '0;
+    rem_wrong  = '0;
+    step_below = '0;
     for (int unsigned j = 0; j < Window; j++) begin
       logic [CounterBits-1:0] c;
       logic [CountBits-1:0]   need, have;
@@ -208,10 +215,12 @@ module nic_sched_window #(
       have = (32'(c) < Counters) ? count_i[32'(c)*CountBits +: CountBits] : '0;
       rem_wrong[j] = slot_valid[j] && (rem_q[j*CountBits +: CountBits] !=
                                        ((need > have) ? need - have : '0));
+      step_below[j] = slot_valid[j] && (entry_q[j*EntryBits + StepLsb +: StepBits] < min_step_i);
     end
   end
   `MT_ASSERT(RefillHasRoom_A, !ins_valid_i || clear_i || !full_o)
   `MT_ASSERT(RemainingExact_A, rem_wrong == '0)
   `MT_ASSERT(FillInRange_A, 32'(fill_q) <= Window)
+  `MT_ASSERT(StepNotBelowMin_A, step_below == '0)
 
 endmodule

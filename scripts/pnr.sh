@@ -21,6 +21,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=synth/constraints.sh
 source "$root/scripts/synth/constraints.sh"
+# shellcheck source=synth/qflow.sh
+source "$root/scripts/synth/qflow.sh"
 tech=/usr/share/qflow/tech/osu018
 liberty=$tech/osu018_stdcells.lib
 top=nic_sched
@@ -72,19 +74,7 @@ t_synth=$(( $(date +%s) - t0 ))
 
 # 2. qflow project: our mapped netlist enters through a user yosys script (BLIF out).
 proj="$out/$name.qflow"
-rm -rf "$proj"; mkdir -p "$proj/source" "$proj/synthesis" "$proj/layout" "$proj/log"
-cp "$out/$name.v" "$proj/source/$top.v"
-cat > "$proj/source/netlist.ys" <<YS
-read_liberty -lib $liberty
-read_verilog $proj/source/$top.v
-hierarchy -check -top $top
-write_blif -buf BUFX2 A Y ${top}_mapped.blif
-YS
-cat > "$proj/project_vars.sh" <<VARS
-#!/bin/tcsh -f
-set yosys_options = "-s $proj/source/netlist.ys"
-set nobuffers
-VARS
+qflow_project "$proj" "$top" "$out/$name.v" "$liberty"
 s=$(date +%s)
 if ! (cd "$proj" && timeout "$timeout_s" qflow -T osu018 synthesize place route backanno "$top") \
     > "$proj/qflow.log" 2>&1; then
@@ -108,8 +98,7 @@ read_verilog $netlist
 link_design $top
 read_spef $spef
 $(block_constraints)
-report_checks -path_delay max -digits 3 -fields {capacitance slew fanout}
-report_worst_slack -digits 3
+$(sta_reports)
 exit
 STA
 sta -no_splash -exit "$proj/post_route.sta" > "$proj/post_route.sta.log" 2>&1 || true

@@ -2,16 +2,18 @@
 # Area and timing of the NIC scheduler RTL (rtl/nic_sched) in the OSU 0.18 um standard-cell
 # library: Yosys 0.23 synthesis (synth, dfflibmap + abc on the liberty, stat -liberty) and
 # OpenSTA static timing with a clock constraint. Figures are 0.18 um ESTIMATES (no placement,
-# flop-based table storage), good for comparing configurations. The STA constraints are those of
-# a block inside a chip: clock uncertainty, input and output delays as a fraction of the period
-# (the logic outside the block uses the rest), inputs driven by a library buffer, outputs loaded,
-# and net parasitics from a fanout-based wire-load model (scripts/synth/mt_wireload.lib; the
-# library has none). scripts/pnr.sh gives the post-layout figures to compare with.
+# flop-based table storage), good for comparing configurations. High-fanout nets are buffered as a
+# layout flow does it (qflow's blifFanout: the netlist scripts/pnr.sh places). The STA constraints
+# are those of a block inside a chip: clock uncertainty, input and output delays as a fraction of
+# the period (the logic outside the block uses the rest), inputs driven by a library buffer,
+# outputs loaded, and net parasitics from a fanout-based wire-load model
+# (scripts/synth/mt_wireload.lib; the library has none). scripts/pnr.sh gives the post-layout
+# figures to compare with.
 #
 #   scripts/synth.sh [--top MODULE] [--sources "GLOB..."] [--param Name=value]... [--clock-ns NS]
 #                    [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL]
 #                    [--load-pf PF] [--wire-load on|off] [--static-inputs "PORT..."]
-#                    [--out DIR] [--name CONFIG]
+#                    [--fanout on|off] [--hierarchy flat|keep] [--out DIR] [--name CONFIG]
 #
 #   --top        top module (default nic_sched); --sources: RTL globs relative to the repository
 #                (default "rtl/*.sv"; include dir rtl/include)
@@ -25,16 +27,25 @@
 #   --wire-load       on (default): mt_wireload.lib's model; off: pin capacitance only
 #   --static-inputs   inputs held while the block runs (reset, configuration): false paths
 #                     (default "rst_ni step_order_i")
+#   --fanout     on (default): buffer high-fanout nets and resize drivers (qflow's synthesize
+#                step: blifFanout, iterated); off: ABC's netlist as it is (ABC does not buffer
+#                flop outputs or inputs, so a field flop may drive hundreds of loads)
+#   --hierarchy  flat (default): one flattened netlist; keep: modules mapped one by one (identical
+#                instances once, no optimisation across them) for the area of every module
+#                (scripts/synth/area_breakdown.py DIR/<config>.stat); take timing from flat runs
 #   --out        output folder (default build/synth)
 #   --name       config name (default built from the parameters, e.g. nodes16_depth32)
 #
 # Writes DIR/<config>.json (area_um2, cells, flops, critical_path_ns, slack_ns, fmax_mhz,
-# parameters, ...), DIR/<config>.txt (readable report), DIR/<config>.v (netlist) and the tool
+# parameters, ...), DIR/<config>.txt (readable report), DIR/<config>.v (ABC's netlist),
+# DIR/<config>.qflow/synthesis/<top>.rtlnopwr.v (buffered netlist, --fanout on) and the tool
 # logs. Fails (exit 1) when synthesis infers a latch or leaves a cell unmapped to the library.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=synth/constraints.sh
 source "$root/scripts/synth/constraints.sh"
+# shellcheck source=synth/qflow.sh
+source "$root/scripts/synth/qflow.sh"
 liberty=${MT_LIBERTY:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
 out="$root/build/synth"
 clock_ns=5
@@ -44,6 +55,8 @@ driving_cell=BUFX2
 load_pf=0.05
 wire_load=on
 static_inputs="rst_ni step_order_i"
+fanout=on
+hierarchy=flat
 top=nic_sched
 sources="rtl/*.sv"
 name=""
@@ -58,11 +71,13 @@ while [ $# -gt 0 ]; do
     --load-pf) load_pf="$2"; shift 2 ;;
     --wire-load) wire_load="$2"; shift 2 ;;
     --static-inputs) static_inputs="$2"; shift 2 ;;
+    --fanout) fanout="$2"; shift 2 ;;
+    --hierarchy) hierarchy="$2"; shift 2 ;;
     --top) top="$2"; shift 2 ;;
     --sources) sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -86,6 +101,7 @@ if [ -z "$name" ]; then
   done
 fi
 mkdir -p "$out"
+out=$(cd "$out" && pwd)  # qflow runs in its project folder: absolute paths only
 base="$out/$name"
 src_files=""
 for g in $sources; do
@@ -95,6 +111,18 @@ for g in $sources; do
   done
 done
 case "$wire_load" in on|off) ;; *) echo "synth.sh: --wire-load $wire_load: want on or off" >&2; exit 2 ;; esac
+case "$fanout" in on|off) ;; *) echo "synth.sh: --fanout $fanout: want on or off" >&2; exit 2 ;; esac
+case "$hierarchy" in
+  flat) flatten=-flatten ;;
+  keep) flatten="" ;;
+  *) echo "synth.sh: --hierarchy $hierarchy: want flat or keep" >&2; exit 2 ;;
+esac
+if [ "$fanout" = on ] && [ "$hierarchy" = keep ]; then
+  echo "synth.sh: --fanout on needs --hierarchy flat (qflow buffers one flat module)" >&2; exit 2
+fi
+if [ "$fanout" = on ]; then
+  command -v qflow >/dev/null || { echo "synth.sh: qflow not found (scripts/setup.sh)" >&2; exit 2; }
+fi
 
 # Synthesis. Latches and unmapped cells are checked on the mapped netlist. ABC maps for delay and
 # then buffers high-fanout nets and sizes gates (without that, unbuffered fanout of the table's
@@ -103,7 +131,7 @@ delay_ps=$(awk "BEGIN { printf \"%d\", $clock_ns * 1000 }")
 cat > "$base.ys" <<YS
 read_verilog -sv -DSYNTHESIS -I$root/rtl/include $src_files
 hierarchy -check -top $top$chparam
-synth -top $top -flatten
+synth -top $top $flatten
 select -assert-none t:\$_DLATCH_* t:\$dlatch t:\$_SR_* t:\$dlatchsr
 dfflibmap -liberty $liberty
 abc -liberty $liberty -D $delay_ps -script +strash;ifraig;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,$delay_ps;&put;buffer,-p;upsize,-D,$delay_ps;dnsize,-D,$delay_ps;stime,-p
@@ -111,14 +139,37 @@ opt_clean -purge
 setundef -zero
 splitnets -ports -format __
 select -assert-none t:LATCH
-select -assert-none t:\$*
-tee -o $base.stat stat -liberty $liberty
+select -assert-none t:\$* t:\$paramod* %d
+tee -o $base.abc.stat stat -liberty $liberty
 write_verilog -noattr -noexpr -nohex -nodec -simple-lhs $base.v
 YS
 if ! yosys -q -l "$base.yosys.log" -s "$base.ys" >/dev/null; then
   echo "synth.sh: synthesis failed or found latches/unmapped cells, see $base.yosys.log" >&2
   grep -E "ERROR|Assertion" "$base.yosys.log" >&2 || true
   exit 1
+fi
+
+# Fanout buffering and driver sizing: qflow's synthesize step on the mapped netlist. The area and
+# the timing below are those of the buffered netlist.
+netlist="$base.v"
+if [ "$fanout" = on ]; then
+  qflow_project "$base.qflow" "$top" "$base.v" "$liberty"
+  if ! (cd "$base.qflow" && qflow -T osu018 synthesize "$top") > "$base.fanout.log" 2>&1 ||
+      [ ! -s "$base.qflow/synthesis/$top.rtlnopwr.v" ]; then
+    echo "synth.sh: fanout buffering (qflow synthesize) failed, see $base.fanout.log and" \
+         "$base.qflow/log/synth.log" >&2
+    exit 1
+  fi
+  netlist="$base.qflow/synthesis/$top.rtlnopwr.v"
+  cat > "$base.stat.ys" <<YS
+read_liberty -lib $liberty
+read_blif $base.qflow/synthesis/$top.blif
+hierarchy -check -top $top
+tee -o $base.stat stat -liberty $liberty
+YS
+  yosys -q -l "$base.stat.log" -s "$base.stat.ys" >/dev/null
+else
+  cp "$base.abc.stat" "$base.stat"
 fi
 
 # Static timing: every register-to-register and I/O path against the clock, with the block's
@@ -134,12 +185,11 @@ fi
 cat > "$base.sta" <<STA
 read_liberty $liberty
 $wl_lib
-read_verilog $base.v
+read_verilog $netlist
 link_design $top
 $wl_cmds
 $(block_constraints)
-report_checks -path_delay max -digits 3 -fields {capacitance slew fanout}
-report_worst_slack -digits 3
+$(sta_reports)
 exit
 STA
 sta -no_splash -exit "$base.sta" > "$base.sta.log" 2>&1 || true
@@ -151,7 +201,7 @@ fi
 /usr/bin/python3 "$root/scripts/synth/report.py" --name "$name" --stat "$base.stat" \
   --sta "$base.sta.log" --clock-ns "$clock_ns" --liberty "$liberty" --top "$top" \
   --uncertainty-ns "$uncertainty_ns" --io-fraction "$io_fraction" --driving-cell "$driving_cell" \
-  --load-pf "$load_pf" --wire-load "$wire_load" \
+  --load-pf "$load_pf" --wire-load "$wire_load" --fanout "$fanout" --hierarchy "$hierarchy" \
   --params "${params[*]+"${params[*]}"}" --rtl "$(echo $src_files | tr ' ' '\n' | grep -E "/$top\.s?v$" | head -1)" \
   --json "$base.json" --text "$base.txt"
 cat "$base.txt"

@@ -3,7 +3,7 @@
 latches, no unmapped cells, a positive critical path, and exactly the flops the RTL (scheduler v2)
 declares: ring (Depth x EntryBits, one-hot pointers, count, fetch register and index counter) + input
 stages and counters + per port a window (Window x (entry, index, remaining count), fill, mask,
-registered grant) + the minimum step register.
+registered grant) + the minimum step register + the idle flag's last-cycle busy bit.
 
   check_json.py RESULT.json"""
 
@@ -30,7 +30,7 @@ def expected_flops(p):
     counters = p["Counters"] * count_bits
     one_window = (clog2(window + 1) + window * (entry + index + count_bits)
                   + clog2(latency + 1) + 1 + entry + index)
-    return ring + inputs + counters + ports * one_window + step_bits
+    return ring + inputs + counters + ports * one_window + step_bits + 1
 
 
 def main():

@@ -12,3 +12,16 @@ block_constraints() {
   local p
   for p in $static_inputs; do echo "set_false_path -from [get_ports $p]"; done
 }
+
+# sta_reports prints the OpenSTA reports both scripts read (scripts/synth/report.py): the worst
+# path of each group (register to register, input to register, register to output, input to
+# output; their I/O delays differ, so each limits the period differently), then the worst slack.
+sta_reports() {
+  local from to
+  for from in "[all_registers]" "[all_inputs]"; do
+    for to in "[all_registers]" "[all_outputs]"; do
+      echo "report_checks -path_delay max -from $from -to $to -digits 3 -fields {capacitance slew fanout}"
+    done
+  done
+  echo "report_worst_slack -digits 3"
+}

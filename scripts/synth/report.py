@@ -34,23 +34,39 @@ def flop_area(liberty, cell="DFFPOSX1"):
     return float(m.group(1)) if m else None
 
 
-def parse_sta(sta, clock_ns, io_fraction, where):
-    """Worst slack, the worst path's shortest period, its ends and how many are ports. A
+def parse_paths(sta, clock_ns, io_fraction):
+    """Every reported path (one per report_checks group): its ends, slack and shortest period. A
     reg-to-reg path needs delay + setup + uncertainty; a path from an input or to an output also
     carries an I/O delay of io_fraction x period, which shrinks with the period."""
+    paths = []
+    for block in sta.split("Startpoint:")[1:]:
+        start = block.splitlines()[0].strip()
+        end = re.search(r"^Endpoint:\s*(.*)$", block, re.M)
+        slack = re.search(r"^\s*(-?[0-9.]+)\s+slack\b", block, re.M)
+        if not end or not slack:
+            continue
+        end = end.group(1)
+        used_ns = clock_ns - float(slack.group(1))
+        io_ends = sum(1 for point in (start, end) if "port" in point)
+        f = io_fraction * io_ends
+        critical_ns = (used_ns - f * clock_ns) / (1.0 - f) if f < 1.0 else used_ns
+        group = ("in" if "port" in start else "reg") + "2" + ("out" if "port" in end else "reg")
+        paths.append({"group": group, "from": start, "to": end, "slack_ns": float(slack.group(1)),
+                      "critical_path_ns": round(critical_ns, 3), "io_ends": io_ends})
+    return paths
+
+
+def parse_sta(sta, clock_ns, io_fraction, where):
+    """Worst slack, and of the reported paths the one needing the longest period: that period,
+    its ends and how many are ports (the worst-slack path is not always the one that limits fmax:
+    the I/O delays scale with the period)."""
     slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
-    if not slack:
-        sys.exit("report.py: no worst slack in " + where)
-    slack_ns = float(slack.group(1))
-    start = re.search(r"^Startpoint:\s*(.*)$", sta, re.M)
-    end = re.search(r"^Endpoint:\s*(.*)$", sta, re.M)
-    start = start.group(1) if start else ""
-    end = end.group(1) if end else ""
-    used_ns = clock_ns - slack_ns
-    io_ends = sum(1 for point in (start, end) if "port" in point)
-    f = io_fraction * io_ends
-    critical_ns = (used_ns - f * clock_ns) / (1.0 - f) if f < 1.0 else used_ns
-    return slack_ns, critical_ns, start, end, io_ends
+    paths = parse_paths(sta, clock_ns, io_fraction)
+    if not slack or not paths:
+        sys.exit("report.py: no worst slack or no path in " + where)
+    worst = max(paths, key=lambda p: p["critical_path_ns"])
+    return (float(slack.group(1)), worst["critical_path_ns"], worst["from"], worst["to"],
+            worst["io_ends"])
 
 
 def main():
@@ -64,6 +80,8 @@ def main():
     ap.add_argument("--driving-cell", default="")
     ap.add_argument("--load-pf", type=float, default=0.0)
     ap.add_argument("--wire-load", default="off")
+    ap.add_argument("--fanout", default="off")
+    ap.add_argument("--hierarchy", default="flat")
     args = ap.parse_args()
 
     params = rtl_defaults(args.rtl)
@@ -72,8 +90,9 @@ def main():
         params[key] = int(value)
 
     stat = open(args.stat).read()
-    area = re.search(r"Chip area for (?:top )?module '\\?%s':\s*([0-9.]+)" % re.escape(args.top),
-                     stat)
+    # With --hierarchy keep the top's own cells come first; the design total is "top module".
+    area = (re.search(r"Chip area for top module '\\?%s':\s*([0-9.]+)" % re.escape(args.top), stat)
+            or re.search(r"Chip area for module '\\?%s':\s*([0-9.]+)" % re.escape(args.top), stat))
     cells = re.findall(r"Number of cells:\s*(\d+)", stat)
     if not area or not cells:
         sys.exit("report.py: no area / cell count in " + args.stat)
@@ -98,7 +117,9 @@ def main():
         "sta": {"uncertainty_ns": args.uncertainty_ns, "io_fraction": args.io_fraction,
                 "driving_cell": args.driving_cell, "output_load_pf": args.load_pf,
                 "wire_load": "mt_osu018_est (scripts/synth/mt_wireload.lib)"
-                             if args.wire_load == "on" else "none"},
+                             if args.wire_load == "on" else "none",
+                "fanout_buffering": "qflow blifFanout" if args.fanout == "on" else "none",
+                "hierarchy": args.hierarchy},
         "parameters": params,
         "entry_bits": bits,
         "table_bits": bits * params["Depth"],
@@ -115,6 +136,10 @@ def main():
         "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 else None,
         "critical_path_from": startpoint,
         "critical_path_to": endpoint,
+        "path_groups": {p["group"]: {"critical_path_ns": p["critical_path_ns"], "from": p["from"],
+                                     "to": p["to"]}
+                        for p in parse_paths(open(args.sta).read(), args.clock_ns,
+                                             args.io_fraction)},
         "flop_area_um2": ff_area,
     }
     with open(args.json, "w") as f:
@@ -132,9 +157,12 @@ def main():
         "  timing: clock %.3f ns, worst slack %.3f ns, critical path %.3f ns -> fmax %.1f MHz"
         % (args.clock_ns, slack_ns, critical_ns, result["fmax_mhz"] or 0),
         "  STA: uncertainty %.3f ns, I/O delays %.0f%% of the period, inputs driven by %s, "
-        "outputs %.3f pF, wire load %s" % (args.uncertainty_ns, 100 * args.io_fraction,
-                                           args.driving_cell, args.load_pf, args.wire_load),
+        "outputs %.3f pF, wire load %s, fanout buffering %s, hierarchy %s"
+        % (args.uncertainty_ns, 100 * args.io_fraction, args.driving_cell, args.load_pf,
+           args.wire_load, args.fanout, args.hierarchy),
         "  critical path: %s -> %s" % (result["critical_path_from"], result["critical_path_to"]),
+        "  per path group (period each needs): " + ", ".join(
+            "%s %.3f ns" % (g, v["critical_path_ns"]) for g, v in sorted(result["path_groups"].items())),
     ]
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
