@@ -1,7 +1,7 @@
 // Fuzz target: the sweep loader and the expansion of its axes into points. The base scenario is
 // looked up in fuzz/sweep_base/ (scripts/fuzz.sh runs from the repository root).
 #include "fuzz/fuzz_support.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/sweep_loader.h"
 #include "model/sim/sweep.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -10,7 +10,7 @@
 #include "model/collective/byte_size.h"
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_config.h"
 
 namespace mt {
 namespace {

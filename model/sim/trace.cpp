@@ -5,7 +5,7 @@
 #include <string>
 
 #include "model/collective/byte_size.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_config.h"
 
 namespace mt {
 namespace {

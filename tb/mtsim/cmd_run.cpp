@@ -7,7 +7,7 @@
 #include "model/collective/algorithm.h"
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "model/sim/trace.h"
 #include "tb/mtsim/cli.h"
 #include "tb/mtsim/point_runner.h"

@@ -15,7 +15,7 @@
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
 #include "model/core/json_text.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_config.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;

@@ -26,7 +26,8 @@
 
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
+#include "model/config/sweep_loader.h"
 #include "model/sim/sweep.h"
 #include "model/topology/topology.h"
 #include "tb/mtsim/cli.h"

@@ -19,7 +19,7 @@
 #include "model/collective/verify.h"
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "model/sim/system.h"
 #include "tb/rtl_adapter/rtl_scheduler.h"
 

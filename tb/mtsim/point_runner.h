@@ -11,7 +11,7 @@
 
 #include "model/collective/schedule.h"
 #include "model/sim/run_result.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/topology/topology.h"
 
 namespace mt::cli {

@@ -9,7 +9,7 @@
 #include "model/collective/byte_size.h"
 #include "model/collective/schedule_merge.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "tb/mtsim/point_runner.h"
 
 namespace mt::cli {

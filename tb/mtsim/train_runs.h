@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/workload/workload.h"
 
 namespace mt::cli {

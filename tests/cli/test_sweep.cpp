@@ -13,7 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
+#include "model/config/sweep_loader.h"
 #include "model/sim/sweep.h"
 #include "tests/support/cli_runner.h"
 

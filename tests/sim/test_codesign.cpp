@@ -9,7 +9,7 @@
 #include <string>
 
 #include "model/collective/algorithm.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 

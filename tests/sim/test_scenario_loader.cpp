@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model/collective/byte_size.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 
 using mt::load_scenario_text;
 using mt::ScenarioError;

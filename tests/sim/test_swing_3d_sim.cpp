@@ -10,7 +10,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/cost_model.h"
 #include "model/collective/verify.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "model/sim/system.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // Plain configuration structs of a scenario. Filled and validated only by the scenario loader
-// (model/sim/scenario_loader); every constructor takes the `const ...Config&` it needs.
+// (model/config/scenario_loader); every constructor takes the `const ...Config&` it needs.
 
 #include <cstdint>
 #include <string>
