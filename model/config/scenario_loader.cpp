@@ -23,11 +23,11 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const std::string& w
     fail("packet_bytes", std::to_string(c.packet_bytes) +
                              " is not a whole number of 4-byte elements (the reduction unit adds "
                              "fp32/int32 elements; a packet carries whole ones)");
-  if (c.scheduler == "rtl" && c.issue != "hardware")
+  if (c.scheduler == SchedulerImpl::kRtl && c.issue != IssueMode::kHardware)
     fail("scheduler",
          "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
          "(nic.issue is " +
-             c.issue + ")");
+             std::string(to_string(c.issue)) + ")");
 }
 
 // Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
@@ -118,10 +118,10 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
   // whole packet (virtual cut-through moves whole packets).
   try {
     const Topology topology(s.topology);
-    if (topology.kind() == "torus" && s.router.vcs < 2)
+    if (topology.kind() == TopologyKind::kTorus && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
-    if (topology.kind() == "bigraph" && s.router.vcs < 2)
+    if (topology.kind() == TopologyKind::kBiGraph && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a bigraph needs at least 2 virtual channels (hop classes: routes turn between the "
              "switch halves)");

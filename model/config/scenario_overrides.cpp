@@ -10,14 +10,14 @@ namespace {
 // The mapping form of a spec-string topology ("torus:4x4" -> {kind: torus, dims: [4, 4]}).
 YAML::Node topology_spec_as_map(const TopologyConfig& spec) {
   YAML::Node m(YAML::NodeType::Map);
-  m["kind"] = spec.kind;
-  if (spec.kind == "fattree") {
+  m["kind"] = to_string(spec.kind);
+  if (spec.kind == TopologyKind::kFatTree) {
     m["k"] = spec.fattree_k;
     m["levels"] = spec.fattree_levels;
-  } else if (spec.kind == "bigraph") {
+  } else if (spec.kind == TopologyKind::kBiGraph) {
     m["m"] = spec.bigraph_m;
     m["n"] = spec.bigraph_n;
-  } else if (spec.kind == "switch") {
+  } else if (spec.kind == TopologyKind::kSwitch) {
     m["nodes"] = spec.switch_nodes;
   } else {
     for (const int d : spec.dims) m["dims"].push_back(d);

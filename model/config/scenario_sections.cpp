@@ -60,8 +60,7 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
        "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
       [&](const std::string& key, const YAML::Node& v, const std::string& p) {
         if (key == "kind") {
-          t.kind =
-              r.choice(v, p, {"ring", "torus", "mesh", "fattree", "bigraph", "switch", "custom"});
+          t.kind = r.choice_of<TopologyKind>(v, p);
         } else if (key == "dims") {
           t.dims.clear();
           std::size_t i = 0;
@@ -133,36 +132,31 @@ void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& pa
                                    "scheduler_depth",
                                    "scheduler_window"};
   if (t != nullptr) keys.insert(keys.begin(), "ports");
-  r.each_key(
-      node, path, keys, [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-        if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
-        if (key == "step_order") c.step_order = r.boolean(v, p);
-        if (key == "decision_latency_cycles")
-          c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
-        if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
-        if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
-        if (key == "scheduler") c.scheduler = r.choice(v, p, {"tlm", "rtl"});
-        if (key == "flow_control") c.flow_control = r.choice(v, p, {"packet", "message"});
-        if (key == "issue") c.issue = r.choice(v, p, {"software", "hardware"});
-        if (key == "reduce_elems_per_cycle") c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
-        if (key == "reduction") {
-          c.reduction = r.choice(v, p, {"packet", "message"}) == "message"
-                            ? ReduceGranularity::kMessage
-                            : ReduceGranularity::kPacket;
-        }
-        if (key == "tx_queue_packets") c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
-        if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
-        if (key == "receive_port")
-          c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
-        if (key == "port_binding") {
-          c.port_binding =
-              r.choice(v, p, {"route", "any"}) == "any" ? PortBinding::kAny : PortBinding::kRoute;
-        }
-        if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
-        if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
-        if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);
-        if (key == "software_issue_cycles") c.software_issue_cycles = r.integer32(v, p, 0, 1000000);
-      });
+  r.each_key(node, path, keys,
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
+               if (key == "step_order") c.step_order = r.boolean(v, p);
+               if (key == "decision_latency_cycles")
+                 c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
+               if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
+               if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
+               if (key == "scheduler") c.scheduler = r.choice_of<SchedulerImpl>(v, p);
+               if (key == "flow_control") c.flow_control = r.choice_of<FlowControl>(v, p);
+               if (key == "issue") c.issue = r.choice_of<IssueMode>(v, p);
+               if (key == "reduce_elems_per_cycle")
+                 c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
+               if (key == "reduction") c.reduction = r.choice_of<ReduceGranularity>(v, p);
+               if (key == "tx_queue_packets") c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
+               if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
+               if (key == "receive_port")
+                 c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
+               if (key == "port_binding") c.port_binding = r.choice_of<PortBinding>(v, p);
+               if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
+               if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
+               if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);
+               if (key == "software_issue_cycles")
+                 c.software_issue_cycles = r.integer32(v, p, 0, 1000000);
+             });
 }
 
 static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
@@ -238,7 +232,7 @@ void read_collective(const YamlReader& r, const YAML::Node& node, const std::str
             c.sizes_bytes.push_back(b);
           }
         } else if (key == "dtype") {
-          c.dtype = r.choice(v, p, {"fp32", "int32"});
+          c.dtype = r.choice_of<Dtype>(v, p);
         } else if (key == "verify_data") {
           c.verify_data = r.boolean(v, p);
         } else if (key == "max_data_bytes") {

@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/config/config_error.h"
+#include "model/core/enum_names.h"
 
 namespace mt {
 
@@ -59,6 +61,13 @@ class YamlReader {
                      const std::vector<std::string>& allowed) const;
   std::string text(const YAML::Node& n, const std::string& path) const {
     return scalar(n, path, "a string");
+  }
+  /// The value of enum E named by the scalar (EnumNames<E>), else "\"x\" is not one of: a, b".
+  template <typename E>
+  E choice_of(const YAML::Node& n, const std::string& path) const {
+    const std::string s = scalar(n, path, "a name");
+    if (const std::optional<E> value = parse_enum<E>(s)) return *value;
+    fail(n, path, "\"" + s + "\" is not one of: " + enum_names_joined<E>());
   }
   /// A byte size ("4096", "64KiB", "1MiB"), at most 1 TiB.
   std::uint64_t bytes(const YAML::Node& n, const std::string& path) const;

@@ -17,9 +17,9 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
+#include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "model/config/scenario_loader.h"
 #include "model/sim/system.h"
 #include "tb/rtl_adapter/rtl_scheduler.h"
 
@@ -125,8 +125,9 @@ namespace {
     ScenarioConfig point = scenario;
     point.nic = p.run->nic;  // the entry's nic (scenario nic plus its `nic:` overrides)
     // nic.scheduler: rtl puts the Verilated nic_sched behind every NIC (hardware issue).
-    const SchedulerFactory factory =
-        point.nic.scheduler == "rtl" ? make_rtl_scheduler_factory() : SchedulerFactory();
+    const SchedulerFactory factory = point.nic.scheduler == SchedulerImpl::kRtl
+                                         ? make_rtl_scheduler_factory()
+                                         : SchedulerFactory();
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, factory);
     r.algorithm = p.run->label;
     r.schedule = p.schedule.algorithm;

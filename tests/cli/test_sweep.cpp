@@ -25,8 +25,8 @@ using mt::test::exists;
 using mt::test::mtsim;
 using mt::test::read_file;
 using mt::test::read_json;
-using mt::test::scratch_dir;
 using mt::test::run_shell;
+using mt::test::scratch_dir;
 using mt::test::write_file;
 
 const std::string kSource = MT_SOURCE_DIR;
@@ -219,7 +219,7 @@ TEST_CASE("a sweep file loads into axes whose cross product gives ordered and ke
 
   // Every point's overrides load as a scenario.
   const mt::ScenarioConfig mesh = mt::load_scenario_file(sweep.scenario_file, points[5].set_args);
-  CHECK(mesh.topology.kind == "mesh");
+  CHECK(mesh.topology.kind == mt::TopologyKind::kMesh);
   CHECK(mesh.topology.dims == std::vector<int>{2, 3});
   CHECK(mesh.nic.packet_bytes == 128);
   REQUIRE(mesh.collective.algorithms.size() == 1);
