@@ -1,6 +1,6 @@
 // Fuzz target: the scenario loader with `--set` overrides (leading "#set k=v" lines).
 #include "fuzz/fuzz_support.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text = mt::fuzz::text_of(data, size);

@@ -2,7 +2,8 @@
 // looked up in fuzz/sweep_base/ (scripts/fuzz.sh runs from the repository root).
 #include "fuzz/fuzz_support.h"
 #include "model/run/sweep.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
+#include "model/config/sweep_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

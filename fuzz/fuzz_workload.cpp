@@ -1,6 +1,6 @@
 // Fuzz target: the training workload loader.
 #include "fuzz/fuzz_support.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/workload_loader.h"
 #include "model/workload/workload.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -38,7 +38,8 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology) {
   // ring and ring_bi are left out: disjoint_rings covers them (one or two rings per Hamiltonian
   // cycle, pipelined) and was never slower in the calibration runs.
   const auto& dims = topology.dims();
-  if ((topology.kind() == "torus" || topology.kind() == "mesh") && dims.size() == 2) {
+  if ((topology.kind() == TopologyKind::kTorus || topology.kind() == TopologyKind::kMesh) &&
+      dims.size() == 2) {
     c.push_back({"ring2d", {}});
   }
   c.push_back({"dbtree", {}});
@@ -57,7 +58,8 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology) {
   }
   for (const char* p : {"1", "2", "4"}) c.push_back({"disjoint_rings", {{"pipeline", p}}});
   // Swing: rings and tori (its builder refuses dimensions that are not powers of two).
-  if (topology.kind() == "torus" || topology.kind() == "ring") c.push_back({"swing", {}});
+  if (topology.kind() == TopologyKind::kTorus || topology.kind() == TopologyKind::kRing)
+    c.push_back({"swing", {}});
   return c;
 }
 

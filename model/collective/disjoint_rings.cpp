@@ -56,7 +56,8 @@ bool cycle_search(const std::vector<std::vector<char>>& adj, std::vector<int>& p
 
 std::vector<std::vector<int>> torus_hamiltonian_decomposition(const Topology& topology) {
   const auto& dims = topology.dims();
-  if (topology.kind() != "torus" || dims.size() != 2 || dims[0] < 3 || dims[1] < 3) return {};
+  if (topology.kind() != TopologyKind::kTorus || dims.size() != 2 || dims[0] < 3 || dims[1] < 3)
+    return {};
   const int nx = dims[0];
   const int ny = dims[1];
   const int g = std::gcd(nx, ny);
@@ -134,7 +135,7 @@ CycleAdj cycle_adj(const std::vector<int>& order, size_t n) {
 
 std::vector<std::vector<int>> torus2d_cycles(int x, int y) {
   TopologyConfig config;
-  config.kind = "torus";
+  config.kind = TopologyKind::kTorus;
   config.dims = {x, y};
   return torus_hamiltonian_decomposition(Topology(config));
 }
@@ -143,7 +144,7 @@ std::vector<std::vector<int>> torus2d_cycles(int x, int y) {
 
 std::vector<std::vector<int>> torus3d_hamiltonian_decomposition(const Topology& topology) {
   const auto& dims = topology.dims();
-  if (topology.kind() != "torus" || dims.size() != 3) return {};
+  if (topology.kind() != TopologyKind::kTorus || dims.size() != 3) return {};
   if (*std::min_element(dims.begin(), dims.end()) < 3) return {};
   const int m = dims[0] * dims[1];
   const int nz = dims[2];

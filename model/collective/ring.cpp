@@ -131,8 +131,8 @@ RingOrder find_ring_order(const Topology& topology) {
     return result;
   }
   const auto& dims = topology.dims();
-  if ((topology.kind() == "torus" || topology.kind() == "mesh") && dims.size() == 2 &&
-      dims[0] >= 2 && dims[1] >= 2) {
+  if ((topology.kind() == TopologyKind::kTorus || topology.kind() == TopologyKind::kMesh) &&
+      dims.size() == 2 && dims[0] >= 2 && dims[1] >= 2) {
     std::vector<int> order;
     if (dims[1] % 2 == 0) {
       order = snake(dims[0], dims[1], false);

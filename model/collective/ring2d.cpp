@@ -20,7 +20,8 @@ struct Phase {
 Schedule build_ring2d(const Topology& topology, const AlgorithmParams& params) {
   check_params("ring2d", params, {});
   const auto& dims = topology.dims();
-  if ((topology.kind() != "torus" && topology.kind() != "mesh") || dims.size() != 2) {
+  if ((topology.kind() != TopologyKind::kTorus && topology.kind() != TopologyKind::kMesh) ||
+      dims.size() != 2) {
     throw AlgorithmError("ring2d needs a 2D torus or mesh, got " + topology.name());
   }
   require_min_nodes("ring2d", topology);

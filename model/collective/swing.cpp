@@ -29,8 +29,8 @@ int swing_rho(int s) {
 }
 
 SwingPattern swing_pattern(const Topology& topology, int index) {
-  const std::string& kind = topology.kind();
-  if (kind != "torus" && kind != "ring") {
+  const TopologyKind kind = topology.kind();
+  if (kind != TopologyKind::kTorus && kind != TopologyKind::kRing) {
     throw AlgorithmError("swing: topology " + topology.name() +
                          " is not a ring or torus (Swing's peers wrap around every dimension)");
   }

@@ -18,12 +18,6 @@ const char* to_string(DataMode mode) {
   return "off";
 }
 
-Dtype parse_dtype(const std::string& name) {
-  if (name == "int32") return Dtype::kInt32;
-  if (name == "fp32") return Dtype::kFp32;
-  throw DataStoreError("unknown dtype '" + name + "' (expected int32 or fp32)");
-}
-
 namespace {
 
 std::vector<std::uint64_t> equal_bounds(int num_chunks, std::uint64_t elements) {

@@ -9,13 +9,15 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/enum_names.h"
+#include "model/core/error.h"
 
 namespace mt {
 
-/// Thrown for an unknown dtype.
-class DataStoreError : public std::invalid_argument {
+/// Thrown for a DataStore built without chunks.
+class DataStoreError : public Error {
  public:
-  using std::invalid_argument::invalid_argument;
+  using Error::Error;
 };
 
 /// Which elements are tracked.
@@ -29,11 +31,12 @@ enum class DataMode {
 /// "full", "sampled" or "off".
 const char* to_string(DataMode mode);
 
-/// Element type of the all-reduce.
-enum class Dtype { kInt32, kFp32 };
-
-/// Parses "int32" / "fp32"; throws DataStoreError otherwise.
-Dtype parse_dtype(const std::string& name);
+/// Element type of the all-reduce (`collective.dtype`).
+enum class Dtype { kFp32, kInt32 };
+template <>
+struct EnumNames<Dtype> {
+  static constexpr std::array<const char*, 2> kNames{"fp32", "int32"};
+};
 
 /// Per-node buffers of tracked elements (4-byte int32 or fp32, stored as bit patterns).
 class DataStore {

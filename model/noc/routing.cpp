@@ -19,15 +19,16 @@ RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
     for (std::size_t i = 0; i < in.size(); ++i)
       in_index_[static_cast<std::size_t>(in[i])] = static_cast<int>(i);
   }
-  const std::string& kind = topology.kind();
-  if (topology.is_direct() && (kind == "ring" || kind == "torus" || kind == "mesh")) {
+  const TopologyKind kind = topology.kind();
+  if (topology.is_direct() && (kind == TopologyKind::kRing || kind == TopologyKind::kTorus ||
+                               kind == TopologyKind::kMesh)) {
     for (const Link& link : topology.links()) {
       const std::vector<int> a = topology.coords(link.src);
       const std::vector<int> b = topology.coords(link.dst);
       for (std::size_t d = 0; d < a.size() && d < b.size(); ++d) {
         if (a[d] == b[d]) continue;
         dim_[static_cast<std::size_t>(link.id)] = static_cast<int>(d);
-        if (kind != "mesh" && std::abs(a[d] - b[d]) > 1) {
+        if (kind != TopologyKind::kMesh && std::abs(a[d] - b[d]) > 1) {
           wraps_[static_cast<std::size_t>(link.id)] = 1;
           dateline_ = true;
         }
@@ -35,7 +36,7 @@ RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
       }
     }
   }
-  hop_classes_ = kind == "bigraph";
+  hop_classes_ = kind == TopologyKind::kBiGraph;
 }
 
 const char* RoutingTable::vc_class_reason() const {
@@ -107,12 +108,12 @@ void RoutingTable::check_path(const std::vector<int>& path, int src, int dst) co
       if (topology_.link_goes_up(path[i]) && !topology_.link_goes_up(path[i - 1])) {
         const Link& down = topology_.link(path[i - 1]);
         const Link& up = topology_.link(path[i]);
-        throw RoutingError("path from node " + std::to_string(src) + " to node " +
-                           std::to_string(dst) + " goes down (link " + std::to_string(down.id) +
-                           ", " + std::to_string(down.src) + "->" + std::to_string(down.dst) +
-                           ") then up again (link " + std::to_string(up.id) + ", " +
-                           std::to_string(up.src) + "->" + std::to_string(up.dst) +
-                           "): " + topology_.kind() + " routes are up*/down* (deadlock freedom)");
+        throw RoutingError(
+            "path from node " + std::to_string(src) + " to node " + std::to_string(dst) +
+            " goes down (link " + std::to_string(down.id) + ", " + std::to_string(down.src) + "->" +
+            std::to_string(down.dst) + ") then up again (link " + std::to_string(up.id) + ", " +
+            std::to_string(up.src) + "->" + std::to_string(up.dst) +
+            "): " + to_string(topology_.kind()) + " routes are up*/down* (deadlock freedom)");
       }
     }
   }

@@ -3,7 +3,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 
 namespace mt {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/sim/system.h"
 #include "model/topology/topology.h"
 

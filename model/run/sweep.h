@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "model/sim/run_result.h"
-#include "model/sim/sweep_config.h"
+#include "model/config/sweep_config.h"
 
 namespace mt {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "model/run/train_run.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/workload/workload.h"
 
 namespace mt {

@@ -12,7 +12,7 @@
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
 #include "model/sim/run_result.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/workload/workload.h"
 
 namespace mt {

@@ -60,20 +60,9 @@ void validate(const ScenarioConfig& scenario, const Topology& topology, const Sc
       "nic.packet_bytes must be a positive multiple of 4, got " + std::to_string(nic.packet_bytes));
   require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
   require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
-  require(nic.scheduler == "tlm" || nic.scheduler == "rtl",
-          "nic.scheduler '" + nic.scheduler + "' is not supported (use tlm or rtl)");
-  require(nic.scheduler != "rtl" || nic.issue == "hardware",
-          "nic.scheduler rtl is the co-designed hardware scheduler: it needs nic.issue hardware");
   require(nic.port_binding == PortBinding::kRoute || topology.is_direct(),
           "nic.port_binding any needs a direct topology (on " + topology.name() +
               " each NIC port is its own link)");
-  require(nic.flow_control == "packet" || nic.flow_control == "message",
-          "nic.flow_control '" + nic.flow_control + "' is not supported (use packet or message)");
-  require(nic.issue == "software" || nic.issue == "hardware",
-          "nic.issue '" + nic.issue + "' is not supported (use software or hardware)");
-  require(nic.decision_latency_cycles >= 2, "nic.decision_latency_cycles must be >= 2");
-  require(nic.scheduler_depth >= 1, "nic.scheduler_depth must be >= 1");
-  require(nic.scheduler_window >= 1, "nic.scheduler_window must be >= 1");
   const int max_flits = Nic::flits_for(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
   require(router.buffer_flits >= max_flits,
           "router.buffer_flits (" + std::to_string(router.buffer_flits) +
@@ -161,12 +150,7 @@ struct System::Impl {
                 ": router.vcs must be >= 2 for deadlock freedom (two VC classes)");
     const int nodes = topology.nodes();
     const std::uint64_t elements = bytes / kElementBytes;
-    Dtype dtype = Dtype::kFp32;
-    try {
-      dtype = parse_dtype(scenario.collective.dtype);
-    } catch (const DataStoreError& e) {
-      throw SimulationConfigError(e.what());
-    }
+    const Dtype dtype = scenario.collective.dtype;
     DataMode mode = DataMode::kFull;
     if (!scenario.collective.verify_data) {
       mode = DataMode::kOff;
@@ -239,7 +223,7 @@ struct System::Impl {
                                " with router.vcs " + std::to_string(rc.vcs) +
                                ": channel dependency cycle " + describe_cycle(topology, cycle));
     // Hardware issue: every NIC holds its packed table; its program is the table order.
-    const bool hardware = nc.issue == "hardware";
+    const bool hardware = nc.issue == IssueMode::kHardware;
     PackedSchedule packed;
     if (hardware) {
       try {
@@ -302,7 +286,7 @@ struct System::Impl {
       // The co-designed NIC issues by itself: no host overhead per operation.
       params.software_issue_cycles =
           hardware ? 0 : static_cast<std::uint64_t>(nc.software_issue_cycles);
-      params.message_flow_control = nc.flow_control == "message";
+      params.message_flow_control = nc.flow_control == FlowControl::kMessage;
       params.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
       params.any_port = any_port;
       params.tx_queue_packets = nc.tx_queue_packets;
@@ -321,7 +305,7 @@ struct System::Impl {
         config.depth = nc.scheduler_depth;
         config.window = nc.scheduler_window;
         const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
-        require(factory || nc.scheduler != "rtl",
+        require(factory || nc.scheduler != SchedulerImpl::kRtl,
                 "nic.scheduler rtl needs the RTL co-simulation: no scheduler factory was given");
         scheduler = factory ? factory(u, table, config, packed.format)
                             : make_model_scheduler(table, config);

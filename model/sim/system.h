@@ -17,7 +17,7 @@
 #include "model/nic/scheduler.h"
 #include "model/nic/scheduler_model.h"
 #include "model/sim/run_result.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/topology/topology.h"
 
 namespace mt {

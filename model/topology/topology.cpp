@@ -19,8 +19,8 @@ namespace {
 
 constexpr std::int64_t kMaxEndpoints = 4096;
 
-bool is_direct_kind(const std::string& kind) {
-  return kind == "ring" || kind == "torus" || kind == "mesh";
+bool is_direct_kind(TopologyKind kind) {
+  return kind == TopologyKind::kRing || kind == TopologyKind::kTorus || kind == TopologyKind::kMesh;
 }
 
 std::string join_dims(const std::vector<int>& dims) {
@@ -53,7 +53,7 @@ std::int64_t dims_product(const std::vector<int>& dims) {
 }  // namespace
 
 Topology::Topology(const TopologyConfig& config) : config_(config) {
-  const std::string& kind = config_.kind;
+  const TopologyKind kind = config_.kind;
   if (!(config_.link_bytes_per_cycle > 0)) {
     throw TopologyError("link bandwidth must be > 0 bytes per cycle, got " +
                         std::to_string(config_.link_bytes_per_cycle));
@@ -71,29 +71,21 @@ Topology::Topology(const TopologyConfig& config) : config_(config) {
                         std::to_string(config_.ports_per_node));
   }
   if (is_direct_kind(kind)) {
-    family_ = kind == "ring" ? Family::kRing : kind == "torus" ? Family::kTorus : Family::kMesh;
     build_ring_torus_mesh();
-  } else if (kind == "fattree") {
-    family_ = Family::kFatTree;
+  } else if (kind == TopologyKind::kFatTree) {
     config_.dims.clear();
     build_fattree();
-  } else if (kind == "bigraph") {
-    family_ = Family::kBiGraph;
+  } else if (kind == TopologyKind::kBiGraph) {
     config_.dims.clear();
     build_bigraph();
-  } else if (kind == "switch") {
-    family_ = Family::kSwitch;
+  } else if (kind == TopologyKind::kSwitch) {
     config_.dims.clear();
     build_switch();
-  } else if (kind == "custom") {
-    family_ = Family::kCustom;
+  } else {
     config_.dims.clear();
     build_custom();
     compute_custom_distances();
     compute_updown_levels();
-  } else {
-    throw TopologyError("unknown topology kind \"" + kind +
-                        "\" (expected ring, torus, mesh, fattree, bigraph, switch or custom)");
   }
   diameter_ = compute_diameter();
 
@@ -139,32 +131,33 @@ void Topology::add_link(int a, int b, int latency_cycles) {
 }
 
 void Topology::build_ring_torus_mesh() {
-  const std::string& kind = config_.kind;
+  const TopologyKind kind = config_.kind;
+  const std::string kind_name = to_string(kind);
   const auto& dims = config_.dims;
-  if (kind == "ring" && dims.size() != 1) {
+  if (kind == TopologyKind::kRing && dims.size() != 1) {
     throw TopologyError("ring needs exactly 1 dimension {N}, got " + std::to_string(dims.size()));
   }
-  if (kind == "torus" && dims.size() != 2 && dims.size() != 3) {
+  if (kind == TopologyKind::kTorus && dims.size() != 2 && dims.size() != 3) {
     throw TopologyError("torus needs 2 or 3 dimensions ({X,Y} or {X,Y,Z}), got " +
                         std::to_string(dims.size()));
   }
-  if (kind == "mesh" && dims.size() != 2 && dims.size() != 3) {
+  if (kind == TopologyKind::kMesh && dims.size() != 2 && dims.size() != 3) {
     throw TopologyError("mesh needs 2 or 3 dimensions ({X,Y} or {X,Y,Z}), got " +
                         std::to_string(dims.size()));
   }
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 1) {
-      throw TopologyError(kind + " dimension " + std::to_string(i) + " is " +
+      throw TopologyError(kind_name + " dimension " + std::to_string(i) + " is " +
                           std::to_string(dims[i]) + "; every dimension must be >= 1");
     }
   }
   check_endpoint_count(dims_product(dims));
   nodes_ = static_cast<int>(dims_product(dims));
-  name_ = kind + ":" + join_dims(dims);
+  name_ = kind_name + ":" + join_dims(dims);
   out_.assign(static_cast<size_t>(nodes_), {});
   in_.assign(static_cast<size_t>(nodes_), {});
 
-  const bool wrap = kind != "mesh";
+  const bool wrap = kind != TopologyKind::kMesh;
   for (int u = 0; u < nodes_; ++u) {
     std::vector<int> c = coords(u);
     for (size_t d = 0; d < dims.size(); ++d) {
@@ -314,21 +307,21 @@ void Topology::compute_custom_distances() {
 int Topology::compute_diameter() const {
   const auto& dims = config_.dims;
   int d = 0;
-  switch (family_) {
-    case Family::kRing:
-    case Family::kTorus:
+  switch (config_.kind) {
+    case TopologyKind::kRing:
+    case TopologyKind::kTorus:
       for (int size : dims) d += size / 2;
       return d;
-    case Family::kMesh:
+    case TopologyKind::kMesh:
       for (int size : dims) d += size - 1;
       return d;
-    case Family::kFatTree:
+    case TopologyKind::kFatTree:
       return 4;  // k >= 2: at least two leaves, each with an endpoint
-    case Family::kBiGraph:
+    case TopologyKind::kBiGraph:
       return config_.bigraph_n >= 4 ? 4 : 3;  // two switches of one half exist when n >= 4
-    case Family::kSwitch:
+    case TopologyKind::kSwitch:
       return nodes_ > 1 ? 2 : 0;
-    case Family::kCustom:
+    case TopologyKind::kCustom:
       for (int u = 0; u < nodes_; ++u) {
         for (int v = 0; v < nodes_; ++v) d = std::max(d, distance(u, v));
       }
@@ -382,7 +375,7 @@ std::vector<int> Topology::neighbors(int u) const {
   }
   const auto& dims = config_.dims;
   const std::vector<int> c = coords(u);
-  const bool wrap = config_.kind != "mesh";
+  const bool wrap = config_.kind != TopologyKind::kMesh;
   // (dimension, direction) in the order N, S, W, E, -Z, +Z; ring: W, E.
   std::vector<std::pair<size_t, int>> order;
   if (dims.size() == 1) {
@@ -424,7 +417,7 @@ std::vector<int> Topology::route(int src, int dst) const {
     }
     path.push_back(l);
   };
-  const std::string& kind = config_.kind;
+  const TopologyKind kind = config_.kind;
   if (is_direct_kind(kind)) {
     const auto& dims = config_.dims;
     std::vector<int> cur = coords(src);
@@ -438,7 +431,7 @@ std::vector<int> Topology::route(int src, int dst) const {
       const int size = dims[d];
       while (cur[d] != target[d]) {
         int step;
-        if (kind == "mesh") {
+        if (kind == TopologyKind::kMesh) {
           step = target[d] > cur[d] ? 1 : -1;
         } else {
           const int fwd = ((target[d] - cur[d]) % size + size) % size;
@@ -451,12 +444,12 @@ std::vector<int> Topology::route(int src, int dst) const {
     }
     return path;
   }
-  if (kind == "switch") {
+  if (kind == TopologyKind::kSwitch) {
     hop(src, nodes_);
     hop(nodes_, dst);
     return path;
   }
-  if (kind == "fattree") {
+  if (kind == TopologyKind::kFatTree) {
     const int half = config_.fattree_k / 2;
     const int leaf_s = nodes_ + src / half;
     const int leaf_d = nodes_ + dst / half;
@@ -470,7 +463,7 @@ std::vector<int> Topology::route(int src, int dst) const {
     hop(leaf_d, dst);
     return path;
   }
-  if (kind == "bigraph") {
+  if (kind == TopologyKind::kBiGraph) {
     const int m = config_.bigraph_m;
     const int halfn = config_.bigraph_n / 2;
     const int sw_s = src / m;
@@ -513,13 +506,13 @@ void Topology::compute_updown_levels() {
 
 bool Topology::link_goes_up(int link) const {
   const Link& l = links_.at(static_cast<size_t>(link));
-  if (family_ == Family::kFatTree) {
+  if (config_.kind == TopologyKind::kFatTree) {
     const auto tier = [&](int v) {
       return v < nodes_ ? 0 : v < nodes_ + config_.fattree_k ? 1 : 2;
     };
     return tier(l.dst) > tier(l.src);
   }
-  if (family_ != Family::kCustom) return false;
+  if (config_.kind != TopologyKind::kCustom) return false;
   const auto order = [&](int v) { return std::make_pair(level_[static_cast<size_t>(v)], v); };
   return order(l.dst) < order(l.src);
 }
@@ -571,22 +564,22 @@ int Topology::distance(int u, int v) const {
                         ": vertices are 0.." + std::to_string(nv - 1));
   }
   if (u == v) return 0;
-  switch (family_) {
-    case Family::kRing:
-    case Family::kTorus:
-    case Family::kMesh: {
+  switch (config_.kind) {
+    case TopologyKind::kRing:
+    case TopologyKind::kTorus:
+    case TopologyKind::kMesh: {
       int d = 0;
       for (int size : config_.dims) {
         const int diff = std::abs(u % size - v % size);
-        d += family_ == Family::kMesh ? diff : std::min(diff, size - diff);
+        d += config_.kind == TopologyKind::kMesh ? diff : std::min(diff, size - diff);
         u /= size;
         v /= size;
       }
       return d;
     }
-    case Family::kSwitch:
+    case TopologyKind::kSwitch:
       return is_switch(u) || is_switch(v) ? 1 : 2;
-    case Family::kFatTree: {
+    case TopologyKind::kFatTree: {
       // Vertex classes: 0 endpoint, 1 leaf, 2 spine.
       const int k = config_.fattree_k;
       const int half = k / 2;
@@ -601,7 +594,7 @@ int Topology::distance(int u, int v) const {
       if (lu == 1) return 1;  // leaf - spine
       return 2;               // spine - spine
     }
-    case Family::kBiGraph: {
+    case TopologyKind::kBiGraph: {
       const int m = config_.bigraph_m;
       const int halfn = config_.bigraph_n / 2;
       if (is_switch(u) && !is_switch(v)) std::swap(u, v);
@@ -614,7 +607,7 @@ int Topology::distance(int u, int v) const {
       }
       return ((u - nodes_ < halfn) != (v - nodes_ < halfn)) ? 1 : 2;
     }
-    case Family::kCustom:
+    case TopologyKind::kCustom:
       break;
   }
   return dist_[static_cast<size_t>(u) * static_cast<size_t>(nv) + static_cast<size_t>(v)];
@@ -706,21 +699,26 @@ TopologyConfig parse_topology_spec(const std::string& spec) {
   const std::string kind = spec.substr(0, colon);
   const std::string params = spec.substr(colon + 1);
   TopologyConfig config;
-  config.kind = kind;
-  if (kind == "ring" || kind == "torus" || kind == "mesh") {
+  const std::optional<TopologyKind> parsed = parse_enum<TopologyKind>(kind);
+  if (!parsed || *parsed == TopologyKind::kCustom) {
+    spec_error(spec, "unknown kind \"" + kind +
+                         "\" (expected ring, torus, mesh, fattree, bigraph or switch)");
+  }
+  config.kind = *parsed;
+  if (is_direct_kind(config.kind)) {
     config.dims.clear();
     for (const std::string& part : split(params, 'x')) {
       config.dims.push_back(parse_positive(spec, part, "dimension"));
     }
     const size_t n = config.dims.size();
-    if (kind == "ring" && n != 1) {
+    if (config.kind == TopologyKind::kRing && n != 1) {
       spec_error(spec, "ring takes one size, e.g. \"ring:16\"");
     }
-    if (kind != "ring" && n != 2 && n != 3) {
+    if (config.kind != TopologyKind::kRing && n != 2 && n != 3) {
       spec_error(spec, kind + " takes 2 or 3 dimensions, e.g. \"" + kind + ":4x4\" or \"" + kind +
                            ":4x4x4\"");
     }
-  } else if (kind == "fattree") {
+  } else if (config.kind == TopologyKind::kFatTree) {
     config.dims.clear();
     const auto kv = parse_keys(spec, params, {"k", "levels"});
     config.fattree_k = required_key(spec, kv, "k", "fattree:k=8,levels=2");
@@ -728,12 +726,12 @@ TopologyConfig parse_topology_spec(const std::string& spec) {
     for (const auto& p : kv) {
       if (p.first == "levels") config.fattree_levels = p.second;
     }
-  } else if (kind == "bigraph") {
+  } else if (config.kind == TopologyKind::kBiGraph) {
     config.dims.clear();
     const auto kv = parse_keys(spec, params, {"m", "n"});
     config.bigraph_m = required_key(spec, kv, "m", "bigraph:m=4,n=8");
     config.bigraph_n = required_key(spec, kv, "n", "bigraph:m=4,n=8");
-  } else if (kind == "switch") {
+  } else {
     config.dims.clear();
     if (params.find('=') == std::string::npos) {
       config.switch_nodes = parse_positive(spec, params, "node count");
@@ -741,9 +739,6 @@ TopologyConfig parse_topology_spec(const std::string& spec) {
       const auto kv = parse_keys(spec, params, {"nodes"});
       config.switch_nodes = required_key(spec, kv, "nodes", "switch:nodes=16");
     }
-  } else {
-    spec_error(spec, "unknown kind \"" + kind +
-                         "\" (expected ring, torus, mesh, fattree, bigraph or switch)");
   }
   return config;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/core/enum_names.h"
 #include "model/core/error.h"
 
 namespace mt {
@@ -23,10 +24,17 @@ struct EdgeConfig {
   int b = 0;  ///< vertex id
 };
 
+/// Topology family. Direct families (ring, torus, mesh) have no switches.
+enum class TopologyKind { kRing, kTorus, kMesh, kFatTree, kBiGraph, kSwitch, kCustom };
+template <>
+struct EnumNames<TopologyKind> {
+  static constexpr std::array<const char*, 7> kNames{"ring",    "torus",  "mesh",  "fattree",
+                                                     "bigraph", "switch", "custom"};
+};
+
 /// Everything needed to build a topology. Filled by the scenario loader or by parse_topology_spec.
 struct TopologyConfig {
-  /// Family: ring, torus, mesh, fattree, bigraph, switch, custom.
-  std::string kind = "torus";
+  TopologyKind kind = TopologyKind::kTorus;  ///< family
   /// ring: {N}; torus and mesh: {X,Y} or {X,Y,Z}. Endpoint id = x + X*(y + Y*z). Every dimension
   /// >= 1; a torus dimension of size 2 has one link between its two nodes, size 1 none.
   std::vector<int> dims = {4, 4};
@@ -70,8 +78,8 @@ class Topology {
 
   /// Canonical spec string, e.g. "torus:4x4", "fattree:k=8,levels=2".
   const std::string& name() const { return name_; }
-  /// Family name: ring, torus, mesh, fattree, bigraph, switch, custom.
-  const std::string& kind() const { return config_.kind; }
+  /// Family (to_string gives its name: ring, torus, mesh, fattree, bigraph, switch, custom).
+  TopologyKind kind() const { return config_.kind; }
   const TopologyConfig& config() const { return config_; }
   /// Dimensions for ring/torus/mesh (empty otherwise).
   const std::vector<int>& dims() const { return config_.dims; }
@@ -120,7 +128,9 @@ class Topology {
   /// (up*/down*): no cycle of channel dependencies can form. False on other families.
   bool link_goes_up(int link) const;
   /// True on the families whose routes are up*/down* (fattree, custom).
-  bool routes_up_down() const { return family_ == Family::kFatTree || family_ == Family::kCustom; }
+  bool routes_up_down() const {
+    return kind() == TopologyKind::kFatTree || kind() == TopologyKind::kCustom;
+  }
   /// Largest endpoint-to-endpoint shortest-path hop count (precomputed).
   int diameter() const { return diameter_; }
   /// Number of directed links (every physical connection counts twice).
@@ -140,8 +150,6 @@ class Topology {
   std::vector<int> updown_route(int src, int dst) const;
   int compute_diameter() const;
 
-  enum class Family { kRing, kTorus, kMesh, kFatTree, kBiGraph, kSwitch, kCustom };
-  Family family_ = Family::kTorus;
   TopologyConfig config_;
   std::string name_;
   int nodes_ = 0;

@@ -7,7 +7,7 @@
 #include "model/core/json_text.h"
 #include "model/run/prepare.h"
 #include "model/sim/results.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "model/sim/trace.h"
 #include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"

@@ -14,7 +14,7 @@
 #include "model/collective/verify.h"
 #include "model/core/json_text.h"
 #include "model/run/schedule_analysis.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;

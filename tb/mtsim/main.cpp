@@ -8,7 +8,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/config_error.h"
 #include "model/topology/topology.h"
 #include "tb/mtsim/cli.h"
 

@@ -8,7 +8,7 @@
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
 #include "model/sim/run_result.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 
 namespace mt::cli {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/run/sweep.h"
-#include "model/sim/sweep_config.h"
+#include "model/config/sweep_config.h"
 
 namespace mt::cli {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "model/run/sweep.h"
-#include "model/sim/sweep_config.h"
+#include "model/config/sweep_config.h"
 #include "tb/mtsim/sweep_layout.h"
 
 namespace mt::cli {

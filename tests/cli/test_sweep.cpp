@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "model/run/sweep.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
+#include "model/config/sweep_loader.h"
 #include "tests/support/cli_runner.h"
 
 namespace {
@@ -218,7 +219,7 @@ TEST_CASE("a sweep file loads into axes whose cross product gives ordered and ke
 
   // Every point's overrides load as a scenario.
   const mt::ScenarioConfig mesh = mt::load_scenario_file(sweep.scenario_file, points[5].set_args);
-  CHECK(mesh.topology.kind == "mesh");
+  CHECK(mesh.topology.kind == mt::TopologyKind::kMesh);
   CHECK(mesh.topology.dims == std::vector<int>{2, 3});
   CHECK(mesh.nic.packet_bytes == 128);
   REQUIRE(mesh.collective.algorithms.size() == 1);

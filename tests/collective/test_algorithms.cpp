@@ -106,7 +106,7 @@ TEST_CASE("ring_bi verifies with two opposite rings, 2N chunks", "[algorithms][r
     CHECK(s.num_chunks == 2 * n);
     CHECK(s.num_flows == 2);
     CHECK(s.ops.size() == static_cast<size_t>(4 * n * (n - 1)));
-    if (t.kind() == "torus" && n > 4) CHECK(mt::verify(s, t).contention.empty());
+    if (t.kind() == mt::TopologyKind::kTorus && n > 4) CHECK(mt::verify(s, t).contention.empty());
   }
 }
 
@@ -127,7 +127,7 @@ TEST_CASE("ring2d verifies on 2D tori and meshes with 2(X-1)+2(Y-1) steps",
     const int half_a = 2 * ((x - 1) * x * y * y + (y - 1) * x * y);
     const int half_b = 2 * ((y - 1) * x * y * x + (x - 1) * x * y);
     CHECK(s.ops.size() == static_cast<size_t>(half_a + half_b));
-    if (t.kind() == "torus" && x == y && x > 2) {
+    if (t.kind() == mt::TopologyKind::kTorus && x == y && x > 2) {
       // Only the chunks of one row-ring message share a link (one logical message, which the
       // verifier does not count); no two messages compete.
       CHECK(mt::verify(s, t).contention.empty());
@@ -213,7 +213,7 @@ TEST_CASE("halving_doubling verifies with 2 log2 N steps on power-of-two topolog
     CHECK(s.num_steps == 2 * log2n);
     CHECK(s.num_chunks == n);
     CHECK(s.ops.size() == static_cast<size_t>(2 * n * (n - 1)));
-    if (t.kind() == "torus" || t.kind() == "mesh") {
+    if (t.kind() == mt::TopologyKind::kTorus || t.kind() == mt::TopologyKind::kMesh) {
       // Step 0 partners are direct neighbors (x distance 1).
       for (const auto& op : s.ops) {
         if (op.step == 0) CHECK(t.distance(op.node, op.peer) == 1);
@@ -323,13 +323,13 @@ TEST_CASE("registry: names, help and errors", "[algorithms]") {
 TEST_CASE("algorithms on custom topologies (direct and switched)", "[algorithms]") {
   // Triangular prism: two triangles 0-1-2 and 3-4-5 joined by 0-3, 1-4, 2-5 (Hamiltonian).
   mt::TopologyConfig prism;
-  prism.kind = "custom";
+  prism.kind = mt::TopologyKind::kCustom;
   prism.custom_nodes = 6;
   prism.custom_edges = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}};
   const mt::Topology direct(prism);
   // Two switches (6, 7) with three endpoints each, joined by one switch-to-switch edge.
   mt::TopologyConfig two;
-  two.kind = "custom";
+  two.kind = mt::TopologyKind::kCustom;
   two.custom_nodes = 6;
   two.custom_switches = 2;
   two.custom_edges = {{0, 6}, {1, 6}, {2, 6}, {3, 7}, {4, 7}, {5, 7}, {6, 7}};

@@ -15,7 +15,7 @@ namespace {
 // Six switches in a ring (vertices 6..11), endpoint i on switch 6 + i.
 mt::TopologyConfig switch_ring() {
   mt::TopologyConfig c;
-  c.kind = "custom";
+  c.kind = mt::TopologyKind::kCustom;
   c.custom_nodes = 6;
   c.custom_switches = 6;
   for (int i = 0; i < 6; ++i) {
@@ -42,7 +42,7 @@ bool is_closed_chain(const mt::Topology& t, const std::vector<mt::Channel>& cycl
 
 TEST_CASE("every built-in topology family routes without a channel dependency cycle") {
   mt::TopologyConfig prism;
-  prism.kind = "custom";
+  prism.kind = mt::TopologyKind::kCustom;
   prism.custom_nodes = 6;
   prism.custom_edges = {{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}, {0, 3}, {1, 4}, {2, 5}};
   std::vector<mt::TopologyConfig> configs;

@@ -219,7 +219,7 @@ TEST_CASE("two streams sharing a link each get half of it", "[noc][bandwidth]") 
 TEST_CASE("message flow control: two messages sharing a link pass one whole message apart",
           "[noc][bandwidth][message]") {
   ScenarioConfig s = base_scenario();
-  s.nic.flow_control = "message";
+  s.nic.flow_control = mt::FlowControl::kMessage;
   s.topology = test::topology_config("switch:nodes=4", 150);
   s.collective.verify_data = false;
   const Topology topology(s.topology);
@@ -252,7 +252,7 @@ TEST_CASE("message flow control: two messages sharing a link pass one whole mess
 TEST_CASE("message flow control: ring all-reduce across a switch verifies the data",
           "[noc][message]") {
   ScenarioConfig s = base_scenario();
-  s.nic.flow_control = "message";
+  s.nic.flow_control = mt::FlowControl::kMessage;
   s.topology = test::topology_config("switch:nodes=8", 20);
   const Topology topology(s.topology);
   const Schedule schedule = test::ring_allreduce({0, 1, 2, 3, 4, 5, 6, 7});

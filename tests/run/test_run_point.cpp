@@ -9,7 +9,7 @@
 #include "model/collective/schedule_io.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "tests/support/cli_runner.h"
 
 namespace mt {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "model/run/train_run.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 
 namespace mt {
 namespace {

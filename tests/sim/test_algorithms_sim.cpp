@@ -28,7 +28,7 @@ std::uint64_t wire_cycles(const ScenarioConfig& s, std::uint64_t payload) {
 void run_algorithm(const std::string& algorithm, const std::string& spec) {
   ScenarioConfig s = test::base_scenario();
   s.topology = parse_topology_spec(spec);
-  s.collective.dtype = "int32";
+  s.collective.dtype = mt::Dtype::kInt32;
   const Topology topology(s.topology);
   // The two combinations allowed not to run: ring2d needs a 2D grid of routers, tree_packing
   // trees of endpoints linked to each other.
@@ -45,7 +45,8 @@ void run_algorithm(const std::string& algorithm, const std::string& spec) {
                           " with switches; use multitree_opt or disjoint_rings there");
     return;
   }
-  if (algorithm == "swing" && topology.kind() != "torus" && topology.kind() != "ring") {
+  if (algorithm == "swing" && topology.kind() != mt::TopologyKind::kTorus &&
+      topology.kind() != mt::TopologyKind::kRing) {
     CHECK_THROWS_WITH(build_schedule(algorithm, topology),
                       "swing: topology " + topology.name() +
                           " is not a ring or torus (Swing's peers wrap around every dimension)");

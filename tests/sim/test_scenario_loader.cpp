@@ -7,7 +7,7 @@
 #include <string>
 
 #include "model/collective/byte_size.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 
 using mt::load_scenario_text;
 using mt::ScenarioError;
@@ -51,7 +51,7 @@ TEST_CASE("a valid scenario fills every config struct") {
   const mt::ScenarioConfig s = load_scenario_text(kValid, "demo.yaml");
   CHECK(s.name == "demo");
   CHECK(s.clock_ghz == 1.5);
-  CHECK(s.topology.kind == "torus");
+  CHECK(s.topology.kind == mt::TopologyKind::kTorus);
   CHECK(s.topology.dims == std::vector<int>{4, 4});
   CHECK(s.topology.link_bytes_per_cycle == 32);
   CHECK(s.topology.link_latency_cycles == 10);
@@ -59,7 +59,7 @@ TEST_CASE("a valid scenario fills every config struct") {
   CHECK(s.router.pipeline_cycles == 3);
   CHECK(s.router.vcs == 2);
   CHECK(s.router.buffer_flits == 64);
-  CHECK(s.nic.flow_control == "message");
+  CHECK(s.nic.flow_control == mt::FlowControl::kMessage);
   CHECK(s.nic.packet_bytes == 512);
   REQUIRE(s.collective.algorithms.size() == 2);
   CHECK(s.collective.algorithms[0].name == "ring");
@@ -68,7 +68,7 @@ TEST_CASE("a valid scenario fills every config struct") {
   CHECK(s.collective.algorithms[1].label == "mt");
   CHECK(s.collective.algorithms[1].where == "demo.yaml:17:22");
   CHECK(s.collective.sizes_bytes == std::vector<std::uint64_t>{32768, 1048576, 4096, 2000000});
-  CHECK(s.collective.dtype == "int32");
+  CHECK(s.collective.dtype == mt::Dtype::kInt32);
 }
 
 TEST_CASE("the scenario name defaults to the file stem") {
@@ -231,4 +231,30 @@ TEST_CASE("every shipped scenario loads") {
   CHECK_THROWS_WITH(
       mt::load_scenario_file("/nonexistent/x.yaml"),
       "/nonexistent/x.yaml: cannot open the scenario file: No such file or directory");
+}
+
+TEST_CASE("closed sets are parsed once into enums; a bad name lists the allowed ones") {
+  const std::string base = "topology: torus:4x4\ncollective: {algorithms: [ring]}\n";
+  const mt::ScenarioConfig s = load_scenario_text(
+      base +
+          "nic: {scheduler: rtl, issue: hardware, flow_control: message, reduction: message, "
+          "port_binding: any}\n",
+      "ok.yaml");
+  CHECK(s.nic.scheduler == mt::SchedulerImpl::kRtl);
+  CHECK(s.nic.issue == mt::IssueMode::kHardware);
+  CHECK(s.nic.flow_control == mt::FlowControl::kMessage);
+  CHECK(s.nic.reduction == mt::ReduceGranularity::kMessage);
+  CHECK(s.nic.port_binding == mt::PortBinding::kAny);
+  // Printing gives back the names the file used.
+  CHECK(std::string(mt::to_string(s.nic.flow_control)) == "message");
+  CHECK(std::string(mt::to_string(s.topology.kind)) == "torus");
+  CHECK(error_of("topology: {kind: dragonfly, dims: [4, 4]}\ncollective: {algorithms: [ring]}\n") ==
+        "bad.yaml:1:18: topology.kind: \"dragonfly\" is not one of: ring, torus, mesh, fattree, "
+        "bigraph, switch, custom");
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], dtype: fp16}\n") ==
+        "bad.yaml:2:42: collective.dtype: \"fp16\" is not one of: fp32, int32");
+  CHECK(error_of(base + "nic: {flow_control: credit}\n") ==
+        "bad.yaml:3:21: nic.flow_control: \"credit\" is not one of: packet, message");
+  CHECK(error_of(base + "nic: {issue: firmware}\n") ==
+        "bad.yaml:3:14: nic.issue: \"firmware\" is not one of: software, hardware");
 }

@@ -8,7 +8,8 @@
 
 #include "model/collective/byte_size.h"
 #include "model/noc/time_limits.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
+#include "model/config/workload_loader.h"
 
 using mt::ScenarioError;
 

@@ -10,7 +10,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/cost_model.h"
 #include "model/collective/verify.h"
-#include "model/sim/scenario_loader.h"
+#include "model/config/scenario_loader.h"
 #include "model/sim/system.h"
 
 namespace {
@@ -22,7 +22,7 @@ mt::RunResult run(const std::string& algorithm, const std::string& spec, std::ui
   const int link_latency = s.topology.link_latency_cycles;
   s.topology = mt::parse_topology_spec(spec);
   s.topology.link_latency_cycles = link_latency;
-  s.collective.dtype = "int32";
+  s.collective.dtype = mt::Dtype::kInt32;
   const mt::Topology topology(s.topology);
   const mt::Schedule schedule =
       mt::build_schedule(algorithm, topology, mt::with_size(algorithm, params, bytes));

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
-#include "model/sim/scenario_config.h"
+#include "model/config/scenario_config.h"
 #include "model/topology/topology.h"
 
 namespace mt::test {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "model/sim/scenario_loader.h"
+#include "model/config/workload_loader.h"
 #include "model/workload/workload.h"
 
 using mt::GradientBucket;

@@ -1,12 +1,14 @@
 #pragma once
 // Plain configuration structs of a scenario. Filled and validated only by the scenario loader
-// (model/sim/scenario_loader); every constructor takes the `const ...Config&` it needs.
+// (model/config/scenario_loader); every constructor takes the `const ...Config&` it needs.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "model/collective/algorithm.h"
+#include "model/core/enum_names.h"
+#include "model/nic/data_store.h"
 #include "model/topology/topology.h"
 
 namespace mt {
@@ -34,13 +36,51 @@ enum class PortBinding {
   kAny,    ///< the lowest-numbered free port when it starts (one issue queue for all ports)
 };
 
+/// Which implementation makes the hardware-issue decisions (`nic.scheduler`).
+enum class SchedulerImpl {
+  kTlm,  ///< "tlm": the C++ golden scheduler model
+  kRtl,  ///< "rtl": the Verilated nic_sched through the co-simulation adapter
+};
+template <>
+struct EnumNames<SchedulerImpl> {
+  static constexpr std::array<const char*, 2> kNames{"tlm", "rtl"};
+};
+
+/// How packets of a message are admitted into the network (`nic.flow_control`).
+enum class FlowControl {
+  kPacket,   ///< "packet": per-packet credits and arbitration (baseline)
+  kMessage,  ///< "message": a message's buffer is reserved once, then its packets stream
+};
+template <>
+struct EnumNames<FlowControl> {
+  static constexpr std::array<const char*, 2> kNames{"packet", "message"};
+};
+
+/// Who issues a node's operations (`nic.issue`).
+enum class IssueMode {
+  kSoftware,  ///< "software": the host issues each op once its dependencies are met
+  kHardware,  ///< "hardware": the co-designed NIC scheduler issues from its table, step order
+};
+template <>
+struct EnumNames<IssueMode> {
+  static constexpr std::array<const char*, 2> kNames{"software", "hardware"};
+};
+
+template <>
+struct EnumNames<ReduceGranularity> {
+  static constexpr std::array<const char*, 2> kNames{"packet", "message"};
+};
+template <>
+struct EnumNames<PortBinding> {
+  static constexpr std::array<const char*, 2> kNames{"route", "any"};
+};
+
 /// Network interface of every endpoint.
 struct NicConfig {
-  std::string scheduler = "tlm";        ///< "tlm": C++ golden scheduler; "rtl": Verilated nic_sched
-  std::string flow_control = "packet";  ///< "packet": per-packet credits; "message": per message
-  std::string issue = "software";       ///< "software": host issues ops when deps are met;
-                                        ///< "hardware": co-designed NIC scheduler, step order
-  double reduce_elems_per_cycle = 32;   ///< reduction unit throughput, elements per cycle
+  SchedulerImpl scheduler = SchedulerImpl::kTlm;    ///< golden C++ model or Verilated RTL
+  FlowControl flow_control = FlowControl::kPacket;  ///< per-packet or per-message admission
+  IssueMode issue = IssueMode::kSoftware;           ///< host (software) or NIC scheduler (hardware)
+  double reduce_elems_per_cycle = 32;  ///< reduction unit throughput, elements per cycle
   /// Packet: reduce per packet as packets arrive; message: reduce a message once it has arrived
   /// whole (its dependent sends wait for the whole reduction).
   ReduceGranularity reduction = ReduceGranularity::kPacket;
@@ -84,7 +124,7 @@ struct AlgorithmRun {
 struct CollectiveConfig {
   std::vector<AlgorithmRun> algorithms;
   std::vector<std::uint64_t> sizes_bytes = {1u << 20};  ///< bytes per node buffer
-  std::string dtype = "fp32";                           ///< "fp32" or "int32"
+  Dtype dtype = Dtype::kFp32;                           ///< element type of the reduction
   bool verify_data = true;  ///< move and sum real data and check every node's result
   /// Above this buffer size data runs timing-only with sampled chunks still checked, bytes.
   std::uint64_t max_data_bytes = 64ull << 20;

@@ -1,7 +1,7 @@
 #pragma once
 // Plain configuration of a parameter sweep: a base scenario file plus axes whose cross product
-// gives the points. Filled and validated only by the scenario loader (load_sweep_file); the
-// schema is documented in scenarios/README.md ("Sweep files").
+// gives the points. Filled and validated only by the sweep loader (model/config/sweep_loader.h);
+// the schema is documented in scenarios/README.md ("Sweep files").
 
 #include <string>
 #include <vector>

@@ -1,0 +1,172 @@
+#include "model/config/scenario_loader.h"
+
+#include <limits>
+
+#include "model/collective/byte_size.h"
+#include "model/config/scenario_overrides.h"
+#include "model/config/scenario_sections.h"
+#include "model/config/yaml_reader.h"
+#include "model/noc/time_limits.h"
+
+namespace mt {
+namespace {
+
+// Cross-key rules of one NIC (the scenario's, or an algorithm entry's with its overrides).
+// `where` is "nic" or the entry's "file:line:col".
+void check_nic(const YamlReader& r, const YAML::Node& root, const std::string& where,
+               const NicConfig& c) {
+  const auto fail = [&](const std::string& key, const std::string& what) {
+    if (where == "nic") r.fail_at(root, "nic." + key, what);
+    throw ScenarioError(where + ": nic." + key + ": " + what);
+  };
+  if (c.packet_bytes % 4 != 0)
+    fail("packet_bytes", std::to_string(c.packet_bytes) +
+                             " is not a whole number of 4-byte elements (the reduction unit adds "
+                             "fp32/int32 elements; a packet carries whole ones)");
+  if (c.scheduler == SchedulerImpl::kRtl && c.issue != IssueMode::kHardware)
+    fail("scheduler",
+         "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
+         "(nic.issue is " +
+             std::string(to_string(c.issue)) + ")");
+}
+
+// Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
+// count is a 31-bit integer, every delay and the whole run fit the simulated-time horizon
+// (SystemC's 64-bit picosecond time at this clock), and a run can at least move one buffer over
+// one link within it.
+void check_representable(const YamlReader& r, const YAML::Node& root, const ScenarioConfig& s) {
+  const std::uint64_t horizon = max_sim_cycles(s.clock_ghz);
+  const std::string at_clock = " cycles, the simulated-time horizon at clock_ghz " +
+                               YamlReader::fmt(s.clock_ghz) +
+                               " (SystemC's 64-bit picosecond time, kept below 2^62 ps)";
+  if (s.watchdog_cycles > horizon)
+    r.fail_at(
+        root, "watchdog_cycles",
+        std::to_string(s.watchdog_cycles) + " is beyond " + std::to_string(horizon) + at_clock);
+  const double bpc = s.topology.link_bytes_per_cycle;
+  std::vector<const NicConfig*> nics{&s.nic};
+  for (const auto& a : s.collective.algorithms) nics.push_back(&a.nic);
+  for (std::size_t i = 0; i < s.collective.sizes_bytes.size(); ++i) {
+    const std::uint64_t bytes = s.collective.sizes_bytes[i];
+    const std::string path = "collective.sizes[" + std::to_string(i) + "]";
+    for (const NicConfig* nic : nics) {
+      const auto per = static_cast<std::uint64_t>(nic->packet_bytes);
+      const std::uint64_t packets = bytes / per + (bytes % per != 0);
+      if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        r.fail_at(root, path,
+                  format_byte_size(bytes) + " is " + std::to_string(packets) +
+                      " packets of nic.packet_bytes " + std::to_string(nic->packet_bytes) +
+                      "; the model counts a message's packets in 31 bits (at most " +
+                      std::to_string(std::numeric_limits<int>::max()) +
+                      "): use larger packets or a smaller size");
+      // One buffer (plus one packet's header) serialised over one link: a lower bound of any
+      // all-reduce of this size, which must fit the horizon.
+      const double wire = static_cast<double>(bytes) + nic->head_flit_bytes + nic->flit_bytes;
+      if (wire / bpc > static_cast<double>(horizon))
+        r.fail_at(root, "topology.link_bytes_per_cycle",
+                  YamlReader::fmt(bpc) + " bytes/cycle: moving one " + format_byte_size(bytes) +
+                      " buffer over one link takes " + YamlReader::fmt(wire / bpc) +
+                      " cycles, beyond " + std::to_string(horizon) + at_clock);
+    }
+  }
+}
+
+void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& s) {
+  if (!root.IsDefined() || root.IsNull())
+    r.fail(root, "",
+           "the scenario is empty; expected a mapping with at least topology and collective");
+  YAML::Node topology_node;
+  bool has_topology = false;
+  std::vector<std::pair<YAML::Node, std::string>> nic_overrides;  // per algorithm entry
+  r.each_key(root, "",
+             {"name", "description", "clock_ghz", "watchdog_cycles", "topology", "router", "nic",
+              "collective", "output"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "name") s.name = r.text(v, p);
+               if (key == "description") s.description = r.text(v, p);
+               if (key == "clock_ghz") s.clock_ghz = r.real(v, p, kMinClockGhz, 100, false);
+               if (key == "watchdog_cycles")
+                 s.watchdog_cycles = static_cast<std::uint64_t>(r.integer(v, p, 100, 1ll << 50));
+               if (key == "topology") {
+                 topology_node = v;
+                 has_topology = true;
+                 read_topology(r, v, p, s.topology);
+               }
+               if (key == "router") read_router(r, v, p, s.router);
+               if (key == "nic") read_nic(r, v, p, s.nic, &s.topology);
+               if (key == "collective") read_collective(r, v, p, s.collective, nic_overrides);
+               if (key == "output")
+                 r.each_key(v, p, {"json", "csv"},
+                            [&](const std::string& k, const YAML::Node& o, const std::string& op) {
+                              (k == "json" ? s.output.json : s.output.csv) = r.text(o, op);
+                            });
+             });
+  if (!has_topology) r.fail(root, "topology", "missing: every scenario needs a topology");
+  // Every algorithm entry runs with the scenario's nic, plus its own `nic:` overrides.
+  for (std::size_t i = 0; i < s.collective.algorithms.size(); ++i) {
+    AlgorithmRun& a = s.collective.algorithms[i];
+    a.nic = s.nic;
+    if (i < nic_overrides.size() && nic_overrides[i].first.IsDefined() &&
+        !nic_overrides[i].first.IsNull()) {
+      read_nic(r, nic_overrides[i].first, nic_overrides[i].second, a.nic, nullptr);
+    }
+  }
+  if (s.collective.algorithms.empty())
+    r.fail(root, "collective.algorithms", "missing: list at least one algorithm");
+
+  // Cross-key checks: the topology must exist with this port count, and buffers must hold a
+  // whole packet (virtual cut-through moves whole packets).
+  try {
+    const Topology topology(s.topology);
+    if (topology.kind() == TopologyKind::kTorus && s.router.vcs < 2)
+      r.fail(root, "router.vcs",
+             "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+    if (topology.kind() == TopologyKind::kBiGraph && s.router.vcs < 2)
+      r.fail(root, "router.vcs",
+             "a bigraph needs at least 2 virtual channels (hop classes: routes turn between the "
+             "switch halves)");
+    for (const auto& a : s.collective.algorithms) {
+      if (a.ports == 0) continue;
+      TopologyConfig with_ports = s.topology;
+      with_ports.ports_per_node = a.ports;
+      const Topology check(with_ports);
+    }
+  } catch (const TopologyError& e) {
+    r.fail(topology_node, "topology", e.what());
+  }
+  const int packet_flits =
+      (s.nic.packet_bytes + s.nic.head_flit_bytes + s.nic.flit_bytes - 1) / s.nic.flit_bytes;
+  if (packet_flits > s.router.buffer_flits)
+    r.fail(root, "router.buffer_flits",
+           std::to_string(s.router.buffer_flits) + " flits cannot hold one packet of " +
+               std::to_string(packet_flits) + " flits (nic.packet_bytes + nic.head_flit_bytes)");
+  check_nic(r, root, "nic", s.nic);
+  for (const auto& a : s.collective.algorithms) check_nic(r, root, a.where, a.nic);
+  check_representable(r, root, s);
+}
+
+}  // namespace
+
+ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
+                                  const std::vector<std::string>& overrides) {
+  YAML::Node root = parse_yaml(text, source_name);
+  std::map<std::string, std::string> overridden;
+  try {
+    for (const auto& o : overrides) apply_override(root, o, overridden);
+  } catch (const TopologyError& e) {
+    throw ScenarioError(std::string("--set: ") + e.what());
+  }
+  ScenarioConfig s;
+  s.source_file = source_name;
+  const YamlReader reader(source_name, overridden);
+  read_scenario(reader, root, s);
+  if (s.name.empty()) s.name = file_stem(source_name);
+  return s;
+}
+
+ScenarioConfig load_scenario_file(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  return load_scenario_text(read_config_file(path, "scenario"), path, overrides);
+}
+
+}  // namespace mt

@@ -1,0 +1,244 @@
+#include "model/config/scenario_sections.h"
+
+#include <set>
+
+namespace mt {
+namespace {
+
+constexpr int kMaxEndpoints = 4096;
+
+// {name: file, path: FILE}: FILE is taken from the scenario file's folder unless absolute; the
+// label defaults to the file's stem.
+void read_schedule_file_entry(const YamlReader& r, const YAML::Node& node, const std::string& path,
+                              const YAML::Node* file_node, AlgorithmRun& run) {
+  if (run.name != "file") {
+    if (file_node != nullptr)
+      r.fail(*file_node, path + ".path", "only a {name: file} entry takes a path");
+    return;
+  }
+  if (file_node == nullptr)
+    r.fail(node, path,
+           "missing key \"path\": a file entry names its schedule file "
+           "({name: file, path: FILE.json or FILE.xml})");
+  if (run.schedule_file.empty()) r.fail(*file_node, path + ".path", "empty path");
+  if (!run.params.empty()) r.fail(node, path + ".params", "a schedule file takes no parameters");
+  const std::string& source = r.source();
+  const auto slash = source.rfind('/');
+  if (run.schedule_file.front() != '/' && slash != std::string::npos)
+    run.schedule_file = source.substr(0, slash + 1) + run.schedule_file;
+  if (run.label.empty()) {
+    const auto base = run.schedule_file.rfind('/');
+    std::string stem = run.schedule_file.substr(base == std::string::npos ? 0 : base + 1);
+    const auto dot = stem.rfind('.');
+    if (dot != std::string::npos && dot > 0) stem = stem.substr(0, dot);
+    run.label = stem;
+  }
+}
+
+}  // namespace
+
+void read_topology(const YamlReader& r, const YAML::Node& node, const std::string& path,
+                   TopologyConfig& t) {
+  if (node.IsScalar()) {  // shorthand: a CLI spec string such as "torus:4x4"
+    try {
+      const TopologyConfig parsed = parse_topology_spec(node.Scalar());
+      t.kind = parsed.kind;
+      t.dims = parsed.dims;
+      t.fattree_k = parsed.fattree_k;
+      t.fattree_levels = parsed.fattree_levels;
+      t.bigraph_m = parsed.bigraph_m;
+      t.bigraph_n = parsed.bigraph_n;
+      t.switch_nodes = parsed.switch_nodes;
+    } catch (const TopologyError& e) {
+      r.fail(node, path, e.what());
+    }
+    return;
+  }
+  r.each_key(
+      node, path,
+      {"kind", "dims", "k", "levels", "m", "n", "nodes", "switches", "edges",
+       "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
+      [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key == "kind") {
+          t.kind = r.choice_of<TopologyKind>(v, p);
+        } else if (key == "dims") {
+          t.dims.clear();
+          std::size_t i = 0;
+          for (const auto& d : r.list(v, p, true, 3))
+            t.dims.push_back(r.integer32(d, p + "[" + std::to_string(i++) + "]", 1, kMaxEndpoints));
+        } else if (key == "k") {
+          t.fattree_k = r.integer32(v, p, 2, 256);
+        } else if (key == "levels") {
+          t.fattree_levels = r.integer32(v, p, 2, 2);
+        } else if (key == "m") {
+          t.bigraph_m = r.integer32(v, p, 1, kMaxEndpoints);
+        } else if (key == "n") {
+          t.bigraph_n = r.integer32(v, p, 2, kMaxEndpoints);
+        } else if (key == "nodes") {
+          t.switch_nodes = t.custom_nodes = r.integer32(v, p, 1, kMaxEndpoints);
+        } else if (key == "switches") {
+          t.custom_switches = r.integer32(v, p, 0, kMaxEndpoints);
+        } else if (key == "edges") {
+          t.custom_edges.clear();
+          std::size_t i = 0;
+          for (const auto& e : r.list(v, p, false, 1u << 20)) {
+            const std::string ep = p + "[" + std::to_string(i++) + "]";
+            if (!e.IsSequence() || e.size() != 2)
+              r.fail(e, ep, "expected a pair [a, b] of vertex ids");
+            t.custom_edges.push_back({r.integer32(e[0], ep + "[0]", 0, 2 * kMaxEndpoints),
+                                      r.integer32(e[1], ep + "[1]", 0, 2 * kMaxEndpoints)});
+          }
+        } else if (key == "link_bytes_per_cycle") {
+          t.link_bytes_per_cycle = r.real(v, p, 0, 1e6, true);
+        } else if (key == "link_latency_cycles") {
+          t.link_latency_cycles = r.integer32(v, p, 0, 1000000);
+        } else if (key == "nic_link_latency_cycles") {
+          t.nic_link_latency_cycles = r.integer32(v, p, 0, 1000000);
+        }
+      });
+}
+
+void read_router(const YamlReader& r, const YAML::Node& node, const std::string& path,
+                 RouterConfig& c) {
+  r.each_key(node, path,
+             {"pipeline_cycles", "vcs", "buffer_flits", "step_priority", "step_priority_scope"},
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "pipeline_cycles") c.pipeline_cycles = r.integer32(v, p, 0, 1000);
+               if (key == "vcs") c.vcs = r.integer32(v, p, 1, 16);
+               if (key == "buffer_flits") c.buffer_flits = r.integer32(v, p, 1, 1 << 20);
+               if (key == "step_priority") c.step_priority = r.boolean(v, p);
+               if (key == "step_priority_scope")
+                 c.step_priority_per_input = r.choice(v, p, {"output", "input"}) == "input";
+             });
+}
+
+void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& path, NicConfig& c,
+              TopologyConfig* t) {
+  std::vector<std::string> keys = {"scheduler",
+                                   "flow_control",
+                                   "issue",
+                                   "reduce_elems_per_cycle",
+                                   "reduction",
+                                   "port_binding",
+                                   "tx_queue_packets",
+                                   "step_barrier",
+                                   "receive_port",
+                                   "packet_bytes",
+                                   "head_flit_bytes",
+                                   "flit_bytes",
+                                   "software_issue_cycles",
+                                   "step_order",
+                                   "decision_latency_cycles",
+                                   "scheduler_depth",
+                                   "scheduler_window"};
+  if (t != nullptr) keys.insert(keys.begin(), "ports");
+  r.each_key(node, path, keys,
+             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+               if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
+               if (key == "step_order") c.step_order = r.boolean(v, p);
+               if (key == "decision_latency_cycles")
+                 c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
+               if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
+               if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
+               if (key == "scheduler") c.scheduler = r.choice_of<SchedulerImpl>(v, p);
+               if (key == "flow_control") c.flow_control = r.choice_of<FlowControl>(v, p);
+               if (key == "issue") c.issue = r.choice_of<IssueMode>(v, p);
+               if (key == "reduce_elems_per_cycle")
+                 c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
+               if (key == "reduction") c.reduction = r.choice_of<ReduceGranularity>(v, p);
+               if (key == "tx_queue_packets") c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
+               if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
+               if (key == "receive_port")
+                 c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
+               if (key == "port_binding") c.port_binding = r.choice_of<PortBinding>(v, p);
+               if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
+               if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);
+               if (key == "flit_bytes") c.flit_bytes = r.integer32(v, p, 1, 4096);
+               if (key == "software_issue_cycles")
+                 c.software_issue_cycles = r.integer32(v, p, 0, 1000000);
+             });
+}
+
+static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
+                                   const std::string& path, YAML::Node& nic_override,
+                                   std::string& nic_override_path) {
+  AlgorithmRun run;
+  std::vector<std::string> known = algorithm_names();
+  known.push_back("file");  // {name: file, path: FILE}: a schedule file (schedule_file.h)
+  YAML::Node file_node;     // the entry's `path:` value, when given
+  bool has_path = false;
+  if (node.IsScalar()) {
+    run.name = r.choice(node, path, known);
+  } else {
+    r.each_key(node, path, {"name", "label", "params", "ports", "nic", "path"},
+               [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+                 if (key == "nic") {
+                   // Applied over the scenario's nic once the whole file is read.
+                   nic_override = v;
+                   nic_override_path = p;
+                 }
+                 if (key == "name") run.name = r.choice(v, p, known);
+                 if (key == "label") run.label = r.text(v, p);
+                 if (key == "path") {
+                   file_node = v;
+                   has_path = true;
+                   run.schedule_file = r.text(v, p);
+                 }
+                 if (key == "ports") run.ports = r.integer32(v, p, 1, 64);
+                 if (key == "params") {
+                   if (!v.IsMap()) r.fail(v, p, "expected a mapping of parameter: value");
+                   for (const auto& kv : v)
+                     run.params[r.text(kv.first, p)] =
+                         r.scalar(kv.second, p + "." + kv.first.Scalar(), "a scalar value");
+                 }
+               });
+    if (run.name.empty()) r.fail(node, path, "missing key \"name\"");
+  }
+  read_schedule_file_entry(r, node, path, has_path ? &file_node : nullptr, run);
+  if (run.label.empty()) run.label = run.name;
+  run.where = r.where(node, path);
+  return run;
+}
+
+void read_collective(const YamlReader& r, const YAML::Node& node, const std::string& path,
+                     CollectiveConfig& c, std::vector<std::pair<YAML::Node, std::string>>& nics) {
+  r.each_key(
+      node, path, {"algorithms", "sizes", "dtype", "verify_data", "max_data_bytes"},
+      [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key == "algorithms") {
+          c.algorithms.clear();
+          nics.clear();
+          std::size_t i = 0;
+          for (const auto& a : r.list(v, p, true, 64)) {
+            YAML::Node nic;
+            std::string nic_path;
+            c.algorithms.push_back(
+                read_algorithm(r, a, p + "[" + std::to_string(i++) + "]", nic, nic_path));
+            nics.emplace_back(nic, nic_path);
+          }
+          std::set<std::string> labels;
+          for (const auto& a : c.algorithms)
+            if (!labels.insert(a.label).second)
+              r.fail(v, p,
+                     "two entries are labelled \"" + a.label + "\"; give each a distinct label");
+        } else if (key == "sizes") {
+          c.sizes_bytes.clear();
+          std::size_t i = 0;
+          for (const auto& s : r.list(v, p, true, 1024)) {
+            const std::string sp = p + "[" + std::to_string(i++) + "]";
+            const std::uint64_t b = r.bytes(s, sp);
+            if (b % 4 != 0)
+              r.fail(s, sp, std::to_string(b) + " bytes is not a whole number of 4-byte elements");
+            c.sizes_bytes.push_back(b);
+          }
+        } else if (key == "dtype") {
+          c.dtype = r.choice_of<Dtype>(v, p);
+        } else if (key == "verify_data") {
+          c.verify_data = r.boolean(v, p);
+        } else if (key == "max_data_bytes") {
+          c.max_data_bytes = r.bytes(v, p);
+        }
+      });
+}
+
+}  // namespace mt

@@ -1,0 +1,154 @@
+#include "model/config/sweep_loader.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "model/config/yaml_reader.h"
+
+namespace mt {
+namespace {
+
+constexpr std::size_t kMaxSweepPoints = 100000;
+
+void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
+  if (!root.IsDefined() || root.IsNull())
+    r.fail(root, "", "the sweep is empty; expected a mapping with at least scenario and axes");
+  YAML::Node scenario_node, axes_node, exclude_node;
+  bool has_scenario = false, has_axes = false;
+  r.each_key(
+      root, "", {"name", "description", "scenario", "set", "axes", "exclude"},
+      [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key == "name") s.name = r.text(v, p);
+        if (key == "description") s.description = r.text(v, p);
+        if (key == "scenario") {
+          scenario_node = v;
+          has_scenario = true;
+          s.scenario_file = r.text(v, p);
+          if (s.scenario_file.empty()) r.fail(v, p, "expected the path of a scenario file");
+        }
+        if (key == "set") {
+          if (!v.IsMap())
+            r.fail(v, p, "expected a mapping of key.path: value, got " + YamlReader::kind_of(v));
+          for (const auto& kv : v) {
+            const std::string k = r.scalar(kv.first, p, "a key path");
+            const std::string kp = p + "." + k;
+            if (!is_key_path(k))
+              r.fail(kv.first, kp, "not a scenario key path (names joined by '.')");
+            for (const auto& o : s.set)
+              if (o.key == k) r.fail(kv.first, kp, "key given twice");
+            s.set.push_back({k, flow_text(kv.second), r.where(kv.second, kp)});
+          }
+        }
+        if (key == "exclude") exclude_node = v;
+        if (key == "axes") {
+          axes_node = v;
+          has_axes = true;
+          std::size_t i = 0;
+          for (const auto& a : r.list(v, p, false, 32)) {
+            const std::string ap = p + "[" + std::to_string(i++) + "]";
+            SweepAxis axis;
+            axis.where = r.where(a, ap);
+            YAML::Node values_node;
+            bool has_values = false;
+            r.each_key(a, ap, {"key", "values"},
+                       [&](const std::string& k, const YAML::Node& av, const std::string& kp) {
+                         if (k == "key") {
+                           axis.key = r.text(av, kp);
+                           if (!is_key_path(axis.key))
+                             r.fail(av, kp,
+                                    "\"" + axis.key +
+                                        "\" is not a scenario key path (names joined by '.')");
+                           for (const auto& other : s.axes)
+                             if (other.key == axis.key)
+                               r.fail(av, kp, "\"" + axis.key + "\" is already an axis");
+                         } else {
+                           values_node = av;
+                           has_values = true;
+                         }
+                       });
+            if (axis.key.empty()) r.fail(a, ap, "missing key \"key\"");
+            if (!has_values) r.fail(a, ap, "missing key \"values\"");
+            std::size_t j = 0;
+            for (const auto& value : r.list(values_node, ap + ".values", false, 10000)) {
+              const std::string vp = ap + ".values[" + std::to_string(j++) + "]";
+              if (value.IsNull()) r.fail(value, vp, "expected a value, got nothing (null)");
+              std::string text = flow_text(value);
+              // An algorithm given as a mapping is one entry of the collective.algorithms
+              // list.
+              if (axis.key == "collective.algorithms" && value.IsMap()) text = "[" + text + "]";
+              for (const auto& earlier : axis.values)
+                if (earlier.value == text)
+                  r.fail(value, vp, "the value " + text + " is listed twice");
+              axis.values.push_back({axis.key, text, r.where(value, vp)});
+            }
+            s.axes.push_back(std::move(axis));
+          }
+        }
+      });
+  // Exclusions name axis values: a typo would silently exclude nothing, so it is an error.
+  if (exclude_node.IsDefined() && !exclude_node.IsNull()) {
+    std::size_t i = 0;
+    for (const auto& entry : r.list(exclude_node, "exclude", false, 10000)) {
+      const std::string ep = "exclude[" + std::to_string(i++) + "]";
+      if (!entry.IsMap() || entry.size() == 0)
+        r.fail(entry, ep,
+               "expected a mapping of axis key: value, got " + YamlReader::kind_of(entry));
+      std::vector<SweepOverride> combination;
+      for (const auto& kv : entry) {
+        const std::string k = r.scalar(kv.first, ep, "an axis key");
+        const std::string kp = ep + "." + k;
+        const auto axis = std::find_if(s.axes.begin(), s.axes.end(),
+                                       [&](const SweepAxis& a) { return a.key == k; });
+        if (axis == s.axes.end()) r.fail(kv.first, kp, "\"" + k + "\" is not an axis key");
+        std::string text = flow_text(kv.second);
+        if (k == "collective.algorithms" && kv.second.IsMap()) text = "[" + text + "]";
+        const bool known = std::any_of(axis->values.begin(), axis->values.end(),
+                                       [&](const SweepOverride& v) { return v.value == text; });
+        if (!known) r.fail(kv.second, kp, text + " is not one of the values of axis " + k);
+        combination.push_back({k, text, r.where(kv.second, kp)});
+      }
+      s.exclude.push_back(std::move(combination));
+    }
+  }
+  if (!has_scenario)
+    r.fail(root, "scenario", "missing: the base scenario file every point starts from");
+  if (!has_axes) r.fail(root, "axes", "missing: list at least one axis");
+  for (const auto& o : s.set)
+    for (const auto& a : s.axes)
+      if (o.key == a.key)
+        throw ScenarioError(o.where + ": set." + o.key + ": this key is also an axis (" + a.where +
+                            ")");
+  std::size_t points = 1;
+  for (const auto& a : s.axes) {
+    points *= a.values.size();
+    if (points > kMaxSweepPoints)
+      r.fail(axes_node, "axes",
+             "the axes give more than " + std::to_string(kMaxSweepPoints) + " points");
+  }
+  // The base scenario is relative to the sweep file.
+  if (s.scenario_file.front() != '/') {
+    const auto slash = s.source_file.find_last_of('/');
+    if (slash != std::string::npos)
+      s.scenario_file = s.source_file.substr(0, slash + 1) + s.scenario_file;
+  }
+  if (!std::ifstream(s.scenario_file).good())
+    r.fail(scenario_node, "scenario", "cannot open the scenario file \"" + s.scenario_file + "\"");
+}
+
+}  // namespace
+
+SweepConfig load_sweep_text(const std::string& text, const std::string& source_name) {
+  const YAML::Node root = parse_yaml(text, source_name);
+  SweepConfig s;
+  s.source_file = source_name;
+  const YamlReader reader(source_name, {});
+  read_sweep(reader, root, s);
+  if (s.name.empty()) s.name = file_stem(source_name);
+  return s;
+}
+
+SweepConfig load_sweep_file(const std::string& path) {
+  return load_sweep_text(read_config_file(path, "sweep"), path);
+}
+
+}  // namespace mt

@@ -1,0 +1,296 @@
+#include "model/config/yaml_reader.h"
+
+#include <yaml-cpp/depthguard.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "model/collective/byte_size.h"
+#include "model/core/parse_integer.h"
+#include "model/core/text_file.h"
+
+namespace mt {
+namespace {
+
+constexpr std::size_t kMaxFileBytes = 4u << 20;  // a config is a few KiB; refuse huge files
+
+std::string range_text(const std::string& s, const std::string& lo, const std::string& hi) {
+  return "\"" + s + "\" is out of range: must be between " + lo + " and " + hi;
+}
+
+// Byte offset of the line that starts a second YAML document, or npos. Found in the text because
+// yaml-cpp's LoadAll loops forever on some malformed input (",key"): a "---" line (column 0,
+// then a blank or the end of the line) after the document began, or content after "...".
+std::size_t second_document(const std::string& text) {
+  const auto marker = [&](std::size_t at, const char* three) {
+    return text.compare(at, 3, three) == 0 &&
+           (at + 3 >= text.size() || text[at + 3] == ' ' || text[at + 3] == '\t' ||
+            text[at + 3] == '\r' || text[at + 3] == '\n');
+  };
+  bool begun = false, ended = false;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t first = text.find_first_not_of(" \t\r", at);
+    const bool blank = first == std::string::npos || first >= end || text[first] == '#';
+    if (marker(at, "---")) {
+      if (begun || ended) return at;
+      begun = true;
+    } else if (marker(at, "...")) {
+      ended = true;
+    } else if (!blank && text[at] != '%') {
+      if (ended) return at;
+      begun = true;
+    }
+    at = end + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::size_t find_invalid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    if (c < 0x80)
+      extra = 0;
+    else if ((c & 0xE0) == 0xC0 && c >= 0xC2)
+      extra = 1;
+    else if ((c & 0xF0) == 0xE0)
+      extra = 2;
+    else if ((c & 0xF8) == 0xF0 && c <= 0xF4)
+      extra = 3;
+    else
+      return i;
+    if (i + static_cast<std::size_t>(extra) >= s.size()) return i;  // truncated sequence
+    for (int k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0xC0) != 0x80) return i;
+    // Overlong forms, UTF-16 surrogates (U+D800..DFFF) and code points past U+10FFFF are not
+    // UTF-8 either (RFC 3629); the JSON writer rejects them, so the loader does first.
+    const auto c1 = extra > 0 ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) ||
+        (c == 0xF4 && c1 >= 0x90))
+      return i;
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return std::string::npos;
+}
+
+void YamlReader::fail(const YAML::Node& node, const std::string& path,
+                      const std::string& what) const {
+  throw ScenarioError(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + what);
+}
+
+void YamlReader::fail_at(const YAML::Node& root, const std::string& path,
+                         const std::string& what) const {
+  fail(locate(root, path, 0), path, what);
+}
+
+// yaml-cpp's Node assignment writes through, so the walk recurses instead of rebinding a Node.
+YAML::Node YamlReader::locate(const YAML::Node& node, const std::string& path, std::size_t from) {
+  if (from >= path.size()) return node;
+  std::size_t end = path.find('.', from);
+  if (end == std::string::npos) end = path.size();
+  std::string part = path.substr(from, end - from);
+  std::size_t index = std::string::npos;
+  if (const auto open = part.find('['); open != std::string::npos) {
+    index = static_cast<std::size_t>(std::strtoul(part.c_str() + open + 1, nullptr, 10));
+    part.resize(open);
+  }
+  if (!node.IsMap() || !node[part].IsDefined()) return node;
+  const YAML::Node child = node[part];
+  if (index == std::string::npos) return locate(child, path, end + 1);
+  if (!child.IsSequence() || index >= child.size()) return child;
+  return locate(child[index], path, end + 1);
+}
+
+std::string YamlReader::where(const YAML::Node& node, const std::string& path) const {
+  for (const auto& [key, text] : overridden_)
+    if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0)
+      return "--set " + text;
+  const YAML::Mark m = node.Mark();
+  if (m.line < 0) return source_;
+  return source_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+void YamlReader::each_key(
+    const YAML::Node& map, const std::string& path, const std::vector<std::string>& keys,
+    const std::function<void(const std::string&, const YAML::Node&, const std::string&)>& handler)
+    const {
+  if (!map.IsMap()) fail(map, path, "expected a mapping of keys (" + join(keys) + ")");
+  std::set<std::string> seen;
+  for (const auto& entry : map) {
+    if (!entry.first.IsScalar()) fail(entry.first, path, "keys must be plain names");
+    const std::string key = entry.first.Scalar();
+    const std::string sub = path.empty() ? key : path + "." + key;
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      fail(entry.first, sub, "unknown key; expected one of: " + join(keys));
+    if (!seen.insert(key).second) fail(entry.first, sub, "key given twice");
+    handler(key, entry.second, sub);
+  }
+}
+
+std::string YamlReader::scalar(const YAML::Node& n, const std::string& path,
+                               const char* what) const {
+  if (!n.IsScalar()) fail(n, path, std::string("expected ") + what + ", got " + kind_of(n));
+  return n.Scalar();
+}
+
+long long YamlReader::integer(const YAML::Node& n, const std::string& path, long long lo,
+                              long long hi) const {
+  const std::string s = scalar(n, path, "an integer");
+  const std::optional<long long> parsed = parse_integer(s);
+  if (!parsed) fail(n, path, "expected an integer, got \"" + s + "\"");
+  const long long v = *parsed;
+  if (v < lo || v > hi) fail(n, path, range_text(s, std::to_string(lo), std::to_string(hi)));
+  return v;
+}
+
+double YamlReader::real(const YAML::Node& n, const std::string& path, double lo, double hi,
+                        bool lo_open) const {
+  const std::string s = scalar(n, path, "a number");
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+    fail(n, path, "expected a number, got \"" + s + "\"");
+  if ((lo_open ? v <= lo : v < lo) || v > hi)
+    fail(n, path,
+         "\"" + s + "\" is out of range: must be " + (lo_open ? "> " : ">= ") + fmt(lo) +
+             " and <= " + fmt(hi));
+  return v;
+}
+
+bool YamlReader::boolean(const YAML::Node& n, const std::string& path) const {
+  const std::string s = scalar(n, path, "true or false");
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  fail(n, path, "expected true or false, got \"" + s + "\"");
+}
+
+std::string YamlReader::choice(const YAML::Node& n, const std::string& path,
+                               const std::vector<std::string>& allowed) const {
+  const std::string s = scalar(n, path, "a name");
+  if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+    fail(n, path, "\"" + s + "\" is not one of: " + join(allowed));
+  return s;
+}
+
+std::uint64_t YamlReader::bytes(const YAML::Node& n, const std::string& path) const {
+  const std::string s = scalar(n, path, "a size in bytes (e.g. 4096, 64KiB, 1MiB)");
+  std::uint64_t v = 0;
+  try {
+    v = parse_byte_size(s);
+  } catch (const std::invalid_argument& e) {
+    fail(n, path, e.what());
+  }
+  if (v > kMaxConfigBytes) fail(n, path, "\"" + s + "\" is larger than the 1TiB limit");
+  return v;
+}
+
+std::vector<YAML::Node> YamlReader::list(const YAML::Node& n, const std::string& path,
+                                         bool allow_scalar, std::size_t max_items) const {
+  std::vector<YAML::Node> items;
+  if (n.IsSequence()) {
+    for (const auto& item : n) items.push_back(item);
+  } else if (allow_scalar && n.IsScalar()) {
+    items.push_back(n);
+  } else {
+    fail(n, path, "expected a list, got " + kind_of(n));
+  }
+  if (items.empty()) fail(n, path, "the list is empty");
+  if (items.size() > max_items)
+    fail(n, path,
+         "the list has " + std::to_string(items.size()) + " entries; at most " +
+             std::to_string(max_items) + " are allowed");
+  return items;
+}
+
+std::string YamlReader::kind_of(const YAML::Node& n) {
+  if (n.IsMap()) return "a mapping";
+  if (n.IsSequence()) return "a list";
+  if (n.IsNull()) return "nothing (null)";
+  return "\"" + n.Scalar() + "\"";
+}
+
+std::string YamlReader::join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string YamlReader::fmt(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+// Parses one YAML document, naming file:line:col of invalid UTF-8 or a syntax error.
+YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
+  if (const std::size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n');
+    const auto line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
+    const auto col = bad - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+    throw ScenarioError(source_name + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                        ": the file is not valid UTF-8 (byte " + std::to_string(bad) + ")");
+  }
+  const auto at = [&](const YAML::Mark& m) {
+    return source_name + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+  };
+  if (const std::size_t second = second_document(text); second != std::string::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(second), '\n');
+    throw ScenarioError(source_name + ":" + std::to_string(line) +
+                        ":1: a second YAML document (after '---' or '...'): a file holds exactly "
+                        "one");
+  }
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    throw ScenarioError(at(e.mark) + ": the YAML nests deeper than " + std::to_string(e.depth()) +
+                        " levels (the parser's limit); no mtsim file nests more than a few");
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(at(e.mark) + ": YAML syntax error: " + e.msg);
+  }
+}
+
+std::string read_config_file(const std::string& path, const std::string& what) {
+  try {
+    return read_text_file(path, what + " file", kMaxFileBytes);
+  } catch (const FileError& e) {
+    throw ScenarioError(e.what());
+  }
+}
+
+// A YAML value as one line of flow-style YAML, the form `--set key=value` parses back.
+std::string flow_text(const YAML::Node& node) {
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << node;
+  return out.c_str();
+}
+
+// A scenario key path: dot-separated names of letters, digits and '_'.
+bool is_key_path(const std::string& key) {
+  if (key.empty() || key.front() == '.' || key.back() == '.') return false;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const char c = key[i];
+    if (c == '.' && key[i - 1] == '.') return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.')) return false;
+  }
+  return true;
+}
+
+// "dir/name.yaml" -> "name".
+std::string file_stem(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  std::string stem = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  if (const auto dot = stem.rfind('.'); dot != std::string::npos && dot > 0) stem.resize(dot);
+  return stem;
+}
+
+}  // namespace mt

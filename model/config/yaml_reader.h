@@ -1,0 +1,112 @@
+#pragma once
+// Reading YAML for the config loaders (scenario, sweep, workload): one document per file, typed
+// scalars with ranges, mappings with a closed key set; every problem is a ScenarioError at
+// "file:line:col: key.path: what is wrong". Included only from model/config/ (it includes
+// yaml-cpp, which nothing else in mtsim sees).
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/config/config_error.h"
+#include "model/core/enum_names.h"
+
+namespace mt {
+
+/// Typed reads of YAML nodes of one source file. Keys set by `--set` overrides (`overridden`:
+/// key path -> the override's text) are located by their `--set` text instead of a file position.
+class YamlReader {
+ public:
+  YamlReader(std::string source, std::map<std::string, std::string> overridden)
+      : source_(std::move(source)), overridden_(std::move(overridden)) {}
+
+  /// Throws a ScenarioError at `node` (its file:line:col) naming key `path` (may be empty).
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
+                         const std::string& what) const;
+  /// Fails at the node of `path` ("a.b[2].c") under `root` when it is there, else at its nearest
+  /// ancestor: cross-key rules name the key's own line.
+  [[noreturn]] void fail_at(const YAML::Node& root, const std::string& path,
+                            const std::string& what) const;
+  /// The node at path[from...] under `node`, or its nearest existing ancestor.
+  static YAML::Node locate(const YAML::Node& node, const std::string& path, std::size_t from);
+  /// "file:line:col" of `node`, or "--set key=value" when `path` was overridden.
+  std::string where(const YAML::Node& node, const std::string& path) const;
+
+  /// The source file's path as given (relative file names in it are taken from its folder).
+  const std::string& source() const { return source_; }
+
+  /// Calls handler(key, value, path) for every entry of a mapping; rejects unknown and repeated
+  /// keys.
+  void each_key(
+      const YAML::Node& map, const std::string& path, const std::vector<std::string>& keys,
+      const std::function<void(const std::string&, const YAML::Node&, const std::string&)>& handler)
+      const;
+
+  std::string scalar(const YAML::Node& n, const std::string& path, const char* what) const;
+  long long integer(const YAML::Node& n, const std::string& path, long long lo, long long hi) const;
+  int integer32(const YAML::Node& n, const std::string& path, int lo, int hi) const {
+    return static_cast<int>(integer(n, path, lo, hi));
+  }
+  /// A finite number in [lo, hi], or (lo, hi] when `lo_open`.
+  double real(const YAML::Node& n, const std::string& path, double lo, double hi,
+              bool lo_open) const;
+  bool boolean(const YAML::Node& n, const std::string& path) const;
+  /// One of `allowed`, else "\"x\" is not one of: a, b".
+  std::string choice(const YAML::Node& n, const std::string& path,
+                     const std::vector<std::string>& allowed) const;
+  std::string text(const YAML::Node& n, const std::string& path) const {
+    return scalar(n, path, "a string");
+  }
+  /// The value of enum E named by the scalar (EnumNames<E>), else "\"x\" is not one of: a, b".
+  template <typename E>
+  E choice_of(const YAML::Node& n, const std::string& path) const {
+    const std::string s = scalar(n, path, "a name");
+    if (const std::optional<E> value = parse_enum<E>(s)) return *value;
+    fail(n, path, "\"" + s + "\" is not one of: " + enum_names_joined<E>());
+  }
+  /// A byte size ("4096", "64KiB", "1MiB"), at most 1 TiB.
+  std::uint64_t bytes(const YAML::Node& n, const std::string& path) const;
+  /// The items of a non-empty list of at most `max_items`; a lone scalar counts as a list of one
+  /// when `allow_scalar`.
+  std::vector<YAML::Node> list(const YAML::Node& n, const std::string& path, bool allow_scalar,
+                               std::size_t max_items) const;
+
+  /// "a mapping", "a list", "nothing (null)" or the quoted scalar.
+  static std::string kind_of(const YAML::Node& n);
+  static std::string join(const std::vector<std::string>& v);
+  /// A number as the shortest stream text ("1", "0.5").
+  static std::string fmt(double v);
+
+ private:
+  std::string source_;
+  std::map<std::string, std::string> overridden_;
+};
+
+/// Largest buffer any config may name, bytes (1 TiB).
+constexpr std::uint64_t kMaxConfigBytes = 1ull << 40;
+
+/// Parses one YAML document, naming file:line:col of invalid UTF-8, a syntax error, excessive
+/// nesting or a second document.
+YAML::Node parse_yaml(const std::string& text, const std::string& source_name);
+
+/// Reads a whole (small) config file; `what` names it in messages ("scenario", "sweep").
+std::string read_config_file(const std::string& path, const std::string& what);
+
+/// Byte offset of the first invalid UTF-8 sequence of `s`, or npos.
+std::size_t find_invalid_utf8(const std::string& s);
+
+/// "dir/name.yaml" -> "name".
+std::string file_stem(const std::string& path);
+
+/// A YAML value as one line of flow-style YAML, the form `--set key=value` parses back.
+std::string flow_text(const YAML::Node& node);
+
+/// A scenario key path: dot-separated names of letters, digits and '_'.
+bool is_key_path(const std::string& key);
+
+}  // namespace mt
