@@ -9,6 +9,8 @@
 #include <tuple>
 #include <utility>
 
+#include "model/collective/schedule_graph.h"
+
 namespace mt {
 
 namespace {
@@ -66,13 +68,12 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
   const size_t m = schedule.ops.size();
   if (m == 0 || schedule.num_chunks <= 0) return 0;
   const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
-  std::vector<std::vector<int>> users(m);  // messages depending on message i
+  const ScheduleGraph graph(schedule);
   std::vector<int> missing(m, 0);
   std::vector<double> ready(m, 0.0);
   std::vector<std::vector<int>> paths(m);
   for (const Op& op : schedule.ops) {
     missing[static_cast<size_t>(op.id)] = static_cast<int>(op.deps.size());
-    for (int d : op.deps) users.at(static_cast<size_t>(d)).push_back(op.id);
     paths[static_cast<size_t>(op.id)] =
         op.path.empty() ? topology.route(op.node, op.peer) : op.path;
   }
@@ -144,7 +145,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     }
     const double done = t + ser;
     end = std::max(end, done);
-    for (int u : users[static_cast<size_t>(id)]) {
+    for (int u : graph.dependents(id)) {
       ready[static_cast<size_t>(u)] = std::max(ready[static_cast<size_t>(u)], done);
       if (--missing[static_cast<size_t>(u)] == 0)
         events.push({ready[static_cast<size_t>(u)], 0, u});

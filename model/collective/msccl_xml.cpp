@@ -10,6 +10,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "model/collective/schedule_graph.h"
 #include "model/collective/xml_reader.h"
 #include "model/core/parse_integer.h"
 
@@ -452,24 +453,24 @@ class Importer {
     const std::size_t n = messages_.size();
     std::vector<std::vector<int>> deps(n);
     for (std::size_t m = 0; m < n; ++m) deps[m] = messages_[m].deps;
-    // Longest-path levels (Kahn); a cycle (a deadlocked program) is left for verify() to name.
-    std::vector<int> waiting(n, 0);
-    std::vector<std::vector<int>> users(n);
-    for (std::size_t m = 0; m < n; ++m)
+    // Longest-path levels in topological order; a cycle (a deadlocked program) is left for
+    // verify() to name.
+    const TopologicalOrder topological = topological_order(
+        n, [&deps](int m) -> const std::vector<int>& { return deps[static_cast<std::size_t>(m)]; });
+    // A message of a cycle gets its level from its dependencies that can issue.
+    std::vector<char> ordered(n, 0);
+    for (const int m : topological.order) ordered[static_cast<std::size_t>(m)] = 1;
+    const auto level_from_deps = [&](std::size_t m) {
       for (const int d : deps[m]) {
-        ++waiting[m];
-        users[static_cast<std::size_t>(d)].push_back(static_cast<int>(m));
+        if (ordered[static_cast<std::size_t>(d)])
+          messages_[m].level =
+              std::max(messages_[m].level, messages_[static_cast<std::size_t>(d)].level + 1);
       }
-    std::vector<int> queue;
+    };
+    for (const int m : topological.order) level_from_deps(static_cast<std::size_t>(m));
     for (std::size_t m = 0; m < n; ++m)
-      if (waiting[m] == 0) queue.push_back(static_cast<int>(m));
-    for (std::size_t i = 0; i < queue.size(); ++i)
-      for (const int u : users[static_cast<std::size_t>(queue[i])]) {
-        auto& mu = messages_[static_cast<std::size_t>(u)];
-        mu.level = std::max(mu.level, messages_[static_cast<std::size_t>(queue[i])].level + 1);
-        if (--waiting[static_cast<std::size_t>(u)] == 0) queue.push_back(u);
-      }
-    if (queue.size() == n) {
+      if (!ordered[m]) level_from_deps(m);
+    if (topological.acyclic()) {
       // Drop dependencies the data flow already implies (budgeted search: only sure ones go).
       std::vector<int> stamp(n, 0);
       int generation = 0;

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <climits>
-#include <deque>
 #include <numeric>
 #include <string>
 #include <unordered_map>
 
-#include "model/collective/happens_before.h"
+#include "model/collective/schedule_graph.h"
 
 namespace mt {
 
@@ -212,39 +211,6 @@ struct UnionFind {
   }
 };
 
-// Topological order of the dependency DAG (throws on a cycle).
-std::vector<int> topo_order(const Schedule& s, std::vector<std::vector<int>>& children) {
-  const std::size_t m = s.ops.size();
-  children.assign(m, {});
-  std::vector<int> indeg(m, 0);
-  for (const Op& op : s.ops) {
-    for (const int d : op.deps) {
-      if (d < 0 || static_cast<std::size_t>(d) >= m) {
-        throw TableError("message " + str(op.id) + " depends on message " + str(d) +
-                         ", which does not exist");
-      }
-      children[static_cast<std::size_t>(d)].push_back(op.id);
-      ++indeg[static_cast<std::size_t>(op.id)];
-    }
-  }
-  std::vector<int> order;
-  order.reserve(m);
-  std::deque<int> ready;
-  for (std::size_t i = 0; i < m; ++i) {
-    if (indeg[i] == 0) ready.push_back(static_cast<int>(i));
-  }
-  while (!ready.empty()) {
-    const int x = ready.front();
-    ready.pop_front();
-    order.push_back(x);
-    for (const int c : children[static_cast<std::size_t>(x)]) {
-      if (--indeg[static_cast<std::size_t>(c)] == 0) ready.push_back(c);
-    }
-  }
-  if (order.size() != m) throw TableError("schedule has a dependency cycle: it cannot be packed");
-  return order;
-}
-
 // Per-node packing state.
 struct NodePack {
   std::vector<int> incoming;                      // message ids received (local index order)
@@ -272,28 +238,22 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
                      str(static_cast<long long>(m)) + " messages");
   }
   const int nodes = schedule.nodes;
+  OpChecks references;
+  references.fields = false;
+  check_ops(schedule, references, [](std::string message) { throw TableError(message); });
   for (const Op& op : schedule.ops) {
-    const std::string what = "message " + str(op.id);
-    if (op.node < 0 || op.node >= nodes || op.peer < 0 || op.peer >= nodes) {
-      throw TableError(what + ": node or peer out of range");
-    }
     const int p = ports[static_cast<std::size_t>(op.id)];
     if (p < 0 || p >= num_ports) {
-      throw TableError(what + ": port " + str(p) + " out of range (" + str(num_ports) + " ports)");
-    }
-    for (const int d : op.deps) {
-      if (d >= 0 && static_cast<std::size_t>(d) < m &&
-          schedule.ops[static_cast<std::size_t>(d)].peer != op.node) {
-        throw TableError(what + " at node " + str(op.node) + " depends on message " + str(d) +
-                         ", which is sent to node " +
-                         str(schedule.ops[static_cast<std::size_t>(d)].peer) + ", not node " +
-                         str(op.node));
-      }
+      throw TableError("message " + str(op.id) + ": port " + str(p) + " out of range (" +
+                       str(num_ports) + " ports)");
     }
   }
-  std::vector<std::vector<int>> children;
-  const std::vector<int> order = topo_order(schedule, children);
-  HappensBefore ordering(schedule, order);
+  const ScheduleGraph graph(schedule);
+  if (!graph.acyclic()) {
+    throw TableError("schedule has a dependency cycle: it cannot be packed (" +
+                     graph.topological().cycle_text() + ")");
+  }
+  HappensBefore ordering = graph.happens_before();
 
   std::vector<NodePack> packs(static_cast<std::size_t>(nodes));
   std::vector<int> local(m, -1);  // message id -> local index at its peer
