@@ -7,6 +7,7 @@
 #include <random>
 
 #include "model/collective/cost_model.h"
+#include "model/collective/tree_emitter.h"
 
 namespace mt {
 
@@ -286,72 +287,7 @@ MultiTreeStats multitree_stats(const Topology& topology) {
 }
 
 Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& forest) {
-  const int n = topology.nodes();
-  const int steps = forest.steps;
-  Schedule schedule;
-  schedule.algorithm = "multitree";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = n;
-  const bool explicit_paths = !topology.is_direct();
-
-  auto at = [n](int root, int node) {
-    return static_cast<size_t>(root) * static_cast<size_t>(n) + static_cast<size_t>(node);
-  };
-  std::vector<std::vector<int>> children(static_cast<size_t>(n) * static_cast<size_t>(n));
-  for (int r = 0; r < n; ++r) {
-    for (const auto& e : forest.trees[static_cast<size_t>(r)])
-      children[at(r, e.parent)].push_back(e.child);
-  }
-  std::vector<int> reduce_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);  // sent by node
-  std::vector<int> bcast_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);   // into node
-  // Tree edges by step, each step's in (root, edge) order: one pass instead of one per step.
-  std::vector<std::vector<std::pair<int, const MultiTreeEdge*>>> by_step(
-      static_cast<size_t>(std::max(steps, 0)));
-  for (int r = 0; r < n; ++r) {
-    for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-      if (e.step >= 0 && e.step < steps) by_step[static_cast<size_t>(e.step)].emplace_back(r, &e);
-    }
-  }
-
-  for (int t = steps - 1; t >= 0; --t) {
-    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
-      const MultiTreeEdge& e = *edge;
-      Op op;
-      op.node = e.child;
-      op.peer = e.parent;
-      op.chunk = r;
-      op.flow = r;
-      op.step = steps - 1 - t;
-      op.kind = OpKind::kReduce;
-      for (int c : children[at(r, e.child)]) op.deps.push_back(reduce_msg[at(r, c)]);
-      if (explicit_paths) {
-        for (auto it = e.path.rbegin(); it != e.path.rend(); ++it)
-          op.path.push_back(topology.link(*it).reverse);
-      }
-      reduce_msg[at(r, e.child)] = schedule.add(std::move(op));
-    }
-  }
-  for (int t = 0; t < steps; ++t) {
-    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
-      const MultiTreeEdge& e = *edge;
-      Op op;
-      op.node = e.parent;
-      op.peer = e.child;
-      op.chunk = r;
-      op.flow = r;
-      op.step = steps + t;
-      op.kind = OpKind::kBroadcast;
-      if (e.parent == r) {
-        for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[at(r, c)]);
-      } else {
-        op.deps.push_back(bcast_msg[at(r, e.parent)]);
-      }
-      if (explicit_paths) op.path = e.path;
-      bcast_msg[at(r, e.child)] = schedule.add(std::move(op));
-    }
-  }
-  return schedule;
+  return multitree_pipelined_schedule(topology, forest, 1, "multitree");
 }
 
 Schedule build_multitree(const Topology& topology, const AlgorithmParams& params) {
@@ -546,59 +482,28 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
   schedule.nodes = n;
   schedule.num_chunks = n * pp;
   const bool explicit_paths = !topology.is_direct();
-  auto at = [n](int root, int node) {
-    return static_cast<size_t>(root) * static_cast<size_t>(n) + static_cast<size_t>(node);
-  };
-  std::vector<std::vector<int>> children(static_cast<size_t>(n) * static_cast<size_t>(n));
-  std::vector<std::vector<std::pair<int, const MultiTreeEdge*>>> by_step(
-      static_cast<size_t>(std::max(steps, 0)));
+  // Tree r is flow r; the edge of construction step t reduces at step T-1-t and broadcasts at
+  // T+t. Edges by construction step, each step's in (root, edge) order.
+  std::vector<EmitterTree> trees;
+  trees.reserve(static_cast<size_t>(n));
+  std::vector<std::vector<std::pair<int, int>>> by_step(static_cast<size_t>(std::max(steps, 0)));
   for (int r = 0; r < n; ++r) {
+    EmitterTree& tree = trees.emplace_back(n, r);
     for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-      children[at(r, e.parent)].push_back(e.child);
-      by_step.at(static_cast<size_t>(e.step)).emplace_back(r, &e);
+      tree.add_edge(e.parent, e.child, steps - 1 - e.step, steps + e.step,
+                    explicit_paths ? e.path : std::vector<int>{});
+      by_step.at(static_cast<size_t>(e.step)).emplace_back(r, e.child);
     }
   }
-  // Message ids per (tree, node) and sub-chunk: reduce sent by node, broadcast into node.
-  const size_t slots = static_cast<size_t>(n) * static_cast<size_t>(n) * static_cast<size_t>(pp);
-  std::vector<int> reduce_msg(slots, -1), bcast_msg(slots, -1);
-  auto sub = [&](int r, int node, int p) { return at(r, node) * static_cast<size_t>(pp) + p; };
+  TreeEmitter emitter(schedule, topology, trees, {pp, 0});
   for (int t = steps - 1; t >= 0; --t) {
-    for (const auto& [r, e] : by_step[static_cast<size_t>(t)]) {
-      for (int p = 0; p < pp; ++p) {
-        Op op;
-        op.node = e->child;
-        op.peer = e->parent;
-        op.chunk = r * pp + p;
-        op.flow = r;
-        op.step = steps - 1 - t;
-        op.kind = OpKind::kReduce;
-        for (int c : children[at(r, e->child)]) op.deps.push_back(reduce_msg[sub(r, c, p)]);
-        if (explicit_paths) {
-          for (auto it = e->path.rbegin(); it != e->path.rend(); ++it)
-            op.path.push_back(topology.link(*it).reverse);
-        }
-        reduce_msg[sub(r, e->child, p)] = schedule.add(std::move(op));
-      }
+    for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {
+      for (int p = 0; p < pp; ++p) emitter.reduce(r, child, p);
     }
   }
   for (int t = 0; t < steps; ++t) {
-    for (const auto& [r, e] : by_step[static_cast<size_t>(t)]) {
-      for (int p = 0; p < pp; ++p) {
-        Op op;
-        op.node = e->parent;
-        op.peer = e->child;
-        op.chunk = r * pp + p;
-        op.flow = r;
-        op.step = steps + t;
-        op.kind = OpKind::kBroadcast;
-        if (e->parent == r) {
-          for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[sub(r, c, p)]);
-        } else {
-          op.deps.push_back(bcast_msg[sub(r, e->parent, p)]);
-        }
-        if (explicit_paths) op.path = e->path;
-        bcast_msg[sub(r, e->child, p)] = schedule.add(std::move(op));
-      }
+    for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {
+      for (int p = 0; p < pp; ++p) emitter.broadcast(r, child, p);
     }
   }
   return schedule;
