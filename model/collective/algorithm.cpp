@@ -10,6 +10,7 @@
 #include "model/collective/disjoint_rings.h"
 #include "model/collective/halving_doubling.h"
 #include "model/collective/multitree.h"
+#include "model/collective/multitree_opt.h"
 #include "model/collective/ring.h"
 #include "model/collective/ring2d.h"
 #include "model/collective/swing.h"

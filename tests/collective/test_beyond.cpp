@@ -14,6 +14,7 @@
 #include "model/collective/cost_model.h"
 #include "model/collective/disjoint_rings.h"
 #include "model/collective/multitree.h"
+#include "model/collective/multitree_opt.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
 #include "tests/support/forest_checks.h"
