@@ -11,7 +11,7 @@
 #include "model/nic/data_store.h"
 #include "model/nic/hardware_scheduler.h"
 #include "model/nic/nic.h"
-#include "model/nic/schedule_table.h"
+#include "model/nic/table_packer.h"
 #include "model/nic/software_scheduler.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/deadlock.h"

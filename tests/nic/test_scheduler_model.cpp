@@ -13,7 +13,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/nic/hardware_scheduler.h"
-#include "model/nic/schedule_table.h"
+#include "model/nic/table_packer.h"
 #include "model/nic/scheduler_model.h"
 #include "model/topology/topology.h"
 
