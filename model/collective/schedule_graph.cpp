@@ -88,6 +88,23 @@ TopologicalOrder topological_order(std::size_t messages, const DepsOf& deps_of) 
   return kahn(deps_of, dependents);
 }
 
+bool mark_ancestors(const DepsOf& deps_of, const std::vector<int>& starts, std::vector<int>& stamp,
+                    int generation, int budget) {
+  std::vector<int> stack;
+  for (const int s : starts)
+    for (const int d : deps_of(s)) stack.push_back(d);
+  while (!stack.empty()) {
+    const int m = stack.back();
+    stack.pop_back();
+    int& mark = stamp[static_cast<std::size_t>(m)];
+    if (mark == generation) continue;
+    mark = generation;
+    if (--budget < 0) return false;
+    for (const int d : deps_of(m)) stack.push_back(d);
+  }
+  return true;
+}
+
 ScheduleGraph::ScheduleGraph(const Schedule& schedule)
     : schedule_(schedule), dependents_(schedule.ops.size()) {
   const int m = static_cast<int>(schedule.ops.size());

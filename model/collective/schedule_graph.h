@@ -42,6 +42,13 @@ using DepsOf = std::function<const std::vector<int>&(int)>;
 /// 0..messages-1 (the caller checks, e.g. with check_ops()).
 TopologicalOrder topological_order(std::size_t messages, const DepsOf& deps_of);
 
+/// Marks with `generation` in `stamp` (one entry per message) every message whose arrival happens
+/// before the issue of the messages in `starts` (their dependencies, transitively), visiting at
+/// most `budget` messages: for a few ancestry questions where HappensBefore's batch would cost
+/// more than it saves. Returns false when the budget ran out (the marks are then incomplete).
+bool mark_ancestors(const DepsOf& deps_of, const std::vector<int>& starts, std::vector<int>& stamp,
+                    int generation, int budget);
+
 /// Dependency graph of one schedule: per message the messages that wait for it (its dependents,
 /// in the order of the ops listing them) and the topological order. The schedule must outlive
 /// the graph.
