@@ -65,19 +65,11 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   const DepsOf deps_of = [&deps](int m) -> const std::vector<int>& {
     return deps[static_cast<std::size_t>(m)];
   };
+  OpChecks references;
+  references.fields = false;
+  require_valid_ops(schedule, references);
   int lost = 0;
   for (const Op& op : schedule.ops) {
-    if (op.id < 0 || static_cast<std::size_t>(op.id) >= n || op.node < 0 ||
-        op.node >= schedule.nodes || op.peer < 0 || op.peer >= schedule.nodes || op.node == op.peer)
-      throw ScheduleError("message " + std::to_string(op.id) +
-                          " is malformed (mtsim verify names why)");
-    for (const int d : op.deps) {
-      if (d < 0 || static_cast<std::size_t>(d) >= n ||
-          schedule.ops[static_cast<std::size_t>(d)].peer != op.node)
-        throw ScheduleError("message " + std::to_string(op.id) + " depends on message " +
-                            std::to_string(d) + ", which does not arrive at node " +
-                            std::to_string(op.node));
-    }
     deps[static_cast<std::size_t>(op.id)] = op.deps;
     if (op.port >= 0 || !op.path.empty()) ++lost;
   }
