@@ -1,6 +1,7 @@
 #pragma once
-// Analytical alpha-beta model: a fast estimate of a schedule's all-reduce time, and the bandwidth
-// lower bound every result is compared against.
+// The one cost model: two analytical estimates of a schedule's all-reduce time (the per-step
+// alpha-beta sum and the event-driven dataflow estimate `auto` ranks by), both from one CostParams,
+// and the lower bounds every result is compared against.
 
 #include <cstdint>
 
@@ -9,7 +10,10 @@
 
 namespace mt {
 
-/// Parameters of the alpha-beta estimate (cycles of the network clock).
+/// Parameters of every estimate and bound (cycles of the network clock). Plain data the caller
+/// fills from the scenario (router.pipeline_cycles, nic.packet_bytes, nic.head_flit_bytes); the
+/// defaults are the paper's network, for callers without a scenario. Link bandwidth and latency
+/// come from the topology's links.
 struct CostParams {
   double per_hop_cycles = 1;  ///< router pipeline per hop, cycles
   int packet_bytes = 256;     ///< payload bytes per packet
@@ -33,6 +37,31 @@ struct CostEstimate {
 /// out of range.
 CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
                            const CostParams& params = {});
+
+/// Event-driven estimate of a schedule executed the way the simulator's NICs do it (software
+/// issue): a message becomes ready once all its dependencies have arrived and waits at the NIC
+/// port of its first link; a port sends one message at a time, the ready one listed first (lowest
+/// id). A message holds each directed link of its path for its wire time (payload + packet
+/// heads) / link bandwidth, in the first gap of that link's reservations at or after its head
+/// gets there; the head advances one link's latency + per_hop_cycles per hop (cut-through) and
+/// the message arrives when its tail has crossed the last link. Returns the arrival of the last
+/// message, cycles. Captures pipelining, tree depth and link sharing between flows that the
+/// per-step estimate_cost() cannot see. Throws ScheduleError for a dependency out of range.
+double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
+                         const CostParams& params = {});
+
+/// Both estimates of one schedule at one size, from the same parameters.
+struct ScheduleEstimate {
+  CostEstimate per_step;       ///< estimate_cost()
+  double dataflow_cycles = 0;  ///< dataflow_estimate()
+  /// The estimate to report and rank by: the dataflow one, the closer to the simulated
+  /// completion (README "One cost model" lists the comparison).
+  double cycles() const { return dataflow_cycles; }
+};
+
+/// estimate_cost() and dataflow_estimate() of `schedule` at `bytes` per node.
+ScheduleEstimate estimate_schedule(const Schedule& schedule, const Topology& topology,
+                                   std::uint64_t bytes, const CostParams& params = {});
 
 /// Bandwidth lower bound of an all-reduce of `bytes` per node, cycles: 2(N-1) * bytes over the
 /// total bandwidth endpoints can send with (sum over endpoints of their `ports` fastest

@@ -473,7 +473,7 @@ struct System::Impl {
         latency_bound_cycles(topology, bytes, cost, scenario.nic.flit_bytes);
     const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);
     result.efficiency = complete && completion > 0 ? bound / static_cast<double>(completion) : 0.0;
-    result.estimate_cycles = estimate_cost(schedule, topology, bytes, cost).cycles;
+    result.estimate_cycles = estimate_schedule(schedule, topology, bytes, cost).cycles();
     if (complete) {
       // A message that completed without all of its bytes or packet indices is a data error
       // even when the chunk values (applied per message) happen to check out.
