@@ -86,11 +86,12 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
   return choice;
 }
 
-Schedule build_auto(const Topology& topology, const AlgorithmParams& params) {
-  check_params("auto", params, {"bytes"});
+Schedule build_auto(const Topology& topology, const TypedParams& params,
+                    const BuildContext& context) {
   require_min_nodes("auto", topology);
-  const std::uint64_t bytes = param_bytes("auto", params, "bytes", 16u << 20);
-  AutoChoice choice = choose_algorithm(topology, bytes);
+  const std::uint64_t bytes =
+      params.size_or("bytes", context.bytes > 0 ? context.bytes : kAutoDefaultBytes);
+  AutoChoice choice = choose_algorithm(topology, bytes, context.cost);
   Schedule s = std::move(choice.schedule);
   s.algorithm = "auto:" + choice.chosen.label();
   return s;

@@ -18,6 +18,10 @@
 
 namespace mt {
 
+/// All-reduce size `auto` chooses for when neither a bytes parameter nor the build context gives
+/// one, bytes.
+constexpr std::uint64_t kAutoDefaultBytes = 16u << 20;
+
 /// One candidate of `auto`: a registered algorithm with its parameters.
 struct AutoCandidate {
   std::string algorithm;      ///< registered CLI name, e.g. "disjoint_rings"
@@ -42,8 +46,10 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology);
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
                             const CostParams& params = {});
 
-/// `auto`: choose_algorithm() at param bytes=<size> (default 16MiB), builds the winner, and
-/// names it in Schedule::algorithm as "auto:<label>". Throws AlgorithmError for a bad parameter.
-Schedule build_auto(const Topology& topology, const AlgorithmParams& params);
+/// `auto`: choose_algorithm() at param bytes=<size> (else the context's size, else
+/// kAutoDefaultBytes) with the context's cost parameters, and names the winner in
+/// Schedule::algorithm as "auto:<label>".
+Schedule build_auto(const Topology& topology, const TypedParams& params,
+                    const BuildContext& context);
 
 }  // namespace mt

@@ -33,9 +33,8 @@ std::vector<TreeParents> double_binary_trees(int n) {
   return {first, second};
 }
 
-Schedule build_dbtree(const Topology& topology, const AlgorithmParams& params) {
-  check_params("dbtree", params, {"pipeline"});
-  const int pipeline = param_int("dbtree", params, "pipeline", 8, 1);
+Schedule build_dbtree(const Topology& topology, const TypedParams& params, const BuildContext&) {
+  const int pipeline = params.integer("pipeline");
   require_min_nodes("dbtree", topology);
   const int n = topology.nodes();
   const auto trees = double_binary_trees(n);

@@ -292,10 +292,10 @@ RingSet find_disjoint_rings(const Topology& topology, int ports) {
   return set;
 }
 
-Schedule build_disjoint_rings(const Topology& topology, const AlgorithmParams& params) {
-  check_params("disjoint_rings", params, {"pipeline", "rings"});
-  const int pipeline = param_int("disjoint_rings", params, "pipeline", 2, 1);
-  const int max_rings = param_int("disjoint_rings", params, "rings", 64, 1);
+Schedule build_disjoint_rings(const Topology& topology, const TypedParams& params,
+                              const BuildContext&) {
+  const int pipeline = params.integer("pipeline");
+  const int max_rings = params.integer("rings");
   require_min_nodes("disjoint_rings", topology);
   const int n = topology.nodes();
   RingSet set = find_disjoint_rings(topology);

@@ -66,7 +66,8 @@ Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& for
 
 /// `multitree`: build_multitree_forest() + multitree_schedule(); no parameters (the NIC port
 /// count comes from the topology). Throws AlgorithmError for N < 2 or any parameter.
-Schedule build_multitree(const Topology& topology, const AlgorithmParams& params);
+Schedule build_multitree(const Topology& topology, const TypedParams& params,
+                         const BuildContext& context);
 
 /// Like multitree_schedule() with every tree's chunk split into `pipeline` sub-chunks (chunk
 /// r * pipeline + p, flow r) that follow the same edges and steps; each sub-chunk depends only

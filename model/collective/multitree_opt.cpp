@@ -186,15 +186,10 @@ MultiTreeForest build_multitree_opt_forest(const Topology& topology, int ports) 
   return best;
 }
 
-Schedule build_multitree_opt(const Topology& topology, const AlgorithmParams& params) {
-  check_params("multitree_opt", params, {"pipeline", "trees"});
-  const int pipeline = param_int("multitree_opt", params, "pipeline", 1, 1);
-  auto it = params.find("trees");
-  const std::string trees = it == params.end() ? "opt" : it->second;
-  if (trees != "opt" && trees != "published") {
-    throw AlgorithmError("multitree_opt: parameter 'trees' must be 'opt' or 'published', got '" +
-                         trees + "'");
-  }
+Schedule build_multitree_opt(const Topology& topology, const TypedParams& params,
+                             const BuildContext&) {
+  const int pipeline = params.integer("pipeline");
+  const std::string& trees = params.choice("trees");
   require_min_nodes("multitree_opt", topology);
   const MultiTreeForest forest =
       trees == "opt" ? build_multitree_opt_forest(topology) : build_multitree_forest(topology);

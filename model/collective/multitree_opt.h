@@ -33,6 +33,7 @@ MultiTreeForest build_multitree_opt_forest(const Topology& topology, int ports =
 /// `multitree_opt`: build_multitree_opt_forest() + multitree_pipelined_schedule();
 /// pipeline=<sub-chunks per tree> (default 1), trees=opt (default) | published (the published
 /// forest, pipelined). Throws AlgorithmError for N < 2 or a bad parameter.
-Schedule build_multitree_opt(const Topology& topology, const AlgorithmParams& params);
+Schedule build_multitree_opt(const Topology& topology, const TypedParams& params,
+                             const BuildContext& context);
 
 }  // namespace mt

@@ -17,8 +17,7 @@ struct Phase {
 
 }  // namespace
 
-Schedule build_ring2d(const Topology& topology, const AlgorithmParams& params) {
-  check_params("ring2d", params, {});
+Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildContext&) {
   const auto& dims = topology.dims();
   if ((topology.kind() != "torus" && topology.kind() != "mesh") || dims.size() != 2) {
     throw AlgorithmError("ring2d needs a 2D torus or mesh, got " + topology.name());

@@ -348,15 +348,14 @@ TreePacking pack_spanning_trees(const Topology& topology, int max_trees) {
                        " has no spanning tree packing (is it connected?)");
 }
 
-Schedule build_tree_packing(const Topology& topology, const AlgorithmParams& params) {
-  check_params("tree_packing", params, {"pipeline", "trees", "bytes"});
-  const int max_trees = param_int("tree_packing", params, "trees", 32, 1);
+Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
+                            const BuildContext& context) {
+  const int max_trees = params.integer("trees");
   require_min_nodes("tree_packing", topology);
   const TreePacking packing = pack_spanning_trees(topology, max_trees);
   const std::uint64_t bytes =
-      param_bytes("tree_packing", params, "bytes", kTreePackingDefaultBytes);
-  const int pipeline =
-      param_int("tree_packing", params, "pipeline", tree_packing_pipeline(packing.trees, bytes), 1);
+      params.size_or("bytes", context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
+  const int pipeline = params.integer_or("pipeline", tree_packing_pipeline(packing.trees, bytes));
   const int n = topology.nodes();
   Schedule schedule;
   schedule.algorithm = "tree_packing";

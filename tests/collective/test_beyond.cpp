@@ -317,7 +317,8 @@ TEST_CASE("auto picks trees when small and pipelined rings when large", "[beyond
   CHECK(s.algorithm == "auto:disjoint_rings(pipeline=2)");
   verified(s, t);
   const auto size = [](const char* text) {
-    return mt::param_bytes("auto", {{"bytes", text}}, "bytes", 0);
+    return mt::TypedParams("auto", mt::algorithm_schema("auto"), {{"bytes", text}})
+        .size_or("bytes", 0);
   };
   CHECK(size("16MiB") == 16777216u);
   CHECK(size("4096") == 4096u);
