@@ -18,7 +18,7 @@ namespace {
 constexpr unsigned kOptSeeds = 40;
 
 /// One tie-break order of the matching construction.
-enum class OptOrder { kRemainingFirst, kHardFirst, kLoadFirst, kFarFirst };
+enum class OptOrder { kRemainingFirst = 0, kHardFirst = 1, kLoadFirst = 2, kFarFirst = 3 };
 
 /// Matching-based construction on a direct topology (ports cover every link); see the header.
 MultiTreeForest matching_forest(const Topology& topo, OptOrder order, unsigned seed) {
@@ -79,20 +79,11 @@ MultiTreeForest matching_forest(const Topology& topo, OptOrder order, unsigned s
         const double load =
             static_cast<double>(need[static_cast<size_t>(v)]) / indeg[static_cast<size_t>(v)];
         const double far = topo.distance(r, v);
-        switch (order) {
-          case OptOrder::kRemainingFirst:
-            it.key1 = remaining, it.key2 = hard, it.key3 = far;
-            break;
-          case OptOrder::kHardFirst:
-            it.key1 = hard, it.key2 = remaining, it.key3 = far;
-            break;
-          case OptOrder::kLoadFirst:
-            it.key1 = load, it.key2 = remaining, it.key3 = far;
-            break;
-          case OptOrder::kFarFirst:
-            it.key1 = remaining, it.key2 = far, it.key3 = hard;
-            break;
-        }
+        // Per order, which of (remaining, hard, load, far) are the first, second, third key.
+        static constexpr int kKeys[4][3] = {{0, 1, 3}, {1, 0, 3}, {2, 0, 3}, {0, 3, 1}};
+        const double keys[4] = {remaining, hard, load, far};
+        const int* pick = kKeys[static_cast<int>(order)];
+        it.key1 = keys[pick[0]], it.key2 = keys[pick[1]], it.key3 = keys[pick[2]];
         items.push_back(std::move(it));
       }
     }
