@@ -14,6 +14,16 @@
 
 namespace mt {
 
+namespace {
+
+// Bytes a message of `payload` bytes puts on a link: its packets' payload plus one head each.
+double wire_bytes(double payload, const CostParams& params) {
+  const double packet = std::max(1, params.packet_bytes);
+  return payload + std::ceil(payload / packet) * params.head_flit_bytes;
+}
+
+}  // namespace
+
 // Per-step synchronous estimate: step s starts when step s-1 has ended everywhere. Its cost is
 // the slowest message's pipeline latency plus the time the most loaded directed link needs to
 // serialise everything the step puts on it (headers included). A message's own serialisation is
@@ -37,12 +47,11 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   }
   std::vector<double> latency(static_cast<size_t>(std::max(steps, 0)), 0.0);
   std::vector<std::map<int, double>> load(static_cast<size_t>(std::max(steps, 0)));
-  const double packet = std::max(1, params.packet_bytes);
   const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
   for (const Op& op : schedule.ops) {
     const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
     const auto payload = static_cast<double>(sizes[static_cast<std::size_t>(op.chunk)]);
-    const double wire = payload + std::ceil(payload / packet) * params.head_flit_bytes;
+    const double wire = wire_bytes(payload, params);
     double lat = 0;
     for (int l : path) {
       lat += topology.link(l).latency_cycles + params.per_hop_cycles;
@@ -107,7 +116,6 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
   for (const Op& op : schedule.ops) {
     if (op.deps.empty()) events.push({0.0, 0, op.id});
   }
-  const double packet = std::max(1, params.packet_bytes);
   double end = 0;
   while (!events.empty()) {
     const auto [now, kind, index] = events.top();
@@ -130,7 +138,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     port_queue[port].pop();
     const Op& op = schedule.ops[static_cast<size_t>(id)];
     const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.chunk)));
-    const double wire = payload + std::ceil(payload / packet) * params.head_flit_bytes;
+    const double wire = wire_bytes(payload, params);
     double t = now;
     double ser = 0;
     bool first = true;
@@ -196,8 +204,8 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
   return std::max(per_node, link_form);
 }
 
-double latency_bound_cycles(const Topology& topology, std::uint64_t bytes, const CostParams& params,
-                            int flit_bytes) {
+double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
+                            const CostParams& params) {
   const int n = topology.nodes();
   if (n < 2 || bytes == 0) return 0;
   const int vertices = topology.vertices();
@@ -232,7 +240,7 @@ double latency_bound_cycles(const Topology& topology, std::uint64_t bytes, const
   }
   double fastest = 0;
   for (const Link& link : topology.links()) fastest = std::max(fastest, link.bytes_per_cycle);
-  const int flit = std::max(1, flit_bytes);
+  const int flit = std::max(1, params.flit_bytes);
   const int flits = (std::max(0, params.head_flit_bytes) + 4 + flit - 1) / flit;
   const double serialise =
       fastest > 0 ? std::max(1.0, std::ceil(flits * flit / fastest - 1e-9)) : 1.0;

@@ -11,13 +11,15 @@
 namespace mt {
 
 /// Parameters of every estimate and bound (cycles of the network clock). Plain data the caller
-/// fills from the scenario (router.pipeline_cycles, nic.packet_bytes, nic.head_flit_bytes); the
+/// fills from the scenario (router.pipeline_cycles, nic.packet_bytes, nic.head_flit_bytes,
+/// nic.flit_bytes); the
 /// defaults are the paper's network, for callers without a scenario. Link bandwidth and latency
 /// come from the topology's links.
 struct CostParams {
   double per_hop_cycles = 1;  ///< router pipeline per hop, cycles
   int packet_bytes = 256;     ///< payload bytes per packet
   int head_flit_bytes = 16;   ///< header bytes per packet
+  int flit_bytes = 16;        ///< flit size, bytes (latency_bound_cycles() rounds to flits)
 };
 
 /// Estimate of one schedule at one size.
@@ -77,11 +79,11 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
 /// for the farthest pair. It crosses at least the cheapest path's links (each its wire latency)
 /// and routers (params.per_hop_cycles each: the source's and every later one on direct
 /// topologies, the switches on switched ones), and its last link serialises at least one packet
-/// holding it: a head of head_flit_bytes plus one 4-byte element, rounded up to `flit_bytes`
+/// holding it: a head of head_flit_bytes plus one 4-byte element, rounded up to flit_bytes
 /// flits, at the fastest link's bandwidth (at least 1 cycle). Reductions, NIC issue and
 /// queueing are not counted. 0 for fewer than two nodes or no bytes.
 double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
-                            const CostParams& params = {}, int flit_bytes = 16);
+                            const CostParams& params = {});
 
 /// Lower bound on MultiTree time steps: ceil(N(N-1) / L), L = directed links endpoints can use
 /// in one step = sum over endpoints of min(ports_per_node, out-links). On direct topologies with

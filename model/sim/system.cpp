@@ -468,9 +468,9 @@ struct System::Impl {
     cost.per_hop_cycles = scenario.router.pipeline_cycles;
     cost.packet_bytes = scenario.nic.packet_bytes;
     cost.head_flit_bytes = scenario.nic.head_flit_bytes;
+    cost.flit_bytes = scenario.nic.flit_bytes;
     result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
-    result.latency_bound_cycles =
-        latency_bound_cycles(topology, bytes, cost, scenario.nic.flit_bytes);
+    result.latency_bound_cycles = latency_bound_cycles(topology, bytes, cost);
     const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);
     result.efficiency = complete && completion > 0 ? bound / static_cast<double>(completion) : 0.0;
     result.estimate_cycles = estimate_schedule(schedule, topology, bytes, cost).cycles();

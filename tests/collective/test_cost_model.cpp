@@ -136,7 +136,10 @@ TEST_CASE("latency bound: farthest pair's cheapest path plus one packet", "[cost
   mt::CostParams p;
   p.per_hop_cycles = 3;
   p.head_flit_bytes = 40;
-  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p, 16) == Approx(4 * 150 + 5 * 3 + 3));
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p) == Approx(4 * 150 + 5 * 3 + 3));
+  // 32-byte flits: the 44-byte packet takes 2 flits = 64 bytes, 4 cycles at 16 B/cycle.
+  p.flit_bytes = 32;
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p) == Approx(4 * 150 + 5 * 3 + 4));
   // Nothing to send, or nobody to send it to.
   CHECK(mt::latency_bound_cycles(make("torus:4x4"), 0) == 0);
   CHECK(mt::latency_bound_cycles(make("ring:1"), 4096) == 0);
