@@ -59,7 +59,7 @@ TypedParams::TypedParams(const std::string& algorithm, const std::vector<ParamSp
       case ParamType::kSize:
         try {
           numbers_[s.name] = static_cast<long long>(parse_byte_size(text));
-        } catch (const std::invalid_argument&) {
+        } catch (const std::exception&) {  // whatever parse_byte_size throws for bad text
           throw AlgorithmError(what + "a size such as 4096 or 16MiB, got '" + text + "'");
         }
         break;
