@@ -10,6 +10,7 @@
 #include "model/collective/disjoint_rings.h"
 #include "model/collective/halving_doubling.h"
 #include "model/collective/multitree.h"
+#include "model/collective/multitree_opt.h"
 #include "model/collective/ring.h"
 #include "model/collective/ring2d.h"
 #include "model/collective/swing.h"
@@ -19,63 +20,91 @@ namespace mt {
 
 namespace {
 
-using Builder = std::function<Schedule(const Topology&, const AlgorithmParams&)>;
+using Builder = std::function<Schedule(const Topology&, const TypedParams&, const BuildContext&)>;
 
 struct Entry {
   const char* name;
   Builder build;
   const char* help;
+  std::vector<ParamSpec> params;
 };
+
+ParamSpec int_param(const char* name, const char* fallback = "") {
+  return {name, ParamType::kInt, 1, {}, fallback};
+}
 
 const std::vector<Entry>& registry() {
   static const std::vector<Entry> entries = {
-      {"ring", build_ring,
+      {"ring",
+       build_ring,
        "unidirectional ring over a Hamiltonian cycle of the topology: N chunks, reduce-scatter "
        "then "
-       "all-gather, 2(N-1) steps; no parameters"},
-      {"ring_bi", build_ring_bi,
+       "all-gather, 2(N-1) steps; no parameters",
+       {}},
+      {"ring_bi",
+       build_ring_bi,
        "two rings in opposite directions, each with half of the data: 2N chunks, 2(N-1) steps; no "
-       "parameters"},
-      {"ring2d", build_ring2d,
+       "parameters",
+       {}},
+      {"ring2d",
+       build_ring2d,
        "hierarchical 2D ring on a 2D torus/mesh: half of the data rows-then-columns, the other "
        "half "
-       "columns-then-rows in the opposite direction, 2(X-1)+2(Y-1) steps; no parameters"},
-      {"dbtree", build_dbtree,
+       "columns-then-rows in the opposite direction, 2(X-1)+2(Y-1) steps; no parameters",
+       {}},
+      {"dbtree",
+       build_dbtree,
        "NCCL-style double binary tree, each tree carries half of the data, pipelined; "
-       "pipeline=<chunks per tree> (default 8)"},
-      {"halving_doubling", build_halving_doubling,
+       "pipeline=<chunks per tree> (default 8)",
+       {int_param("pipeline", "8")}},
+      {"halving_doubling",
+       build_halving_doubling,
        "recursive halving reduce-scatter + recursive doubling all-gather, N a power of two, "
-       "2 log2(N) steps, nearest partners first; no parameters"},
-      {"multitree", build_multitree,
+       "2 log2(N) steps, nearest partners first; no parameters",
+       {}},
+      {"multitree",
+       build_multitree,
        "MultiTree (ISCA 2021): one spanning tree per node built top-down with link/port "
-       "reservation per time step, 2T steps; NIC ports from the topology; no parameters"},
-      {"multitree_opt", build_multitree_opt,
+       "reservation per time step, 2T steps; NIC ports from the topology; no parameters",
+       {}},
+      {"multitree_opt",
+       build_multitree_opt,
        "improved MultiTree: per-step maximum matching of free links to (tree, endpoint) pairs "
        "on direct topologies (step bound or one more on 2D tori/meshes), two-level local-first "
        "trees on switch topologies; pipeline=<sub-chunks per tree> (default 1), "
-       "trees=opt|published (published: the published forest, pipelined)"},
-      {"disjoint_rings", build_disjoint_rings,
+       "trees=opt|published (published: the published forest, pipelined)",
+       {int_param("pipeline", "1"), {"trees", ParamType::kEnum, 0, {"opt", "published"}, "opt"}}},
+      {"disjoint_rings",
+       build_disjoint_rings,
        "pipelined rings over link-disjoint directed Hamiltonian cycles: 4 on a 2D torus (2 "
        "edge-disjoint cycles, both directions), 2 on meshes/rings, a switch-grouped ring per "
        "port on switch topologies; pipeline=<sub-chunks per ring position> (default 2), "
-       "rings=<max rings>"},
-      {"tree_packing", build_tree_packing,
+       "rings=<max rings>",
+       {int_param("pipeline", "2"), int_param("rings", "64")}},
+      {"tree_packing",
+       build_tree_packing,
        "pipelined reduce/broadcast over t spanning trees that share every link equally (the "
        "smallest link load c/t; Edmonds matroid partition, then shortened by edge exchanges), "
        "direct topologies; reaches the aggregate bound on meshes; pipeline=<sub-chunks per tree> "
-       "(default 32), trees=<max trees> (default 32)"},
-      {"swing", build_swing,
+       "(default 32), trees=<max trees> (default 32)",
+       {int_param("pipeline"), int_param("trees", "32"), {"bytes", ParamType::kSize, 0, {}, ""}}},
+      {"swing",
+       build_swing,
        "Swing (NSDI 2024) on rings and tori with power-of-two dimensions: peers at "
        "rho(s) = 1, -1, 3, -5, ... hops, left for odd coordinates, cycling over dimensions; "
        "reduce-scatter by recursive halving then all-gather, 2 log2(N) steps; one collective per "
        "port (shifted and mirrored); collectives=<count> (default min(ports, 2 x dimensions)), "
-       "variant=bandwidth (latency is refused: no receive staging in the NIC)"},
-      {"auto", build_auto,
+       "variant=bandwidth (latency is refused: no receive staging in the NIC)",
+       {{"variant", ParamType::kEnum, 0, {"bandwidth", "latency"}, "bandwidth"},
+        int_param("collectives")}},
+      {"auto",
+       build_auto,
        "picks the candidate with the smallest dataflow estimate at bytes=<size> (default "
        "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt, tree_packing, "
        "disjoint_rings (several pipeline depths) and swing (rings, tori); Schedule::algorithm "
        "names the choice "
-       "(auto:<name(params)>)"},
+       "(auto:<name(params)>)",
+       {{"bytes", ParamType::kSize, 0, {}, ""}}},
   };
   return entries;
 }
@@ -99,8 +128,13 @@ const Entry& find(const std::string& name) {
 }  // namespace
 
 Schedule build_schedule(const std::string& name, const Topology& topology,
-                        const AlgorithmParams& params) {
-  return find(name).build(topology, params);
+                        const AlgorithmParams& params, const BuildContext& context) {
+  const Entry& entry = find(name);
+  return entry.build(topology, TypedParams(name, entry.params, params), context);
+}
+
+const std::vector<ParamSpec>& algorithm_schema(const std::string& name) {
+  return find(name).params;
 }
 
 AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
@@ -117,52 +151,6 @@ std::vector<std::string> algorithm_names() {
 
 std::string algorithm_help(const std::string& name) {
   return find(name).help;
-}
-
-void check_params(const std::string& algorithm, const AlgorithmParams& params,
-                  const std::vector<std::string>& known) {
-  for (const auto& kv : params) {
-    if (std::find(known.begin(), known.end(), kv.first) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw AlgorithmError(algorithm + ": unknown parameter '" + kv.first +
-                           "' (known: " + (list.empty() ? std::string("none") : list) + ")");
-    }
-  }
-}
-
-int param_int(const std::string& algorithm, const AlgorithmParams& params, const std::string& key,
-              int fallback, int min_value) {
-  auto it = params.find(key);
-  if (it == params.end()) return fallback;
-  size_t used = 0;
-  int value = 0;
-  try {
-    value = std::stoi(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != it->second.size()) {
-    throw AlgorithmError(algorithm + ": parameter '" + key + "' must be an integer, got '" +
-                         it->second + "'");
-  }
-  if (value < min_value) {
-    throw AlgorithmError(algorithm + ": parameter '" + key +
-                         "' must be >= " + std::to_string(min_value) + ", got " + it->second);
-  }
-  return value;
-}
-
-std::uint64_t param_bytes(const std::string& algorithm, const AlgorithmParams& params,
-                          const std::string& key, std::uint64_t fallback) {
-  auto it = params.find(key);
-  if (it == params.end()) return fallback;
-  try {
-    return parse_byte_size(it->second);
-  } catch (const std::invalid_argument&) {
-    throw AlgorithmError(algorithm + ": parameter '" + key +
-                         "' must be a size such as 4096 or 16MiB, got '" + it->second + "'");
-  }
 }
 
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes) {

@@ -1,6 +1,6 @@
 #pragma once
-// Registry of all-reduce algorithms: CLI name -> builder producing a Schedule for a topology.
-// Also the small helpers every builder shares (parameter parsing, dependency tracking).
+// Registry of all-reduce algorithms: CLI name -> parameter schema and builder producing a
+// Schedule for a topology. Also the small helpers every builder shares (dependency tracking).
 
 #include <cstdint>
 #include <map>
@@ -8,15 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "model/collective/algorithm_params.h"
 #include "model/collective/schedule.h"
 #include "model/core/error.h"
 #include "model/topology/topology.h"
 
 namespace mt {
-
-/// Algorithm parameters as key=value strings (from `--param` or the scenario's
-/// collective.params). Each builder reads its own keys and rejects unknown ones.
-using AlgorithmParams = std::map<std::string, std::string>;
 
 /// Thrown for an unknown algorithm, an unknown/invalid parameter, or a topology the algorithm
 /// does not support (message names which and why).
@@ -26,9 +23,13 @@ class AlgorithmError : public Error {
 };
 
 /// Builds the schedule of algorithm `name` ("ring", "ring_bi", "ring2d", "dbtree",
-/// "halving_doubling", "multitree", ...) on `topology`.
+/// "halving_doubling", "multitree", ...) on `topology`, its `params` validated against the
+/// algorithm's schema (algorithm_schema()) first. Throws AlgorithmError.
 Schedule build_schedule(const std::string& name, const Topology& topology,
-                        const AlgorithmParams& params = {});
+                        const AlgorithmParams& params = {}, const BuildContext& context = {});
+
+/// The parameters algorithm `name` accepts, in the order its errors list them.
+const std::vector<ParamSpec>& algorithm_schema(const std::string& name);
 
 /// CLI names of every registered algorithm, in presentation order.
 std::vector<std::string> algorithm_names();
@@ -36,27 +37,12 @@ std::vector<std::string> algorithm_names();
 /// `params` with the all-reduce size set for algorithms whose schedule depends on it (`auto`
 /// picks by size, `tree_packing` sizes its pipeline unless given one: param "bytes"), unless the
 /// caller fixed it already; other algorithms' params are returned unchanged. Callers building one
-/// schedule per size compare the result.
+/// schedule per size compare the result. (BuildContext::bytes gives a builder the same size
+/// without a parameter; `auto` labels its candidates with these params.)
 AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes);
 
 /// One-line description of an algorithm and its parameters, for --help.
 std::string algorithm_help(const std::string& name);
-
-/// Throws AlgorithmError naming the first key of `params` that is not in `known`
-/// (message: "<algorithm>: unknown parameter '<key>' (known: a, b)").
-void check_params(const std::string& algorithm, const AlgorithmParams& params,
-                  const std::vector<std::string>& known);
-
-/// Integer parameter `key` (or `fallback` when absent). Throws AlgorithmError when the value is
-/// not an integer or is below `min_value`.
-int param_int(const std::string& algorithm, const AlgorithmParams& params, const std::string& key,
-              int fallback, int min_value);
-
-/// Size parameter `key` in bytes (or `fallback` when absent): an integer number of bytes or a
-/// number with B, KiB, MiB, GiB, KB, MB, GB ("16MiB", "1.5 KiB"). Throws AlgorithmError
-/// ("<algorithm>: parameter '<key>' must be a size such as 4096 or 16MiB, got '<text>'").
-std::uint64_t param_bytes(const std::string& algorithm, const AlgorithmParams& params,
-                          const std::string& key, std::uint64_t fallback);
 
 /// Throws AlgorithmError unless the topology has at least two endpoints.
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes = 2);

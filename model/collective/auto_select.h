@@ -1,9 +1,10 @@
 #pragma once
 // `auto`: picks the all-reduce schedule for a topology and a size from an analytical model among
-// latency-bound trees and pipelined bandwidth-optimal rings/trees. The model is an event-driven
-// dataflow estimate: the per-step estimate_cost() adds every step's latency and cannot see
-// pipelining or the simulator's issue-on-arrival; ranked by it, the choice was up to 2.9x slower
-// than the best candidate in the calibration runs (fattree k=8 at 4 KiB).
+// latency-bound trees and pipelined bandwidth-optimal rings/trees, ranked by the cost model's
+// estimate (cost_model.h): the event-driven dataflow one. The per-step estimate_cost() adds every
+// step's latency and cannot see pipelining or the simulator's issue-on-arrival; ranked by it, the
+// choice was up to 2.9x slower than the best candidate in the calibration runs (fattree k=8 at
+// 4 KiB).
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,10 @@
 #include "model/topology/topology.h"
 
 namespace mt {
+
+/// All-reduce size `auto` chooses for when neither a bytes parameter nor the build context gives
+/// one, bytes.
+constexpr std::uint64_t kAutoDefaultBytes = 16u << 20;
 
 /// One candidate of `auto`: a registered algorithm with its parameters.
 struct AutoCandidate {
@@ -36,24 +41,15 @@ struct AutoChoice {
 /// Candidates `auto` considers on `topology` (only those that support it).
 std::vector<AutoCandidate> auto_candidates(const Topology& topology);
 
-/// Event-driven estimate of a schedule executed the way the simulator's NICs do it (software
-/// issue): a message becomes ready once all its dependencies have arrived and waits at the NIC
-/// port of its first link; a port sends one message at a time, the ready one listed first (lowest
-/// id). A message holds each directed link of its path for its wire time (payload + packet
-/// heads) / link bandwidth, in the first gap of that link's reservations at or after its head
-/// gets there; the head advances one link's latency + per_hop_cycles per hop (cut-through) and
-/// the message arrives when its tail has crossed the last link. Returns the arrival of the last
-/// message, cycles. Captures pipelining, tree depth and link sharing between flows that the
-/// per-step estimate_cost() cannot see.
-double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
-                         const CostParams& params = {});
-
-/// Builds every candidate and returns the one with the smallest dataflow_estimate() at `bytes`.
+/// Builds every candidate and returns the one with the smallest estimate
+/// (ScheduleEstimate::cycles(), cost_model.h) at `bytes` under `params`.
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
                             const CostParams& params = {});
 
-/// `auto`: choose_algorithm() at param bytes=<size> (default 16MiB), builds the winner, and
-/// names it in Schedule::algorithm as "auto:<label>". Throws AlgorithmError for a bad parameter.
-Schedule build_auto(const Topology& topology, const AlgorithmParams& params);
+/// `auto`: choose_algorithm() at param bytes=<size> (else the context's size, else
+/// kAutoDefaultBytes) with the context's cost parameters, and names the winner in
+/// Schedule::algorithm as "auto:<label>".
+Schedule build_auto(const Topology& topology, const TypedParams& params,
+                    const BuildContext& context);
 
 }  // namespace mt

@@ -2,13 +2,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "model/collective/schedule_graph.h"
+
 namespace mt {
+
+namespace {
+
+// Bytes a message of `payload` bytes puts on a link: its packets' payload plus one head each.
+double wire_bytes(double payload, const CostParams& params) {
+  const double packet = std::max(1, params.packet_bytes);
+  return payload + std::ceil(payload / packet) * params.head_flit_bytes;
+}
+
+}  // namespace
 
 // Per-step synchronous estimate: step s starts when step s-1 has ended everywhere. Its cost is
 // the slowest message's pipeline latency plus the time the most loaded directed link needs to
@@ -33,12 +47,11 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   }
   std::vector<double> latency(static_cast<size_t>(std::max(steps, 0)), 0.0);
   std::vector<std::map<int, double>> load(static_cast<size_t>(std::max(steps, 0)));
-  const double packet = std::max(1, params.packet_bytes);
   const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
   for (const Op& op : schedule.ops) {
     const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
     const auto payload = static_cast<double>(sizes[static_cast<std::size_t>(op.chunk)]);
-    const double wire = payload + std::ceil(payload / packet) * params.head_flit_bytes;
+    const double wire = wire_bytes(payload, params);
     double lat = 0;
     for (int l : path) {
       lat += topology.link(l).latency_cycles + params.per_hop_cycles;
@@ -56,6 +69,108 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   }
   est.cycles = est.latency_cycles + est.bandwidth_cycles;
   return est;
+}
+
+double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
+                         const CostParams& params) {
+  const size_t m = schedule.ops.size();
+  if (m == 0 || schedule.num_chunks <= 0) return 0;
+  const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
+  const ScheduleGraph graph(schedule);
+  std::vector<int> missing(m, 0);
+  std::vector<double> ready(m, 0.0);
+  std::vector<std::vector<int>> paths(m);
+  for (const Op& op : schedule.ops) {
+    missing[static_cast<size_t>(op.id)] = static_cast<int>(op.deps.size());
+    paths[static_cast<size_t>(op.id)] =
+        op.path.empty() ? topology.route(op.node, op.peer) : op.path;
+  }
+  // Each message leaves through the NIC port of its first link; a port sends one message at a
+  // time and, like the simulator's software issue, takes the ready message listed first.
+  const size_t links = topology.links().size();
+  using MinIds = std::priority_queue<int, std::vector<int>, std::greater<int>>;
+  std::vector<MinIds> port_queue(links);
+  std::vector<double> port_free(links, 0.0);
+  std::vector<char> port_pending(links, 0);  // a dispatch event is scheduled
+  // Busy intervals per directed link, sorted; a message takes the first gap long enough at or
+  // after its head's arrival (intervals ending before the current event time are dropped).
+  std::vector<std::vector<std::pair<double, double>>> busy(links);
+  auto reserve = [&busy](size_t l, double t, double len, double now) {
+    auto& iv = busy[l];
+    size_t drop = 0;
+    while (drop < iv.size() && iv[drop].second <= now) ++drop;
+    if (drop > 0) iv.erase(iv.begin(), iv.begin() + static_cast<std::ptrdiff_t>(drop));
+    size_t i = 0;
+    while (i < iv.size() && iv[i].second <= t) ++i;
+    for (; i < iv.size(); ++i) {
+      if (t + len <= iv[i].first) break;
+      t = std::max(t, iv[i].second);
+    }
+    iv.insert(iv.begin() + static_cast<std::ptrdiff_t>(i), {t, t + len});
+    return t;
+  };
+  // Events: (time, kind, index); kind 0 = message ready, 1 = port dispatch. Ready events of a
+  // time are handled before dispatches of that time.
+  using Event = std::tuple<double, int, int>;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  for (const Op& op : schedule.ops) {
+    if (op.deps.empty()) events.push({0.0, 0, op.id});
+  }
+  double end = 0;
+  while (!events.empty()) {
+    const auto [now, kind, index] = events.top();
+    events.pop();
+    if (kind == 0) {
+      const auto& path = paths[static_cast<size_t>(index)];
+      if (path.empty()) continue;
+      const size_t port = static_cast<size_t>(path.front());
+      port_queue[port].push(index);
+      if (!port_pending[port]) {
+        port_pending[port] = 1;
+        events.push({std::max(now, port_free[port]), 1, static_cast<int>(port)});
+      }
+      continue;
+    }
+    const size_t port = static_cast<size_t>(index);
+    port_pending[port] = 0;
+    if (port_queue[port].empty()) continue;
+    const int id = port_queue[port].top();
+    port_queue[port].pop();
+    const Op& op = schedule.ops[static_cast<size_t>(id)];
+    const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.chunk)));
+    const double wire = wire_bytes(payload, params);
+    double t = now;
+    double ser = 0;
+    bool first = true;
+    for (int l : paths[static_cast<size_t>(id)]) {
+      const Link& link = topology.link(l);
+      ser = wire / link.bytes_per_cycle;
+      const double start = reserve(static_cast<size_t>(l), t, ser, now);
+      if (first) port_free[port] = start + ser;
+      first = false;
+      t = start + link.latency_cycles + params.per_hop_cycles;
+    }
+    const double done = t + ser;
+    end = std::max(end, done);
+    for (int u : graph.dependents(id)) {
+      ready[static_cast<size_t>(u)] = std::max(ready[static_cast<size_t>(u)], done);
+      if (--missing[static_cast<size_t>(u)] == 0)
+        events.push({ready[static_cast<size_t>(u)], 0, u});
+    }
+    if (!port_queue[port].empty()) {
+      port_pending[port] = 1;
+      events.push({port_free[port], 1, static_cast<int>(port)});
+    }
+  }
+  return end;
+}
+
+ScheduleEstimate estimate_schedule(const Schedule& schedule, const Topology& topology,
+                                   std::uint64_t bytes, const CostParams& params) {
+  ScheduleEstimate estimate;
+  estimate.per_step = estimate_cost(schedule, topology, bytes, params);
+  estimate.dataflow_cycles = dataflow_estimate(schedule, topology, bytes, params);
+  return estimate;
 }
 
 double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t bytes) {
@@ -89,8 +204,8 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
   return std::max(per_node, link_form);
 }
 
-double latency_bound_cycles(const Topology& topology, std::uint64_t bytes, const CostParams& params,
-                            int flit_bytes) {
+double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
+                            const CostParams& params) {
   const int n = topology.nodes();
   if (n < 2 || bytes == 0) return 0;
   const int vertices = topology.vertices();
@@ -125,7 +240,7 @@ double latency_bound_cycles(const Topology& topology, std::uint64_t bytes, const
   }
   double fastest = 0;
   for (const Link& link : topology.links()) fastest = std::max(fastest, link.bytes_per_cycle);
-  const int flit = std::max(1, flit_bytes);
+  const int flit = std::max(1, params.flit_bytes);
   const int flits = (std::max(0, params.head_flit_bytes) + 4 + flit - 1) / flit;
   const double serialise =
       fastest > 0 ? std::max(1.0, std::ceil(flits * flit / fastest - 1e-9)) : 1.0;

@@ -1,6 +1,7 @@
 #pragma once
-// Analytical alpha-beta model: a fast estimate of a schedule's all-reduce time, and the bandwidth
-// lower bound every result is compared against.
+// The one cost model: two analytical estimates of a schedule's all-reduce time (the per-step
+// alpha-beta sum and the event-driven dataflow estimate `auto` ranks by), both from one CostParams,
+// and the lower bounds every result is compared against.
 
 #include <cstdint>
 
@@ -9,11 +10,16 @@
 
 namespace mt {
 
-/// Parameters of the alpha-beta estimate (cycles of the network clock).
+/// Parameters of every estimate and bound (cycles of the network clock). Plain data the caller
+/// fills from the scenario (router.pipeline_cycles, nic.packet_bytes, nic.head_flit_bytes,
+/// nic.flit_bytes); the
+/// defaults are the paper's network, for callers without a scenario. Link bandwidth and latency
+/// come from the topology's links.
 struct CostParams {
   double per_hop_cycles = 1;  ///< router pipeline per hop, cycles
   int packet_bytes = 256;     ///< payload bytes per packet
   int head_flit_bytes = 16;   ///< header bytes per packet
+  int flit_bytes = 16;        ///< flit size, bytes (latency_bound_cycles() rounds to flits)
 };
 
 /// Estimate of one schedule at one size.
@@ -34,6 +40,31 @@ struct CostEstimate {
 CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
                            const CostParams& params = {});
 
+/// Event-driven estimate of a schedule executed the way the simulator's NICs do it (software
+/// issue): a message becomes ready once all its dependencies have arrived and waits at the NIC
+/// port of its first link; a port sends one message at a time, the ready one listed first (lowest
+/// id). A message holds each directed link of its path for its wire time (payload + packet
+/// heads) / link bandwidth, in the first gap of that link's reservations at or after its head
+/// gets there; the head advances one link's latency + per_hop_cycles per hop (cut-through) and
+/// the message arrives when its tail has crossed the last link. Returns the arrival of the last
+/// message, cycles. Captures pipelining, tree depth and link sharing between flows that the
+/// per-step estimate_cost() cannot see. Throws ScheduleError for a dependency out of range.
+double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
+                         const CostParams& params = {});
+
+/// Both estimates of one schedule at one size, from the same parameters.
+struct ScheduleEstimate {
+  CostEstimate per_step;       ///< estimate_cost()
+  double dataflow_cycles = 0;  ///< dataflow_estimate()
+  /// The estimate to report and rank by: the dataflow one, the closer to the simulated
+  /// completion (README "One cost model" lists the comparison).
+  double cycles() const { return dataflow_cycles; }
+};
+
+/// estimate_cost() and dataflow_estimate() of `schedule` at `bytes` per node.
+ScheduleEstimate estimate_schedule(const Schedule& schedule, const Topology& topology,
+                                   std::uint64_t bytes, const CostParams& params = {});
+
 /// Bandwidth lower bound of an all-reduce of `bytes` per node, cycles: 2(N-1) * bytes over the
 /// total bandwidth endpoints can send with (sum over endpoints of their `ports` fastest
 /// out-links), or over the total they can receive with (in-links), whichever is larger (ports <= 0:
@@ -48,11 +79,11 @@ double bandwidth_bound_cycles(const Topology& topology, int ports, std::uint64_t
 /// for the farthest pair. It crosses at least the cheapest path's links (each its wire latency)
 /// and routers (params.per_hop_cycles each: the source's and every later one on direct
 /// topologies, the switches on switched ones), and its last link serialises at least one packet
-/// holding it: a head of head_flit_bytes plus one 4-byte element, rounded up to `flit_bytes`
+/// holding it: a head of head_flit_bytes plus one 4-byte element, rounded up to flit_bytes
 /// flits, at the fastest link's bandwidth (at least 1 cycle). Reductions, NIC issue and
 /// queueing are not counted. 0 for fewer than two nodes or no bytes.
 double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
-                            const CostParams& params = {}, int flit_bytes = 16);
+                            const CostParams& params = {});
 
 /// Lower bound on MultiTree time steps: ceil(N(N-1) / L), L = directed links endpoints can use
 /// in one step = sum over endpoints of min(ports_per_node, out-links). On direct topologies with

@@ -27,6 +27,7 @@ std::vector<TreeParents> double_binary_trees(int n);
 /// broadcast down. Step of a reduce send of chunk p by a node of height h (leaves 0) is p + h;
 /// of a broadcast by a node at depth d (root 0) is p + H + d, H = the tree's height; total
 /// steps P + 2H - 1 for the taller tree. Works for every N >= 2.
-Schedule build_dbtree(const Topology& topology, const AlgorithmParams& params);
+Schedule build_dbtree(const Topology& topology, const TypedParams& params,
+                      const BuildContext& context);
 
 }  // namespace mt

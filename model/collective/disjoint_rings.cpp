@@ -258,30 +258,25 @@ RingSet find_disjoint_rings(const Topology& topology, int ports) {
     set.method = "switch-grouped ring";
     return set;
   }
-  if (ports >= 6) {
-    const auto cycles = torus3d_hamiltonian_decomposition(topology);
-    if (!cycles.empty()) {
-      for (const auto& c : cycles) {
-        set.rings.push_back(c);
-        set.rings.emplace_back(c.rbegin(), c.rend());
-      }
-      set.link_disjoint = true;
-      set.method = "3D torus Hamiltonian decomposition (layers, stack, square swaps)";
-      return set;
+  // Edge-disjoint Hamiltonian cycles, each used in both directions (link-disjoint rings).
+  const auto both_directions = [&set](const std::vector<std::vector<int>>& cycles,
+                                      const char* method) {
+    if (cycles.empty()) return false;
+    for (const auto& c : cycles) {
+      set.rings.push_back(c);
+      set.rings.emplace_back(c.rbegin(), c.rend());
     }
-  }
-  if (ports >= 4) {
-    const auto cycles = torus_hamiltonian_decomposition(topology);
-    if (!cycles.empty()) {
-      for (const auto& c : cycles) {
-        set.rings.push_back(c);
-        set.rings.emplace_back(c.rbegin(), c.rend());
-      }
-      set.link_disjoint = true;
-      set.method = "torus diagonal Hamiltonian decomposition";
-      return set;
-    }
-  }
+    set.link_disjoint = true;
+    set.method = method;
+    return true;
+  };
+  if (ports >= 6 &&
+      both_directions(torus3d_hamiltonian_decomposition(topology),
+                      "3D torus Hamiltonian decomposition (layers, stack, square swaps)"))
+    return set;
+  if (ports >= 4 && both_directions(torus_hamiltonian_decomposition(topology),
+                                    "torus diagonal Hamiltonian decomposition"))
+    return set;
   const RingOrder ring = find_ring_order(topology);
   set.rings.push_back(ring.order);
   // Two nodes: the reverse ring uses the same links only when there is a single link pair.
@@ -293,10 +288,10 @@ RingSet find_disjoint_rings(const Topology& topology, int ports) {
   return set;
 }
 
-Schedule build_disjoint_rings(const Topology& topology, const AlgorithmParams& params) {
-  check_params("disjoint_rings", params, {"pipeline", "rings"});
-  const int pipeline = param_int("disjoint_rings", params, "pipeline", 2, 1);
-  const int max_rings = param_int("disjoint_rings", params, "rings", 64, 1);
+Schedule build_disjoint_rings(const Topology& topology, const TypedParams& params,
+                              const BuildContext&) {
+  const int pipeline = params.integer("pipeline");
+  const int max_rings = params.integer("rings");
   require_min_nodes("disjoint_rings", topology);
   const int n = topology.nodes();
   RingSet set = find_disjoint_rings(topology);

@@ -54,6 +54,7 @@ RingSet find_disjoint_rings(const Topology& topology, int ports = 0);
 /// flow k per ring; a sub-chunk depends only on its own arrivals, so sub-chunks stream.
 /// Parameters: pipeline=<sub-chunks per ring position> (default 2), rings=<max rings> (default
 /// all). Throws AlgorithmError for N < 2 or a bad parameter.
-Schedule build_disjoint_rings(const Topology& topology, const AlgorithmParams& params);
+Schedule build_disjoint_rings(const Topology& topology, const TypedParams& params,
+                              const BuildContext& context);
 
 }  // namespace mt

@@ -10,8 +10,7 @@ std::vector<int> halving_doubling_ranks(const Topology& topology) {
   return ranks;
 }
 
-Schedule build_halving_doubling(const Topology& topology, const AlgorithmParams& params) {
-  check_params("halving_doubling", params, {});
+Schedule build_halving_doubling(const Topology& topology, const TypedParams&, const BuildContext&) {
   require_min_nodes("halving_doubling", topology);
   const int n = topology.nodes();
   if ((n & (n - 1)) != 0) {

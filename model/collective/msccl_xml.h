@@ -18,6 +18,10 @@ namespace mt {
 /// rank that never receives a chunk, sends and receives of a connection that do not pair up).
 Schedule schedule_from_msccl(const std::string& text, const std::string& file);
 
+/// Messages the MSCCL reader and writer visit at most per ancestry question (mark_ancestors()):
+/// a dependency implied by the data flow is dropped, or a send chained, only when found within it.
+constexpr int kMscclSearchBudget = 4096;
+
 /// Reads an MSCCL XML file (ScheduleError naming the file when unreadable or malformed).
 Schedule load_msccl_file(const std::string& path);
 

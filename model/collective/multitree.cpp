@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <numeric>
-#include <random>
 
 #include "model/collective/cost_model.h"
+#include "model/collective/tree_emitter.h"
 
 namespace mt {
 
@@ -277,6 +276,17 @@ MultiTreeForest build_multitree_forest(const Topology& topology, int ports) {
   return ForestBuilder(topology, ports).build();
 }
 
+MultiTreeForest build_local_first_forest(const Topology& topology, int ports) {
+  if (ports <= 0) ports = topology.ports_per_node();
+  if (ports <= 0) ports = 1;
+  if (topology.nodes() < 2) {
+    MultiTreeForest forest;
+    forest.trees.resize(static_cast<size_t>(std::max(topology.nodes(), 0)));
+    return forest;
+  }
+  return ForestBuilder(topology, ports, true).build();
+}
+
 MultiTreeStats multitree_stats(const Topology& topology) {
   MultiTreeStats stats;
   stats.construction_steps = build_multitree_forest(topology).steps;
@@ -286,253 +296,12 @@ MultiTreeStats multitree_stats(const Topology& topology) {
 }
 
 Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& forest) {
-  const int n = topology.nodes();
-  const int steps = forest.steps;
-  Schedule schedule;
-  schedule.algorithm = "multitree";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = n;
-  const bool explicit_paths = !topology.is_direct();
-
-  auto at = [n](int root, int node) {
-    return static_cast<size_t>(root) * static_cast<size_t>(n) + static_cast<size_t>(node);
-  };
-  std::vector<std::vector<int>> children(static_cast<size_t>(n) * static_cast<size_t>(n));
-  for (int r = 0; r < n; ++r) {
-    for (const auto& e : forest.trees[static_cast<size_t>(r)])
-      children[at(r, e.parent)].push_back(e.child);
-  }
-  std::vector<int> reduce_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);  // sent by node
-  std::vector<int> bcast_msg(static_cast<size_t>(n) * static_cast<size_t>(n), -1);   // into node
-  // Tree edges by step, each step's in (root, edge) order: one pass instead of one per step.
-  std::vector<std::vector<std::pair<int, const MultiTreeEdge*>>> by_step(
-      static_cast<size_t>(std::max(steps, 0)));
-  for (int r = 0; r < n; ++r) {
-    for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-      if (e.step >= 0 && e.step < steps) by_step[static_cast<size_t>(e.step)].emplace_back(r, &e);
-    }
-  }
-
-  for (int t = steps - 1; t >= 0; --t) {
-    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
-      const MultiTreeEdge& e = *edge;
-      Op op;
-      op.node = e.child;
-      op.peer = e.parent;
-      op.chunk = r;
-      op.flow = r;
-      op.step = steps - 1 - t;
-      op.kind = OpKind::kReduce;
-      for (int c : children[at(r, e.child)]) op.deps.push_back(reduce_msg[at(r, c)]);
-      if (explicit_paths) {
-        for (auto it = e.path.rbegin(); it != e.path.rend(); ++it)
-          op.path.push_back(topology.link(*it).reverse);
-      }
-      reduce_msg[at(r, e.child)] = schedule.add(std::move(op));
-    }
-  }
-  for (int t = 0; t < steps; ++t) {
-    for (const auto& [r, edge] : by_step[static_cast<size_t>(t)]) {
-      const MultiTreeEdge& e = *edge;
-      Op op;
-      op.node = e.parent;
-      op.peer = e.child;
-      op.chunk = r;
-      op.flow = r;
-      op.step = steps + t;
-      op.kind = OpKind::kBroadcast;
-      if (e.parent == r) {
-        for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[at(r, c)]);
-      } else {
-        op.deps.push_back(bcast_msg[at(r, e.parent)]);
-      }
-      if (explicit_paths) op.path = e.path;
-      bcast_msg[at(r, e.child)] = schedule.add(std::move(op));
-    }
-  }
-  return schedule;
+  return multitree_pipelined_schedule(topology, forest, 1, "multitree");
 }
 
-Schedule build_multitree(const Topology& topology, const AlgorithmParams& params) {
-  check_params("multitree", params, {});
+Schedule build_multitree(const Topology& topology, const TypedParams&, const BuildContext&) {
   require_min_nodes("multitree", topology);
   return multitree_schedule(topology, build_multitree_forest(topology));
-}
-
-namespace {
-
-/// Random tie-break seeds tried by the matching construction (seed 0: the four deterministic
-/// orders; seeds 1..: the remaining-first order with random ties).
-constexpr unsigned kOptSeeds = 40;
-
-/// One tie-break order of the matching construction.
-enum class OptOrder { kRemainingFirst, kHardFirst, kLoadFirst, kFarFirst };
-
-/// Matching-based construction on a direct topology (ports cover every link); see the header.
-MultiTreeForest matching_forest(const Topology& topo, OptOrder order, unsigned seed) {
-  std::mt19937 rng(seed);
-  const int n = topo.nodes();
-  auto at = [n](int r, int u) {
-    return static_cast<size_t>(r) * static_cast<size_t>(n) + static_cast<size_t>(u);
-  };
-  std::vector<int> links;  // endpoint-to-endpoint directed links
-  for (const Link& l : topo.links()) {
-    if (!topo.is_switch(l.src) && !topo.is_switch(l.dst)) links.push_back(l.id);
-  }
-  std::vector<int> indeg(static_cast<size_t>(n), 0);
-  std::vector<std::vector<int>> in_of(static_cast<size_t>(n));  // index into links
-  for (size_t i = 0; i < links.size(); ++i) {
-    const Link& l = topo.link(links[i]);
-    ++indeg[static_cast<size_t>(l.dst)];
-    in_of[static_cast<size_t>(l.dst)].push_back(static_cast<int>(i));
-  }
-  std::vector<char> in_tree(static_cast<size_t>(n) * static_cast<size_t>(n), 0);
-  std::vector<int> size(static_cast<size_t>(n), 1);
-  std::vector<int> depth(static_cast<size_t>(n) * static_cast<size_t>(n), 0);  // in tree r
-  std::vector<int> need(static_cast<size_t>(n), n - 1);  // trees still missing endpoint v
-  for (int r = 0; r < n; ++r) in_tree[at(r, r)] = 1;
-  MultiTreeForest forest;
-  forest.trees.resize(static_cast<size_t>(n));
-  int complete = 0;
-  int step = 0;
-  struct Item {
-    int root;
-    int node;
-    double key1;
-    double key2;
-    double key3;
-    std::uint32_t key4;     // random tie-break (0 when seed == 0)
-    std::vector<int> cand;  // indices into links
-  };
-  while (complete < n) {
-    const std::vector<char> start = in_tree;
-    std::vector<Item> items;
-    for (int r = 0; r < n; ++r) {
-      if (size[static_cast<size_t>(r)] == n) continue;
-      const double remaining = n - size[static_cast<size_t>(r)];
-      for (int v = 0; v < n; ++v) {
-        if (start[at(r, v)]) continue;
-        Item it{r, v, 0, 0, 0, seed == 0 ? 0u : static_cast<std::uint32_t>(rng()), {}};
-        for (int li : in_of[static_cast<size_t>(v)]) {
-          if (start[at(r, topo.link(links[static_cast<size_t>(li)]).src)]) it.cand.push_back(li);
-        }
-        if (it.cand.empty()) continue;
-        // Shallowest parent first: augmenting paths try links in this order, which keeps the
-        // trees shallow (lower latency when messages issue as soon as their inputs arrived).
-        std::stable_sort(it.cand.begin(), it.cand.end(), [&](int a, int b) {
-          return depth[at(r, topo.link(links[static_cast<size_t>(a)]).src)] <
-                 depth[at(r, topo.link(links[static_cast<size_t>(b)]).src)];
-        });
-        const double hard = -indeg[static_cast<size_t>(v)];
-        const double load =
-            static_cast<double>(need[static_cast<size_t>(v)]) / indeg[static_cast<size_t>(v)];
-        const double far = topo.distance(r, v);
-        switch (order) {
-          case OptOrder::kRemainingFirst:
-            it.key1 = remaining, it.key2 = hard, it.key3 = far;
-            break;
-          case OptOrder::kHardFirst:
-            it.key1 = hard, it.key2 = remaining, it.key3 = far;
-            break;
-          case OptOrder::kLoadFirst:
-            it.key1 = load, it.key2 = remaining, it.key3 = far;
-            break;
-          case OptOrder::kFarFirst:
-            it.key1 = remaining, it.key2 = far, it.key3 = hard;
-            break;
-        }
-        items.push_back(std::move(it));
-      }
-    }
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-      if (a.key1 != b.key1) return a.key1 > b.key1;
-      if (a.key2 != b.key2) return a.key2 > b.key2;
-      if (a.key3 != b.key3) return a.key3 > b.key3;
-      return a.key4 < b.key4;
-    });
-    // Kuhn's augmenting paths, items in priority order (greedy on the transversal matroid: the
-    // matched item set is a maximum matching that prefers earlier items).
-    std::vector<int> match(links.size(), -1);
-    std::vector<int> seen(links.size(), -1);
-    int stamp = 0;
-    std::function<bool(int)> augment = [&](int i) -> bool {
-      for (int li : items[static_cast<size_t>(i)].cand) {
-        if (seen[static_cast<size_t>(li)] == stamp) continue;
-        seen[static_cast<size_t>(li)] = stamp;
-        if (match[static_cast<size_t>(li)] < 0 || augment(match[static_cast<size_t>(li)])) {
-          match[static_cast<size_t>(li)] = i;
-          return true;
-        }
-      }
-      return false;
-    };
-    int matched = 0;
-    for (size_t i = 0; i < items.size() && matched < static_cast<int>(links.size()); ++i) {
-      ++stamp;
-      if (augment(static_cast<int>(i))) ++matched;
-    }
-    if (matched == 0) {
-      throw AlgorithmError("multitree_opt: topology " + topo.name() +
-                           " is disconnected, the trees cannot span all endpoints");
-    }
-    for (size_t li = 0; li < links.size(); ++li) {
-      if (match[li] < 0) continue;
-      const Item& it = items[static_cast<size_t>(match[li])];
-      const Link& l = topo.link(links[li]);
-      in_tree[at(it.root, it.node)] = 1;
-      depth[at(it.root, it.node)] = depth[at(it.root, l.src)] + 1;
-      ++size[static_cast<size_t>(it.root)];
-      --need[static_cast<size_t>(it.node)];
-      if (size[static_cast<size_t>(it.root)] == n) ++complete;
-      forest.trees[static_cast<size_t>(it.root)].push_back({it.node, l.src, step, {l.id}});
-    }
-    ++step;
-  }
-  forest.steps = step;
-  return forest;
-}
-
-}  // namespace
-
-int multitree_step_bound(const Topology& topology) {
-  const int n = topology.nodes();
-  if (n < 2) return 0;
-  const int ports = std::max(1, topology.ports_per_node());
-  int worst = ports;
-  for (int u = 0; u < n; ++u) {
-    worst = std::min(worst, static_cast<int>(topology.in_links(u).size()));
-  }
-  worst = std::max(worst, 1);
-  return std::max(step_lower_bound(topology), (n - 1 + worst - 1) / worst);
-}
-
-MultiTreeForest build_multitree_opt_forest(const Topology& topology, int ports) {
-  if (ports <= 0) ports = topology.ports_per_node();
-  if (ports <= 0) ports = 1;
-  const int n = topology.nodes();
-  if (n < 2) {
-    MultiTreeForest forest;
-    forest.trees.resize(static_cast<size_t>(std::max(n, 0)));
-    return forest;
-  }
-  bool ports_cover_links = topology.is_direct();
-  for (int u = 0; u < n && ports_cover_links; ++u) {
-    ports_cover_links = static_cast<int>(topology.out_links(u).size()) <= ports;
-  }
-  if (!ports_cover_links) return ForestBuilder(topology, ports, true).build();
-  MultiTreeForest best;
-  const int bound = multitree_step_bound(topology);
-  for (unsigned seed = 0; seed < kOptSeeds; ++seed) {
-    for (OptOrder order : {OptOrder::kRemainingFirst, OptOrder::kLoadFirst, OptOrder::kHardFirst,
-                           OptOrder::kFarFirst}) {
-      MultiTreeForest f = matching_forest(topology, order, seed);
-      if (best.trees.empty() || f.steps < best.steps) best = std::move(f);
-      if (best.steps <= bound) return best;
-      if (seed > 0) break;  // random tie-breaks: the remaining-first order only
-    }
-  }
-  return best;
 }
 
 Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeForest& forest,
@@ -546,77 +315,31 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
   schedule.nodes = n;
   schedule.num_chunks = n * pp;
   const bool explicit_paths = !topology.is_direct();
-  auto at = [n](int root, int node) {
-    return static_cast<size_t>(root) * static_cast<size_t>(n) + static_cast<size_t>(node);
-  };
-  std::vector<std::vector<int>> children(static_cast<size_t>(n) * static_cast<size_t>(n));
-  std::vector<std::vector<std::pair<int, const MultiTreeEdge*>>> by_step(
-      static_cast<size_t>(std::max(steps, 0)));
+  // Tree r is flow r; the edge of construction step t reduces at step T-1-t and broadcasts at
+  // T+t. Edges by construction step, each step's in (root, edge) order.
+  std::vector<EmitterTree> trees;
+  trees.reserve(static_cast<size_t>(n));
+  std::vector<std::vector<std::pair<int, int>>> by_step(static_cast<size_t>(std::max(steps, 0)));
   for (int r = 0; r < n; ++r) {
+    EmitterTree& tree = trees.emplace_back(n, r);
     for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
-      children[at(r, e.parent)].push_back(e.child);
-      by_step.at(static_cast<size_t>(e.step)).emplace_back(r, &e);
+      tree.add_edge(e.parent, e.child, steps - 1 - e.step, steps + e.step,
+                    explicit_paths ? e.path : std::vector<int>{});
+      by_step.at(static_cast<size_t>(e.step)).emplace_back(r, e.child);
     }
   }
-  // Message ids per (tree, node) and sub-chunk: reduce sent by node, broadcast into node.
-  const size_t slots = static_cast<size_t>(n) * static_cast<size_t>(n) * static_cast<size_t>(pp);
-  std::vector<int> reduce_msg(slots, -1), bcast_msg(slots, -1);
-  auto sub = [&](int r, int node, int p) { return at(r, node) * static_cast<size_t>(pp) + p; };
+  TreeEmitter emitter(schedule, topology, trees, {pp, 0});
   for (int t = steps - 1; t >= 0; --t) {
-    for (const auto& [r, e] : by_step[static_cast<size_t>(t)]) {
-      for (int p = 0; p < pp; ++p) {
-        Op op;
-        op.node = e->child;
-        op.peer = e->parent;
-        op.chunk = r * pp + p;
-        op.flow = r;
-        op.step = steps - 1 - t;
-        op.kind = OpKind::kReduce;
-        for (int c : children[at(r, e->child)]) op.deps.push_back(reduce_msg[sub(r, c, p)]);
-        if (explicit_paths) {
-          for (auto it = e->path.rbegin(); it != e->path.rend(); ++it)
-            op.path.push_back(topology.link(*it).reverse);
-        }
-        reduce_msg[sub(r, e->child, p)] = schedule.add(std::move(op));
-      }
+    for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {
+      for (int p = 0; p < pp; ++p) emitter.reduce(r, child, p);
     }
   }
   for (int t = 0; t < steps; ++t) {
-    for (const auto& [r, e] : by_step[static_cast<size_t>(t)]) {
-      for (int p = 0; p < pp; ++p) {
-        Op op;
-        op.node = e->parent;
-        op.peer = e->child;
-        op.chunk = r * pp + p;
-        op.flow = r;
-        op.step = steps + t;
-        op.kind = OpKind::kBroadcast;
-        if (e->parent == r) {
-          for (int c : children[at(r, r)]) op.deps.push_back(reduce_msg[sub(r, c, p)]);
-        } else {
-          op.deps.push_back(bcast_msg[sub(r, e->parent, p)]);
-        }
-        if (explicit_paths) op.path = e->path;
-        bcast_msg[sub(r, e->child, p)] = schedule.add(std::move(op));
-      }
+    for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {
+      for (int p = 0; p < pp; ++p) emitter.broadcast(r, child, p);
     }
   }
   return schedule;
-}
-
-Schedule build_multitree_opt(const Topology& topology, const AlgorithmParams& params) {
-  check_params("multitree_opt", params, {"pipeline", "trees"});
-  const int pipeline = param_int("multitree_opt", params, "pipeline", 1, 1);
-  auto it = params.find("trees");
-  const std::string trees = it == params.end() ? "opt" : it->second;
-  if (trees != "opt" && trees != "published") {
-    throw AlgorithmError("multitree_opt: parameter 'trees' must be 'opt' or 'published', got '" +
-                         trees + "'");
-  }
-  require_min_nodes("multitree_opt", topology);
-  const MultiTreeForest forest =
-      trees == "opt" ? build_multitree_opt_forest(topology) : build_multitree_forest(topology);
-  return multitree_pipelined_schedule(topology, forest, pipeline, "multitree_opt");
 }
 
 }  // namespace mt

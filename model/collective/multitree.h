@@ -40,6 +40,12 @@ struct MultiTreeForest {
 /// topology is disconnected.
 MultiTreeForest build_multitree_forest(const Topology& topology, int ports = 0);
 
+/// The published link/port reservation made switch-aware (multitree_opt on switch topologies and
+/// on direct ones whose NIC ports do not cover every link): in its turn a tree first adds a child
+/// on a parent's own switch, else a first representative on a switch it has not reached, else any
+/// child (see build_multitree_opt_forest()). ports <= 0: the topology's ports_per_node().
+MultiTreeForest build_local_first_forest(const Topology& topology, int ports = 0);
+
 /// Figures reported for a MultiTree construction.
 struct MultiTreeStats {
   int construction_steps = 0;  ///< T (the schedule has 2T steps)
@@ -60,37 +66,13 @@ Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& for
 
 /// `multitree`: build_multitree_forest() + multitree_schedule(); no parameters (the NIC port
 /// count comes from the topology). Throws AlgorithmError for N < 2 or any parameter.
-Schedule build_multitree(const Topology& topology, const AlgorithmParams& params);
-
-/// Lower bound on the steps of any MultiTree-style construction (one chunk per tree edge per
-/// step): the larger of step_lower_bound() (ceil(N(N-1) / usable links)) and the per-endpoint
-/// form ceil((N-1) / min over endpoints of min(ports, in-links)): every endpoint must receive one
-/// edge of each of the other N-1 trees (e.g. 32 on an 8x8 mesh, whose corners have 2 links).
-int multitree_step_bound(const Topology& topology);
-
-/// Improved construction (`multitree_opt`). On direct topologies whose NIC ports cover every
-/// link, each step is a maximum matching between the free directed links u->v and the pairs
-/// (tree r, endpoint v) with u in tree r and v not yet in it, filled in priority order (trees
-/// with more endpoints still missing first, then endpoints with fewer in-links, then farther from
-/// the root; several tie-break orders are tried and the construction with the fewest steps is
-/// kept). It reaches multitree_step_bound() or one more on the 2D tori and meshes tested (see
-/// tests/collective/test_beyond.cpp). On switch topologies (and direct ones with fewer ports than
-/// links) it is the published link/port reservation made switch-aware: in its turn a tree first
-/// adds a child on a parent's own switch, else a first representative on a switch it has not
-/// reached, else any child; the published trees degenerate into stars around their roots (depth 1
-/// on a fat-tree), these are two-level trees (depth 2 on fattree:k=8, 3 on bigraph:m=4,n=8) whose
-/// switch-to-switch hops carry one message per switch and tree.
-MultiTreeForest build_multitree_opt_forest(const Topology& topology, int ports = 0);
+Schedule build_multitree(const Topology& topology, const TypedParams& params,
+                         const BuildContext& context);
 
 /// Like multitree_schedule() with every tree's chunk split into `pipeline` sub-chunks (chunk
 /// r * pipeline + p, flow r) that follow the same edges and steps; each sub-chunk depends only
 /// on its own arrivals, so deep trees stream. `name` becomes Schedule::algorithm.
 Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeForest& forest,
                                       int pipeline, const std::string& name);
-
-/// `multitree_opt`: build_multitree_opt_forest() + multitree_pipelined_schedule();
-/// pipeline=<sub-chunks per tree> (default 1), trees=opt (default) | published (the published
-/// forest, pipelined). Throws AlgorithmError for N < 2 or a bad parameter.
-Schedule build_multitree_opt(const Topology& topology, const AlgorithmParams& params);
 
 }  // namespace mt

@@ -17,8 +17,7 @@ struct Phase {
 
 }  // namespace
 
-Schedule build_ring2d(const Topology& topology, const AlgorithmParams& params) {
-  check_params("ring2d", params, {});
+Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildContext&) {
   const auto& dims = topology.dims();
   if ((topology.kind() != TopologyKind::kTorus && topology.kind() != TopologyKind::kMesh) ||
       dims.size() != 2) {

@@ -86,27 +86,21 @@ SwingPattern swing_pattern(const Topology& topology, int index) {
   return pattern;
 }
 
-Schedule build_swing(const Topology& topology, const AlgorithmParams& params) {
-  check_params("swing", params, {"variant", "collectives"});
+Schedule build_swing(const Topology& topology, const TypedParams& params, const BuildContext&) {
   require_min_nodes("swing", topology);
-  const auto variant = params.count("variant") ? params.at("variant") : std::string("bandwidth");
-  if (variant == "latency") {
+  if (params.choice("variant") == "latency") {
     throw AlgorithmError(
         "swing: variant=latency (full-vector exchange per step) cannot run race-free on this "
         "NIC: it reduces arriving data into the live buffer, so the buffer a node sends would "
         "already hold its peer's data whenever the peer's message arrives first (no receive "
         "staging); use variant=bandwidth");
   }
-  if (variant != "bandwidth") {
-    throw AlgorithmError("swing: parameter 'variant' must be 'bandwidth' or 'latency', got '" +
-                         variant + "'");
-  }
   const int n = topology.nodes();
   const SwingPattern first = swing_pattern(topology, 0);
   int active = 0;
   for (int d : topology.dims()) active += d > 1 ? 1 : 0;
   const int ports = std::max(1, topology.ports_per_node());
-  const int collectives = param_int("swing", params, "collectives", std::min(ports, 2 * active), 1);
+  const int collectives = params.integer_or("collectives", std::min(ports, 2 * active));
   const int steps = static_cast<int>(first.peers.size());
 
   Schedule schedule;

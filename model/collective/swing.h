@@ -41,6 +41,7 @@ SwingPattern swing_pattern(const Topology& topology, int index);
 /// the latency-optimal variant (full-vector exchange each step) is refused with an
 /// AlgorithmError saying why (a node would send its buffer while its peer's data may already
 /// have been added to it: the NIC reduces into the live buffer, there is no receive staging).
-Schedule build_swing(const Topology& topology, const AlgorithmParams& params);
+Schedule build_swing(const Topology& topology, const TypedParams& params,
+                     const BuildContext& context);
 
 }  // namespace mt

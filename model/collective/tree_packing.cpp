@@ -5,6 +5,8 @@
 #include <random>
 #include <utility>
 
+#include "model/collective/tree_emitter.h"
+
 namespace mt {
 
 namespace {
@@ -346,62 +348,42 @@ TreePacking pack_spanning_trees(const Topology& topology, int max_trees) {
                        " has no spanning tree packing (is it connected?)");
 }
 
-Schedule build_tree_packing(const Topology& topology, const AlgorithmParams& params) {
-  check_params("tree_packing", params, {"pipeline", "trees", "bytes"});
-  const int max_trees = param_int("tree_packing", params, "trees", 32, 1);
+Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
+                            const BuildContext& context) {
+  const int max_trees = params.integer("trees");
   require_min_nodes("tree_packing", topology);
   const TreePacking packing = pack_spanning_trees(topology, max_trees);
   const std::uint64_t bytes =
-      param_bytes("tree_packing", params, "bytes", kTreePackingDefaultBytes);
-  const int pipeline =
-      param_int("tree_packing", params, "pipeline", tree_packing_pipeline(packing.trees, bytes), 1);
+      params.size_or("bytes", context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
+  const int pipeline = params.integer_or("pipeline", tree_packing_pipeline(packing.trees, bytes));
   const int n = topology.nodes();
   Schedule schedule;
   schedule.algorithm = "tree_packing";
   schedule.topology = topology.name();
   schedule.nodes = n;
   schedule.num_chunks = packing.trees * pipeline;
-  const auto at = [](int node) { return static_cast<size_t>(node); };
-  std::vector<OrientedTree> trees;
-  for (int r = 0; r < packing.trees; ++r) trees.push_back(orient(packing, r, n));
+  // Per tree: reduce leaves first (breadth-first order reversed), broadcast root first.
+  std::vector<EmitterTree> emitter_trees;
+  std::vector<std::vector<int>> up, down;
+  for (int r = 0; r < packing.trees; ++r) {
+    const OrientedTree tree = orient(packing, r, n);
+    const int root = tree.order.front();
+    const auto at = [](int node) { return static_cast<size_t>(node); };
+    EmitterTree& emitted = emitter_trees.emplace_back(n, root);
+    std::vector<int>& down_r = down.emplace_back();
+    for (int v : tree.order) {
+      if (v == root) continue;
+      const int u = tree.parent[at(v)];
+      emitted.add_edge(u, v, tree.height[at(v)], tree.height[at(root)] + tree.depth[at(u)]);
+      down_r.push_back(v);
+    }
+    up.emplace_back(down_r.rbegin(), down_r.rend());
+  }
+  TreeEmitter emitter(schedule, topology, emitter_trees, {pipeline, 1});
   // Sub-chunk outer, tree inner: within a step, earlier sub-chunks come first in program order.
   for (int p = 0; p < pipeline; ++p) {
-    for (int r = 0; r < packing.trees; ++r) {
-      const OrientedTree& tree = trees[static_cast<size_t>(r)];
-      const int root = tree.order.front();
-      const int tree_height = tree.height[at(root)];
-      std::vector<int> reduce_msg(at(n), -1), bcast_msg(at(n), -1);
-      for (auto it = tree.order.rbegin(); it != tree.order.rend(); ++it) {  // leaves first
-        const int v = *it;
-        if (v == root) continue;
-        Op op;
-        op.node = v;
-        op.peer = tree.parent[at(v)];
-        op.chunk = r * pipeline + p;
-        op.flow = r;
-        op.step = p + tree.height[at(v)];
-        op.kind = OpKind::kReduce;
-        for (int c : tree.children[at(v)]) op.deps.push_back(reduce_msg[at(c)]);
-        reduce_msg[at(v)] = schedule.add(std::move(op));
-      }
-      for (int v : tree.order) {  // root first
-        if (v == root) continue;
-        const int u = tree.parent[at(v)];
-        Op op;
-        op.node = u;
-        op.peer = v;
-        op.chunk = r * pipeline + p;
-        op.flow = r;
-        op.step = p + tree_height + tree.depth[at(u)];
-        op.kind = OpKind::kBroadcast;
-        if (u == root) {
-          for (int c : tree.children[at(root)]) op.deps.push_back(reduce_msg[at(c)]);
-        } else {
-          op.deps.push_back(bcast_msg[at(u)]);
-        }
-        bcast_msg[at(v)] = schedule.add(std::move(op));
-      }
-    }
+    for (int r = 0; r < packing.trees; ++r)
+      emitter.emit(r, p, up[static_cast<size_t>(r)], down[static_cast<size_t>(r)]);
   }
   return sort_by_step(schedule);
 }

@@ -61,6 +61,7 @@ int tree_packing_pipeline(int trees, std::uint64_t bytes);
 /// bytes=<all-reduce size the default pipeline is sized for> (default 16MiB; set per size by
 /// with_size()), trees=<max trees> (default 32). Throws AlgorithmError for N < 2, a switched
 /// topology or a bad parameter.
-Schedule build_tree_packing(const Topology& topology, const AlgorithmParams& params);
+Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
+                            const BuildContext& context);
 
 }  // namespace mt

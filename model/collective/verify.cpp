@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "model/collective/happens_before.h"
+#include "model/collective/schedule_graph.h"
 
 namespace mt {
 
@@ -80,57 +79,9 @@ bool check_structure(const Schedule& s, const Topology& t, ErrorList& errors) {
     errors.add("schedule " + offsets);
     return false;
   }
-  const int n = s.nodes;
-  const int m = static_cast<int>(s.ops.size());
-  bool ok = true;
-  auto fail = [&](std::string message) {
-    errors.add(std::move(message));
-    ok = false;
-  };
-  for (int i = 0; i < m; ++i) {
-    const Op& op = s.ops[static_cast<size_t>(i)];
-    const std::string msg = "message " + str(i);
-    if (op.id != i) fail("ops[" + str(i) + "] has id " + str(op.id) + "; ids must equal the index");
-    if (op.node < 0 || op.node >= n) {
-      fail(msg + ": node " + str(op.node) + " is out of range 0.." + str(n - 1));
-    }
-    if (op.peer < 0 || op.peer >= n) {
-      fail(msg + ": peer " + str(op.peer) + " is out of range 0.." + str(n - 1));
-    } else if (op.peer == op.node) {
-      fail(msg + ": node " + str(op.node) + " sends to itself");
-    }
-    if (op.chunk < 0 || op.chunk >= s.num_chunks) {
-      fail(msg + ": chunk " + str(op.chunk) + " is out of range 0.." + str(s.num_chunks - 1));
-    }
-    if (op.step < 0) {
-      fail(msg + ": step " + str(op.step) + " is negative");
-    } else if (op.step >= s.num_steps) {
-      fail(msg + ": step " + str(op.step) + " is >= num_steps " + str(s.num_steps));
-    }
-    if (op.flow < 0) {
-      fail(msg + ": flow " + str(op.flow) + " is negative");
-    } else if (op.flow >= s.num_flows) {
-      fail(msg + ": flow " + str(op.flow) + " is >= num_flows " + str(s.num_flows));
-    }
-    if (op.port < -1 || op.port >= t.ports_per_node()) {
-      fail(msg + ": port " + str(op.port) + " is out of range (-1 = any, or 0.." +
-           str(t.ports_per_node() - 1) + ")");
-    }
-    if (op.kind != OpKind::kReduce && op.kind != OpKind::kBroadcast) {
-      fail(msg + ": kind " + str(static_cast<int>(op.kind)) + " is neither reduce nor broadcast");
-    }
-    for (int d : op.deps) {
-      if (d < 0 || d >= m) {
-        fail(msg + " depends on message " + str(d) + ", which does not exist (ids are 0.." +
-             str(m - 1) + ")");
-      } else if (s.ops[static_cast<size_t>(d)].peer != op.node) {
-        fail(msg + " at node " + str(op.node) + " depends on message " + str(d) +
-             ", which is sent to node " + str(s.ops[static_cast<size_t>(d)].peer) + ", not node " +
-             str(op.node));
-      }
-    }
-  }
-  return ok;
+  OpChecks checks;
+  checks.ports = std::max(1, t.ports_per_node());
+  return check_ops(s, checks, [&errors](std::string message) { errors.add(std::move(message)); });
 }
 
 // Validates explicit paths and lists every (step, directed link) used by two or more messages.
@@ -197,65 +148,6 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
   return ok;
 }
 
-// Topological order of the dependency DAG; reports a cycle and returns false if there is one.
-bool topological_order(const Schedule& s, std::vector<int>& order, ErrorList& errors) {
-  const int m = static_cast<int>(s.ops.size());
-  std::vector<int> indeg(static_cast<size_t>(m), 0);
-  std::vector<std::vector<int>> children(static_cast<size_t>(m));
-  for (const Op& op : s.ops) {
-    for (int d : op.deps) {
-      children[static_cast<size_t>(d)].push_back(op.id);
-      ++indeg[static_cast<size_t>(op.id)];
-    }
-  }
-  std::deque<int> ready;
-  for (int i = 0; i < m; ++i) {
-    if (indeg[static_cast<size_t>(i)] == 0) ready.push_back(i);
-  }
-  order.clear();
-  order.reserve(static_cast<size_t>(m));
-  while (!ready.empty()) {
-    const int x = ready.front();
-    ready.pop_front();
-    order.push_back(x);
-    for (int c : children[static_cast<size_t>(x)]) {
-      if (--indeg[static_cast<size_t>(c)] == 0) ready.push_back(c);
-    }
-  }
-  if (static_cast<int>(order.size()) == m) return true;
-
-  // Every op left has an unissued dependency; walking those from any of them must close a cycle.
-  int start = 0;
-  while (indeg[static_cast<size_t>(start)] == 0) ++start;
-  std::vector<int> position(static_cast<size_t>(m), -1);
-  std::vector<int> walk;
-  int cur = start;
-  while (position[static_cast<size_t>(cur)] < 0) {
-    position[static_cast<size_t>(cur)] = static_cast<int>(walk.size());
-    walk.push_back(cur);
-    for (int d : s.ops[static_cast<size_t>(cur)].deps) {
-      if (indeg[static_cast<size_t>(d)] > 0) {
-        cur = d;
-        break;
-      }
-    }
-  }
-  std::vector<int> cycle(walk.begin() + position[static_cast<size_t>(cur)], walk.end());
-  std::string text = "dependency cycle: message " + str(cycle[0]);
-  for (size_t i = 1; i < cycle.size(); ++i) {
-    text += (i == 1 ? " waits for " : ", which waits for ") + str(cycle[i]);
-  }
-  text += (cycle.size() == 1 ? " waits for " : ", which waits for ") + str(cycle[0]);
-  errors.add(text);
-  const size_t stuck = static_cast<size_t>(m) - order.size() - cycle.size();
-  if (stuck > 0) {
-    errors.add(std::to_string(stuck) +
-               " more message(s) can never be issued: they wait, directly or indirectly, on a "
-               "dependency cycle");
-  }
-  return false;
-}
-
 // Every arrival at (u, c) must be ordered with every issue from (u, c), and with every other
 // arrival at (u, c) when either of the two is a broadcast. Happens-before is a partial order that
 // agrees with the topological order, so only the earlier event of a pair can precede the later
@@ -268,7 +160,9 @@ bool topological_order(const Schedule& s, std::vector<int>& order, ErrorList& er
 // Every failed query is a real unordered pair, and when none fails every pair is ordered, so the
 // check is exact with O(events) queries for broadcasts (a hostile file of thousands of
 // broadcasts of one chunk costs thousands of queries, not millions).
-void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& errors, bool& ok) {
+void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
+  const Schedule& s = graph.schedule();
+  const std::vector<int>& order = graph.topological().order;
   const auto key = [&](int node, int chunk) {
     return static_cast<std::int64_t>(node) * s.num_chunks + chunk;
   };
@@ -298,7 +192,7 @@ void check_races(const Schedule& s, const std::vector<int>& order, ErrorList& er
     int b;  // an issue (arrival_pair == false) or another arrival
     bool arrival_pair;
   };
-  HappensBefore ancestry(s, order, kAncestorBudgetWords);
+  HappensBefore ancestry = graph.happens_before(kAncestorBudgetWords);
   std::vector<Check> checks;
   const auto ask = [&](const Event& earlier, const Event& later, bool arrival_pair) {
     if (checks.size() >= kMaxRaceQueries) return false;
@@ -465,17 +359,20 @@ VerifyReport verify(const Schedule& schedule, const Topology& topology) {
   bool ok = check_structure(schedule, topology, errors);
   if (ok) {
     ok = check_paths(schedule, topology, errors, report.contention);
-    std::vector<int> order;
-    if (topological_order(schedule, order, errors)) {
+    const ScheduleGraph graph(schedule);
+    const TopologicalOrder& topological = graph.topological();
+    if (topological.acyclic()) {
       // With a race the replay would show one arbitrary timing: report the races only.
       bool race_free = true;
-      check_races(schedule, order, errors, race_free);
+      check_races(graph, errors, race_free);
       if (race_free) {
-        replay(schedule, order, errors, ok);
+        replay(schedule, topological.order, errors, ok);
       } else {
         ok = false;
       }
     } else {
+      errors.add(topological.cycle_text());
+      if (topological.stuck > 0) errors.add(topological.stuck_text());
       ok = false;
     }
   }

@@ -1,9 +1,10 @@
 #pragma once
 // The packed schedule table of the co-designed NIC scheduler: per node, one entry per message the
 // node sends, in issue order (by step, then program order), with the dependency expressed as an
-// arrival counter threshold instead of a list of message ids. One packer (pack_schedule), one
-// field layout (TableFormat) and ONE encode/decode pair (encode_entry / decode_entry) shared by
-// the C++ golden model, the RTL testbench and the co-simulation adapter.
+// arrival counter threshold instead of a list of message ids. One field layout (TableFormat) and
+// ONE encode/decode pair (encode_entry / decode_entry) shared by the C++ golden model, the RTL
+// testbench and the co-simulation adapter; the packer that fills the entries from a Schedule is
+// model/nic/table_packer.h.
 // Bit layout, widths and errors: model/nic/SCHEDULE_TABLE.md.
 
 #include <cstdint>
@@ -79,47 +80,5 @@ std::vector<std::uint64_t> encode_table(const std::vector<TableEntry>& table,
 /// Inverse of encode_table (`entries` entries).
 std::vector<TableEntry> decode_table(const std::vector<std::uint64_t>& words, std::size_t entries,
                                      const TableFormat& format);
-
-/// The tables of every node of one schedule.
-struct PackedSchedule {
-  TableFormat format;  ///< widths shared by every node
-  int ports = 1;       ///< NIC ports per node
-  int depth = 0;       ///< largest table (entries of the busiest node)
-  int counters = 0;    ///< arrival counters per node (largest over nodes, at least 1)
-  /// Per node: its entries in issue order (step, then program order = Schedule::ops_of order).
-  std::vector<std::vector<TableEntry>> tables;
-  /// Per node, parallel to tables[node]: the schedule message id of each entry.
-  std::vector<std::vector<int>> messages;
-  /// Per message id: the counter of its receiver (`peer`) it increments (= its entry's
-  /// dst_counter).
-  std::vector<int> message_counter;
-  /// Per node: arrival counter -> number of messages that increment it (the release counter:
-  /// the number of distinct release cycles).
-  std::vector<std::vector<int>> counter_arrivals;
-  /// Per node: the counter the host rings at each release cycle (-1: no entry has one). An entry
-  /// with release cycle r waits for it to count the distinct release cycles <= r.
-  std::vector<int> release_counter;
-  /// Per node: the distinct Op::release_cycle values of its entries, ascending, cycles.
-  std::vector<std::vector<std::uint64_t>> release_cycles;
-};
-
-/// Builds every node's table from `schedule`. `ports[id]` is the NIC port of message id (the port
-/// the simulator sends it by, 0..num_ports-1). Counters: per node, incoming messages that appear
-/// together in one op's deps share a counter (union-find over the deps sets; messages no op
-/// waits for share one extra counter); then counters of the same flow are merged while every
-/// threshold stays exact. For every entry with deps D (all in counter c) the threshold is
-/// wait_count = |{m in c : m happens-before the entry's issue}| and every other message of c must
-/// happen after the issue; entries without deps get wait_counter 0, wait_count 0, unless they
-/// have a release_cycle: then they wait on the node's release counter (one extra counter the host
-/// rings once at each distinct release cycle; see PackedSchedule::release_counter); a message with
-/// both deps and a release_cycle cannot be packed. Throws
-/// TableError naming the node, the entry (message id) and the offending message when a schedule
-/// cannot be packed this way, or when ports/ids are out of range.
-PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
-                             int num_ports);
-
-/// Checks that `packed` fits a fixed `format` (e.g. an RTL build's parameters): throws TableError
-/// naming the node, the entry and the field that does not fit.
-void check_fits(const PackedSchedule& packed, const TableFormat& format);
 
 }  // namespace mt

@@ -32,7 +32,7 @@ struct RunResult {
   double latency_bound_cycles = 0;  ///< latency lower bound (latency_bound_cycles()), cycles
   /// max(bound_cycles, latency_bound_cycles) / completion_cycles
   double efficiency = 0;
-  double estimate_cycles = 0;  ///< analytical alpha-beta estimate, cycles
+  double estimate_cycles = 0;  ///< the cost model's estimate (ScheduleEstimate::cycles()), cycles
   int steps = 0;               ///< schedule time steps
   std::uint64_t messages = 0;  ///< schedule messages executed
   std::uint64_t packets = 0;   ///< packets injected

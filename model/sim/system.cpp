@@ -11,8 +11,8 @@
 #include "model/nic/data_store.h"
 #include "model/nic/hardware_scheduler.h"
 #include "model/nic/nic.h"
-#include "model/nic/schedule_table.h"
 #include "model/nic/software_scheduler.h"
+#include "model/nic/table_packer.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/deadlock.h"
 #include "model/noc/link.h"
@@ -452,12 +452,12 @@ struct System::Impl {
     cost.per_hop_cycles = scenario.router.pipeline_cycles;
     cost.packet_bytes = scenario.nic.packet_bytes;
     cost.head_flit_bytes = scenario.nic.head_flit_bytes;
+    cost.flit_bytes = scenario.nic.flit_bytes;
     result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
-    result.latency_bound_cycles =
-        latency_bound_cycles(topology, bytes, cost, scenario.nic.flit_bytes);
+    result.latency_bound_cycles = latency_bound_cycles(topology, bytes, cost);
     const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);
     result.efficiency = complete && completion > 0 ? bound / static_cast<double>(completion) : 0.0;
-    result.estimate_cycles = estimate_cost(schedule, topology, bytes, cost).cycles;
+    result.estimate_cycles = estimate_schedule(schedule, topology, bytes, cost).cycles();
     if (complete) {
       // A message that completed without all of its bytes or packet indices is a data error
       // even when the chunk values (applied per message) happen to check out.

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "model/collective/algorithm.h"
-#include "model/nic/schedule_table.h"
 #include "model/nic/scheduler_model.h"
+#include "model/nic/table_packer.h"
 #include "model/topology/topology.h"
 #include "tb/rtl_adapter/rtl_bits.h"
 

@@ -14,6 +14,7 @@
 #include "model/collective/cost_model.h"
 #include "model/collective/disjoint_rings.h"
 #include "model/collective/multitree.h"
+#include "model/collective/multitree_opt.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
 #include "tests/support/forest_checks.h"
@@ -316,7 +317,8 @@ TEST_CASE("auto picks trees when small and pipelined rings when large", "[beyond
   CHECK(s.algorithm == "auto:disjoint_rings(pipeline=2)");
   verified(s, t);
   const auto size = [](const char* text) {
-    return mt::param_bytes("auto", {{"bytes", text}}, "bytes", 0);
+    return mt::TypedParams("auto", mt::algorithm_schema("auto"), {{"bytes", text}})
+        .size_or("bytes", 0);
   };
   CHECK(size("16MiB") == 16777216u);
   CHECK(size("4096") == 4096u);

@@ -65,6 +65,41 @@ TEST_CASE("cost model counts contention and multi-hop latency", "[cost_model]") 
                     "estimate_cost: message 1 has step 0 and chunk 2 (chunks 0..1)");
 }
 
+TEST_CASE("both estimates from one model: steps add up, the dataflow overlaps independent messages",
+          "[cost_model]") {
+  const mt::Topology t = make("ring:4");
+  mt::Schedule s;
+  s.nodes = 4;
+  s.num_chunks = 4;
+  mt::Op a;  // 0 -> 1 in step 0
+  a.node = 0;
+  a.peer = 1;
+  s.add(a);
+  mt::Op b;  // 2 -> 3 in step 1, independent of a and on another link
+  b.node = 2;
+  b.peer = 3;
+  b.chunk = 1;
+  b.step = 1;
+  s.add(b);
+  // 1024-byte chunks: 4 packets, 1088 wire bytes, 68 cycles at 16 B/cycle; one hop 150 + 1.
+  // Per step: 2 x (151 + 68) = 438. Dataflow: both leave at 0 and arrive at 219.
+  const mt::ScheduleEstimate e = mt::estimate_schedule(s, t, 4096);
+  CHECK(e.per_step.cycles == Approx(438));
+  CHECK(e.dataflow_cycles == Approx(219));
+  CHECK(e.cycles() == Approx(219));
+  // The parameters reach both: a 3-cycle router pipeline adds 2 per hop to each.
+  mt::CostParams p;
+  p.per_hop_cycles = 3;
+  const mt::ScheduleEstimate slow = mt::estimate_schedule(s, t, 4096, p);
+  CHECK(slow.per_step.cycles == Approx(442));
+  CHECK(slow.dataflow_cycles == Approx(221));
+  // b now waits for a message that arrives at node 2 (a re-aimed at 2, two hops 0 -> 1 -> 2):
+  // 2 x (150 + 1) + 68 = 370, then b's 219: 589.
+  s.ops[0].peer = 2;
+  s.ops[1].deps = {0};
+  CHECK(mt::estimate_schedule(s, t, 4096).dataflow_cycles == Approx(589));
+}
+
 TEST_CASE("bandwidth bound on torus 4x4", "[cost_model]") {
   const mt::Topology t = make("torus:4x4");
   const std::uint64_t mib = 1u << 20;
@@ -101,7 +136,10 @@ TEST_CASE("latency bound: farthest pair's cheapest path plus one packet", "[cost
   mt::CostParams p;
   p.per_hop_cycles = 3;
   p.head_flit_bytes = 40;
-  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p, 16) == Approx(4 * 150 + 5 * 3 + 3));
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p) == Approx(4 * 150 + 5 * 3 + 3));
+  // 32-byte flits: the 44-byte packet takes 2 flits = 64 bytes, 4 cycles at 16 B/cycle.
+  p.flit_bytes = 32;
+  CHECK(mt::latency_bound_cycles(make("torus:4x4"), 4096, p) == Approx(4 * 150 + 5 * 3 + 4));
   // Nothing to send, or nobody to send it to.
   CHECK(mt::latency_bound_cycles(make("torus:4x4"), 0) == 0);
   CHECK(mt::latency_bound_cycles(make("ring:1"), 4096) == 0);

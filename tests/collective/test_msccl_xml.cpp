@@ -256,3 +256,15 @@ TEST_CASE("the XML reader keeps lines, unescapes values and refuses what it does
   CHECK_THROWS_WITH(mt::parse_xml("<a>\n<b>\n</a>"), "3: </a> closes <b> of line 2");
   CHECK_THROWS_WITH(mt::parse_xml("<a y=\"&nbsp;\"/>"), "1: unknown entity \"&nbsp;\"");
 }
+
+TEST_CASE("MSCCL export names the first structural problem of a malformed schedule", "[msccl]") {
+  mt::Schedule s = mt::build_schedule("ring", ring_topology(4));
+  REQUIRE(s.ops[5].node == 1);
+  REQUIRE(s.ops[1].peer == 2);
+  s.ops[5].deps = {1};  // message 1 goes from node 1 to node 2: it never arrives at node 1
+  CHECK_THROWS_WITH(
+      mt::schedule_to_msccl(s),
+      "message 5 at node 1 depends on message 1, which is sent to node 2, not node 1");
+  s.ops[2].peer = s.ops[2].node;
+  CHECK_THROWS_WITH(mt::schedule_to_msccl(s), "message 2: node 2 sends to itself");
+}

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "model/collective/algorithm.h"
-#include "model/nic/schedule_table.h"
+#include "model/nic/table_packer.h"
 #include "model/topology/topology.h"
 #include "tests/support/sim_fixtures.h"
 

@@ -13,8 +13,8 @@
 
 #include "model/collective/algorithm.h"
 #include "model/nic/hardware_scheduler.h"
-#include "model/nic/schedule_table.h"
 #include "model/nic/scheduler_model.h"
+#include "model/nic/table_packer.h"
 #include "model/topology/topology.h"
 
 namespace mt {

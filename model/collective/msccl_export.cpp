@@ -1,0 +1,218 @@
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/collective/msccl_xml.h"
+#include "model/collective/schedule_graph.h"
+
+namespace mt {
+namespace {
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+struct StepOut {
+  std::string type;
+  int chunk = -1;
+  int dep_tb = -1, dep_step = -1;
+  bool hasdep = false;
+  int op = -1;  // message sent (send steps), for the mtsim_* attributes
+};
+
+struct TbOut {
+  int send = -1, recv = -1, chan = 0;
+  std::vector<StepOut> steps;
+};
+
+}  // namespace
+
+std::vector<std::string> msccl_limit_notes(const MscclExportStats& stats) {
+  std::vector<std::string> notes;
+  auto check = [&](int value, int limit, const std::string& what) {
+    if (value > limit)
+      notes.push_back(std::to_string(value) + " " + what + " (the MSCCL runtime allows " +
+                      std::to_string(limit) + ")");
+  };
+  check(stats.channels, 32, "channels");
+  check(stats.max_tbs_per_gpu, 216, "thread blocks on one GPU");
+  check(stats.max_tbs_per_channel, 32, "thread blocks of one GPU on one channel");
+  check(stats.max_steps_per_tb, 256, "steps in one thread block");
+  return notes;
+}
+
+std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats) {
+  if (!schedule.chunk_offsets.empty())
+    throw ScheduleError(
+        "schedule has unequal chunks (chunk_offsets): MSCCL XML has equal chunks only");
+  const std::size_t n = schedule.ops.size();
+  std::vector<std::vector<int>> deps(n);
+  const DepsOf deps_of = [&deps](int m) -> const std::vector<int>& {
+    return deps[static_cast<std::size_t>(m)];
+  };
+  OpChecks references;
+  references.fields = false;
+  require_valid_ops(schedule, references);
+  int lost = 0;
+  for (const Op& op : schedule.ops) {
+    deps[static_cast<std::size_t>(op.id)] = op.deps;
+    if (op.port >= 0 || !op.path.empty()) ++lost;
+  }
+
+  // Send chains per (node, peer): a send may follow the chain's last one when that one's deps
+  // all arrive before this one may issue, so thread-block order adds no wait.
+  std::vector<int> stamp(n, 0);
+  int generation = 0;
+  auto may_follow = [&](int last, int op) {
+    const auto& need = deps[static_cast<std::size_t>(last)];
+    const auto& have = deps[static_cast<std::size_t>(op)];
+    if (std::all_of(need.begin(), need.end(),
+                    [&](int d) { return std::find(have.begin(), have.end(), d) != have.end(); }))
+      return true;
+    ++generation;
+    if (!mark_ancestors(deps_of, {op}, stamp, generation, kMscclSearchBudget)) return false;
+    return std::all_of(need.begin(), need.end(),
+                       [&](int d) { return stamp[static_cast<std::size_t>(d)] == generation; });
+  };
+  const int nodes = schedule.nodes;
+  // chains[node][peer] = list of chains (op ids)
+  std::vector<std::map<int, std::vector<std::vector<int>>>> chains(static_cast<std::size_t>(nodes));
+  for (const Op& op : schedule.ops) {
+    auto& list = chains[static_cast<std::size_t>(op.node)][op.peer];
+    bool placed = false;
+    for (auto& chain : list)
+      if (may_follow(chain.back(), op.id)) {
+        chain.push_back(op.id);
+        placed = true;
+        break;
+      }
+    if (!placed) list.push_back({op.id});
+  }
+  // Thread blocks: per node, send blocks (peer, chan) then receive blocks (peer, chan).
+  std::vector<std::vector<TbOut>> tbs(static_cast<std::size_t>(nodes));
+  std::vector<std::pair<int, int>> recv_at(n);  // message -> (tb, step) at its receiver
+  int nchannels = 1;
+  for (int u = 0; u < nodes; ++u)
+    for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)]) {
+      nchannels = std::max(nchannels, static_cast<int>(list.size()));
+      for (std::size_t c = 0; c < list.size(); ++c) {
+        TbOut tb;
+        tb.send = peer;
+        tb.chan = static_cast<int>(c);
+        tbs[static_cast<std::size_t>(u)].push_back(tb);
+      }
+    }
+  for (int v = 0; v < nodes; ++v)
+    for (int u = 0; u < nodes; ++u) {
+      const auto it = chains[static_cast<std::size_t>(u)].find(v);
+      if (it == chains[static_cast<std::size_t>(u)].end()) continue;
+      for (std::size_t c = 0; c < it->second.size(); ++c) {
+        TbOut tb;
+        tb.recv = u;
+        tb.chan = static_cast<int>(c);
+        const int tb_id = static_cast<int>(tbs[static_cast<std::size_t>(v)].size());
+        for (const int id : it->second[c]) {
+          const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+          StepOut st;
+          st.type = op.kind == OpKind::kReduce ? "rrc" : "r";
+          st.chunk = op.chunk;
+          recv_at[static_cast<std::size_t>(id)] = {tb_id, static_cast<int>(tb.steps.size())};
+          tb.steps.push_back(st);
+        }
+        tbs[static_cast<std::size_t>(v)].push_back(tb);
+      }
+    }
+  for (int u = 0; u < nodes; ++u) {
+    std::size_t t = 0;
+    for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)])
+      for (const auto& chain : list) {
+        TbOut& tb = tbs[static_cast<std::size_t>(u)][t++];
+        for (const int id : chain) {
+          const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+          for (std::size_t k = 0; k < op.deps.size(); ++k) {
+            const auto [dt, ds] = recv_at[static_cast<std::size_t>(op.deps[k])];
+            tbs[static_cast<std::size_t>(u)][static_cast<std::size_t>(dt)]
+                .steps[static_cast<std::size_t>(ds)]
+                .hasdep = true;
+            StepOut st;
+            st.type = k + 1 < op.deps.size() ? "nop" : "s";
+            st.dep_tb = dt;
+            st.dep_step = ds;
+            tb.steps.push_back(st);
+          }
+          if (op.deps.empty()) tb.steps.push_back(StepOut{"s", -1, -1, -1, false, -1});
+          tb.steps.back().chunk = op.chunk;
+          tb.steps.back().op = id;
+        }
+      }
+  }
+  if (stats != nullptr) {
+    *stats = MscclExportStats();
+    stats->dropped = lost;
+    stats->channels = nchannels;
+    for (const auto& list : tbs) {
+      stats->max_tbs_per_gpu = std::max(stats->max_tbs_per_gpu, static_cast<int>(list.size()));
+      std::map<int, int> per_channel;
+      for (const TbOut& tb : list) {
+        stats->max_tbs_per_channel = std::max(stats->max_tbs_per_channel, ++per_channel[tb.chan]);
+        stats->max_steps_per_tb =
+            std::max(stats->max_steps_per_tb, static_cast<int>(tb.steps.size()));
+      }
+    }
+  }
+  std::ostringstream x;
+  x << "<algo name=\"" << xml_escape(schedule.algorithm.empty() ? "mtsim" : schedule.algorithm)
+    << "\" proto=\"Simple\" nchannels=\"" << nchannels << "\" nchunksperloop=\""
+    << schedule.num_chunks << "\" ngpus=\"" << nodes
+    << "\" coll=\"allreduce\" inplace=\"1\" outofplace=\"0\" minBytes=\"0\" "
+    << "maxBytes=\"9223372036854775807\"";  // the MSCCL executor requires all three
+  if (!schedule.topology.empty())
+    x << " mtsim_topology=\"" << xml_escape(schedule.topology) << "\"";
+  x << ">\n";
+  for (int u = 0; u < nodes; ++u) {
+    x << "  <gpu id=\"" << u << "\" i_chunks=\"" << schedule.num_chunks << "\" o_chunks=\""
+      << schedule.num_chunks << "\" s_chunks=\"0\">\n";
+    const auto& list = tbs[static_cast<std::size_t>(u)];
+    for (std::size_t t = 0; t < list.size(); ++t) {
+      const TbOut& tb = list[t];
+      x << "    <tb id=\"" << t << "\" send=\"" << tb.send << "\" recv=\"" << tb.recv
+        << "\" chan=\"" << tb.chan << "\">\n";
+      for (std::size_t s = 0; s < tb.steps.size(); ++s) {
+        const StepOut& st = tb.steps[s];
+        const bool data = st.type != "nop";
+        const bool reads = st.type == "s" || st.type == "rrc";
+        x << "      <step s=\"" << s << "\" type=\"" << st.type << "\" srcbuf=\"i\" srcoff=\""
+          << (reads ? st.chunk : -1) << "\" dstbuf=\"i\" dstoff=\"" << (data ? st.chunk : -1)
+          << "\" cnt=\"" << (data ? 1 : 0) << "\" depid=\"" << st.dep_tb << "\" deps=\""
+          << st.dep_step << "\" hasdep=\"" << (st.hasdep ? 1 : 0) << "\"";
+        if (st.op >= 0) {
+          const Op& op = schedule.ops[static_cast<std::size_t>(st.op)];
+          x << " mtsim_id=\"" << op.id << "\" mtsim_step=\"" << op.step << "\" mtsim_flow=\""
+            << op.flow << "\"";
+        }
+        x << "/>\n";
+      }
+      x << "    </tb>\n";
+    }
+    x << "  </gpu>\n";
+  }
+  x << "</algo>\n";
+  return x.str();
+}
+
+}  // namespace mt

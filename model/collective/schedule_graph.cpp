@@ -1,0 +1,198 @@
+#include "model/collective/schedule_graph.h"
+
+#include <deque>
+#include <string>
+#include <utility>
+
+namespace mt {
+
+namespace {
+
+std::string str(int v) {
+  return std::to_string(v);
+}
+
+}  // namespace
+
+std::string TopologicalOrder::cycle_text() const {
+  if (cycle.empty()) return {};
+  std::string text = "dependency cycle: message " + str(cycle[0]);
+  for (std::size_t i = 1; i < cycle.size(); ++i) {
+    text += (i == 1 ? " waits for " : ", which waits for ") + str(cycle[i]);
+  }
+  text += (cycle.size() == 1 ? " waits for " : ", which waits for ") + str(cycle[0]);
+  return text;
+}
+
+std::string TopologicalOrder::stuck_text() const {
+  if (stuck == 0) return {};
+  return std::to_string(stuck) +
+         " more message(s) can never be issued: they wait, directly or indirectly, on a "
+         "dependency cycle";
+}
+
+namespace {
+
+// Kahn's order given every message's dependents (the reverse of deps_of).
+TopologicalOrder kahn(const DepsOf& deps_of, const std::vector<std::vector<int>>& dependents) {
+  const std::size_t m = dependents.size();
+  std::vector<int> indeg(m, 0);
+  for (const std::vector<int>& list : dependents) {
+    for (const int c : list) ++indeg[static_cast<std::size_t>(c)];
+  }
+  TopologicalOrder result;
+  result.order.reserve(m);
+  std::deque<int> ready;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (indeg[i] == 0) ready.push_back(static_cast<int>(i));
+  }
+  while (!ready.empty()) {
+    const int x = ready.front();
+    ready.pop_front();
+    result.order.push_back(x);
+    for (const int c : dependents[static_cast<std::size_t>(x)]) {
+      if (--indeg[static_cast<std::size_t>(c)] == 0) ready.push_back(c);
+    }
+  }
+  if (result.order.size() == m) return result;
+
+  // Every message left has an unissued dependency; walking those from any of them closes a cycle.
+  std::size_t start = 0;
+  while (indeg[start] == 0) ++start;
+  std::vector<int> position(m, -1);
+  std::vector<int> walk;
+  int cur = static_cast<int>(start);
+  while (position[static_cast<std::size_t>(cur)] < 0) {
+    position[static_cast<std::size_t>(cur)] = static_cast<int>(walk.size());
+    walk.push_back(cur);
+    for (const int d : deps_of(cur)) {
+      if (indeg[static_cast<std::size_t>(d)] > 0) {
+        cur = d;
+        break;
+      }
+    }
+  }
+  result.cycle.assign(walk.begin() + position[static_cast<std::size_t>(cur)], walk.end());
+  result.stuck = m - result.order.size() - result.cycle.size();
+  return result;
+}
+
+}  // namespace
+
+TopologicalOrder topological_order(std::size_t messages, const DepsOf& deps_of) {
+  std::vector<std::vector<int>> dependents(messages);
+  for (std::size_t i = 0; i < messages; ++i) {
+    for (const int d : deps_of(static_cast<int>(i)))
+      dependents[static_cast<std::size_t>(d)].push_back(static_cast<int>(i));
+  }
+  return kahn(deps_of, dependents);
+}
+
+bool mark_ancestors(const DepsOf& deps_of, const std::vector<int>& starts, std::vector<int>& stamp,
+                    int generation, int budget) {
+  std::vector<int> stack;
+  for (const int s : starts)
+    for (const int d : deps_of(s)) stack.push_back(d);
+  while (!stack.empty()) {
+    const int m = stack.back();
+    stack.pop_back();
+    int& mark = stamp[static_cast<std::size_t>(m)];
+    if (mark == generation) continue;
+    mark = generation;
+    if (--budget < 0) return false;
+    for (const int d : deps_of(m)) stack.push_back(d);
+  }
+  return true;
+}
+
+ScheduleGraph::ScheduleGraph(const Schedule& schedule)
+    : schedule_(schedule), dependents_(schedule.ops.size()) {
+  const int m = static_cast<int>(schedule.ops.size());
+  for (int i = 0; i < m; ++i) {
+    for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) {
+      if (d < 0 || d >= m) {
+        throw ScheduleError("message " + str(i) + " depends on message " + str(d) +
+                            ", which does not exist (ids are 0.." + str(m - 1) + ")");
+      }
+      dependents_[static_cast<std::size_t>(d)].push_back(i);
+    }
+  }
+  topological_ = kahn(
+      [&schedule](int i) -> const std::vector<int>& {
+        return schedule.ops[static_cast<std::size_t>(i)].deps;
+      },
+      dependents_);
+}
+
+HappensBefore ScheduleGraph::happens_before(std::uint64_t budget_words) const {
+  if (!acyclic())
+    throw ScheduleError("happens-before over a cyclic schedule: " + topological_.cycle_text());
+  return HappensBefore(schedule_, topological_.order, budget_words);
+}
+
+bool check_ops(const Schedule& s, const OpChecks& checks,
+               const std::function<void(std::string)>& report) {
+  const int n = s.nodes;
+  const int m = static_cast<int>(s.ops.size());
+  bool ok = true;
+  const auto fail = [&](std::string message) {
+    report(std::move(message));
+    ok = false;
+  };
+  for (int i = 0; i < m; ++i) {
+    const Op& op = s.ops[static_cast<std::size_t>(i)];
+    const std::string msg = "message " + str(i);
+    if (op.id != i) fail("ops[" + str(i) + "] has id " + str(op.id) + "; ids must equal the index");
+    if (op.node < 0 || op.node >= n) {
+      fail(msg + ": node " + str(op.node) + " is out of range 0.." + str(n - 1));
+    }
+    if (op.peer < 0 || op.peer >= n) {
+      fail(msg + ": peer " + str(op.peer) + " is out of range 0.." + str(n - 1));
+    } else if (op.peer == op.node) {
+      fail(msg + ": node " + str(op.node) + " sends to itself");
+    }
+    if (checks.fields) {
+      if (op.chunk < 0 || op.chunk >= s.num_chunks) {
+        fail(msg + ": chunk " + str(op.chunk) + " is out of range 0.." + str(s.num_chunks - 1));
+      }
+      if (op.step < 0) {
+        fail(msg + ": step " + str(op.step) + " is negative");
+      } else if (op.step >= s.num_steps) {
+        fail(msg + ": step " + str(op.step) + " is >= num_steps " + str(s.num_steps));
+      }
+      if (op.flow < 0) {
+        fail(msg + ": flow " + str(op.flow) + " is negative");
+      } else if (op.flow >= s.num_flows) {
+        fail(msg + ": flow " + str(op.flow) + " is >= num_flows " + str(s.num_flows));
+      }
+    }
+    if (checks.ports > 0 && (op.port < -1 || op.port >= checks.ports)) {
+      fail(msg + ": port " + str(op.port) + " is out of range (-1 = any, or 0.." +
+           str(checks.ports - 1) + ")");
+    }
+    if (checks.fields && op.kind != OpKind::kReduce && op.kind != OpKind::kBroadcast) {
+      fail(msg + ": kind " + str(static_cast<int>(op.kind)) + " is neither reduce nor broadcast");
+    }
+    for (const int d : op.deps) {
+      if (d < 0 || d >= m) {
+        fail(msg + " depends on message " + str(d) + ", which does not exist (ids are 0.." +
+             str(m - 1) + ")");
+      } else if (s.ops[static_cast<std::size_t>(d)].peer != op.node) {
+        fail(msg + " at node " + str(op.node) + " depends on message " + str(d) +
+             ", which is sent to node " + str(s.ops[static_cast<std::size_t>(d)].peer) +
+             ", not node " + str(op.node));
+      }
+    }
+  }
+  return ok;
+}
+
+void require_valid_ops(const Schedule& schedule, const OpChecks& checks) {
+  std::string first;
+  check_ops(schedule, checks, [&first](std::string message) {
+    if (first.empty()) first = std::move(message);
+  });
+  if (!first.empty()) throw ScheduleError(first);
+}
+
+}  // namespace mt
