@@ -31,7 +31,7 @@ Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
 // The scheduler factory of the entry's NIC: nic.scheduler rtl puts the Verilated nic_sched
 // behind every NIC (hardware issue); the C++ model otherwise.
 SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& backends) {
-  if (run.nic.scheduler != "rtl") return SchedulerFactory();
+  if (run.nic.scheduler != SchedulerImpl::kRtl) return SchedulerFactory();
   if (!backends.rtl_scheduler)
     throw ScenarioError(
         run.where + ": collective.algorithms: " + run.label +

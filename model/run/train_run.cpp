@@ -23,13 +23,26 @@ std::uint64_t simulated_bytes(std::uint64_t bytes) {
   return (bytes + 3) / 4 * 4;
 }
 
+namespace {
+
+/// Every algorithm prepared at every distinct bucket size and verified; a failure lands in `out`.
+std::vector<PreparedAlgorithm> prepare_buckets(const ScenarioConfig& scenario,
+                                               const std::vector<GradientBucket>& buckets,
+                                               const RunBackends& backends, TrainRuns& out) {
+  std::vector<PreparedAlgorithm> prepared =
+      prepare_for_sizes(scenario, distinct_sizes(buckets), backends);
+  out.verify_failure = verify_prepared(prepared);
+  return prepared;
+}
+
+}  // namespace
+
 TrainRuns run_train_serialised(const ScenarioConfig& scenario,
                                const std::vector<GradientBucket>& buckets,
                                const PointRunner& runner, const RunBackends& backends) {
   TrainRuns out;
   const std::vector<std::uint64_t> sizes = distinct_sizes(buckets);
-  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes, backends);
-  out.verify_failure = verify_prepared(prepared);
+  const std::vector<PreparedAlgorithm> prepared = prepare_buckets(scenario, buckets, backends, out);
   if (out.verify_failure) return out;
   const std::vector<Point> points = points_for(prepared, sizes);
   const std::vector<RunResult> results = runner(points, false);
@@ -65,8 +78,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
                                const PointRunner& runner, const RunBackends& backends) {
   TrainRuns out;
   const std::vector<std::uint64_t> sizes = distinct_sizes(buckets);
-  const std::vector<PreparedAlgorithm> prepared = prepare_for_sizes(scenario, sizes, backends);
-  out.verify_failure = verify_prepared(prepared);
+  const std::vector<PreparedAlgorithm> prepared = prepare_buckets(scenario, buckets, backends, out);
   if (out.verify_failure) return out;
   // One merged schedule per algorithm: bucket i's schedule (built for its size when the algorithm
   // chooses by size), released at its bucket's release cycle.
