@@ -19,8 +19,8 @@ void SoftwareScheduler::load(const std::vector<SchedulerOp>& program, int ports)
     SchedulerOp& op = program_[i];
     if (op.port < 0 || op.port >= ports) {
       throw SchedulerError("SoftwareScheduler: message " + std::to_string(op.message) +
-                                  " uses port " + std::to_string(op.port) + " of " +
-                                  std::to_string(ports));
+                           " uses port " + std::to_string(op.port) + " of " +
+                           std::to_string(ports));
     }
     std::sort(op.deps.begin(), op.deps.end());
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "model/config/scenario_config.h"
 #include "model/run/prepare.h"
 #include "model/sim/run_result.h"
-#include "model/config/scenario_config.h"
 
 namespace mt {
 

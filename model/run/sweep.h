@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "model/sim/run_result.h"
 #include "model/config/sweep_config.h"
+#include "model/sim/run_result.h"
 
 namespace mt {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "model/run/train_run.h"
 #include "model/config/scenario_config.h"
+#include "model/run/train_run.h"
 #include "model/workload/workload.h"
 
 namespace mt {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "model/config/scenario_config.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
 #include "model/sim/run_result.h"
-#include "model/config/scenario_config.h"
 #include "model/workload/workload.h"
 
 namespace mt {

@@ -14,9 +14,9 @@ namespace mt {
 
 /// One simulated point and what it ran.
 struct TraceRun {
-  const RunResult* result = nullptr;     ///< needs message_issue_cycles / message_arrival_cycles
-  const Schedule* schedule = nullptr;    ///< the schedule simulated
-  const Topology* topology = nullptr;    ///< the topology it ran on (for routes)
+  const RunResult* result = nullptr;   ///< needs message_issue_cycles / message_arrival_cycles
+  const Schedule* schedule = nullptr;  ///< the schedule simulated
+  const Topology* topology = nullptr;  ///< the topology it ran on (for routes)
 };
 
 /// The trace of `runs`: {"traceEvents": [...], "displayTimeUnit": "ns"}. Timestamps are

@@ -4,10 +4,10 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
 #include "model/run/prepare.h"
 #include "model/sim/results.h"
-#include "model/config/scenario_loader.h"
 #include "model/sim/trace.h"
 #include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"

@@ -12,9 +12,9 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
+#include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
 #include "model/run/schedule_analysis.h"
-#include "model/config/scenario_loader.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;

@@ -9,9 +9,9 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "model/run/sweep.h"
 #include "model/config/scenario_loader.h"
 #include "model/config/sweep_loader.h"
+#include "model/run/sweep.h"
 #include "model/topology/topology.h"
 #include "tb/mtsim/cli.h"
 #include "tb/mtsim/sweep_layout.h"

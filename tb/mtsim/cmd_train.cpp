@@ -13,13 +13,13 @@
 #include <sstream>
 
 #include "model/collective/byte_size.h"
+#include "model/config/scenario_loader.h"
+#include "model/config/workload_loader.h"
 #include "model/core/json_text.h"
 #include "model/noc/time_limits.h"
 #include "model/run/train_report.h"
 #include "model/run/train_run.h"
 #include "model/sim/results.h"
-#include "model/config/scenario_loader.h"
-#include "model/config/workload_loader.h"
 #include "model/topology/topology.h"
 #include "model/workload/workload.h"
 #include "tb/mtsim/backends.h"

@@ -5,10 +5,10 @@
 
 #include <vector>
 
+#include "model/config/scenario_config.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
 #include "model/sim/run_result.h"
-#include "model/config/scenario_config.h"
 
 namespace mt::cli {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "model/run/sweep.h"
 #include "model/config/sweep_config.h"
+#include "model/run/sweep.h"
 
 namespace mt::cli {
 

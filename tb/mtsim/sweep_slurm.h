@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "model/run/sweep.h"
 #include "model/config/sweep_config.h"
+#include "model/run/sweep.h"
 #include "tb/mtsim/sweep_layout.h"
 
 namespace mt::cli {

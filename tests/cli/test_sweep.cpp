@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "model/run/sweep.h"
 #include "model/config/scenario_loader.h"
 #include "model/config/sweep_loader.h"
+#include "model/run/sweep.h"
 #include "tests/support/cli_runner.h"
 
 namespace {

@@ -30,7 +30,7 @@ TEST_CASE("run --trace writes one well-nested slice per message on its NIC and l
   const nlohmann::json& events = t.at("traceEvents");
 
   std::map<int, std::string> process_names;
-  std::map<int, int> nic_slices, link_slices;                  // per pid
+  std::map<int, int> nic_slices, link_slices;  // per pid
   std::map<std::pair<int, long>, std::vector<std::pair<double, double>>> tracks;
   for (const auto& e : events) {
     REQUIRE(e.contains("ph"));

@@ -7,9 +7,9 @@
 
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule_io.h"
+#include "model/config/scenario_loader.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
-#include "model/config/scenario_loader.h"
 #include "tests/support/cli_runner.h"
 
 namespace mt {

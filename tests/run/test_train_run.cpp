@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "model/run/train_run.h"
 #include "model/config/scenario_loader.h"
+#include "model/run/train_run.h"
 
 namespace mt {
 namespace {

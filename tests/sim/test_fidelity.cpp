@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "model/nic/nic.h"
 #include "model/config/scenario_loader.h"
+#include "model/nic/nic.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 

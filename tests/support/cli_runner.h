@@ -4,8 +4,8 @@
 
 #include <sys/wait.h>
 
-#include <catch2/catch.hpp>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -61,8 +61,8 @@ inline bool exists(const std::string& path) {
 /// so tests run from anywhere leave nothing behind.
 inline const std::filesystem::path& scratch_root() {
   struct Root {
-    std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                 ("mtsim-test-" + std::to_string(::getpid()));
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("mtsim-test-" + std::to_string(::getpid()));
     Root() { std::filesystem::create_directories(path); }
     ~Root() {
       std::error_code ignored;
