@@ -23,9 +23,9 @@ sw='{name: multitree, label: multitree-sw, ports: 4}'
   --json "$o/torus4x4.json" >/dev/null
 "$m" run scenarios/paper/mesh4x4.yaml --set 'collective.sizes=[32KiB,1MiB]' -j 2 \
   --json "$o/mesh4x4.json" >/dev/null
-"$m" run scenarios/paper/fattree8.yaml --set 'collective.sizes=[32KiB]' -j 2 \
+"$m" run scenarios/ideal/fattree8.yaml --set 'collective.sizes=[32KiB]' -j 2 \
   --json "$o/fattree8.json" >/dev/null
-"$m" run scenarios/paper/bigraph4x8.yaml --set 'collective.sizes=[32KiB]' -j 2 \
+"$m" run scenarios/ideal/bigraph4x8.yaml --set 'collective.sizes=[32KiB]' -j 2 \
   --json "$o/bigraph4x8.json" >/dev/null
 "$m" run scenarios/paper/torus8x8.yaml --set "collective.algorithms=[$hw, $sw, ring2d]" \
   --set 'collective.sizes=[1MiB]' -j 2 --json "$o/torus8x8.json" >/dev/null
