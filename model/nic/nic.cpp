@@ -137,7 +137,9 @@ tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::
     return tlm::TLM_COMPLETED;
   }
   const PacketExtension& packet = packet_of(payload);
-  const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
+  // A switch input returns space flit by flit; the NIC port counts it once the last flit's is back.
+  const std::uint64_t span = packet.credit_span > 0 ? packet.credit_span - 1 : 0;
+  const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay) + span;
   credits_.push_back(Timed{cycle, seq_++, nullptr, port, packet.credit_vc, packet.flits});
   std::push_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
   // A credit on its way back is progress to come: a port waiting for it is not stalled.
@@ -187,6 +189,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
   last_progress_ = std::max(last_progress_, now);
   // Free the receive buffer slot: the credit travels back over the ejection channel.
   packet.credit_vc = item.vc;
+  packet.credit_span = 0;
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   rx_socket[static_cast<std::size_t>(item.port)]->nb_transport_bw(payload, phase, delay);

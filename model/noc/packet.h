@@ -8,7 +8,8 @@
 //     BEGIN_REQ downstream with a delay = wire latency (the head arrives then).
 //   receiver --BEGIN_RESP (backward)--> Link --> sender: credit return. The receiver's buffer slot
 //     of PacketExtension::credit_vc with PacketExtension::flits flits is free after the annotated
-//     delay (the Link adds its wire latency). The sender reads the extension during the call.
+//     delay (the Link adds its wire latency), or frees flit by flit from then on over
+//     PacketExtension::credit_span cycles. The sender reads the extension during the call.
 // Packet data is not carried: the NIC snapshots the chunk at issue and applies it at the receiver
 // when the whole message has arrived (see Nic).
 
@@ -51,6 +52,11 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   int vc = 0;         ///< virtual channel of the buffer the packet is heading to / sits in
   RouteState route;   ///< VC class state along the route (see RoutingTable::advance)
   int credit_vc = 0;  ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
+  /// In a BEGIN_RESP credit return: 0 when all `flits` are free after the annotated delay;
+  /// otherwise the space frees flit by flit as the packet drains, evenly over this many cycles
+  /// from the annotated delay on (the first flit's credit arrives then, the last span - 1 cycles
+  /// later).
+  std::uint64_t credit_span = 0;
   std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
   /// Carries a head flit and is routed through each router's pipeline. Message flow control:
   /// only the first packet of a message (its body packets stream behind it); packet flow

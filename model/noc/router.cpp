@@ -24,6 +24,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   fifo_flits_.assign(fifos_.size(), 0);
   input_vc_last_.assign(static_cast<std::size_t>(inputs), params_.vcs - 1);
   input_busy_until_.assign(static_cast<std::size_t>(inputs), 0);
+  input_reserved_by_.assign(static_cast<std::size_t>(inputs), -1);
   for (int i = 0; i < inputs; ++i) {
     in_socket[static_cast<std::size_t>(i)].register_nb_transport_fw(this, &Router::in_fw, i);
   }
@@ -109,10 +110,12 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   }
   const PacketExtension& packet = packet_of(payload);
   const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
-  credits_.push_back(Credit{cycle, port, packet.credit_vc, packet.flits});
+  credits_.push_back(
+      Credit{cycle, cycle, packet.credit_span, port, packet.credit_vc, packet.flits, 0});
   std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
   // A credit on its way back is progress to come: a sender waiting for it is not stalled.
-  last_progress_ = std::max(last_progress_, cycle);
+  const std::uint64_t last = packet.credit_span > 0 ? cycle + packet.credit_span - 1 : cycle;
+  last_progress_ = std::max(last_progress_, last);
   // Credits are applied lazily; they only need a wake-up when a packet waits for them.
   if (blocked_) wakeup_.at(cycle);
   return tlm::TLM_COMPLETED;
@@ -207,18 +210,55 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   int best_vc = -1;
   std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
   bool deferred = false;
-  for (const int fifo : output.requesters) {
+  if (output.reserved_fifo >= 0) {
+    // The output waits for the input port whose turn it is (see below), unless that turn lapsed.
+    const int fifo = output.reserved_fifo;
+    const int port = fifo / params_.vcs;
+    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
+    const bool wants = std::find(output.requesters.begin(), output.requesters.end(), fifo) !=
+                       output.requesters.end();
+    const int vc = wants ? pick_vc(output, queue.front(), packet_of(*queue.front().payload)) : -1;
+    if (vc >= 0 && input_busy_until_[static_cast<std::size_t>(port)] > now) return false;
+    output.reserved_fifo = -1;
+    input_reserved_by_[static_cast<std::size_t>(port)] = -1;
+    if (vc >= 0) {
+      best_fifo = fifo;
+      best_vc = vc;
+    }
+  }
+  int reserve_fifo = -1;
+  std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
+  for (const int fifo : best_fifo >= 0 ? std::vector<int>{} : output.requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
+    const int port = fifo / params_.vcs;
     // One packet at a time leaves an input port (no input speedup).
-    if (input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)] > now) continue;
+    if (input_busy_until_[static_cast<std::size_t>(port)] > now) {
+      // Message flow control: a message whose turn it is at this output but whose input port is
+      // sending another VC's packet keeps its turn: the output waits for the port (otherwise the
+      // port and the output can stay out of phase and starve the message; a flit-level switch
+      // would interleave the two).
+      const PacketExtension& packet = packet_of(*head.payload);
+      if (packet.message_flow && !params_.step_priority &&
+          input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
+        const int distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
+        const std::int64_t key = distance;
+        if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
+          reserve_key = key;
+          reserve_fifo = fifo;
+        }
+      }
+      continue;
+    }
+    // An input port an output waits for goes to that output.
+    const int reserved_by = input_reserved_by_[static_cast<std::size_t>(port)];
+    if (reserved_by >= 0 && reserved_by != out) continue;
     // The input port serves its VCs in turn: a VC nearer in its round robin that another output
     // can take in this pass goes first (output-first rotation alone can starve a VC).
     if (visit_rank != nullptr && input_prefers_other(fifo, out, now, *visit_rank)) {
       deferred = true;
       continue;
     }
-    const int port = fifo / params_.vcs;
     const int vc = fifo % params_.vcs;
     const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
     const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
@@ -241,6 +281,11 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   }
   // An output that left an input to another output visits again in the next pass.
   if (deferred) output.gained_requester = 1;
+  if (reserve_fifo >= 0 && reserve_key < best_key / params_.vcs) {
+    output.reserved_fifo = reserve_fifo;
+    input_reserved_by_[static_cast<std::size_t>(reserve_fifo / params_.vcs)] = out;
+    return false;
+  }
   if (best_fifo < 0) return false;
 
   // Inter-flow contention: the winner waited behind another flow's packet on this output, and
@@ -303,25 +348,46 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   output.busy_until = now + serialization;
   input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
 
-  // The buffer slot frees when the tail has left, i.e. after the packet's serialisation.
+  // The buffer space frees as the packet leaves: from a network input flit by flit (the first
+  // flit's slot a cycle after the grant, the tail's after the serialisation); a NIC injection
+  // port counts it whole after the serialisation.
   packet.credit_vc = in_vc;
+  const bool per_flit = in_port < params_.network_inputs;
+  packet.credit_span = per_flit ? serialization : 0;
   tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
-  sc_core::sc_time credit_delay = clock_.to_time(serialization);
+  sc_core::sc_time credit_delay = clock_.to_time(per_flit ? 1 : serialization);
   in_socket[static_cast<std::size_t>(in_port)]->nb_transport_bw(payload, credit_phase,
                                                                 credit_delay);
   return true;
 }
 
+void Router::apply_credits(std::uint64_t now) {
+  while (!credits_.empty() && credits_.front().cycle <= now) {
+    Credit credit = credits_.front();
+    std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+    credits_.pop_back();
+    int landed = credit.flits;
+    if (credit.span > 1 && now < credit.start + credit.span - 1) {
+      landed = static_cast<int>(static_cast<std::uint64_t>(credit.flits) *
+                                (now - credit.start + 1) / credit.span);
+    }
+    outputs_[static_cast<std::size_t>(credit.out)].credits[static_cast<std::size_t>(credit.vc)] +=
+        landed - credit.applied;
+    credit.applied = landed;
+    if (credit.applied == credit.flits) continue;
+    // The first cycle at which one more flit has landed.
+    const std::uint64_t need = static_cast<std::uint64_t>(credit.applied + 1) * credit.span;
+    const std::uint64_t flits = static_cast<std::uint64_t>(credit.flits);
+    credit.cycle = credit.start - 1 + (need + flits - 1) / flits;
+    credits_.push_back(credit);
+    std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+  }
+}
+
 void Router::process() {
   const std::uint64_t now = clock_.now();
   wakeup_.clear();
-  while (!credits_.empty() && credits_.front().cycle <= now) {
-    const Credit credit = credits_.front();
-    std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
-    credits_.pop_back();
-    outputs_[static_cast<std::size_t>(credit.out)].credits[static_cast<std::size_t>(credit.vc)] +=
-        credit.flits;
-  }
+  apply_credits(now);
   // A grant can expose a new head for an output already visited: repeat until nothing moves.
   // Outputs arbitrate in the allocator's rotating order (they compete for inputs).
   // After the first pass only an output that gained a requester can grant (a grant only takes

@@ -5,7 +5,9 @@
 // compete for, see SwitchAllocator; a packet for the NIC takes the first free ejection port after
 // the rotating start), a fixed pipeline latency, and virtual
 // cut-through at packet granularity (a packet moves only when the downstream VC can hold all of
-// it; each input and each output passes one packet at a time). Message flow control: a message's
+// it; each input and each output passes one packet at a time). Credits are per flit: a packet
+// leaving a network input frees its buffer space flit by flit during its serialisation, so one
+// VC streams at the full link rate when its buffer covers the credit round trip. Message flow control: a message's
 // head locks the (output, VC) it is granted until the message's last packet has passed; other
 // messages' packets wait for another VC or for the unlock, and body packets take the locked VC
 // (headless packets of two messages never interleave on one VC). Event-driven: one SC_METHOD that
@@ -101,14 +103,22 @@ class Router : public sc_core::sc_module {
     int last_flow = -1;           // flow of the last packet granted (-1: none yet)
     std::vector<int> vc_owner;    // per downstream VC: message holding it (-1: free)
     char gained_requester = 0;    // a requester was added since process() last visited it
+    int reserved_fifo = -1;       // message FC: input FIFO whose turn it is, waiting for its port
   };
+  /// Buffer space returned to an output: `flits` flits, all at `start` (span 0 or 1) or one by
+  /// one as the downstream packet drains, evenly over `span` cycles from `start` on.
   struct Credit {
-    std::uint64_t cycle;
+    std::uint64_t cycle;  // next cycle at which more of it lands
+    std::uint64_t start;
+    std::uint64_t span;
     int out;
     int vc;
     int flits;
+    int applied;  // flits already added to the output's credits
     bool operator>(const Credit& other) const { return cycle > other.cycle; }
   };
+  /// Adds to the outputs' credits what has landed by `now`.
+  void apply_credits(std::uint64_t now);
 
   tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay);
@@ -134,6 +144,7 @@ class Router : public sc_core::sc_module {
   std::vector<int> fifo_flits_;
   std::vector<int> input_vc_last_;               // per input port: VC it last sent from
   std::vector<std::uint64_t> input_busy_until_;  // per input port: its current packet has left
+  std::vector<int> input_reserved_by_;           // per input port: output waiting for it (-1)
   std::vector<Output> outputs_;
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in the current pass (scratch)
