@@ -10,8 +10,8 @@ namespace mt {
 SchedulerModel::SchedulerModel(const SchedulerModelConfig& config) : config_(config) {
   const auto at_least = [](int value, int min, const char* name) {
     if (value < min) {
-      throw std::invalid_argument(std::string("SchedulerModel: ") + name + " must be >= " +
-                                  std::to_string(min) + ", got " + std::to_string(value));
+      throw SchedulerError(std::string("SchedulerModel: ") + name +
+                           " must be >= " + std::to_string(min) + ", got " + std::to_string(value));
     }
   };
   at_least(config_.ports, 1, "ports");
@@ -27,14 +27,14 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
     const TableEntry& e = table[i];
     const std::string what = "SchedulerModel: entry " + std::to_string(i);
     if (e.port < 0 || e.port >= config_.ports) {
-      throw std::invalid_argument(what + ": port " + std::to_string(e.port) + " of " +
-                                  std::to_string(config_.ports));
+      throw SchedulerError(what + ": port " + std::to_string(e.port) + " of " +
+                           std::to_string(config_.ports));
     }
     if (e.wait_counter < 0 || e.wait_counter >= config_.counters || e.wait_count < 0) {
-      throw std::invalid_argument(what + ": wait_counter " + std::to_string(e.wait_counter) +
-                                  " of " + std::to_string(config_.counters) + " counters");
+      throw SchedulerError(what + ": wait_counter " + std::to_string(e.wait_counter) + " of " +
+                           std::to_string(config_.counters) + " counters");
     }
-    if (e.dst_counter < 0) throw std::invalid_argument(what + ": negative dst_counter");
+    if (e.dst_counter < 0) throw SchedulerError(what + ": negative dst_counter");
   }
   const auto ports = static_cast<std::size_t>(config_.ports);
   const auto latency = config_.decision_latency_cycles;
@@ -65,15 +65,15 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
 
 void SchedulerModel::on_arrival(int counter) {
   if (counter < 0 || counter >= config_.counters) {
-    throw std::invalid_argument("SchedulerModel::on_arrival: counter " + std::to_string(counter) +
-                                " of " + std::to_string(config_.counters));
+    throw SchedulerError("SchedulerModel::on_arrival: counter " + std::to_string(counter) + " of " +
+                         std::to_string(config_.counters));
   }
   presented_arrivals_.push_back(counter);
 }
 
 void SchedulerModel::on_doorbell(int counter) {
   if (doorbell_rung_) {
-    throw std::invalid_argument("SchedulerModel::on_doorbell: second doorbell in one cycle");
+    throw SchedulerError("SchedulerModel::on_doorbell: second doorbell in one cycle");
   }
   on_arrival(counter);
   doorbell_rung_ = true;
@@ -81,8 +81,8 @@ void SchedulerModel::on_doorbell(int counter) {
 
 void SchedulerModel::set_port_ready(int port, bool ready) {
   if (port < 0 || port >= config_.ports) {
-    throw std::invalid_argument("SchedulerModel::set_port_ready: port " + std::to_string(port) +
-                                " of " + std::to_string(config_.ports));
+    throw SchedulerError("SchedulerModel::set_port_ready: port " + std::to_string(port) + " of " +
+                         std::to_string(config_.ports));
   }
   presented_ready_[static_cast<std::size_t>(port)] = ready ? 1 : 0;
 }

@@ -229,7 +229,7 @@ struct System::Impl {
       try {
         packed = pack_schedule(schedule, message_ports, queues);
       } catch (const TableError& e) {
-        throw SimulationConfigError(std::string("nic.issue hardware: ") + e.what());
+        throw SimulationConfigError(std::string("nic.issue hardware: ") + e.what(), e.location());
       }
       for (int u = 0; u < nodes; ++u) {
         NicParams& params = nic_params[static_cast<std::size_t>(u)];

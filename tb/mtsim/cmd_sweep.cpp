@@ -45,7 +45,7 @@ std::vector<double> validate_points(const SweepConfig& sweep,
       const std::string message = e.what();
       std::string where;
       auto match = [&](const SweepOverride& o) {
-        if (where.empty() && message.rfind("--set " + o.key + "=", 0) == 0) where = o.where;
+        if (where.empty() && e.location().override_key == o.key) where = o.where;
       };
       for (const auto& o : p.values) match(o);
       for (const auto& o : sweep.set) match(o);

@@ -127,6 +127,22 @@ TEST_CASE("malformed MSCCL files fail with file, line and element", "[msccl]") {
             "all-reduce every rank receives every chunk (at least its final value)");
   CHECK_THAT(error_of("missing.xml"),
              Catch::StartsWith("cannot read MSCCL file \"" + kData + "missing.xml\""));
+  // The file and line are fields of the error as well.
+  try {
+    mt::load_msccl_file(kData + "bad_dangling_dep.xml");
+    FAIL("loaded");
+  } catch (const mt::ScheduleError& e) {
+    CHECK(e.location().file == kData + "bad_dangling_dep.xml");
+    CHECK(e.location().line == 19);
+  }
+  try {
+    mt::schedule_from_msccl("<algo>\n<gpu>\n</algo>", "x.xml");
+    FAIL("parsed");
+  } catch (const mt::ScheduleError& e) {
+    CHECK(e.what() == std::string("x.xml:3: </algo> closes <gpu> of line 2"));
+    CHECK(e.location().file == "x.xml");
+    CHECK(e.location().line == 3);
+  }
 }
 
 TEST_CASE("MSCCL import refuses what an mtsim schedule cannot hold, naming the line", "[msccl]") {

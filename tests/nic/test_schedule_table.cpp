@@ -232,6 +232,15 @@ TEST_CASE("a schedule no counter threshold expresses is refused with a precise e
                     "expresses its dependencies exactly");
   CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0, 0, 1}, 1),
                     "message 4: port 1 out of range (1 ports)");
+  // The node, entry and message are fields of the error too.
+  try {
+    pack_schedule(s, {0, 0, 0, 0, 0}, 1);
+    FAIL("packed");
+  } catch (const mt::TableError& e) {
+    CHECK(e.location().node == 0);
+    CHECK(e.location().entry == 0);
+    CHECK(e.location().message == 3);
+  }
 }
 
 TEST_CASE("check_fits names the node, entry and field that do not fit a fixed format",

@@ -102,7 +102,7 @@ TEST_CASE("byte sizes are parsed exactly without library text in the errors") {
   const auto error = [](const std::string& text) {
     try {
       mt::parse_byte_size(text);
-    } catch (const std::invalid_argument& e) {
+    } catch (const mt::ByteSizeError& e) {
       return std::string(e.what());
     }
     return std::string();
