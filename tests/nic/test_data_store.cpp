@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -50,12 +51,26 @@ TEST_CASE("a missing broadcast is reported with node, element and chunk", "[nic]
 }
 
 TEST_CASE("fp32 sums over 1024 nodes stay exact", "[nic][data]") {
-  // Largest initial value < 16381, 1024 * 16381 < 2^24: every partial sum is exact.
-  double largest = 0;
-  for (int u = 0; u < 1024; ++u)
-    largest = std::max(largest, DataStore::initial_value(Dtype::kFp32, u, 12345));
-  CHECK(largest < 16381);
-  CHECK(1024.0 * 16381 < 16777216.0);
+  // A chain reduce 0 -> 1 -> ... -> 1023 then a broadcast from 1023: every node must hold the
+  // exact integer sum of the 1024 initial values of each element, accumulated in fp32.
+  constexpr int kNodes = 1024;
+  constexpr std::uint64_t kElements = 256;
+  DataStore data(DataMode::kFull, Dtype::kFp32, kNodes, 1, kElements);
+  for (int u = 0; u + 1 < kNodes; ++u) data.apply(u + 1, 0, OpKind::kReduce, data.snapshot(u, 0));
+  for (int u = 0; u + 1 < kNodes; ++u)
+    data.apply(u, 0, OpKind::kBroadcast, data.snapshot(kNodes - 1, 0));
+  CHECK(data.check().empty());
+  std::int64_t largest = 0;
+  for (std::uint64_t e = 0; e < kElements; ++e) {
+    std::int64_t exact = 0;
+    for (int u = 0; u < kNodes; ++u)
+      exact += static_cast<std::int64_t>(DataStore::initial_value(Dtype::kFp32, u, e));
+    largest = std::max(largest, exact);
+    CHECK(data.value(0, e) == static_cast<double>(exact));
+    CHECK(data.value(kNodes - 1, e) == static_cast<double>(exact));
+  }
+  // The sums reach past 2^23, where fp32 has no bit to spare: a lost bit would show above.
+  CHECK(largest > (std::int64_t{1} << 23));
 }
 
 TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", "[nic][data]") {
