@@ -193,7 +193,9 @@ TEST_CASE("a sweep file loads into axes whose cross product gives ordered and ke
   CHECK(sweep.set[1].value == "[4KiB]");
   REQUIRE(sweep.axes.size() == 2);
   CHECK(sweep.axes[0].values[2].value == "{kind: mesh, dims: [2, 3]}");
-  CHECK(sweep.axes[0].values[1].where == dir + "/my_sweep.yaml:5:22");
+  CHECK(sweep.axes[0].values[1].location.where() == dir + "/my_sweep.yaml:5:22");
+  CHECK(sweep.axes[0].values[1].location.line == 5);
+  CHECK(sweep.axes[0].values[1].location.column == 22);
   // An algorithm mapping is one entry of the algorithms list.
   CHECK(sweep.axes[1].values[1].value == "[{name: multitree, ports: 1}]");
 
