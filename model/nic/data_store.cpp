@@ -26,6 +26,19 @@ std::vector<std::uint64_t> equal_bounds(int num_chunks, std::uint64_t elements) 
   return bounds;
 }
 
+/// Initial values: ((node + 1) * node_mul + element * element_mul) % modulus.
+struct Pattern {
+  std::uint64_t node_mul;
+  std::uint64_t element_mul;  // < modulus
+  std::uint64_t modulus;
+};
+
+Pattern pattern_of(Dtype dtype) {
+  // int32: < 2^20, the sum of 1024 nodes stays below 2^30. fp32: < 2^14, every partial sum of
+  // 1024 nodes is an integer below 2^24, exact in fp32.
+  return dtype == Dtype::kInt32 ? Pattern{1000003u, 7u, 1048573u} : Pattern{7919u, 13u, 16381u};
+}
+
 }  // namespace
 
 DataStore::DataStore(DataMode mode, Dtype dtype, int nodes, int num_chunks, std::uint64_t elements,
@@ -57,28 +70,25 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
     }
   }
   chunk_offset_[static_cast<std::size_t>(num_chunks)] = index_.size();
+  // The pattern's element term (element * element_mul) % modulus, one step of the pattern per
+  // element over runs of consecutive elements.
+  const Pattern p = pattern_of(dtype_);
+  element_term_.resize(index_.size());
+  std::uint64_t t = 0;
+  for (std::size_t j = 0; j < index_.size(); ++j) {
+    if (j > 0 && index_[j] == index_[j - 1] + 1) {
+      t += p.element_mul;
+      if (t >= p.modulus) t -= p.modulus;
+    } else {
+      t = index_[j] * p.element_mul % p.modulus;
+    }
+    element_term_[j] = static_cast<std::uint32_t>(t);
+  }
   buffers_.resize(static_cast<std::size_t>(nodes));
   for (int u = 0; u < nodes; ++u) {
     initial_row(u, buffers_[static_cast<std::size_t>(u)]);
   }
 }
-
-namespace {
-
-/// Initial values: ((node + 1) * node_mul + element * element_mul) % modulus.
-struct Pattern {
-  std::uint64_t node_mul;
-  std::uint64_t element_mul;  // < modulus
-  std::uint64_t modulus;
-};
-
-Pattern pattern_of(Dtype dtype) {
-  // int32: < 2^20, the sum of 1024 nodes stays below 2^30. fp32: < 2^14, every partial sum of
-  // 1024 nodes is an integer below 2^24, exact in fp32.
-  return dtype == Dtype::kInt32 ? Pattern{1000003u, 7u, 1048573u} : Pattern{7919u, 13u, 16381u};
-}
-
-}  // namespace
 
 double DataStore::initial_value(Dtype dtype, int node, std::uint64_t element) {
   const Pattern p = pattern_of(dtype);
@@ -87,18 +97,27 @@ double DataStore::initial_value(Dtype dtype, int node, std::uint64_t element) {
 }
 
 void DataStore::initial_row(int node, std::vector<std::uint32_t>& row) const {
+  // (u * node_mul + element * element_mul) % modulus = (node term + element term) % modulus, both
+  // terms below the modulus. Values are integers below 2^24: exact as float, as in bits_of().
   const Pattern p = pattern_of(dtype_);
-  const auto u = static_cast<std::uint64_t>(node) + 1;
-  row.resize(index_.size());
-  std::uint64_t v = 0;
-  for (std::size_t j = 0; j < index_.size(); ++j) {
-    if (j > 0 && index_[j] == index_[j - 1] + 1) {
-      v += p.element_mul;  // the next element: one step of the pattern, no division
-      if (v >= p.modulus) v -= p.modulus;
-    } else {
-      v = (u * p.node_mul + index_[j] * p.element_mul) % p.modulus;
+  const auto node_term =
+      static_cast<std::uint32_t>((static_cast<std::uint64_t>(node) + 1) * p.node_mul % p.modulus);
+  const auto modulus = static_cast<std::uint32_t>(p.modulus);
+  const std::size_t n = element_term_.size();
+  row.resize(n);
+  const std::uint32_t* term = element_term_.data();
+  std::uint32_t* out = row.data();
+  if (dtype_ == Dtype::kInt32) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t v = term[j] + node_term;
+      out[j] = v >= modulus ? v - modulus : v;
     }
-    row[j] = bits_of(static_cast<double>(v));
+    return;
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint32_t v = term[j] + node_term;
+    const auto f = static_cast<float>(static_cast<std::int32_t>(v >= modulus ? v - modulus : v));
+    std::memcpy(&out[j], &f, sizeof(f));
   }
 }
 
@@ -153,8 +172,13 @@ void DataStore::apply(int node, int chunk, OpKind kind, int handle) {
   std::vector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
   const std::vector<std::uint32_t>& data = snapshots_.at(static_cast<std::size_t>(handle));
   const std::size_t first = chunk_offset_.at(static_cast<std::size_t>(chunk));
-  for (std::size_t j = 0; j < data.size(); ++j) {
-    buffer[first + j] = kind == OpKind::kReduce ? add(buffer[first + j], data[j]) : data[j];
+  std::uint32_t* out = buffer.data() + first;
+  if (kind != OpKind::kReduce) {
+    std::copy(data.begin(), data.end(), out);
+  } else if (dtype_ == Dtype::kInt32) {
+    for (std::size_t j = 0; j < data.size(); ++j) out[j] += data[j];  // as add(): two's complement
+  } else {
+    for (std::size_t j = 0; j < data.size(); ++j) out[j] = add(out[j], data[j]);
   }
   free_snapshots_.push_back(handle);
 }
