@@ -4,6 +4,7 @@
 #include <climits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mt {
 
@@ -95,8 +96,9 @@ int SchedulerModel::hits(const std::vector<int>& lanes, int counter) const {
   return static_cast<int>(std::count(lanes.begin(), lanes.end(), counter));
 }
 
-SchedulerModel::Moves SchedulerModel::decide() const {
-  Moves m;
+const SchedulerModel::Moves& SchedulerModel::decide() const {
+  Moves& m = moves_;
+  m.insert = false;
   // Smallest step over the window heads and the fetch register (next registered value).
   m.min_step = fetch_ >= 0 ? table_[static_cast<std::size_t>(fetch_)].step : INT_MAX;
   for (const std::vector<Slot>& w : windows_) {
@@ -137,7 +139,7 @@ bool SchedulerModel::idle() const {
   for (const int m : mask_) {
     if (m > 0) return false;
   }
-  const Moves m = decide();
+  const Moves& m = decide();
   for (const int t : m.take) {
     if (t >= 0) return false;
   }
@@ -156,7 +158,7 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   std::vector<IssueCommand> visible = std::move(grants_);  // registered last cycle
   grants_.clear();
   issued_count_ += visible.size();
-  const Moves m = decide();
+  const Moves& m = decide();
   const std::vector<int>& lanes = lanes_now();
 
   // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back.
@@ -194,12 +196,17 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   if (m.push) ring_.push_back(static_cast<int>(pushed_++));
   min_step_ = m.min_step;
   // Input stages.
+  // Input stages shift by one; the oldest stage's storage is reused (no allocation per cycle).
   if (!arrival_stages_.empty()) {
+    std::vector<int> stage = std::move(arrival_stages_.back());
     arrival_stages_.pop_back();
-    arrival_stages_.push_front(presented_arrivals_);
+    stage.swap(presented_arrivals_);  // the presented counters enter; the old storage is reused
+    arrival_stages_.push_front(std::move(stage));
   }
+  std::vector<char> ready = std::move(ready_stages_.back());
   ready_stages_.pop_back();
-  ready_stages_.push_front(presented_ready_);
+  ready.assign(presented_ready_.begin(), presented_ready_.end());
+  ready_stages_.push_front(std::move(ready));
   presented_arrivals_.clear();
   doorbell_rung_ = false;
   ++cycle_;

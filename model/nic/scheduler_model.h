@@ -127,7 +127,8 @@ class SchedulerModel : public CycleScheduler {
     bool push = false;
     int min_step = 0;
   };
-  Moves decide() const;
+  // The decision of this cycle, in moves_ (reused: no allocation per cycle).
+  const Moves& decide() const;
   int hits(const std::vector<int>& lanes, int counter) const;
   const std::vector<int>& lanes_now() const;
 
@@ -142,6 +143,7 @@ class SchedulerModel : public CycleScheduler {
   std::deque<std::vector<int>> arrival_stages_;  // L - 2 stages, oldest last
   std::vector<char> presented_ready_;            // ready levels presented (held)
   std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
+  mutable Moves moves_;                          // decide()'s result (scratch, speed only)
   int min_step_ = 0;                             // registered smallest pending step
   std::vector<int> mask_;                        // per port: cycles masked after a grant
   std::vector<IssueCommand> grants_;             // registered grants, by port

@@ -86,6 +86,31 @@ TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", 
   CHECK(data.check().empty());
 }
 
+TEST_CASE("every tracked element starts at its initial value, full and sampled, both types",
+          "[nic][data]") {
+  // The rows are filled from a precomputed element term (no division per element): check them
+  // against the closed form (node 299's whole row: the sum of the terms wraps past the modulus).
+  for (const Dtype dtype : {Dtype::kInt32, Dtype::kFp32}) {
+    DataStore full(DataMode::kFull, dtype, 300, 3, 70000);
+    DataStore sampled(DataMode::kSampled, dtype, 300, 3, 70000, 5);
+    int sampled_checked = 0;
+    for (const int node : {0, 1, 150, 299}) {
+      for (std::uint64_t e = 0; e < 70000; e += node == 299 ? 1 : 997) {
+        CHECK(full.value(node, e) == DataStore::initial_value(dtype, node, e));
+      }
+      for (std::uint64_t e = 0; e < 70000; ++e) {
+        try {
+          const double v = sampled.value(node, e);
+          CHECK(v == DataStore::initial_value(dtype, node, e));
+          ++sampled_checked;
+        } catch (const std::out_of_range&) {
+        }
+      }
+    }
+    CHECK(sampled_checked == 4 * 15);  // 5 samples in each of 3 chunks
+  }
+}
+
 TEST_CASE("off mode tracks nothing and checks nothing", "[nic][data]") {
   DataStore data(DataMode::kOff, Dtype::kFp32, 4, 4, 1 << 20);
   CHECK(data.tracked() == 0);
