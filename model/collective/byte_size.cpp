@@ -31,7 +31,7 @@ std::uint64_t parse_byte_size(const std::string& text) {
   std::string unit = text.substr(i);
   unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
   const auto dots = std::count(number.begin(), number.end(), '.');
-  if (number.empty() || dots > 1 || number == ".") throw std::invalid_argument(not_a_size(text));
+  if (number.empty() || dots > 1 || number == ".") throw ByteSizeError(not_a_size(text));
   static const std::map<std::string, std::uint64_t> kUnits = {{"", 1},
                                                               {"B", 1},
                                                               {"KiB", 1ull << 10},
@@ -44,8 +44,8 @@ std::uint64_t parse_byte_size(const std::string& text) {
                                                               {"TB", 1000000000000ull}};
   const auto unit_it = kUnits.find(unit);
   if (unit_it == kUnits.end())
-    throw std::invalid_argument("\"" + text + "\" has an unknown unit \"" + unit +
-                                "\"; use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB");
+    throw ByteSizeError("\"" + text + "\" has an unknown unit \"" + unit +
+                        "\"; use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB");
   // Digits without the point and without leading zeros; `scale` = digits after the point.
   std::string digits;
   int scale = 0;
@@ -65,18 +65,17 @@ std::uint64_t parse_byte_size(const std::string& text) {
     --scale;
   }
   digits.resize(keep);
-  if (digits.empty()) throw std::invalid_argument("\"" + text + "\" is not a positive size");
-  if (digits.size() > kMaxDigits) throw std::invalid_argument("\"" + text + "\" is too large");
+  if (digits.empty()) throw ByteSizeError("\"" + text + "\" is not a positive size");
+  if (digits.size() > kMaxDigits) throw ByteSizeError("\"" + text + "\" is too large");
   unsigned __int128 mantissa = 0;
   for (const char c : digits) mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
   unsigned __int128 value = mantissa * unit_it->second;
   unsigned __int128 divisor = 1;
   for (int k = 0; k < scale; ++k) divisor *= 10;  // scale <= kMaxDigits: fits
-  if (value < divisor) throw std::invalid_argument("\"" + text + "\" is not a positive size");
-  if (value % divisor != 0)
-    throw std::invalid_argument("\"" + text + "\" is not a whole number of bytes");
+  if (value < divisor) throw ByteSizeError("\"" + text + "\" is not a positive size");
+  if (value % divisor != 0) throw ByteSizeError("\"" + text + "\" is not a whole number of bytes");
   value /= divisor;
-  if (value > kMaxSize) throw std::invalid_argument("\"" + text + "\" is too large");
+  if (value > kMaxSize) throw ByteSizeError("\"" + text + "\" is too large");
   return static_cast<std::uint64_t>(value);
 }
 

@@ -5,11 +5,19 @@
 #include <cstdint>
 #include <string>
 
+#include "model/core/error.h"
+
 namespace mt {
 
+/// Text that is not a byte size; what() says why ("\"4 XB\" has an unknown unit ...").
+class ByteSizeError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Parses a byte size: an integer number of bytes or a number with a unit B, KiB, MiB, GiB,
-/// TiB (binary) or KB, MB, GB, TB (decimal), e.g. "64MiB", "1.5 KiB". Throws std::invalid_argument
-/// with a reason when the text is not a positive whole number of bytes.
+/// TiB (binary) or KB, MB, GB, TB (decimal), e.g. "64MiB", "1.5 KiB". Throws ByteSizeError with a
+/// reason when the text is not a positive whole number of bytes.
 std::uint64_t parse_byte_size(const std::string& text);
 
 /// Formats a byte count with the largest binary unit that divides it ("64MiB", "1536B").

@@ -317,7 +317,9 @@ Schedule schedule_from_msccl(const std::string& text, const std::string& file) {
   try {
     root = parse_xml(text);
   } catch (const XmlError& e) {
-    throw ScheduleError(file + ":" + e.what());
+    ErrorLocation at = e.location();  // the line; the file is known here
+    at.file = file;
+    throw ScheduleError(file + ":" + e.what(), at);
   }
   return Importer(root, file).run();
 }

@@ -33,8 +33,11 @@ void MscclProgram::fail(const XmlElement& e, const std::string& what) const {
   }
   tag += ">";
   const auto ctx = context_.find(&e);
-  throw ScheduleError(file_ + ":" + std::to_string(e.line) + ": " + tag +
-                      (ctx == context_.end() ? "" : ctx->second) + ": " + what);
+  ErrorLocation at;
+  at.file = file_;
+  at.line = e.line;
+  throw ScheduleError(
+      at.where() + ": " + tag + (ctx == context_.end() ? "" : ctx->second) + ": " + what, at);
 }
 
 void MscclProgram::check_keys(const XmlElement& e, const std::set<std::string>& known) const {

@@ -26,7 +26,9 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw XmlError(std::to_string(line_) + ": " + what);
+    ErrorLocation at;
+    at.line = line_;
+    throw XmlError(std::to_string(line_) + ": " + what, at);
   }
   bool at_end() const { return pos_ >= s_.size(); }
   bool starts_with(const char* p) const {

@@ -4,16 +4,18 @@
 // keeps the line it starts on so errors can name it.
 
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt {
 
-/// Malformed XML: the message is "LINE: what" (the caller prefixes the file name).
-class XmlError : public std::runtime_error {
+/// Malformed XML: the message is "LINE: what" (the caller prefixes the file name); location()
+/// has the line.
+class XmlError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// One element: its name, attributes (unescaped values), children and the line of its '<'.

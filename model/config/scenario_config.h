@@ -8,6 +8,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/core/enum_names.h"
+#include "model/core/error.h"
 #include "model/nic/data_store.h"
 #include "model/topology/topology.h"
 
@@ -114,7 +115,8 @@ struct AlgorithmRun {
   std::string schedule_file;
   AlgorithmParams params;  ///< algorithm parameters
   int ports = 0;           ///< NIC ports for this run; 0 = nic.ports
-  std::string where;       ///< "file:line:col" of the entry, for error messages
+  /// The entry's place (file, line, column, key path; where() is "file:line:col"), for errors.
+  ErrorLocation location;
   /// NIC of this run: the scenario's `nic` with the entry's optional `nic:` overrides applied
   /// (filled by the loader for every entry).
   NicConfig nic;

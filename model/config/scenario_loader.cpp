@@ -11,13 +11,15 @@
 namespace mt {
 namespace {
 
-// Cross-key rules of one NIC (the scenario's, or an algorithm entry's with its overrides).
-// `where` is "nic" or the entry's "file:line:col".
-void check_nic(const YamlReader& r, const YAML::Node& root, const std::string& where,
+// Cross-key rules of one NIC: the scenario's (`run` null), or an algorithm entry's with its
+// overrides (named by the entry's position).
+void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
                const NicConfig& c) {
   const auto fail = [&](const std::string& key, const std::string& what) {
-    if (where == "nic") r.fail_at(root, "nic." + key, what);
-    throw ScenarioError(where + ": nic." + key + ": " + what);
+    if (run == nullptr) r.fail_at(root, "nic." + key, what);
+    ErrorLocation at = run->location;  // the entry's place, the key inside its nic
+    at.key_path += ".nic." + key;
+    throw ScenarioError(at.where() + ": nic." + key + ": " + what, at);
   };
   if (c.packet_bytes % 4 != 0)
     fail("packet_bytes", std::to_string(c.packet_bytes) +
@@ -140,8 +142,8 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
     r.fail(root, "router.buffer_flits",
            std::to_string(s.router.buffer_flits) + " flits cannot hold one packet of " +
                std::to_string(packet_flits) + " flits (nic.packet_bytes + nic.head_flit_bytes)");
-  check_nic(r, root, "nic", s.nic);
-  for (const auto& a : s.collective.algorithms) check_nic(r, root, a.where, a.nic);
+  check_nic(r, root, nullptr, s.nic);
+  for (const auto& a : s.collective.algorithms) check_nic(r, root, &a, a.nic);
   check_representable(r, root, s);
 }
 

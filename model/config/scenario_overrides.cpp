@@ -36,16 +36,21 @@ void apply_override(YAML::Node& root, const std::string& text,
   const std::string value = text.substr(eq + 1);
   if (find_invalid_utf8(text) != std::string::npos)
     throw ScenarioError("--set: the override is not valid UTF-8");
+  ErrorLocation at;  // the override itself
+  at.key_path = at.override_key = key;
+  at.override_text = text;
+  const auto fail = [&](const std::string& what) {
+    throw ScenarioError(at.where() + ": " + what, at);
+  };
   YAML::Node parsed;
   try {
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + text + ": value is not valid YAML: " + e.msg);
+    fail("value is not valid YAML: " + e.msg);
   }
   if (!is_key_path(key))
-    throw ScenarioError("--set " + text + ": \"" + key +
-                        "\" is not a scenario key path (names of letters, digits and '_' joined "
-                        "by '.')");
+    fail("\"" + key +
+         "\" is not a scenario key path (names of letters, digits and '_' joined by '.')");
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
@@ -55,9 +60,7 @@ void apply_override(YAML::Node& root, const std::string& text,
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     walked += (walked.empty() ? "" : ".") + parts[i];
     YAML::Node& parent = chain.back();
-    if (!parent.IsMap())
-      throw ScenarioError("--set " + text + ": \"" + walked +
-                          "\" is inside a value that is not a mapping");
+    if (!parent.IsMap()) fail("\"" + walked + "\" is inside a value that is not a mapping");
     YAML::Node child = parent[parts[i]];
     if (!child.IsDefined() || child.IsNull()) {
       parent[parts[i]] = YAML::Node(YAML::NodeType::Map);
@@ -71,8 +74,7 @@ void apply_override(YAML::Node& root, const std::string& text,
     }
     chain.push_back(child);
   }
-  if (!chain.back().IsMap())
-    throw ScenarioError("--set " + text + ": \"" + walked + "\" is not a mapping");
+  if (!chain.back().IsMap()) fail("\"" + walked + "\" is not a mapping");
   chain.back()[parts.back()] = parsed;
   overridden[key] = text;
 }

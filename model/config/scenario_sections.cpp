@@ -196,7 +196,7 @@ static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
   }
   read_schedule_file_entry(r, node, path, has_path ? &file_node : nullptr, run);
   if (run.label.empty()) run.label = run.name;
-  run.where = r.where(node, path);
+  run.location = r.location(node, path);
   return run;
 }
 

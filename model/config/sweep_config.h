@@ -6,20 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt {
 
 /// One scenario override of a sweep: `key=value` applied to the base scenario of a point.
 struct SweepOverride {
   std::string key;    ///< scenario key path, e.g. "collective.sizes"
   std::string value;  ///< the value as one line of YAML, e.g. "1MiB" or "{name: ring, ports: 1}"
-  std::string where;  ///< "file:line:col" of the value in the sweep file, for error messages
+  /// The value's place in the sweep file (where() is "file:line:col"), for errors.
+  ErrorLocation location;
 };
 
 /// One axis of a sweep: a scenario key and the values it takes, in file order.
 struct SweepAxis {
   std::string key;                    ///< scenario key path
   std::vector<SweepOverride> values;  ///< one override per value, each with `key` == this key
-  std::string where;                  ///< "file:line:col" of the axis entry
+  ErrorLocation location;             ///< the axis entry's place in the sweep file
 };
 
 /// A whole sweep file.

@@ -36,7 +36,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
               r.fail(kv.first, kp, "not a scenario key path (names joined by '.')");
             for (const auto& o : s.set)
               if (o.key == k) r.fail(kv.first, kp, "key given twice");
-            s.set.push_back({k, flow_text(kv.second), r.where(kv.second, kp)});
+            s.set.push_back({k, flow_text(kv.second), r.location(kv.second, kp)});
           }
         }
         if (key == "exclude") exclude_node = v;
@@ -47,7 +47,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
           for (const auto& a : r.list(v, p, false, 32)) {
             const std::string ap = p + "[" + std::to_string(i++) + "]";
             SweepAxis axis;
-            axis.where = r.where(a, ap);
+            axis.location = r.location(a, ap);
             YAML::Node values_node;
             bool has_values = false;
             r.each_key(a, ap, {"key", "values"},
@@ -79,7 +79,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
               for (const auto& earlier : axis.values)
                 if (earlier.value == text)
                   r.fail(value, vp, "the value " + text + " is listed twice");
-              axis.values.push_back({axis.key, text, r.where(value, vp)});
+              axis.values.push_back({axis.key, text, r.location(value, vp)});
             }
             s.axes.push_back(std::move(axis));
           }
@@ -105,7 +105,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
         const bool known = std::any_of(axis->values.begin(), axis->values.end(),
                                        [&](const SweepOverride& v) { return v.value == text; });
         if (!known) r.fail(kv.second, kp, text + " is not one of the values of axis " + k);
-        combination.push_back({k, text, r.where(kv.second, kp)});
+        combination.push_back({k, text, r.location(kv.second, kp)});
       }
       s.exclude.push_back(std::move(combination));
     }
@@ -116,8 +116,9 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
   for (const auto& o : s.set)
     for (const auto& a : s.axes)
       if (o.key == a.key)
-        throw ScenarioError(o.where + ": set." + o.key + ": this key is also an axis (" + a.where +
-                            ")");
+        throw ScenarioError(o.location.where() + ": set." + o.key + ": this key is also an axis (" +
+                                a.location.where() + ")",
+                            o.location);
   std::size_t points = 1;
   for (const auto& a : s.axes) {
     points *= a.values.size();

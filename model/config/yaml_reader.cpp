@@ -83,7 +83,9 @@ std::size_t find_invalid_utf8(const std::string& s) {
 
 void YamlReader::fail(const YAML::Node& node, const std::string& path,
                       const std::string& what) const {
-  throw ScenarioError(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + what);
+  ErrorLocation at = location(node, path);
+  const std::string place = at.where();
+  throw ScenarioError(place + ": " + (path.empty() ? "" : path + ": ") + what, std::move(at));
 }
 
 void YamlReader::fail_at(const YAML::Node& root, const std::string& path,
@@ -110,12 +112,26 @@ YAML::Node YamlReader::locate(const YAML::Node& node, const std::string& path, s
 }
 
 std::string YamlReader::where(const YAML::Node& node, const std::string& path) const {
-  for (const auto& [key, text] : overridden_)
-    if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0)
-      return "--set " + text;
+  return location(node, path).where();
+}
+
+ErrorLocation YamlReader::location(const YAML::Node& node, const std::string& path) const {
+  ErrorLocation at;
+  at.file = source_;
+  at.key_path = path;
+  for (const auto& [key, text] : overridden_) {
+    if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0) {
+      at.override_key = key;
+      at.override_text = text;
+      return at;
+    }
+  }
   const YAML::Mark m = node.Mark();
-  if (m.line < 0) return source_;
-  return source_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+  if (m.line >= 0) {
+    at.line = m.line + 1;
+    at.column = m.column + 1;
+  }
+  return at;
 }
 
 void YamlReader::each_key(
@@ -185,7 +201,7 @@ std::uint64_t YamlReader::bytes(const YAML::Node& n, const std::string& path) co
   std::uint64_t v = 0;
   try {
     v = parse_byte_size(s);
-  } catch (const std::invalid_argument& e) {
+  } catch (const ByteSizeError& e) {
     fail(n, path, e.what());
   }
   if (v > kMaxConfigBytes) fail(n, path, "\"" + s + "\" is larger than the 1TiB limit");
@@ -231,29 +247,34 @@ std::string YamlReader::fmt(double v) {
 
 // Parses one YAML document, naming file:line:col of invalid UTF-8 or a syntax error.
 YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
+  // "file:line:col: what", with the same place as fields.
+  const auto error_at = [&](long line, long col, const std::string& what) {
+    ErrorLocation at;
+    at.file = source_name;
+    at.line = static_cast<int>(line);
+    at.column = static_cast<int>(col);
+    return ScenarioError(at.where() + ": " + what, at);
+  };
   if (const std::size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n');
     const auto line_start = text.rfind('\n', bad == 0 ? 0 : bad - 1);
     const auto col = bad - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
-    throw ScenarioError(source_name + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                        ": the file is not valid UTF-8 (byte " + std::to_string(bad) + ")");
+    throw error_at(line, static_cast<long>(col),
+                   "the file is not valid UTF-8 (byte " + std::to_string(bad) + ")");
   }
-  const auto at = [&](const YAML::Mark& m) {
-    return source_name + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-  };
   if (const std::size_t second = second_document(text); second != std::string::npos) {
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(second), '\n');
-    throw ScenarioError(source_name + ":" + std::to_string(line) +
-                        ":1: a second YAML document (after '---' or '...'): a file holds exactly "
-                        "one");
+    throw error_at(line, 1,
+                   "a second YAML document (after '---' or '...'): a file holds exactly one");
   }
   try {
     return YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
-    throw ScenarioError(at(e.mark) + ": the YAML nests deeper than " + std::to_string(e.depth()) +
-                        " levels (the parser's limit); no mtsim file nests more than a few");
+    throw error_at(e.mark.line + 1, e.mark.column + 1,
+                   "the YAML nests deeper than " + std::to_string(e.depth()) +
+                       " levels (the parser's limit); no mtsim file nests more than a few");
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(at(e.mark) + ": YAML syntax error: " + e.msg);
+    throw error_at(e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg);
   }
 }
 
@@ -261,7 +282,9 @@ std::string read_config_file(const std::string& path, const std::string& what) {
   try {
     return read_text_file(path, what + " file", kMaxFileBytes);
   } catch (const FileError& e) {
-    throw ScenarioError(e.what());
+    ErrorLocation at;
+    at.file = path;
+    throw ScenarioError(e.what(), at);
   }
 }
 

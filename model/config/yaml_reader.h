@@ -36,6 +36,9 @@ class YamlReader {
   static YAML::Node locate(const YAML::Node& node, const std::string& path, std::size_t from);
   /// "file:line:col" of `node`, or "--set key=value" when `path` was overridden.
   std::string where(const YAML::Node& node, const std::string& path) const;
+  /// The same place as fields: file, line and column of `node` (none when `path` or a mapping
+  /// above it was overridden: then the override's key and text), and key path `path`.
+  ErrorLocation location(const YAML::Node& node, const std::string& path) const;
 
   /// The source file's path as given (relative file names in it are taken from its folder).
   const std::string& source() const { return source_; }

@@ -4,14 +4,15 @@
 #include <climits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mt {
 
 SchedulerModel::SchedulerModel(const SchedulerModelConfig& config) : config_(config) {
   const auto at_least = [](int value, int min, const char* name) {
     if (value < min) {
-      throw std::invalid_argument(std::string("SchedulerModel: ") + name + " must be >= " +
-                                  std::to_string(min) + ", got " + std::to_string(value));
+      throw SchedulerError(std::string("SchedulerModel: ") + name +
+                           " must be >= " + std::to_string(min) + ", got " + std::to_string(value));
     }
   };
   at_least(config_.ports, 1, "ports");
@@ -27,14 +28,14 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
     const TableEntry& e = table[i];
     const std::string what = "SchedulerModel: entry " + std::to_string(i);
     if (e.port < 0 || e.port >= config_.ports) {
-      throw std::invalid_argument(what + ": port " + std::to_string(e.port) + " of " +
-                                  std::to_string(config_.ports));
+      throw SchedulerError(what + ": port " + std::to_string(e.port) + " of " +
+                           std::to_string(config_.ports));
     }
     if (e.wait_counter < 0 || e.wait_counter >= config_.counters || e.wait_count < 0) {
-      throw std::invalid_argument(what + ": wait_counter " + std::to_string(e.wait_counter) +
-                                  " of " + std::to_string(config_.counters) + " counters");
+      throw SchedulerError(what + ": wait_counter " + std::to_string(e.wait_counter) + " of " +
+                           std::to_string(config_.counters) + " counters");
     }
-    if (e.dst_counter < 0) throw std::invalid_argument(what + ": negative dst_counter");
+    if (e.dst_counter < 0) throw SchedulerError(what + ": negative dst_counter");
   }
   const auto ports = static_cast<std::size_t>(config_.ports);
   const auto latency = config_.decision_latency_cycles;
@@ -65,15 +66,15 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
 
 void SchedulerModel::on_arrival(int counter) {
   if (counter < 0 || counter >= config_.counters) {
-    throw std::invalid_argument("SchedulerModel::on_arrival: counter " + std::to_string(counter) +
-                                " of " + std::to_string(config_.counters));
+    throw SchedulerError("SchedulerModel::on_arrival: counter " + std::to_string(counter) + " of " +
+                         std::to_string(config_.counters));
   }
   presented_arrivals_.push_back(counter);
 }
 
 void SchedulerModel::on_doorbell(int counter) {
   if (doorbell_rung_) {
-    throw std::invalid_argument("SchedulerModel::on_doorbell: second doorbell in one cycle");
+    throw SchedulerError("SchedulerModel::on_doorbell: second doorbell in one cycle");
   }
   on_arrival(counter);
   doorbell_rung_ = true;
@@ -81,8 +82,8 @@ void SchedulerModel::on_doorbell(int counter) {
 
 void SchedulerModel::set_port_ready(int port, bool ready) {
   if (port < 0 || port >= config_.ports) {
-    throw std::invalid_argument("SchedulerModel::set_port_ready: port " + std::to_string(port) +
-                                " of " + std::to_string(config_.ports));
+    throw SchedulerError("SchedulerModel::set_port_ready: port " + std::to_string(port) + " of " +
+                         std::to_string(config_.ports));
   }
   presented_ready_[static_cast<std::size_t>(port)] = ready ? 1 : 0;
 }
@@ -95,8 +96,9 @@ int SchedulerModel::hits(const std::vector<int>& lanes, int counter) const {
   return static_cast<int>(std::count(lanes.begin(), lanes.end(), counter));
 }
 
-SchedulerModel::Moves SchedulerModel::decide() const {
-  Moves m;
+const SchedulerModel::Moves& SchedulerModel::decide() const {
+  Moves& m = moves_;
+  m.insert = false;
   // Smallest step over the window heads and the fetch register (next registered value).
   m.min_step = fetch_ >= 0 ? table_[static_cast<std::size_t>(fetch_)].step : INT_MAX;
   for (const std::vector<Slot>& w : windows_) {
@@ -137,7 +139,7 @@ bool SchedulerModel::idle() const {
   for (const int m : mask_) {
     if (m > 0) return false;
   }
-  const Moves m = decide();
+  const Moves& m = decide();
   for (const int t : m.take) {
     if (t >= 0) return false;
   }
@@ -156,7 +158,7 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   std::vector<IssueCommand> visible = std::move(grants_);  // registered last cycle
   grants_.clear();
   issued_count_ += visible.size();
-  const Moves m = decide();
+  const Moves& m = decide();
   const std::vector<int>& lanes = lanes_now();
 
   // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back.
@@ -194,12 +196,17 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   if (m.push) ring_.push_back(static_cast<int>(pushed_++));
   min_step_ = m.min_step;
   // Input stages.
+  // Input stages shift by one; the oldest stage's storage is reused (no allocation per cycle).
   if (!arrival_stages_.empty()) {
+    std::vector<int> stage = std::move(arrival_stages_.back());
     arrival_stages_.pop_back();
-    arrival_stages_.push_front(presented_arrivals_);
+    stage.swap(presented_arrivals_);  // the presented counters enter; the old storage is reused
+    arrival_stages_.push_front(std::move(stage));
   }
+  std::vector<char> ready = std::move(ready_stages_.back());
   ready_stages_.pop_back();
-  ready_stages_.push_front(presented_ready_);
+  ready.assign(presented_ready_.begin(), presented_ready_.end());
+  ready_stages_.push_front(std::move(ready));
   presented_arrivals_.clear();
   doorbell_rung_ = false;
   ++cycle_;

@@ -30,13 +30,14 @@
 // The NIC must present ready = false for port p from the cycle after a grant on p until the port
 // can take a new message (the L-cycle mask after a grant covers the latency of that drop).
 // Wrong inputs (counter or port out of range, an entry with port >= ports or wait_counter >=
-// counters) throw std::invalid_argument.
+// counters) throw SchedulerError.
 
 #include <cstdint>
 #include <deque>
 #include <vector>
 
 #include "model/nic/schedule_table.h"
+#include "model/nic/scheduler.h"
 
 namespace mt {
 
@@ -86,11 +87,11 @@ class CycleScheduler {
 /// The golden model. Cost per tick: O(ports x window + arrivals).
 class SchedulerModel : public CycleScheduler {
  public:
-  /// Throws std::invalid_argument when ports, counters, depth or window < 1 or
+  /// Throws SchedulerError when ports, counters, depth or window < 1 or
   /// decision_latency_cycles < 2.
   explicit SchedulerModel(const SchedulerModelConfig& config);
 
-  /// Throws std::invalid_argument when an entry's port / wait_counter / dst_counter is out of
+  /// Throws SchedulerError when an entry's port / wait_counter / dst_counter is out of
   /// range.
   void load(const std::vector<TableEntry>& table) override;
   void on_arrival(int counter) override;
@@ -126,7 +127,8 @@ class SchedulerModel : public CycleScheduler {
     bool push = false;
     int min_step = 0;
   };
-  Moves decide() const;
+  // The decision of this cycle, in moves_ (reused: no allocation per cycle).
+  const Moves& decide() const;
   int hits(const std::vector<int>& lanes, int counter) const;
   const std::vector<int>& lanes_now() const;
 
@@ -141,6 +143,7 @@ class SchedulerModel : public CycleScheduler {
   std::deque<std::vector<int>> arrival_stages_;  // L - 2 stages, oldest last
   std::vector<char> presented_ready_;            // ready levels presented (held)
   std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
+  mutable Moves moves_;                          // decide()'s result (scratch, speed only)
   int min_step_ = 0;                             // registered smallest pending step
   std::vector<int> mask_;                        // per port: cycles masked after a grant
   std::vector<IssueCommand> grants_;             // registered grants, by port

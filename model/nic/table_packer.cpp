@@ -16,6 +16,15 @@ std::string str(long long v) {
   return std::to_string(v);
 }
 
+// The place of table entry `entry` (message `message`) of node `node`, for TableError.
+ErrorLocation table_entry(long long node, long long entry, int message) {
+  ErrorLocation at;
+  at.node = static_cast<int>(node);
+  at.entry = static_cast<int>(entry);
+  at.message = message;
+  return at;
+}
+
 struct UnionFind {
   std::vector<int> parent;
   explicit UnionFind(int n) : parent(static_cast<std::size_t>(n)) {
@@ -228,11 +237,12 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       if (!exact(groups[g], waiters[g], &unordered)) {
         const auto [i, e] = unordered;
         throw TableError("node " + str(u) + " entry " + str(static_cast<long long>(e)) +
-                         " (message " + str(p.entries[e]) +
-                         "): its dependencies share a counter with message " +
-                         str(p.incoming[static_cast<std::size_t>(i)]) +
-                         ", which is unordered with the entry's issue: no arrival-count "
-                         "threshold expresses its dependencies exactly");
+                             " (message " + str(p.entries[e]) +
+                             "): its dependencies share a counter with message " +
+                             str(p.incoming[static_cast<std::size_t>(i)]) +
+                             ", which is unordered with the entry's issue: no arrival-count "
+                             "threshold expresses its dependencies exactly",
+                         table_entry(u, static_cast<long long>(e), p.entries[e]));
       }
     }
     // Merge groups of the same single flow while every threshold stays exact (each group tries
@@ -284,9 +294,14 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       const Op& op = schedule.ops[static_cast<std::size_t>(id)];
       if (op.release_cycle == 0) continue;
       if (!op.deps.empty()) {
+        ErrorLocation at;
+        at.node = u;
+        at.message = id;
         throw TableError("message " + str(id) + " at node " + str(u) +
-                         " has both dependencies and a release_cycle: a table entry waits on one "
-                         "counter, so only messages without dependencies may have a release time");
+                             " has both dependencies and a release_cycle: a table entry waits on "
+                             "one counter, so only messages without dependencies may have a "
+                             "release time",
+                         at);
       }
       releases.push_back(op.release_cycle);
     }
@@ -363,8 +378,10 @@ void check_fits(const PackedSchedule& packed, const TableFormat& format) {
         (void)encode_entry(packed.tables[u][e], format);
       } catch (const TableError& err) {
         throw TableError("node " + str(static_cast<long long>(u)) + " entry " +
-                         str(static_cast<long long>(e)) + " (message " +
-                         str(packed.messages[u][e]) + "): " + err.what());
+                             str(static_cast<long long>(e)) + " (message " +
+                             str(packed.messages[u][e]) + "): " + err.what(),
+                         table_entry(static_cast<long long>(u), static_cast<long long>(e),
+                                     packed.messages[u][e]));
       }
     }
   }

@@ -16,7 +16,11 @@ class CycleClock {
  public:
   /// `clock_ghz`: clock frequency, GHz (period = 1/clock_ghz ns, rounded to the time resolution).
   explicit CycleClock(double clock_ghz)
-      : period_(1.0 / clock_ghz, sc_core::SC_NS), max_cycles_(kMaxSimTimePs / period_.value()) {}
+      : period_(1.0 / clock_ghz, sc_core::SC_NS), max_cycles_(kMaxSimTimePs / period_.value()) {
+    for (std::uint64_t c = 0; c < kCachedDelays; ++c) {
+      short_delays_[c] = sc_core::sc_time::from_value(period_.value() * c);
+    }
+  }
 
   /// One clock period.
   const sc_core::sc_time& period() const { return period_; }
@@ -27,6 +31,9 @@ class CycleClock {
   /// A delay of `cycles` cycles; SimTimeError past the horizon (the loader's ranges keep every
   /// delay of a valid scenario inside it, so this is a guard, not a limit users meet).
   sc_core::sc_time to_time(std::uint64_t cycles) const {
+    // Short delays (nearly all: wake-ups, hops, serialisation) from a table: from_value() is an
+    // out-of-line library call with its own checks, about 3% of a run's instructions.
+    if (cycles < kCachedDelays && cycles <= max_cycles_) return short_delays_[cycles];
     if (cycles > max_cycles_)
       throw SimTimeError("a delay of " + std::to_string(cycles) +
                          " cycles exceeds the simulated-time horizon of " +
@@ -39,8 +46,10 @@ class CycleClock {
   }
 
  private:
+  static constexpr std::uint64_t kCachedDelays = 64;  // 0..63 cycles (far below the horizon)
   sc_core::sc_time period_;
   std::uint64_t max_cycles_;
+  sc_core::sc_time short_delays_[kCachedDelays];
 };
 
 }  // namespace mt

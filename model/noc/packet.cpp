@@ -4,9 +4,8 @@ namespace mt {
 
 tlm::tlm_generic_payload* PacketPool::acquire() {
   if (free_.empty()) {
-    all_.push_back(std::make_unique<tlm::tlm_generic_payload>());
+    all_.push_back(std::make_unique<PooledPayload>());
     tlm::tlm_generic_payload* payload = all_.back().get();
-    payload->set_extension(new PacketExtension);
     payload->set_command(tlm::TLM_WRITE_COMMAND);
     return payload;
   }

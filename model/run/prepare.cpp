@@ -9,22 +9,25 @@ namespace mt {
 
 namespace {
 
+// "file:line:col: collective.algorithms: LABEL: what", located at the entry.
+ScenarioError entry_error(const AlgorithmRun& run, const std::string& what) {
+  return ScenarioError(run.location.where() + ": collective.algorithms: " + run.label + ": " + what,
+                       run.location);
+}
+
 // The schedule of a {name: file} entry, checked against the run's topology (ScenarioError naming
 // the entry and the file when it cannot be read or does not fit).
 Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
-  const std::string where = run.where + ": collective.algorithms: " + run.label + ": ";
   Schedule schedule;
   try {
     schedule = load_any_schedule_file(run.schedule_file);
   } catch (const ScheduleError& e) {
-    throw ScenarioError(where + e.what());
+    throw entry_error(run, e.what());
   }
   const std::string mismatch = topology_mismatch(schedule, topology);
   if (!mismatch.empty())
-    throw ScenarioError(where + "schedule file \"" + run.schedule_file +
-                        "\" does not fit the "
-                        "scenario's topology: it " +
-                        mismatch);
+    throw entry_error(run, "schedule file \"" + run.schedule_file +
+                               "\" does not fit the scenario's topology: it " + mismatch);
   return schedule;
 }
 
@@ -33,9 +36,8 @@ Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
 SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& backends) {
   if (run.nic.scheduler != SchedulerImpl::kRtl) return SchedulerFactory();
   if (!backends.rtl_scheduler)
-    throw ScenarioError(
-        run.where + ": collective.algorithms: " + run.label +
-        ": nic.scheduler: rtl: co-simulation unavailable: " + backends.rtl_unavailable_reason);
+    throw entry_error(
+        run, "nic.scheduler: rtl: co-simulation unavailable: " + backends.rtl_unavailable_reason);
   return backends.rtl_scheduler;
 }
 
@@ -60,7 +62,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   try {
     p.schedule = build_schedule(run.name, *p.topology, params);
   } catch (const AlgorithmError& e) {
-    throw ScenarioError(run.where + ": collective.algorithms: " + run.label + ": " + e.what());
+    throw entry_error(run, e.what());
   }
   return p;
 }

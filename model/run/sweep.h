@@ -41,7 +41,7 @@ std::string sweep_point_key(const std::vector<SweepOverride>& values);
 struct SweepRecord {
   std::size_t point = 0;              ///< index of the point in the current sweep
   std::string key;                    ///< sweep_point_key() of the point
-  std::vector<SweepOverride> values;  ///< its axis values (where left empty)
+  std::vector<SweepOverride> values;  ///< its axis values (location left empty)
   int exit_status = 0;          ///< exit status of the point's process; 128 + signal if killed
   std::string error;            ///< why the point failed; empty when it passed
   double wall_seconds = 0;      ///< host time of the point's process, seconds

@@ -1,8 +1,10 @@
 #pragma once
-// Network topologies: endpoints (NICs), switches and directed links, with one routing function per
-// family. Pure C++ (no SystemC): the simulator, the schedule builders and the verifier share it.
+// Network topologies: endpoints (NICs), switches and directed links, with the routes, distances
+// and rules of one family each (model/topology/family_*.cpp behind TopologyFamily). Pure C++ (no
+// SystemC): the simulator, the schedule builders and the verifier share it.
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +13,8 @@
 #include "model/core/error.h"
 
 namespace mt {
+
+class TopologyFamily;
 
 /// Thrown for a topology that cannot exist (0 nodes, bad dims, unknown family, bad spec string).
 class TopologyError : public Error {
@@ -139,16 +143,7 @@ class Topology {
   std::vector<int> coords(int u) const;
 
  private:
-  void add_link(int a, int b, int latency_cycles);
-  void build_ring_torus_mesh();
-  void build_fattree();
-  void build_bigraph();
-  void build_switch();
-  void build_custom();
-  void compute_custom_distances();
-  void compute_updown_levels();
-  std::vector<int> updown_route(int src, int dst) const;
-  int compute_diameter() const;
+  friend class TopologyBuilder;  // a family fills the vertices and links (topology_family.h)
 
   TopologyConfig config_;
   std::string name_;
@@ -157,17 +152,14 @@ class Topology {
   std::vector<Link> links_;
   std::vector<std::vector<int>> out_;
   std::vector<std::vector<int>> in_;
-  // custom only (other families have closed forms): all-pairs hop counts from Boost.Graph BFS,
-  // row-major vertices x vertices.
-  std::vector<std::int16_t> dist_;
-  // custom only: BFS level of every vertex in the up*/down* spanning tree.
-  std::vector<int> level_;
+  // The family's routes, distances and rules (one file each: family_*.cpp); shared by copies.
+  std::shared_ptr<const TopologyFamily> family_;
   int diameter_ = 0;
 };
 
-/// Parses a CLI topology spec: "ring:16", "torus:4x4", "torus:4x4x4", "mesh:8x8",
-/// "fattree:k=8,levels=2", "bigraph:m=4,n=8", "switch:nodes=16". Throws TopologyError naming the
-/// bad part. Link bandwidth/latency keep their defaults.
+/// Parses a CLI topology spec (topology_spec.cpp): "ring:16", "torus:4x4", "torus:4x4x4",
+/// "mesh:8x8", "fattree:k=8,levels=2", "bigraph:m=4,n=8", "switch:nodes=16". Throws TopologyError
+/// naming the bad part. Link bandwidth/latency keep their defaults.
 TopologyConfig parse_topology_spec(const std::string& spec);
 
 }  // namespace mt

@@ -84,8 +84,8 @@ void finish_timeline(IterationTimeline& t) {
 
 void check_count(const char* what, std::size_t buckets, std::size_t values) {
   if (buckets != values)
-    throw std::invalid_argument(std::string(what) + ": " + std::to_string(buckets) +
-                                " buckets but " + std::to_string(values) + " all-reduce durations");
+    throw WorkloadError(std::string(what) + ": " + std::to_string(buckets) + " buckets but " +
+                        std::to_string(values) + " all-reduce durations");
 }
 
 }  // namespace
@@ -113,10 +113,9 @@ IterationTimeline concurrent_iteration(const WorkloadConfig& workload,
   IterationTimeline t = compute_timeline(workload);
   for (std::size_t i = 0; i < buckets.size(); ++i) {
     if (allreduce_end_cycles[i] < buckets[i].release_cycle)
-      throw std::invalid_argument("concurrent_iteration: bucket " + std::to_string(i) +
-                                  " ends at cycle " + std::to_string(allreduce_end_cycles[i]) +
-                                  ", before its release at " +
-                                  std::to_string(buckets[i].release_cycle));
+      throw WorkloadError("concurrent_iteration: bucket " + std::to_string(i) + " ends at cycle " +
+                          std::to_string(allreduce_end_cycles[i]) + ", before its release at " +
+                          std::to_string(buckets[i].release_cycle));
     t.allreduce_start_cycle.push_back(buckets[i].release_cycle);
     t.allreduce_end_cycle.push_back(allreduce_end_cycles[i]);
   }

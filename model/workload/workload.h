@@ -26,7 +26,16 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
+
 namespace mt {
+
+/// Timeline inputs that do not fit the workload (a duration per bucket missing, an all-reduce
+/// ending before its release).
+class WorkloadError : public Error {
+ public:
+  using Error::Error;
+};
 
 /// One layer (or a group of layers) of a DNN.
 struct LayerConfig {
@@ -85,14 +94,14 @@ struct IterationTimeline {
 };
 
 /// Applies the serialised model above. `allreduce_cycles[i]` is the duration of bucket i's
-/// all-reduce, cycles; throws std::invalid_argument when the counts differ.
+/// all-reduce, cycles; throws WorkloadError when the counts differ.
 IterationTimeline overlap_iteration(const WorkloadConfig& workload,
                                     const std::vector<GradientBucket>& buckets,
                                     const std::vector<std::uint64_t>& allreduce_cycles);
 
 /// Applies the concurrent model above. `allreduce_end_cycles[i]` is the cycle (from iteration
 /// start) bucket i's all-reduce ended in the shared run; it starts at its release_cycle. Throws
-/// std::invalid_argument when the counts differ or an end precedes its release.
+/// WorkloadError when the counts differ or an end precedes its release.
 IterationTimeline concurrent_iteration(const WorkloadConfig& workload,
                                        const std::vector<GradientBucket>& buckets,
                                        const std::vector<std::uint64_t>& allreduce_end_cycles);

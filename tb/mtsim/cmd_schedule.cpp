@@ -66,7 +66,7 @@ AlgorithmParams parse_params(const std::vector<std::string>& items) {
 std::uint64_t parse_size_option(const std::string& name, const std::string& text) {
   try {
     return parse_byte_size(text);
-  } catch (const std::invalid_argument& e) {
+  } catch (const ByteSizeError& e) {
     throw UsageError("--" + name + ": " + e.what());
   }
 }

@@ -42,16 +42,18 @@ std::vector<double> validate_points(const SweepConfig& sweep,
     try {
       weights.push_back(scenario_weight(load_scenario_file(sweep.scenario_file, p.set_args)));
     } catch (const ScenarioError& e) {
-      const std::string message = e.what();
-      std::string where;
+      // The sweep value whose `--set` override broke the point, named by the error's field.
+      const SweepOverride* culprit = nullptr;
       auto match = [&](const SweepOverride& o) {
-        if (where.empty() && message.rfind("--set " + o.key + "=", 0) == 0) where = o.where;
+        if (culprit == nullptr && e.location().override_key == o.key) culprit = &o;
       };
       for (const auto& o : p.values) match(o);
       for (const auto& o : sweep.set) match(o);
       const std::string point_text = "point " + std::to_string(p.index) + " (" + p.key + ")";
-      if (where.empty()) throw ScenarioError(message + " [" + point_text + "]");
-      throw ScenarioError(where + ": " + point_text + ": " + message);
+      if (culprit == nullptr)
+        throw ScenarioError(std::string(e.what()) + " [" + point_text + "]", e.location());
+      throw ScenarioError(culprit->location.where() + ": " + point_text + ": " + e.what(),
+                          culprit->location);
     }
   }
   return weights;

@@ -140,7 +140,7 @@ int train_command(const std::vector<std::string>& args) {
   if (!bucket_text.empty()) {
     try {
       workload.bucket_bytes = bucket_text == "0" ? 0 : parse_byte_size(bucket_text);
-    } catch (const std::invalid_argument& e) {
+    } catch (const ByteSizeError& e) {
       throw UsageError(std::string("--bucket-bytes: ") + e.what());
     }
   }

@@ -123,7 +123,7 @@ SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
   r.point = point.index;
   r.key = point.key;
   r.values = point.values;
-  for (auto& v : r.values) v.where.clear();
+  for (auto& v : r.values) v.location = ErrorLocation();
   r.exit_status = exit_status;
   r.wall_seconds = wall_seconds;
   std::string json_problem;

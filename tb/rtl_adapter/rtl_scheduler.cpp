@@ -78,14 +78,14 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
   Impl& m = *impl_;
   const RtlBuildParams& b = m.build;
   const auto too_big = [](const std::string& what, int want, int have, const char* var) {
-    return std::invalid_argument("RTL scheduler: " + what + " " + std::to_string(want) +
-                                 " exceeds the Verilated nic_sched's " + std::to_string(have) +
-                                 " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
+    return SchedulerError("RTL scheduler: " + what + " " + std::to_string(want) +
+                          " exceeds the Verilated nic_sched's " + std::to_string(have) +
+                          " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
   };
   const auto differs = [](const std::string& what, int want, int have, const char* var) {
-    return std::invalid_argument("RTL scheduler: " + what + " " + std::to_string(want) +
-                                 " but the Verilated nic_sched has " + std::to_string(have) +
-                                 " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
+    return SchedulerError("RTL scheduler: " + what + " " + std::to_string(want) +
+                          " but the Verilated nic_sched has " + std::to_string(have) +
+                          " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
   };
   if (config.ports > b.ports) throw too_big("ports", config.ports, b.ports, "MT_RTL_PORTS");
   if (config.counters > b.counters) {
@@ -155,8 +155,8 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
 void RtlCycleScheduler::on_arrival(int counter) {
   Impl& m = *impl_;
   if (counter < 0 || counter >= m.config.counters) {
-    throw std::invalid_argument("RTL scheduler: arrival for counter " + std::to_string(counter) +
-                                " of " + std::to_string(m.config.counters));
+    throw SchedulerError("RTL scheduler: arrival for counter " + std::to_string(counter) + " of " +
+                         std::to_string(m.config.counters));
   }
   m.arrivals.push_back(counter);
   m.inputs_changed = true;
@@ -165,9 +165,9 @@ void RtlCycleScheduler::on_arrival(int counter) {
 void RtlCycleScheduler::on_doorbell(int counter) {
   Impl& m = *impl_;
   if (counter < 0 || counter >= m.config.counters || m.doorbell >= 0) {
-    throw std::invalid_argument("RTL scheduler: doorbell for counter " + std::to_string(counter) +
-                                " of " + std::to_string(m.config.counters) +
-                                (m.doorbell >= 0 ? " (second doorbell in one cycle)" : ""));
+    throw SchedulerError("RTL scheduler: doorbell for counter " + std::to_string(counter) + " of " +
+                         std::to_string(m.config.counters) +
+                         (m.doorbell >= 0 ? " (second doorbell in one cycle)" : ""));
   }
   m.doorbell = counter;
   m.inputs_changed = true;
@@ -176,8 +176,8 @@ void RtlCycleScheduler::on_doorbell(int counter) {
 void RtlCycleScheduler::set_port_ready(int port, bool ready) {
   Impl& m = *impl_;
   if (port < 0 || port >= m.config.ports) {
-    throw std::invalid_argument("RTL scheduler: port " + std::to_string(port) + " of " +
-                                std::to_string(m.config.ports));
+    throw SchedulerError("RTL scheduler: port " + std::to_string(port) + " of " +
+                         std::to_string(m.config.ports));
   }
   const std::uint64_t level = ready ? 1 : 0;
   if (rtl_bits::get(m.top->port_ready_i, port, 1) == level) return;
@@ -190,10 +190,10 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   Vnic_sched_cc& top = *m.top;
   if (m.idle()) return {};  // nothing can change: the Verilated model is not evaluated
   if (static_cast<int>(m.arrivals.size()) > m.build.arrival_lanes) {
-    throw std::runtime_error("RTL scheduler: " + std::to_string(m.arrivals.size()) +
-                             " arrivals in one cycle, the Verilated nic_sched takes " +
-                             std::to_string(m.build.arrival_lanes) +
-                             " (reconfigure with -DMT_RTL_ARRIVAL_LANES)");
+    throw SchedulerError("RTL scheduler: " + std::to_string(m.arrivals.size()) +
+                         " arrivals in one cycle, the Verilated nic_sched takes " +
+                         std::to_string(m.build.arrival_lanes) +
+                         " (reconfigure with -DMT_RTL_ARRIVAL_LANES)");
   }
   const int counter_bits = m.format.counter_bits;
   std::uint64_t valid = 0;
@@ -226,7 +226,7 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   top.host_valid_i = 0;
   m.inputs_changed = false;
   if (m.context.gotError()) {
-    throw std::runtime_error("RTL scheduler: an RTL assertion failed (see the message above)");
+    throw SchedulerError("RTL scheduler: an RTL assertion failed (see the message above)");
   }
   return issues;
 }

@@ -41,7 +41,7 @@ RtlBuildParams rtl_build_params();
 /// CycleScheduler over one instance of the Verilated nic_sched.
 class RtlCycleScheduler : public CycleScheduler {
  public:
-  /// Throws std::invalid_argument when `config` does not fit the build (more ports or counters
+  /// Throws SchedulerError when `config` does not fit the build (more ports or counters
   /// than the RTL was built with, or another depth, window or decision latency); the message
   /// names the CMake variable to change.
   explicit RtlCycleScheduler(const SchedulerModelConfig& config);
@@ -53,7 +53,7 @@ class RtlCycleScheduler : public CycleScheduler {
   /// cycles of SchedulerModel::load). Throws TableError when a field does not fit the build's
   /// widths.
   void load(const std::vector<TableEntry>& table) override;
-  /// Queued for the next tick() on one arrival lane; throws std::runtime_error from tick() when
+  /// Queued for the next tick() on one arrival lane; throws SchedulerError from tick() when
   /// more arrivals than lanes are presented in one cycle.
   void on_arrival(int counter) override;
   /// Presented on the host doorbell lane in the next tick().

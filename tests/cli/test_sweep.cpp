@@ -3,7 +3,9 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -118,6 +120,7 @@ void check_tiny_results(const std::string& dir) {
   const auto rows = read_csv(dir + "/results.csv");
   REQUIRE(rows.size() == 8);
   std::set<std::string> seen;
+  std::map<std::string, std::uint64_t> csv_completion;  // point_key -> completion_cycles
   for (const auto& row : rows) {
     const int point = std::stoi(row.at("point"));
     REQUIRE(point >= 0);
@@ -139,7 +142,7 @@ void check_tiny_results(const std::string& dir) {
     CHECK(row.at("data_mode") == "full");
     // Ring all-reduce: N-1 reduce-scatter plus N-1 all-gather steps.
     if (!dbtree) CHECK(row.at("steps") == (eight ? "14" : "6"));
-    CHECK(std::stoull(row.at("completion_cycles")) > 0);
+    csv_completion[row.at("point_key")] = std::stoull(row.at("completion_cycles"));
   }
   const nlohmann::json doc = read_json(dir + "/results.json");
   CHECK(doc.at("sweep") == "tiny");
@@ -158,6 +161,12 @@ void check_tiny_results(const std::string& dir) {
           "links",         "point",        "point_key",         "axes"})
       CHECK(run.contains(field));
     CHECK(run.at("node_finish_cycles").size() == run.at("nodes").get<std::size_t>());
+    // Completion is the last node's finish, the same in the CSV and the JSON.
+    std::uint64_t last_finish = 0;
+    for (const auto& f : run.at("node_finish_cycles"))
+      last_finish = std::max(last_finish, f.get<std::uint64_t>());
+    CHECK(run.at("completion_cycles").get<std::uint64_t>() == last_finish);
+    CHECK(csv_completion.at(run.at("point_key").get<std::string>()) == last_finish);
     CHECK(run.at("axes").at("topology") == run.at("topology"));
   }
   CHECK(lines_of(read_file(dir + "/results.jsonl")).size() == 8);
@@ -184,7 +193,9 @@ TEST_CASE("a sweep file loads into axes whose cross product gives ordered and ke
   CHECK(sweep.set[1].value == "[4KiB]");
   REQUIRE(sweep.axes.size() == 2);
   CHECK(sweep.axes[0].values[2].value == "{kind: mesh, dims: [2, 3]}");
-  CHECK(sweep.axes[0].values[1].where == dir + "/my_sweep.yaml:5:22");
+  CHECK(sweep.axes[0].values[1].location.where() == dir + "/my_sweep.yaml:5:22");
+  CHECK(sweep.axes[0].values[1].location.line == 5);
+  CHECK(sweep.axes[0].values[1].location.column == 22);
   // An algorithm mapping is one entry of the algorithms list.
   CHECK(sweep.axes[1].values[1].value == "[{name: multitree, ports: 1}]");
 

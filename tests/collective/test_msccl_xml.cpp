@@ -3,6 +3,7 @@
 // dependencies their thread blocks imply; malformed files fail with file, line and element;
 // every algorithm's export imports back to the same messages and dependencies.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
@@ -127,6 +128,22 @@ TEST_CASE("malformed MSCCL files fail with file, line and element", "[msccl]") {
             "all-reduce every rank receives every chunk (at least its final value)");
   CHECK_THAT(error_of("missing.xml"),
              Catch::StartsWith("cannot read MSCCL file \"" + kData + "missing.xml\""));
+  // The file and line are fields of the error as well.
+  try {
+    mt::load_msccl_file(kData + "bad_dangling_dep.xml");
+    FAIL("loaded");
+  } catch (const mt::ScheduleError& e) {
+    CHECK(e.location().file == kData + "bad_dangling_dep.xml");
+    CHECK(e.location().line == 19);
+  }
+  try {
+    mt::schedule_from_msccl("<algo>\n<gpu>\n</algo>", "x.xml");
+    FAIL("parsed");
+  } catch (const mt::ScheduleError& e) {
+    CHECK(e.what() == std::string("x.xml:3: </algo> closes <gpu> of line 2"));
+    CHECK(e.location().file == "x.xml");
+    CHECK(e.location().line == 3);
+  }
 }
 
 TEST_CASE("MSCCL import refuses what an mtsim schedule cannot hold, naming the line", "[msccl]") {
@@ -192,7 +209,14 @@ TEST_CASE("every algorithm on a 4x4 torus exports to MSCCL and imports back unch
     mt::MscclExportStats stats;
     const std::string xml = mt::schedule_to_msccl(original, &stats);
     CHECK(stats.dropped == 0);
-    CHECK(stats.channels >= 1);
+    // nchannels is one more than the highest chan a thread block uses (MSCCL needs chan <
+    // nchannels, and no channel left unused), at most MAXCHANNELS = 32.
+    int highest_chan = -1;
+    for (const mt::XmlElement& gpu : mt::parse_xml(xml).children)
+      for (const mt::XmlElement& tb : gpu.children)
+        highest_chan = std::max(highest_chan, std::stoi(tb.attributes.at("chan")));
+    CHECK(stats.channels == highest_chan + 1);
+    CHECK(stats.channels <= 32);
     CHECK(xml.find("nchannels=\"" + std::to_string(stats.channels) + "\"") != std::string::npos);
     const mt::Schedule back = mt::schedule_from_msccl(xml, name + ".xml");
     CHECK(back.topology == "torus:4x4");

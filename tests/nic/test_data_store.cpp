@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -50,12 +51,26 @@ TEST_CASE("a missing broadcast is reported with node, element and chunk", "[nic]
 }
 
 TEST_CASE("fp32 sums over 1024 nodes stay exact", "[nic][data]") {
-  // Largest initial value < 16381, 1024 * 16381 < 2^24: every partial sum is exact.
-  double largest = 0;
-  for (int u = 0; u < 1024; ++u)
-    largest = std::max(largest, DataStore::initial_value(Dtype::kFp32, u, 12345));
-  CHECK(largest < 16381);
-  CHECK(1024.0 * 16381 < 16777216.0);
+  // A chain reduce 0 -> 1 -> ... -> 1023 then a broadcast from 1023: every node must hold the
+  // exact integer sum of the 1024 initial values of each element, accumulated in fp32.
+  constexpr int kNodes = 1024;
+  constexpr std::uint64_t kElements = 256;
+  DataStore data(DataMode::kFull, Dtype::kFp32, kNodes, 1, kElements);
+  for (int u = 0; u + 1 < kNodes; ++u) data.apply(u + 1, 0, OpKind::kReduce, data.snapshot(u, 0));
+  for (int u = 0; u + 1 < kNodes; ++u)
+    data.apply(u, 0, OpKind::kBroadcast, data.snapshot(kNodes - 1, 0));
+  CHECK(data.check().empty());
+  std::int64_t largest = 0;
+  for (std::uint64_t e = 0; e < kElements; ++e) {
+    std::int64_t exact = 0;
+    for (int u = 0; u < kNodes; ++u)
+      exact += static_cast<std::int64_t>(DataStore::initial_value(Dtype::kFp32, u, e));
+    largest = std::max(largest, exact);
+    CHECK(data.value(0, e) == static_cast<double>(exact));
+    CHECK(data.value(kNodes - 1, e) == static_cast<double>(exact));
+  }
+  // The sums reach past 2^23, where fp32 has no bit to spare: a lost bit would show above.
+  CHECK(largest > (std::int64_t{1} << 23));
 }
 
 TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", "[nic][data]") {
@@ -69,6 +84,31 @@ TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", 
     data.apply(0, c, OpKind::kBroadcast, data.snapshot(1, c));
   }
   CHECK(data.check().empty());
+}
+
+TEST_CASE("every tracked element starts at its initial value, full and sampled, both types",
+          "[nic][data]") {
+  // The rows are filled from a precomputed element term (no division per element): check them
+  // against the closed form (node 299's whole row: the sum of the terms wraps past the modulus).
+  for (const Dtype dtype : {Dtype::kInt32, Dtype::kFp32}) {
+    DataStore full(DataMode::kFull, dtype, 300, 3, 70000);
+    DataStore sampled(DataMode::kSampled, dtype, 300, 3, 70000, 5);
+    int sampled_checked = 0;
+    for (const int node : {0, 1, 150, 299}) {
+      for (std::uint64_t e = 0; e < 70000; e += node == 299 ? 1 : 997) {
+        CHECK(full.value(node, e) == DataStore::initial_value(dtype, node, e));
+      }
+      for (std::uint64_t e = 0; e < 70000; ++e) {
+        try {
+          const double v = sampled.value(node, e);
+          CHECK(v == DataStore::initial_value(dtype, node, e));
+          ++sampled_checked;
+        } catch (const std::out_of_range&) {
+        }
+      }
+    }
+    CHECK(sampled_checked == 4 * 15);  // 5 samples in each of 3 chunks
+  }
 }
 
 TEST_CASE("off mode tracks nothing and checks nothing", "[nic][data]") {

@@ -2,6 +2,7 @@
 // errors, and the packer: exact arrival-counter thresholds for every algorithm on a 4x4 torus,
 // checked against an independent happens-before computation, and a precise error for a schedule
 // no counter threshold can express.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -179,7 +180,18 @@ TEST_CASE("the packer builds exact counters for every algorithm on a 4x4 torus",
     for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
     const PackedSchedule packed = pack_schedule(s, ports, 4);
     check_exact(s, packed);
-    CHECK(packed.counters >= 1);
+    // Counters per node: the most any node uses (at least 1), and every message counts on one of
+    // its receiver's.
+    std::size_t most = 1;
+    for (const auto& per_counter : packed.counter_arrivals)
+      most = std::max(most, per_counter.size());
+    CHECK(packed.counters == static_cast<int>(most));
+    for (const Op& op : s.ops) {
+      const int c = packed.message_counter[static_cast<std::size_t>(op.id)];
+      CHECK(c >= 0);
+      CHECK(c <
+            static_cast<int>(packed.counter_arrivals[static_cast<std::size_t>(op.peer)].size()));
+    }
     CHECK(packed.format.port_bits == 2);
     CHECK(packed.format.peer_bits == 4);
     for (int u = 0; u < s.nodes; ++u) {
@@ -232,6 +244,15 @@ TEST_CASE("a schedule no counter threshold expresses is refused with a precise e
                     "expresses its dependencies exactly");
   CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0, 0, 1}, 1),
                     "message 4: port 1 out of range (1 ports)");
+  // The node, entry and message are fields of the error too.
+  try {
+    pack_schedule(s, {0, 0, 0, 0, 0}, 1);
+    FAIL("packed");
+  } catch (const mt::TableError& e) {
+    CHECK(e.location().node == 0);
+    CHECK(e.location().entry == 0);
+    CHECK(e.location().message == 3);
+  }
 }
 
 TEST_CASE("check_fits names the node, entry and field that do not fit a fixed format",

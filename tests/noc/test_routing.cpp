@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "model/noc/link.h"
 #include "model/noc/routing.h"
 #include "model/topology/topology.h"
 
@@ -118,13 +117,6 @@ TEST_CASE("source routes are checked link by link", "[noc][routing]") {
   const int down2 = fattree.link_between(leaf, 2);
   CHECK_THROWS_WITH(switched.check_path({up, down1, up1, down2}, 0, 2),
                     Catch::Contains("passes through endpoint 1"));
-}
-
-TEST_CASE("serialisation cycles round up to whole cycles", "[noc][link]") {
-  CHECK(LinkChannel::serialization_cycles(17, 16, 16.0) == 17);
-  CHECK(LinkChannel::serialization_cycles(17, 16, 32.0) == 9);
-  CHECK(LinkChannel::serialization_cycles(17, 16, 25.0) == 11);  // 272 / 25 = 10.88
-  CHECK(LinkChannel::serialization_cycles(1, 16, 64.0) == 1);
 }
 
 }  // namespace

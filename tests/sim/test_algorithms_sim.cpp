@@ -122,20 +122,5 @@ class AlgorithmCase : public Catch::ITestInvoker {
   return true;
 }();
 
-TEST_CASE("the algorithm cases are registered", "[sim][algorithms]") {
-  // One case per (registered algorithm, reference topology): 5 topologies.
-  std::size_t cases = 0;
-  for (const Catch::TestCase& test :
-       Catch::getAllTestCasesSorted(*Catch::getCurrentContext().getConfig())) {
-    const bool tagged =
-        std::find(test.tags.begin(), test.tags.end(), "algorithms") != test.tags.end();
-    if (tagged && test.name.find(" on ") != std::string::npos &&
-        test.name.find(" verifies the data") != std::string::npos) {
-      ++cases;
-    }
-  }
-  CHECK(cases == 5 * algorithm_names().size());
-}
-
 }  // namespace
 }  // namespace mt

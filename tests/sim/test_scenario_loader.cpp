@@ -35,6 +35,17 @@ collective:
   dtype: int32
 )";
 
+// Loads `text` and returns the error's location (all fields unset if it loaded).
+mt::ErrorLocation location_of(const std::string& text,
+                              const std::vector<std::string>& overrides = {}) {
+  try {
+    load_scenario_text(text, "bad.yaml", overrides);
+  } catch (const ScenarioError& e) {
+    return e.location();
+  }
+  return {};
+}
+
 // Loads `text` and returns the error message, or "" if it loaded.
 std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
@@ -66,7 +77,10 @@ TEST_CASE("a valid scenario fills every config struct") {
   CHECK(s.collective.algorithms[0].label == "ring");
   CHECK(s.collective.algorithms[1].name == "multitree");
   CHECK(s.collective.algorithms[1].label == "mt");
-  CHECK(s.collective.algorithms[1].where == "demo.yaml:17:22");
+  CHECK(s.collective.algorithms[1].location.where() == "demo.yaml:17:22");
+  CHECK(s.collective.algorithms[1].location.line == 17);
+  CHECK(s.collective.algorithms[1].location.column == 22);
+  CHECK(s.collective.algorithms[1].location.key_path == "collective.algorithms[1]");
   CHECK(s.collective.sizes_bytes == std::vector<std::uint64_t>{32768, 1048576, 4096, 2000000});
   CHECK(s.collective.dtype == mt::Dtype::kInt32);
 }
@@ -103,6 +117,18 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "scheduler_window");
   CHECK_THAT(error_of("topologee: ring:4\n"),
              Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
+  // The same place as fields of the error, not to be parsed out of the text.
+  const mt::ErrorLocation at = location_of(text);
+  CHECK(at.file == "bad.yaml");
+  CHECK(at.line == 3);
+  CHECK(at.column == 3);
+  CHECK(at.key_path == "nic.portz");
+  CHECK(at.override_key.empty());
+  CHECK(at.where() == "bad.yaml:3:3");
+  const mt::ErrorLocation syntax = location_of("nic: {ports: [1\n");
+  CHECK(syntax.file == "bad.yaml");
+  CHECK(syntax.line == 2);
+  CHECK(syntax.key_path.empty());
 }
 
 TEST_CASE("wrong types are rejected with the key path") {
@@ -205,6 +231,18 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "scheduler_depth, scheduler_window");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
   CHECK(error_of(kValid, {"name.x=1"}) == "--set name.x=1: \"name\" is not a mapping");
+  // The override is a field of the error: its key and text, and no file position.
+  const mt::ErrorLocation bad_value = location_of(kValid, {"nic.ports=many"});
+  CHECK(bad_value.override_key == "nic.ports");
+  CHECK(bad_value.override_text == "nic.ports=many");
+  CHECK(bad_value.key_path == "nic.ports");
+  CHECK(bad_value.line == -1);
+  CHECK(location_of(kValid, {"name.x=1"}).override_key == "name.x");
+  // A key inside an overridden mapping names the override that set the mapping.
+  const mt::ErrorLocation inside = location_of(kValid, {"router={vcs: 0}"});
+  CHECK(inside.override_key == "router");
+  CHECK(inside.key_path == "router.vcs");
+  CHECK(inside.where() == "--set router={vcs: 0}");
   // A spec-string topology can still be changed key by key.
   const mt::ScenarioConfig t =
       load_scenario_text("topology: torus:4x4\ncollective: {algorithms: [ring]}\n", "t.yaml",

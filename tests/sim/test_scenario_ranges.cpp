@@ -102,7 +102,7 @@ TEST_CASE("byte sizes are parsed exactly without library text in the errors") {
   const auto error = [](const std::string& text) {
     try {
       mt::parse_byte_size(text);
-    } catch (const std::invalid_argument& e) {
+    } catch (const mt::ByteSizeError& e) {
       return std::string(e.what());
     }
     return std::string();
@@ -135,6 +135,19 @@ TEST_CASE("NIC values the simulator would refuse after simulating are rejected a
                  "{packet_bytes: 10}}\n") ==
         "s.yaml:4:7: nic.packet_bytes: 10 is not a whole number of 4-byte elements (the "
         "reduction unit adds fp32/int32 elements; a packet carries whole ones)");
+  // The entry's place and the key inside it are fields of the error.
+  try {
+    mt::load_scenario_text(
+        "topology: ring:2\ncollective:\n  algorithms:\n    - {name: ring, nic: {packet_bytes: "
+        "10}}\n",
+        "s.yaml");
+    FAIL("loaded");
+  } catch (const ScenarioError& e) {
+    CHECK(e.location().file == "s.yaml");
+    CHECK(e.location().line == 4);
+    CHECK(e.location().column == 7);
+    CHECK(e.location().key_path == "collective.algorithms[0].nic.packet_bytes");
+  }
 }
 
 TEST_CASE("text the JSON writer cannot hold is rejected at load") {

@@ -1,0 +1,85 @@
+// The inputs the simulator refuses before it elaborates anything (SimulationConfigError).
+
+#include "model/sim/system_impl.h"
+
+namespace mt {
+
+void sim_require(bool condition, const std::string& message) {
+  if (!condition) throw SimulationConfigError(message);
+}
+
+double checked_clock_ghz(double clock_ghz) {
+  // Checked before the clock period is built from it (1 ps time resolution).
+  sim_require(clock_ghz > 0 && clock_ghz <= 1000,
+              "clock_ghz must be in (0, 1000], got " + std::to_string(clock_ghz));
+  return clock_ghz;
+}
+
+void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topology,
+                            const Schedule& schedule, std::uint64_t bytes) {
+  sim_require(bytes % kElementBytes == 0, "all-reduce size " + std::to_string(bytes) +
+                                              " bytes is not a whole number of 4-byte "
+                                              "elements");
+  const RouterConfig& router = scenario.router;
+  const NicConfig& nic = scenario.nic;
+  sim_require(scenario.watchdog_cycles >= 1, "watchdog_cycles must be >= 1");
+  sim_require(router.pipeline_cycles >= 0, "router.pipeline_cycles must be >= 0");
+  sim_require(router.vcs >= 1, "router.vcs must be >= 1");
+  sim_require(nic.flit_bytes >= 1, "nic.flit_bytes must be >= 1");
+  sim_require(nic.head_flit_bytes >= 0, "nic.head_flit_bytes must be >= 0");
+  sim_require(
+      nic.packet_bytes >= kElementBytes && nic.packet_bytes % kElementBytes == 0,
+      "nic.packet_bytes must be a positive multiple of 4, got " + std::to_string(nic.packet_bytes));
+  sim_require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
+  sim_require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
+  sim_require(nic.port_binding == PortBinding::kRoute || topology.is_direct(),
+              "nic.port_binding any needs a direct topology (on " + topology.name() +
+                  " each NIC port is its own link)");
+  const int max_flits = Nic::flits_for(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
+  sim_require(router.buffer_flits >= max_flits,
+              "router.buffer_flits (" + std::to_string(router.buffer_flits) +
+                  ") must hold one whole packet (" + std::to_string(max_flits) + " flits)");
+  for (const Link& link : topology.links()) {
+    sim_require(link.bytes_per_cycle > 0, "link " + std::to_string(link.id) + " has no bandwidth");
+    sim_require(link.latency_cycles >= 0,
+                "link " + std::to_string(link.id) + " has negative latency");
+  }
+  sim_require(topology.ports_per_node() >= 1, "ports per node must be >= 1");
+  sim_require(schedule.nodes == topology.nodes(),
+              "schedule is for " + std::to_string(schedule.nodes) + " nodes, topology " +
+                  topology.name() + " has " + std::to_string(topology.nodes()));
+  sim_require(schedule.num_chunks >= 1, "schedule has no chunks");
+  try {
+    (void)chunk_bounds(schedule, bytes / kElementBytes);
+  } catch (const ScheduleError& e) {
+    throw SimulationConfigError(e.what());
+  }
+  for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
+    const Op& op = schedule.ops[i];
+    const std::string what = "schedule message " + std::to_string(i);
+    sim_require(op.id == static_cast<int>(i), what + " has id " + std::to_string(op.id));
+    sim_require(op.node >= 0 && op.node < schedule.nodes, what + ": node out of range");
+    sim_require(op.peer >= 0 && op.peer < schedule.nodes, what + ": peer out of range");
+    sim_require(op.node != op.peer, what + ": node sends to itself");
+    sim_require(op.chunk >= 0 && op.chunk < schedule.num_chunks, what + ": chunk out of range");
+    sim_require(op.port < topology.ports_per_node(),
+                what + ": port " + std::to_string(op.port) + " but nodes have " +
+                    std::to_string(topology.ports_per_node()) + " ports");
+    for (const int dep : op.deps) {
+      sim_require(dep >= 0 && dep < static_cast<int>(schedule.ops.size()),
+                  what + ": dependency " + std::to_string(dep) + " out of range");
+    }
+  }
+  if (!topology.is_direct()) {
+    for (int u = 0; u < topology.nodes(); ++u) {
+      sim_require(static_cast<int>(topology.out_links(u).size()) == topology.ports_per_node() &&
+                      static_cast<int>(topology.in_links(u).size()) == topology.ports_per_node(),
+                  "endpoint " + std::to_string(u) + " has " +
+                      std::to_string(topology.out_links(u).size()) + " links but " +
+                      std::to_string(topology.ports_per_node()) +
+                      " NIC ports (switched topologies need one port per link)");
+    }
+  }
+}
+
+}  // namespace mt

@@ -1,0 +1,265 @@
+// The elaboration steps of System::Impl, in the order the constructor calls them.
+
+#include <map>
+#include <utility>
+
+#include "model/nic/hardware_scheduler.h"
+#include "model/nic/software_scheduler.h"
+#include "model/noc/deadlock.h"
+#include "model/sim/system_impl.h"
+
+namespace mt {
+
+namespace {
+
+constexpr int kSamplesPerChunk = 4;
+/// Largest total of all nodes' buffers simulated with full data (nodes x size), bytes.
+constexpr std::uint64_t kMaxFullDataTotalBytes = 2ull << 30;
+
+}  // namespace
+
+void System::Impl::setup_data() {
+  const NicConfig& nc = scenario.nic;
+  const int nodes = topology.nodes();
+  const std::uint64_t elements = bytes / kElementBytes;
+  const Dtype dtype = scenario.collective.dtype;
+  DataMode mode = DataMode::kFull;
+  if (!scenario.collective.verify_data) {
+    mode = DataMode::kOff;
+  } else if (bytes > scenario.collective.max_data_bytes ||
+             bytes * static_cast<std::uint64_t>(nodes) > kMaxFullDataTotalBytes) {
+    // Full data keeps every node's whole buffer (plus in-flight snapshots): past the total cap
+    // the run is timing-only with sampled chunks, so memory stays bounded.
+    mode = DataMode::kSampled;
+  }
+  env.chunk_bounds = chunk_bounds(schedule, elements);
+  data = std::make_unique<DataStore>(mode, dtype, nodes, env.chunk_bounds, kSamplesPerChunk);
+
+  // Per message: route and NIC port. Per node: program and incoming messages.
+  messages.assign(schedule.ops.size(), MessageRecord{});
+  env.schedule = &schedule;
+  env.routing = &routing;
+  env.data = data.get();
+  env.pool = &pool;
+  env.messages = &messages;
+  env.data_error = &data_error;
+  env.paths.resize(schedule.ops.size());
+  if (nc.rx_port_per_message && topology.is_direct()) {
+    // Each receiver hands its ports out in turn to the messages of one step (schedule order).
+    std::map<std::pair<int, int>, int> next_port;  // (receiver, step) -> messages so far
+    env.rx_ports.resize(schedule.ops.size());
+    for (const Op& op : schedule.ops) {
+      env.rx_ports[static_cast<std::size_t>(op.id)] = next_port[{op.peer, op.step}]++ % ports;
+    }
+  }
+  env.on_finished = [this](int, std::uint64_t) { ++finished; };
+}
+
+NicPlan System::Impl::plan_messages() {
+  const RouterConfig& rc = scenario.router;
+  const NicConfig& nc = scenario.nic;
+  const int nodes = topology.nodes();
+  NicPlan plan;
+  plan.params.resize(static_cast<std::size_t>(nodes));
+  plan.message_ports.assign(schedule.ops.size(), 0);
+  std::vector<NicParams>& nic_params = plan.params;
+  std::vector<int>& message_ports = plan.message_ports;
+  // Ports not bound to a route: the scheduler has one issue queue for all of them.
+  plan.any_port = nc.port_binding == PortBinding::kAny;
+  plan.queues = plan.any_port ? 1 : ports;
+  const bool any_port = plan.any_port;
+  for (const Op& op : schedule.ops) {
+    const std::vector<int>* path = nullptr;
+    if (op.path.empty()) {
+      path = &routing.route(op.node, op.peer);
+    } else {
+      try {
+        routing.check_path(op.path, op.node, op.peer);
+      } catch (const RoutingError& e) {
+        throw SimulationConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
+      }
+      path = &op.path;
+    }
+    sim_require(!path->empty(), "schedule message " + std::to_string(op.id) + ": empty route");
+    env.paths[static_cast<std::size_t>(op.id)] = path;
+    const int first_port = routing.out_index(path->front());
+    int port = 0;
+    if (any_port) {
+      port = 0;  // one issue queue: the NIC picks a free port when the message starts
+    } else if (topology.is_direct()) {
+      port = op.port >= 0 ? op.port : first_port % ports;
+    } else {
+      port = first_port;  // the port is the endpoint's link: the route decides
+    }
+    message_ports[static_cast<std::size_t>(op.id)] = port;
+    NicParams& sender = nic_params[static_cast<std::size_t>(op.node)];
+    sender.program.push_back(op.id);
+    sender.program_ports.push_back(port);
+    nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
+  }
+  // The routes this run uses (the routing's and the schedule's own source routes) must not be
+  // able to deadlock: refuse a cycle of channel dependencies before simulating.
+  const std::vector<Channel> cycle = find_channel_cycle(routing, env.paths, rc.vcs);
+  sim_require(cycle.empty(), "the routes of this schedule can deadlock on " + topology.name() +
+                                 " with router.vcs " + std::to_string(rc.vcs) +
+                                 ": channel dependency cycle " + describe_cycle(topology, cycle));
+  // Hardware issue: every NIC holds its packed table; its program is the table order.
+  plan.hardware = nc.issue == IssueMode::kHardware;
+  PackedSchedule& packed = plan.packed;
+  if (plan.hardware) {
+    try {
+      packed = pack_schedule(schedule, message_ports, plan.queues);
+    } catch (const TableError& e) {
+      throw SimulationConfigError(std::string("nic.issue hardware: ") + e.what(), e.location());
+    }
+    for (int u = 0; u < nodes; ++u) {
+      NicParams& params = nic_params[static_cast<std::size_t>(u)];
+      params.program = packed.messages[static_cast<std::size_t>(u)];
+      params.program_ports.clear();
+      params.program_counters.clear();
+      for (const TableEntry& e : packed.tables[static_cast<std::size_t>(u)]) {
+        params.program_ports.push_back(e.port);
+        params.program_counters.push_back(e.dst_counter);
+      }
+      params.release_counter = packed.release_counter[static_cast<std::size_t>(u)];
+      params.release_cycles = packed.release_cycles[static_cast<std::size_t>(u)];
+    }
+  }
+  return plan;
+}
+
+void System::Impl::build_routers() {
+  const RouterConfig& rc = scenario.router;
+  const int nodes = topology.nodes();
+  const int rx_buffer_flits = rc.vcs * rc.buffer_flits;
+  const int first_router = topology.is_direct() ? 0 : nodes;
+  for (int v = first_router; v < topology.vertices(); ++v) {
+    RouterParams params;
+    params.vertex = v;
+    params.pipeline_cycles = rc.pipeline_cycles;
+    params.vcs = rc.vcs;
+    params.buffer_flits = rc.buffer_flits;
+    params.step_priority = rc.step_priority;
+    params.step_priority_per_input = rc.step_priority_per_input;
+    params.network_inputs = static_cast<int>(topology.in_links(v).size());
+    params.local_ports = topology.is_direct() ? ports : 0;
+    for (const int id : topology.out_links(v)) {
+      const int dst = topology.link(id).dst;
+      if (!topology.is_direct() && !topology.is_switch(dst)) {
+        params.outputs.push_back(RouterOutputConfig{id, 1, rx_buffer_flits});
+      } else {
+        params.outputs.push_back(RouterOutputConfig{id, rc.vcs, rc.buffer_flits});
+      }
+    }
+    for (int p = 0; p < params.local_ports; ++p) {
+      params.outputs.push_back(RouterOutputConfig{-1, 1, rx_buffer_flits});
+    }
+    const std::string name = (topology.is_direct() ? "router_" : "switch_") + std::to_string(v);
+    routers.push_back(std::make_unique<Router>(name.c_str(), params, routing, clock));
+  }
+}
+
+void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
+  const RouterConfig& rc = scenario.router;
+  const NicConfig& nc = scenario.nic;
+  const int nodes = topology.nodes();
+  const int rx_buffer_flits = rc.vcs * rc.buffer_flits;
+  const bool hardware = plan.hardware;
+  const bool any_port = plan.any_port;
+  const int queues = plan.queues;
+  const PackedSchedule& packed = plan.packed;
+  std::vector<NicParams>& nic_params = plan.params;
+  for (int u = 0; u < nodes; ++u) {
+    NicParams& params = nic_params[static_cast<std::size_t>(u)];
+    params.node = u;
+    params.ports = ports;
+    params.drives_links = !topology.is_direct();
+    params.packet_bytes = nc.packet_bytes;
+    params.head_flit_bytes = nc.head_flit_bytes;
+    params.flit_bytes = nc.flit_bytes;
+    params.element_bytes = kElementBytes;
+    params.reduce_elems_per_cycle = nc.reduce_elems_per_cycle;
+    // The co-designed NIC issues by itself: no host overhead per operation.
+    params.software_issue_cycles =
+        hardware ? 0 : static_cast<std::uint64_t>(nc.software_issue_cycles);
+    params.message_flow_control = nc.flow_control == FlowControl::kMessage;
+    params.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
+    params.any_port = any_port;
+    params.tx_queue_packets = nc.tx_queue_packets;
+    params.step_barrier = nc.step_barrier;
+    params.tx_vcs = rc.vcs;
+    params.tx_credits_per_vc = rc.buffer_flits;
+    params.rx_buffer_flits = rx_buffer_flits;
+    const std::string name = "nic_" + std::to_string(u);
+    std::unique_ptr<Scheduler> scheduler;
+    if (hardware) {
+      SchedulerModelConfig config;
+      config.ports = queues;
+      config.decision_latency_cycles = nc.decision_latency_cycles;
+      config.step_order = nc.step_order;
+      config.counters = packed.counters;
+      config.depth = nc.scheduler_depth;
+      config.window = nc.scheduler_window;
+      const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
+      sim_require(factory || nc.scheduler != SchedulerImpl::kRtl,
+                  "nic.scheduler rtl needs the RTL co-simulation: no scheduler factory was given");
+      scheduler =
+          factory ? factory(u, table, config, packed.format) : make_model_scheduler(table, config);
+      sim_require(scheduler != nullptr,
+                  "scheduler factory returned no scheduler for node " + std::to_string(u));
+    } else {
+      scheduler = std::make_unique<SoftwareScheduler>();
+    }
+    nics.push_back(std::make_unique<Nic>(name.c_str(), params, env, std::move(scheduler), clock));
+  }
+}
+
+void System::Impl::connect_links() {
+  const NicConfig& nc = scenario.nic;
+  const int nodes = topology.nodes();
+  // Topology links.
+  for (const Link& link : topology.links()) {
+    LinkParams params{link.id, link.bytes_per_cycle, link.latency_cycles, nc.flit_bytes};
+    const std::string name = "link_" + std::to_string(link.id) + "_" + std::to_string(link.src) +
+                             "_" + std::to_string(link.dst);
+    links.push_back(std::make_unique<mt::LinkChannel>(name.c_str(), params, clock));
+    LinkChannel& channel = *links.back();
+    const auto out = static_cast<std::size_t>(routing.out_index(link.id));
+    const auto in = static_cast<std::size_t>(routing.in_index(link.id));
+    if (!topology.is_direct() && !topology.is_switch(link.src)) {
+      nics[static_cast<std::size_t>(link.src)]->tx_socket[out].bind(channel.in_socket);
+    } else {
+      router_at(link.src).out_socket[out].bind(channel.in_socket);
+    }
+    if (!topology.is_direct() && !topology.is_switch(link.dst)) {
+      channel.out_socket.bind(nics[static_cast<std::size_t>(link.dst)]->rx_socket[in]);
+    } else {
+      channel.out_socket.bind(router_at(link.dst).in_socket[in]);
+    }
+  }
+  // Local channels between each NIC port and its router (direct topologies).
+  if (topology.is_direct()) {
+    const double local_bytes_per_cycle = topology.config().link_bytes_per_cycle;
+    for (int u = 0; u < nodes; ++u) {
+      Router& router = router_at(u);
+      Nic& nic = *nics[static_cast<std::size_t>(u)];
+      const auto network_inputs = topology.in_links(u).size();
+      const auto network_outputs = topology.out_links(u).size();
+      for (int p = 0; p < ports; ++p) {
+        const LinkParams params{-1, local_bytes_per_cycle, 0, nc.flit_bytes};
+        const std::string inject = "inject_" + std::to_string(u) + "_" + std::to_string(p);
+        local_links.push_back(std::make_unique<mt::LinkChannel>(inject.c_str(), params, clock));
+        nic.tx_socket[static_cast<std::size_t>(p)].bind(local_links.back()->in_socket);
+        local_links.back()->out_socket.bind(
+            router.in_socket[network_inputs + static_cast<std::size_t>(p)]);
+        const std::string eject = "eject_" + std::to_string(u) + "_" + std::to_string(p);
+        local_links.push_back(std::make_unique<mt::LinkChannel>(eject.c_str(), params, clock));
+        router.out_socket[network_outputs + static_cast<std::size_t>(p)].bind(
+            local_links.back()->in_socket);
+        local_links.back()->out_socket.bind(nic.rx_socket[static_cast<std::size_t>(p)]);
+      }
+    }
+  }
+}
+
+}  // namespace mt
