@@ -121,6 +121,14 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   return tlm::TLM_COMPLETED;
 }
 
+void Router::revisit_requesters_of(int port) {
+  for (Output& output : outputs_) {
+    for (const int fifo : output.requesters) {
+      if (fifo / params_.vcs == port) output.gained_requester = 1;
+    }
+  }
+}
+
 void Router::add_requester(const Entry& entry, int fifo) {
   if (!entry.eject) {
     Output& output = outputs_[static_cast<std::size_t>(entry.out)];
@@ -224,6 +232,8 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     if (vc >= 0) {
       best_fifo = fifo;
       best_vc = vc;
+    } else {
+      revisit_requesters_of(port);  // outputs that skipped the reserved port may take it now
     }
   }
   int reserve_fifo = -1;
@@ -232,17 +242,20 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
     const int port = fifo / params_.vcs;
+    const int vc = fifo % params_.vcs;
+    const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
+    const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+    const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
     // One packet at a time leaves an input port (no input speedup).
     if (input_busy_until_[static_cast<std::size_t>(port)] > now) {
       // Message flow control: a message whose turn it is at this output but whose input port is
       // sending another VC's packet keeps its turn: the output waits for the port (otherwise the
       // port and the output can stay out of phase and starve the message; a flit-level switch
-      // would interleave the two).
+      // would interleave the two). Turns as in the grant below: ports in turn, then their VCs.
       const PacketExtension& packet = packet_of(*head.payload);
       if (packet.message_flow && !params_.step_priority &&
           input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
-        const int distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
-        const std::int64_t key = distance;
+        const std::int64_t key = port_distance * params_.vcs + vc_distance;
         if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
           reserve_key = key;
           reserve_fifo = fifo;
@@ -259,10 +272,6 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       deferred = true;
       continue;
     }
-    const int vc = fifo % params_.vcs;
-    const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
-    const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
-    const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
     std::int64_t key = port_distance * params_.vcs + vc_distance;
     if (params_.step_priority && params_.step_priority_per_input) {
       // Input ports in turn; within a port its oldest step first, then its VCs in turn.
@@ -281,7 +290,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   }
   // An output that left an input to another output visits again in the next pass.
   if (deferred) output.gained_requester = 1;
-  if (reserve_fifo >= 0 && reserve_key < best_key / params_.vcs) {
+  if (reserve_fifo >= 0 && reserve_key < best_key) {
     output.reserved_fifo = reserve_fifo;
     input_reserved_by_[static_cast<std::size_t>(reserve_fifo / params_.vcs)] = out;
     return false;
@@ -347,6 +356,9 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   output.busy_until = now + serialization;
   input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
+  // The port is now busy, which lets another output reserve it (message flow control): outputs
+  // that wanted it visit again, so one process() call per cycle decides what several would.
+  if (packet.message_flow && !params_.step_priority) revisit_requesters_of(in_port);
 
   // The buffer space frees as the packet leaves: from a network input flit by flit (the first
   // flit's slot a cycle after the grant, the tail's after the serialisation); a NIC injection

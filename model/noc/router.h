@@ -7,11 +7,11 @@
 // cut-through at packet granularity (a packet moves only when the downstream VC can hold all of
 // it; each input and each output passes one packet at a time). Credits are per flit: a packet
 // leaving a network input frees its buffer space flit by flit during its serialisation, so one
-// VC streams at the full link rate when its buffer covers the credit round trip. Message flow control: a message's
-// head locks the (output, VC) it is granted until the message's last packet has passed; other
-// messages' packets wait for another VC or for the unlock, and body packets take the locked VC
-// (headless packets of two messages never interleave on one VC). Event-driven: one SC_METHOD that
-// runs only when a packet becomes routable, an output frees up or a credit returns.
+// VC streams at the full link rate when its buffer covers the credit round trip. Message flow
+// control: a message's head locks the (output, VC) it is granted until the message's last packet
+// has passed; other messages' packets wait for another VC or for the unlock, and body packets take
+// the locked VC (headless packets of two messages never interleave on one VC). Event-driven: one
+// SC_METHOD that runs only when a packet becomes routable, an output frees up or a credit returns.
 
 #include <tlm_utils/passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -134,6 +134,8 @@ class Router : public sc_core::sc_module {
                            const std::vector<int>& visit_rank) const;
   int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
   void add_requester(const Entry& entry, int fifo);
+  /// Makes every output with a requester on input port `port` arbitrate again in this process().
+  void revisit_requesters_of(int port);
   void remove_requester(int out, int fifo);
   void remove_requesters(const Entry& entry, int fifo);
 
