@@ -42,10 +42,12 @@ struct RouterBench {
   std::vector<std::unique_ptr<LinkChannel>> links;
 
   // Output VCs `out_vcs` with `credits` flits each; receivers return credits `credit_after`
-  // cycles after a head (-1: never); with `link_bytes_per_cycle` > 0 a LinkChannel of that
-  // bandwidth and latency `link_latency` sits between each output and its receiver.
+  // cycles after a head (-1: never), spread over `credit_span` cycles (0: at once); with
+  // `link_bytes_per_cycle` > 0 a LinkChannel of that bandwidth and latency `link_latency` sits
+  // between each output and its receiver.
   explicit RouterBench(int out_vcs = 2, int credits = 64, int credit_after = -1,
-                       double link_bytes_per_cycle = 0, int link_latency = 0) {
+                       double link_bytes_per_cycle = 0, int link_latency = 0,
+                       std::uint64_t credit_span = 0) {
     const int sw = topology.nodes();
     RouterParams params;
     params.vertex = sw;
@@ -61,7 +63,7 @@ struct RouterBench {
       senders.push_back(std::make_unique<Sender>(("sender" + std::to_string(i)).c_str(), clock));
       senders.back()->socket.bind(router->in_socket[static_cast<std::size_t>(i)]);
       receivers.push_back(std::make_unique<Receiver>(("receiver" + std::to_string(i)).c_str(),
-                                                     clock, kSer, credit_after));
+                                                     clock, kSer, credit_after, credit_span));
       const int link = topology.out_links(sw)[static_cast<std::size_t>(i)];
       if (link_bytes_per_cycle > 0) {
         links.push_back(std::make_unique<LinkChannel>(
@@ -190,6 +192,31 @@ TEST_CASE("no grant without a credit: the next packet waits for the downstream's
   CHECK(b.out2()[0].cycle == kPipeline);
   // Without the credit it could go at kPipeline + kSer = 8; the credit is back at 3 + 20 = 23.
   CHECK(b.out2()[1].cycle == kPipeline + kCreditAfter);
+}
+
+// A receiver frees the first packet's 4 flits from 3 + 20 = 23 on, evenly over 8 cycles:
+// floor(4 * (k + 1) / 8) flits have landed k cycles later, all 4 at k = 7 (cycle 30).
+constexpr int kCreditAfter = 20;
+constexpr std::uint64_t kSpan = 8;
+
+// The second packet's grant behind a first that filled `vc_flits` of downstream buffer.
+std::uint64_t second_grant_after_ramp(int vc_flits) {
+  RouterBench b(1, vc_flits, kCreditAfter, 0, 0, kSpan);
+  b.send(0, 0, 0);
+  b.send(0, 0, 1);
+  b.run(300);
+  REQUIRE(b.out2().size() == 2);
+  return b.out2()[1].cycle;
+}
+
+TEST_CASE("a flit-by-flit credit: a VC of one packet needs all four flits back (k = 7)",
+          "[noc][router]") {
+  CHECK(second_grant_after_ramp(kFlits) == kPipeline + kCreditAfter + kSpan - 1);
+}
+
+TEST_CASE("a flit-by-flit credit: a VC of six flits has two left and needs two more (k = 3)",
+          "[noc][router]") {
+  CHECK(second_grant_after_ramp(kFlits + 2) == kPipeline + kCreditAfter + 3);
 }
 
 TEST_CASE("with no credit returned the second packet is never granted", "[noc][router]") {

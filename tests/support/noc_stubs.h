@@ -23,24 +23,29 @@ namespace mt::test {
 struct NocEvent {
   std::uint64_t cycle = 0;
   int message = 0;
-  int vc = 0;     ///< packet: VC it travels on; credit: credit_vc
-  int flits = 0;  ///< packet: flits; credit: flits returned
+  int vc = 0;              ///< packet: VC it travels on; credit: credit_vc
+  int flits = 0;           ///< packet: flits; credit: flits returned
+  std::uint64_t span = 0;  ///< credit: cycles over which the flits land (0: all at `cycle`)
 };
 
-/// One credit return the upstream sender should see: `flits` flits back at `cycle`.
+/// One credit return the upstream sender should see: `flits` flits, the first landing at `cycle`,
+/// spread evenly over `span` cycles (0: all at `cycle`).
 struct CreditReturn {
   std::uint64_t cycle = 0;
   int flits = 0;
-  bool operator==(const CreditReturn& o) const { return cycle == o.cycle && flits == o.flits; }
+  std::uint64_t span = 0;
+  bool operator==(const CreditReturn& o) const {
+    return cycle == o.cycle && flits == o.flits && span == o.span;
+  }
 };
 
-/// The credit returns the router owes its upstream for a packet of `flits` flits granted at
-/// cycle `grant` that occupies the output for `serialization` cycles. The one place that states
-/// the rule: today the whole packet's space is returned once its tail has left (per packet).
-/// A per-flit return changes only this function.
+/// The credit returns a router owes the upstream of a network input for a packet of `flits`
+/// flits granted at cycle `grant` that occupies the output for `serialization` cycles. The one
+/// place that states the rule: the buffer frees flit by flit as the packet drains, the first
+/// flit's space a cycle after the grant, the tail's `serialization` cycles after it.
 inline std::vector<CreditReturn> credit_returns(std::uint64_t grant, std::uint64_t serialization,
                                                 int flits) {
-  return {CreditReturn{grant + serialization, flits}};
+  return {CreditReturn{grant + 1, flits, serialization}};
 }
 
 /// Injects packets at chosen cycles through `socket`; records END_REQ answers and credits.
@@ -65,7 +70,7 @@ class Sender : public sc_core::sc_module {
   std::vector<NocEvent> credits;              ///< credits back, at the cycle they count
   std::vector<CreditReturn> credit_returns() const {
     std::vector<CreditReturn> out;
-    for (const NocEvent& c : credits) out.push_back({c.cycle, c.flits});
+    for (const NocEvent& c : credits) out.push_back({c.cycle, c.flits, c.span});
     return out;
   }
 
@@ -85,8 +90,8 @@ class Sender : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase&,
                                      sc_core::sc_time& delay) {
     const PacketExtension& packet = packet_of(payload);
-    credits.push_back(
-        {clock_.now() + clock_.to_cycles(delay), packet.message, packet.credit_vc, packet.flits});
+    credits.push_back({clock_.now() + clock_.to_cycles(delay), packet.message, packet.credit_vc,
+                       packet.flits, packet.credit_span});
     return tlm::TLM_COMPLETED;
   }
 
@@ -102,11 +107,12 @@ class Receiver : public sc_core::sc_module {
   tlm_utils::simple_target_socket<Receiver> socket{"socket"};
 
   Receiver(const sc_core::sc_module_name& name, const CycleClock& clock,
-           std::uint64_t serialization, int credit_after = -1)
+           std::uint64_t serialization, int credit_after = -1, std::uint64_t credit_span = 0)
       : sc_core::sc_module(name),
         clock_(clock),
         serialization_(serialization),
-        credit_after_(credit_after) {
+        credit_after_(credit_after),
+        credit_span_(credit_span) {
     socket.register_nb_transport_fw(this, &Receiver::nb_transport_fw);
   }
 
@@ -120,6 +126,7 @@ class Receiver : public sc_core::sc_module {
     received.push_back({arrival, packet.message, packet.vc, packet.flits});
     if (credit_after_ >= 0) {
       packet.credit_vc = packet.vc;
+      packet.credit_span = credit_span_;
       tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
       sc_core::sc_time credit_delay =
           delay + clock_.to_time(static_cast<std::uint64_t>(credit_after_));
@@ -133,6 +140,7 @@ class Receiver : public sc_core::sc_module {
   const CycleClock& clock_;
   std::uint64_t serialization_;
   int credit_after_;
+  std::uint64_t credit_span_;
 };
 
 /// A single-packet message of `flits` flits from `src` to `dst` along `path`, heading for the
