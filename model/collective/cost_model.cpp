@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <queue>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -69,6 +70,17 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   }
   est.cycles = est.latency_cycles + est.bandwidth_cycles;
   return est;
+}
+
+bool steps_share_no_link(const Schedule& schedule, const Topology& topology) {
+  std::set<std::pair<int, int>> used;  // (step, directed link)
+  for (const Op& op : schedule.ops) {
+    const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
+    for (const int l : path) {
+      if (!used.emplace(op.step, l).second) return false;
+    }
+  }
+  return true;
 }
 
 double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,

@@ -52,6 +52,12 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
 double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
                          const CostParams& params = {});
 
+/// True when no directed link carries two messages of the same step (paths: Op::path or the
+/// topology's route). MultiTree is built so (each link goes to one tree per step); then a NIC that
+/// issues in step order keeps every step's messages apart. Pipelined schedules (tree_packing,
+/// dbtree) put several messages of a step on one link, and step order only delays them.
+bool steps_share_no_link(const Schedule& schedule, const Topology& topology);
+
 /// Both estimates of one schedule at one size, from the same parameters.
 struct ScheduleEstimate {
   CostEstimate per_step;       ///< estimate_cost()

@@ -76,6 +76,14 @@ struct EnumNames<PortBinding> {
   static constexpr std::array<const char*, 2> kNames{"route", "any"};
 };
 
+/// Whether the hardware scheduler issues in step order (`nic.step_order`).
+enum class StepOrder {
+  kOn,    ///< true: an entry of step s never goes before the node's entries of earlier steps
+  kOff,   ///< false: an entry goes as soon as its counter condition holds (within the window)
+  kAuto,  ///< auto: on when no directed link carries two messages of one step (MultiTree-like
+          ///< schedules, where step order keeps messages apart), off otherwise (pipelined ones)
+};
+
 /// Network interface of every endpoint.
 struct NicConfig {
   SchedulerImpl scheduler = SchedulerImpl::kTlm;    ///< golden C++ model or Verilated RTL
@@ -96,11 +104,11 @@ struct NicConfig {
   /// Once every operation of its current step has started, a node starts no later step's
   /// operation until all its ports are free.
   bool step_barrier = false;
-  int packet_bytes = 256;           ///< payload bytes per packet
-  int head_flit_bytes = 16;         ///< header bytes added to every packet
-  int flit_bytes = 16;              ///< flit size, bytes (buffers are counted in flits)
-  int software_issue_cycles = 0;    ///< host overhead per issued op in software mode, cycles
-  bool step_order = true;           ///< hardware issue: no entry before earlier steps' ones
+  int packet_bytes = 256;         ///< payload bytes per packet
+  int head_flit_bytes = 16;       ///< header bytes added to every packet
+  int flit_bytes = 16;            ///< flit size, bytes (buffers are counted in flits)
+  int software_issue_cycles = 0;  ///< host overhead per issued op in software mode, cycles
+  StepOrder step_order = StepOrder::kAuto;  ///< hardware issue: entries in step order (see enum)
   int decision_latency_cycles = 2;  ///< hardware issue: input-to-grant latency, cycles (>= 2)
   int scheduler_depth = 32;         ///< hardware issue: table ring buffer, entries
   int scheduler_window = 4;         ///< hardware issue: issue window per port, entries

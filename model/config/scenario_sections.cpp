@@ -135,7 +135,11 @@ void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& pa
   r.each_key(node, path, keys,
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
-               if (key == "step_order") c.step_order = r.boolean(v, p);
+               if (key == "step_order") {
+                 c.step_order = r.text(v, p) == "auto" ? StepOrder::kAuto
+                                : r.boolean(v, p)      ? StepOrder::kOn
+                                                       : StepOrder::kOff;
+               }
                if (key == "decision_latency_cycles")
                  c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
                if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);

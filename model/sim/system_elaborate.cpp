@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include "model/collective/cost_model.h"
 #include "model/nic/hardware_scheduler.h"
 #include "model/nic/software_scheduler.h"
 #include "model/noc/deadlock.h"
@@ -169,6 +170,9 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
   const int queues = plan.queues;
   const PackedSchedule& packed = plan.packed;
   std::vector<NicParams>& nic_params = plan.params;
+  const bool step_order =
+      nc.step_order == StepOrder::kOn ||
+      (nc.step_order == StepOrder::kAuto && steps_share_no_link(schedule, topology));
   for (int u = 0; u < nodes; ++u) {
     NicParams& params = nic_params[static_cast<std::size_t>(u)];
     params.node = u;
@@ -196,7 +200,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
       SchedulerModelConfig config;
       config.ports = queues;
       config.decision_latency_cycles = nc.decision_latency_cycles;
-      config.step_order = nc.step_order;
+      config.step_order = step_order;
       config.counters = packed.counters;
       config.depth = nc.scheduler_depth;
       config.window = nc.scheduler_window;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -211,4 +212,35 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   CHECK(rows == 4);
+}
+
+TEST_CASE("nic.step_order auto issues MultiTree in step order and the tree packing without") {
+  // Hardware issue, 4x4 mesh, 256 KiB: auto must equal `true` on MultiTree (no link carries two
+  // messages of a step) and `false` on tree_packing (it does), and step order must matter for
+  // tree_packing (else the test could not tell the two apart).
+  const std::string scenario = mt::test::scratch("step_order.yaml");
+  const std::string json_path = mt::test::scratch("step_order.json");
+  std::string algorithms;
+  for (const char* name : {"multitree", "tree_packing"}) {
+    for (const char* order : {"auto", "true", "false"}) {
+      algorithms += std::string("    - {name: ") + name + ", label: " + name + "-" + order +
+                    ", nic: {step_order: " + order + "}}\n";
+    }
+  }
+  mt::test::write_file(scenario,
+                       "topology: {kind: mesh, dims: [4, 4]}\n"
+                       "nic: {ports: 4, issue: hardware, flow_control: message}\n"
+                       "collective:\n  sizes: [256KiB]\n  algorithms:\n" +
+                           algorithms);
+  const mt::test::CliResult r = mt::test::mtsim("run " + scenario + " -j 2 --json " + json_path);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::map<std::string, long long> cycles;
+  const nlohmann::json results = read_json(json_path);
+  for (const auto& run : results["runs"])
+    cycles[run["algorithm"].get<std::string>()] = run["completion_cycles"].get<long long>();
+  REQUIRE(cycles.size() == 6);
+  CHECK(cycles["multitree-auto"] == cycles["multitree-true"]);
+  CHECK(cycles["tree_packing-auto"] == cycles["tree_packing-false"]);
+  CHECK(cycles["tree_packing-true"] != cycles["tree_packing-false"]);
 }

@@ -153,3 +153,34 @@ TEST_CASE("step lower bound: ceil(N(N-1) / usable directed links)", "[cost_model
   CHECK(mt::step_lower_bound(make("fattree:k=8,levels=2")) == 31);
   CHECK(mt::step_lower_bound(make("ring:1")) == 0);
 }
+
+TEST_CASE("steps_share_no_link: one link per step and message, or step order holds back",
+          "[cost_model]") {
+  const mt::Topology ring = make("ring:4");
+  mt::Schedule s;
+  s.nodes = 4;
+  s.num_chunks = 2;
+  mt::Op a;
+  a.node = 0;
+  a.peer = 1;
+  a.step = 0;
+  mt::Op b = a;  // the same link 0 -> 1, the next step: apart
+  b.id = 1;
+  b.chunk = 1;
+  b.step = 1;
+  s.ops = {a, b};
+  CHECK(mt::steps_share_no_link(s, ring));
+  s.ops[1].step = 0;  // the same link in the same step
+  CHECK_FALSE(mt::steps_share_no_link(s, ring));
+  s.ops[1].peer = 3;  // 0 -> 3 is another directed link on ring:4
+  CHECK(mt::steps_share_no_link(s, ring));
+  s.ops[1].peer = 2;  // 0 -> 2 routes over 0 -> 1 first
+  CHECK_FALSE(mt::steps_share_no_link(s, ring));
+  // MultiTree is built so (one tree per link and step), and the ring; the tree packing and the
+  // double binary tree put several messages of a step on one link.
+  const mt::Topology torus = make("torus:4x4", 4);
+  CHECK(mt::steps_share_no_link(mt::build_schedule("multitree", torus), torus));
+  CHECK(mt::steps_share_no_link(mt::build_schedule("ring", torus), torus));
+  CHECK_FALSE(mt::steps_share_no_link(mt::build_schedule("tree_packing", torus), torus));
+  CHECK_FALSE(mt::steps_share_no_link(mt::build_schedule("dbtree", torus), torus));
+}

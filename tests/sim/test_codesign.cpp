@@ -146,11 +146,11 @@ TEST_CASE("per-algorithm nic overrides and the step_order and decision latency k
   CHECK(hw.decision_latency_cycles == 3);
   CHECK(hw.scheduler_depth == 8);
   CHECK(hw.scheduler_window == 2);
-  CHECK(hw.step_order);
+  CHECK(hw.step_order == StepOrder::kAuto);
   CHECK(sw.issue == mt::IssueMode::kSoftware);
   CHECK(sw.flow_control == mt::FlowControl::kPacket);
   CHECK(sw.decision_latency_cycles == 3);  // not overridden: the scenario's
-  CHECK(!free.step_order);
+  CHECK(free.step_order == StepOrder::kOff);
   CHECK(free.issue == mt::IssueMode::kHardware);
   CHECK(s.nic.issue == mt::IssueMode::kHardware);  // the scenario's own nic is unchanged
 
