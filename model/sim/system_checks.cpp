@@ -32,6 +32,12 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
       "nic.packet_bytes must be a positive multiple of 4, got " + std::to_string(nic.packet_bytes));
   sim_require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
   sim_require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
+  // The barrier starts steps strictly in order: a hardware scheduler that may grant a later
+  // step's entry first would hand the NIC a grant it cannot take.
+  sim_require(
+      !(nic.issue == IssueMode::kHardware && nic.step_barrier && nic.step_order == StepOrder::kOff),
+      "nic.step_barrier true needs the hardware scheduler to issue in step order: "
+      "nic.step_order false contradicts it (use auto or true)");
   sim_require(nic.port_binding == PortBinding::kRoute || topology.is_direct(),
               "nic.port_binding any needs a direct topology (on " + topology.name() +
                   " each NIC port is its own link)");

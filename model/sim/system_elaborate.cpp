@@ -170,9 +170,11 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
   const int queues = plan.queues;
   const PackedSchedule& packed = plan.packed;
   std::vector<NicParams>& nic_params = plan.params;
-  const bool step_order =
-      nc.step_order == StepOrder::kOn ||
-      (nc.step_order == StepOrder::kAuto && steps_share_no_link(schedule, topology));
+  // Step order where steps are link-disjoint, and always under the step barrier (which starts
+  // steps strictly in order: it could not take a later step's grant).
+  const bool step_order = nc.step_order == StepOrder::kOn ||
+                          (nc.step_order == StepOrder::kAuto &&
+                           (nc.step_barrier || steps_share_no_link(schedule, topology)));
   for (int u = 0; u < nodes; ++u) {
     NicParams& params = nic_params[static_cast<std::size_t>(u)];
     params.node = u;

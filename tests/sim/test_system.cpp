@@ -448,6 +448,14 @@ TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]")
   Schedule small = empty_schedule(4, 1);
   CHECK_THROWS_WITH(simulate(s, topology, small, 1024), Catch::Contains("schedule is for 4 nodes"));
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1026), Catch::Contains("4-byte elements"));
+  s.nic.issue = IssueMode::kHardware;
+  s.nic.step_barrier = true;
+  s.nic.step_order = StepOrder::kOff;
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
+                    Catch::Equals("nic.step_barrier true needs the hardware scheduler to issue in "
+                                  "step order: nic.step_order false contradicts it (use auto or "
+                                  "true)"));
+  s.nic.step_order = StepOrder::kAuto;
   s.clock_ghz = 0;
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024), Catch::Contains("clock_ghz must be"));
 }
