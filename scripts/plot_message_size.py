@@ -6,7 +6,9 @@
 RESULTS: a sweep folder or its results.json (or an `mtsim run --json` file) whose runs are labelled
 "<mode>-p<pipeline>" (scenarios/sweeps/message_size.yaml: mode is "packet" or "message"). A
 run's mean message size is its payload over its messages: 2(N-1) x size / messages, exact for
-the bandwidth-optimal schedules the sweep runs (every chunk crosses 2(N-1) links once). Writes
+the bandwidth-optimal schedules the sweep runs (every chunk crosses 2(N-1) links once). "packet"
+runs are the baseline NIC's, "message" runs the co-designed NIC's (the sweep file says which
+issue mode and flow control each uses). Writes
 message_size.png and .svg to DIR (default docs/plots): one panel per all-reduce size, efficiency
 (max(bandwidth bound, latency bound) / cycles) against the mean message size in bytes, one line
 per mode. --table prints the figures as a markdown table instead. Exit status: 0 ok, 2 bad input.
@@ -21,6 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot as mtplot  # noqa: E402  (matplotlib, the results reader and the size labels)
 
 LABEL = re.compile(r"^(packet|message)-p(\d+)$")
+NAMES = {"packet": "baseline NIC (software issue, packet flow control)",
+         "message": "co-designed NIC (hardware issue, message flow control)"}
 
 
 def load(path):
@@ -46,7 +50,8 @@ def load(path):
 
 
 def table(rows):
-    print("| size | pipeline | message bytes | packet FC: cycles (eff) | message FC: cycles (eff) |")
+    print("| size | pipeline | message bytes | baseline NIC: cycles (eff) "
+          "| co-designed NIC: cycles (eff) |")
     print("|---|---:|---:|---:|---:|")
     key = {(r["bytes"], r["pipeline"], r["mode"]): r for r in rows}
     for size, p in sorted({(r["bytes"], r["pipeline"]) for r in rows}):
@@ -64,11 +69,12 @@ def plot(rows, out):
     fig, axes = plt.subplots(1, len(sizes), figsize=(4.2 * len(sizes), 3.6), squeeze=False)
     for ax, size in zip(axes[0], sizes):
         for mode, style in (("packet", "o-"), ("message", "s-")):
+            name = NAMES[mode]
             pts = sorted((r["message_bytes"], r["efficiency"]) for r in rows
                          if r["bytes"] == size and r["mode"] == mode)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
-                        label=f"{mode} flow control")
+                        label=name)
         ax.axhline(256 / 272, color="grey", linestyle=":", linewidth=1,
                    label="packet-head ceiling 256/272")
         ax.set_xscale("log", base=2)
