@@ -1,0 +1,225 @@
+// Router allocation: which input FIFO each free output takes in a cycle (the round robins over
+// input ports and their VCs, the output VC choice, the message-flow-control reservation) and the
+// grant itself (credits, VC lock, forwarding, the credit owed upstream). process() in router.cpp
+// calls arbitrate() per output in the allocator's order.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "model/noc/packet.h"
+#include "model/noc/router.h"
+
+namespace mt {
+int Router::pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const {
+  const int flits = packet.flits;
+  if (!packet.head) {
+    // A body packet (message flow control) follows its head on the VC the head locked.
+    for (int vc = entry.vc_first; vc < entry.vc_last; ++vc) {
+      if (output.vc_owner[static_cast<std::size_t>(vc)] == packet.message) {
+        return output.credits[static_cast<std::size_t>(vc)] >= flits ? vc : -1;
+      }
+    }
+    return -1;
+  }
+  // Round robin over the allowed free VCs, starting after the last VC granted on this output.
+  const int span = entry.vc_last - entry.vc_first;
+  const int start = ((output.vc_next - entry.vc_first) % span + span) % span;
+  for (int k = 0; k < span; ++k) {
+    const int vc = entry.vc_first + (start + k) % span;
+    if (output.vc_owner[static_cast<std::size_t>(vc)] >= 0) continue;  // locked by a message
+    if (output.credits[static_cast<std::size_t>(vc)] >= flits) return vc;
+  }
+  return -1;
+}
+
+bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
+                                 const std::vector<int>& visit_rank) const {
+  const int port = fifo / params_.vcs;
+  const int vc = fifo % params_.vcs;
+  const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+  const int mine = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
+  for (int d = 0; d < mine; ++d) {
+    const int other = port * params_.vcs + (vc_last + 1 + d) % params_.vcs;
+    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
+    if (queue.empty() || queue.front().ready > now) continue;
+    const Entry& head = queue.front();
+    const PacketExtension& packet = packet_of(*head.payload);
+    const int last = head.eject ? static_cast<int>(outputs_.size()) : head.out + 1;
+    for (int o = head.out; o < last; ++o) {
+      if (o == out ||
+          visit_rank[static_cast<std::size_t>(o)] <= visit_rank[static_cast<std::size_t>(out)]) {
+        continue;  // only an output still to arbitrate in this pass can take it
+      }
+      const Output& candidate = outputs_[static_cast<std::size_t>(o)];
+      if (candidate.busy_until <= now && pick_vc(candidate, head, packet) >= 0) return true;
+    }
+  }
+  return false;
+}
+
+bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit_rank) {
+  Output& output = outputs_[static_cast<std::size_t>(out)];
+  if (output.busy_until > now || output.requesters.empty()) return false;
+  // Round robin over input ports (starting after the last port granted this output), and within
+  // a port over its VCs (starting after the last VC that port sent).
+  const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
+  int best_fifo = -1;
+  int best_vc = -1;
+  std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
+  bool deferred = false;
+  if (output.reserved_fifo >= 0) {
+    // The output waits for the input port whose turn it is (see below), unless that turn lapsed.
+    const int fifo = output.reserved_fifo;
+    const int port = fifo / params_.vcs;
+    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
+    const bool wants = std::find(output.requesters.begin(), output.requesters.end(), fifo) !=
+                       output.requesters.end();
+    const int vc = wants ? pick_vc(output, queue.front(), packet_of(*queue.front().payload)) : -1;
+    if (vc >= 0 && input_busy_until_[static_cast<std::size_t>(port)] > now) return false;
+    output.reserved_fifo = -1;
+    input_reserved_by_[static_cast<std::size_t>(port)] = -1;
+    if (vc >= 0) {
+      best_fifo = fifo;
+      best_vc = vc;
+    } else {
+      revisit_requesters_of(port);  // outputs that skipped the reserved port may take it now
+    }
+  }
+  int reserve_fifo = -1;
+  std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
+  for (const int fifo : best_fifo >= 0 ? std::vector<int>{} : output.requesters) {
+    const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
+    if (head.ready > now) continue;
+    const int port = fifo / params_.vcs;
+    const int vc = fifo % params_.vcs;
+    const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
+    const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+    const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
+    // One packet at a time leaves an input port (no input speedup).
+    if (input_busy_until_[static_cast<std::size_t>(port)] > now) {
+      // Message flow control: a message whose turn it is at this output but whose input port is
+      // sending another VC's packet keeps its turn: the output waits for the port (otherwise the
+      // port and the output can stay out of phase and starve the message; a flit-level switch
+      // would interleave the two). Turns as in the grant below: ports in turn, then their VCs.
+      const PacketExtension& packet = packet_of(*head.payload);
+      if (packet.message_flow && !params_.step_priority &&
+          input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
+        const std::int64_t key = port_distance * params_.vcs + vc_distance;
+        if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
+          reserve_key = key;
+          reserve_fifo = fifo;
+        }
+      }
+      continue;
+    }
+    // An input port an output waits for goes to that output.
+    const int reserved_by = input_reserved_by_[static_cast<std::size_t>(port)];
+    if (reserved_by >= 0 && reserved_by != out) continue;
+    // The input port serves its VCs in turn: a VC nearer in its round robin that another output
+    // can take in this pass goes first (output-first rotation alone can starve a VC).
+    if (visit_rank != nullptr && input_prefers_other(fifo, out, now, *visit_rank)) {
+      deferred = true;
+      continue;
+    }
+    std::int64_t key = port_distance * params_.vcs + vc_distance;
+    if (params_.step_priority && params_.step_priority_per_input) {
+      // Input ports in turn; within a port its oldest step first, then its VCs in turn.
+      key = port_distance * (std::int64_t{1} << 40) +
+            static_cast<std::int64_t>(packet_of(*head.payload).step) * params_.vcs + vc_distance;
+    } else if (params_.step_priority) {
+      // Older schedule steps first; round robin among packets of the same step.
+      key += static_cast<std::int64_t>(packet_of(*head.payload).step) * inputs * params_.vcs;
+    }
+    if (key >= best_key) continue;
+    const int out_vc = pick_vc(output, head, packet_of(*head.payload));
+    if (out_vc < 0) continue;
+    best_key = key;
+    best_fifo = fifo;
+    best_vc = out_vc;
+  }
+  // An output that left an input to another output visits again in the next pass.
+  if (deferred) output.gained_requester = 1;
+  if (reserve_fifo >= 0 && reserve_key < best_key) {
+    output.reserved_fifo = reserve_fifo;
+    input_reserved_by_[static_cast<std::size_t>(reserve_fifo / params_.vcs)] = out;
+    return false;
+  }
+  if (best_fifo < 0) return false;
+
+  // Inter-flow contention: the winner waited behind another flow's packet on this output, and
+  // ready losers of another flow now wait behind the winner.
+  {
+    const Entry& head = fifos_[static_cast<std::size_t>(best_fifo)].front();
+    const int flow = packet_of(*head.payload).flow;
+    const bool behind = head.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
+                        output.busy_until > head.ready;
+    // A loss counts once the packet has really waited: another ejection port may still take it
+    // in the cycle it lost at the first.
+    if ((head.cross && now > head.cross_cycle) || behind) ++cross_flow_waits_;
+    for (const int fifo : output.requesters) {
+      if (fifo == best_fifo) continue;
+      Entry& other = fifos_[static_cast<std::size_t>(fifo)].front();
+      // Only a packet this output could have taken now loses to the winner (not a body packet
+      // whose message holds another output, not one without credit here).
+      if (other.ready <= now && !other.cross && packet_of(*other.payload).flow != flow &&
+          pick_vc(output, other, packet_of(*other.payload)) >= 0) {
+        other.cross = true;
+        other.cross_cycle = now;
+      }
+    }
+    output.last_flow = flow;
+  }
+  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(best_fifo)];
+  const Entry entry = queue.front();
+  queue.pop_front();
+  --buffered_;
+  ++forwarded_;
+  last_progress_ = std::max(last_progress_, now);
+  remove_requesters(entry, best_fifo);
+  if (!queue.empty()) add_requester(queue.front(), best_fifo);
+  output.input_last = best_fifo / params_.vcs;
+  input_vc_last_[static_cast<std::size_t>(best_fifo / params_.vcs)] = best_fifo % params_.vcs;
+  output.vc_next = best_vc + 1;
+
+  tlm::tlm_generic_payload& payload = *entry.payload;
+  PacketExtension& packet = packet_of(payload);
+  const int in_port = best_fifo / params_.vcs;
+  const int in_vc = best_fifo % params_.vcs;
+  fifo_flits_[static_cast<std::size_t>(best_fifo)] -= packet.flits;
+  output.credits[static_cast<std::size_t>(best_vc)] -= packet.flits;
+  if (packet.message_flow) {
+    // Lock the VC from the head's grant until the message's last packet has passed.
+    int& owner = output.vc_owner[static_cast<std::size_t>(best_vc)];
+    if (packet.head && packet.packets > 1) owner = packet.message;
+    if (packet.index == packet.packets - 1) owner = -1;
+  }
+  packet.vc = best_vc;
+  packet.route = entry.route;
+  if (output.config.link >= 0) ++packet.hop;
+
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const tlm::tlm_sync_enum status =
+      out_socket[static_cast<std::size_t>(out)]->nb_transport_fw(payload, phase, delay);
+  const std::uint64_t serialization =
+      (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
+  output.busy_until = now + serialization;
+  input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
+  // The port is now busy, which lets another output reserve it (message flow control): outputs
+  // that wanted it visit again, so one process() call per cycle decides what several would.
+  if (packet.message_flow && !params_.step_priority) revisit_requesters_of(in_port);
+
+  // The buffer space frees as the packet leaves: from a network input flit by flit (the first
+  // flit's slot a cycle after the grant, the tail's after the serialisation); a NIC injection
+  // port counts it whole after the serialisation.
+  packet.credit_vc = in_vc;
+  const bool per_flit = in_port < params_.network_inputs;
+  packet.credit_span = per_flit ? serialization : 0;
+  tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
+  sc_core::sc_time credit_delay = clock_.to_time(per_flit ? 1 : serialization);
+  in_socket[static_cast<std::size_t>(in_port)]->nb_transport_bw(payload, credit_phase,
+                                                                credit_delay);
+  return true;
+}
+
+}  // namespace mt
