@@ -137,9 +137,13 @@ const std::vector<ParamSpec>& algorithm_schema(const std::string& name) {
   return find(name).params;
 }
 
-AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
+bool depends_on_size(const std::string& name, const AlgorithmParams& params) {
   const bool sized = name == "auto" || (name == "tree_packing" && params.count("pipeline") == 0);
-  if (sized && params.count("bytes") == 0) params["bytes"] = format_byte_size(bytes);
+  return sized && params.count("bytes") == 0;
+}
+
+AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
+  if (depends_on_size(name, params)) params["bytes"] = format_byte_size(bytes);
   return params;
 }
 

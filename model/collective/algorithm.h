@@ -34,11 +34,14 @@ const std::vector<ParamSpec>& algorithm_schema(const std::string& name);
 /// CLI names of every registered algorithm, in presentation order.
 std::vector<std::string> algorithm_names();
 
-/// `params` with the all-reduce size set for algorithms whose schedule depends on it (`auto`
-/// picks by size, `tree_packing` sizes its pipeline unless given one: param "bytes"), unless the
-/// caller fixed it already; other algorithms' params are returned unchanged. Callers building one
-/// schedule per size compare the result. (BuildContext::bytes gives a builder the same size
-/// without a parameter; `auto` labels its candidates with these params.)
+/// True when algorithm `name` with `params` builds a different schedule per all-reduce size
+/// (`auto` picks by size, `tree_packing` sizes its pipeline unless given one) and the size is
+/// not fixed by a "bytes" parameter: callers build it once per size with BuildContext::bytes.
+bool depends_on_size(const std::string& name, const AlgorithmParams& params);
+
+/// `params` with the all-reduce size set as the "bytes" parameter when depends_on_size(); other
+/// params are returned unchanged. For callers that name a schedule by its parameters (`auto`
+/// labels its candidates so); the run layer passes the size in BuildContext::bytes instead.
 AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes);
 
 /// One-line description of an algorithm and its parameters, for --help.

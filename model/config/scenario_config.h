@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/collective/algorithm.h"
+#include "model/collective/cost_model.h"
 #include "model/core/enum_names.h"
 #include "model/core/error.h"
 #include "model/nic/data_store.h"
@@ -159,5 +160,16 @@ struct ScenarioConfig {
   CollectiveConfig collective;
   OutputConfig output;
 };
+
+/// The cost model's parameters of the scenario's network (router pipeline per hop, packet, head
+/// and flit bytes): what the results' estimate and bounds and `auto`'s ranking use.
+inline CostParams cost_params_of(const ScenarioConfig& scenario) {
+  CostParams cost;
+  cost.per_hop_cycles = scenario.router.pipeline_cycles;
+  cost.packet_bytes = scenario.nic.packet_bytes;
+  cost.head_flit_bytes = scenario.nic.head_flit_bytes;
+  cost.flit_bytes = scenario.nic.flit_bytes;
+  return cost;
+}
 
 }  // namespace mt

@@ -60,7 +60,10 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     return p;
   }
   try {
-    p.schedule = build_schedule(run.name, *p.topology, params);
+    BuildContext context;  // the size (for schedules sized by it) and the scenario's network
+    context.bytes = only_bytes;
+    context.cost = cost_params_of(scenario);
+    p.schedule = build_schedule(run.name, *p.topology, params, context);
   } catch (const AlgorithmError& e) {
     throw entry_error(run, e.what());
   }
@@ -72,7 +75,6 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
                                                  const RunBackends& backends) {
   std::vector<PreparedAlgorithm> prepared;
   for (const auto& run : scenario.collective.algorithms) {
-    const std::uint64_t first = sizes_bytes.front();
     if (!run.schedule_file.empty()) {
       PreparedAlgorithm p = prepare(scenario, run, run.params, 0, backends);
       if (p.schedule.chunk_offsets.empty()) {
@@ -83,13 +85,12 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
       }
       continue;
     }
-    if (with_size(run.name, run.params, first) == run.params) {
+    if (!depends_on_size(run.name, run.params)) {
       prepared.push_back(prepare(scenario, run, run.params, 0, backends));
       continue;
     }
     for (const std::uint64_t bytes : sizes_bytes)
-      prepared.push_back(
-          prepare(scenario, run, with_size(run.name, run.params, bytes), bytes, backends));
+      prepared.push_back(prepare(scenario, run, run.params, bytes, backends));
   }
   return prepared;
 }

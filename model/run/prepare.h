@@ -36,8 +36,10 @@ struct PreparedAlgorithm {
   SchedulerFactory scheduler_factory;
 };
 
-/// Builds `run`'s schedule with `params` on the scenario's topology (ScenarioError naming the
-/// entry on failure, also when the entry's nic.scheduler needs a backend `backends` lacks).
+/// Builds `run`'s schedule with `params` on the scenario's topology, for `only_bytes` per node
+/// when it is not 0 (BuildContext::bytes, with the scenario's cost parameters) (ScenarioError
+/// naming the entry on failure, also when the entry's nic.scheduler needs a backend `backends`
+/// lacks).
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes,
                           const RunBackends& backends = {});

@@ -126,11 +126,7 @@ RunResult System::Impl::run() {
   }
   result.completion_cycles = completion;
   result.completion_ns = static_cast<double>(completion) / scenario.clock_ghz;
-  CostParams cost;
-  cost.per_hop_cycles = scenario.router.pipeline_cycles;
-  cost.packet_bytes = scenario.nic.packet_bytes;
-  cost.head_flit_bytes = scenario.nic.head_flit_bytes;
-  cost.flit_bytes = scenario.nic.flit_bytes;
+  const CostParams cost = cost_params_of(scenario);
   result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
   result.latency_bound_cycles = latency_bound_cycles(topology, bytes, cost);
   const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);
