@@ -19,16 +19,17 @@ RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
     for (std::size_t i = 0; i < in.size(); ++i)
       in_index_[static_cast<std::size_t>(in[i])] = static_cast<int>(i);
   }
-  const TopologyKind kind = topology.kind();
-  if (topology.is_direct() && (kind == TopologyKind::kRing || kind == TopologyKind::kTorus ||
-                               kind == TopologyKind::kMesh)) {
+  // The family says which rule its routes need; the dateline rule needs each link's dimension
+  // and whether it wraps around (a coordinate jump of more than one).
+  const VcClassRule rule = topology.vc_class_rule();
+  if (rule == VcClassRule::kDateline) {
     for (const Link& link : topology.links()) {
       const std::vector<int> a = topology.coords(link.src);
       const std::vector<int> b = topology.coords(link.dst);
       for (std::size_t d = 0; d < a.size() && d < b.size(); ++d) {
         if (a[d] == b[d]) continue;
         dim_[static_cast<std::size_t>(link.id)] = static_cast<int>(d);
-        if (kind != TopologyKind::kMesh && std::abs(a[d] - b[d]) > 1) {
+        if (std::abs(a[d] - b[d]) > 1) {
           wraps_[static_cast<std::size_t>(link.id)] = 1;
           dateline_ = true;
         }
@@ -36,7 +37,7 @@ RoutingTable::RoutingTable(const Topology& topology) : topology_(topology) {
       }
     }
   }
-  hop_classes_ = kind == TopologyKind::kBiGraph;
+  hop_classes_ = rule == VcClassRule::kSwitchHops;
 }
 
 const char* RoutingTable::vc_class_reason() const {

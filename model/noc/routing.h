@@ -44,7 +44,7 @@ class RoutingTable {
   bool uses_vc_classes() const { return dateline_ || hop_classes_; }
   /// Why the topology needs VC classes, for messages ("wraparound links", ...); empty if none.
   const char* vc_class_reason() const;
-  /// Dimension a link moves along on ring/torus/mesh, -1 on switched topologies.
+  /// Dimension a link moves along on ring/torus (families with the dateline rule), else -1.
   int link_dimension(int link) const { return dim_.at(static_cast<std::size_t>(link)); }
   /// True for a ring/torus wraparound link (the dateline of its dimension).
   bool link_wraps(int link) const { return wraps_.at(static_cast<std::size_t>(link)) != 0; }

@@ -11,6 +11,10 @@ namespace {
 
 class BiGraphFamily : public TopologyFamily {
  public:
+  // Routes between two switches of one half turn through the other half: a -> b -> a' -> b'
+  // would close a cycle of buffers with one class.
+  VcClassRule vc_class_rule(const Topology&) const override { return VcClassRule::kSwitchHops; }
+
   void build(TopologyBuilder& b) override {
     const TopologyConfig& config = b.config();
     const int m = config.bigraph_m;

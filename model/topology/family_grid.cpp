@@ -186,6 +186,12 @@ class GridFamily : public TopologyFamily {
   std::vector<int> coords(const Topology& t, int u) const override {
     return grid_coords(t.dims(), u);
   }
+
+  // Ring and torus wrap around (a dimension of 2 or 1 has no wraparound link: the router then
+  // finds none and uses one class); mesh XY routes need no classes.
+  VcClassRule vc_class_rule(const Topology& t) const override {
+    return t.kind() == TopologyKind::kMesh ? VcClassRule::kNone : VcClassRule::kDateline;
+  }
 };
 
 }  // namespace

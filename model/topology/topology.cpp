@@ -65,6 +65,14 @@ std::vector<int> TopologyFamily::neighbors(const Topology& t, int u) const {
   return result;
 }
 
+VcClassRule TopologyFamily::vc_class_rule(const Topology&) const {
+  return VcClassRule::kNone;
+}
+
+VcClassRule Topology::vc_class_rule() const {
+  return family_->vc_class_rule(*this);
+}
+
 std::vector<int> TopologyFamily::coords(const Topology&, int) const {
   return {};
 }

@@ -36,6 +36,15 @@ struct EnumNames<TopologyKind> {
                                                      "bigraph", "switch", "custom"};
 };
 
+/// How a router splits its virtual channels into two classes so that the family's routes cannot
+/// close a cycle of buffer dependencies (model/noc/routing.h applies it, model/noc/deadlock.h
+/// checks the result).
+enum class VcClassRule {
+  kNone,        ///< routes are deadlock-free with one class (mesh XY, up*/down*, one switch)
+  kDateline,    ///< ring/torus: a wraparound link and the later hops of its dimension use class 1
+  kSwitchHops,  ///< BiGraph: the second switch-to-switch hop and every later one use class 1
+};
+
 /// Everything needed to build a topology. Filled by the scenario loader or by parse_topology_spec.
 struct TopologyConfig {
   TopologyKind kind = TopologyKind::kTorus;  ///< family
@@ -131,6 +140,8 @@ class Topology {
   /// order (tree level, vertex id). A legal route takes up links, then down links only
   /// (up*/down*): no cycle of channel dependencies can form. False on other families.
   bool link_goes_up(int link) const;
+  /// The family's virtual-channel class rule (VcClassRule).
+  VcClassRule vc_class_rule() const;
   /// True on the families whose routes are up*/down* (fattree, custom).
   bool routes_up_down() const {
     return kind() == TopologyKind::kFatTree || kind() == TopologyKind::kCustom;

@@ -51,6 +51,8 @@ class TopologyFamily {
   virtual std::vector<int> neighbors(const Topology& t, int u) const;
   /// Coordinates of endpoint u on grid families; empty elsewhere.
   virtual std::vector<int> coords(const Topology& t, int u) const;
+  /// The VC class rule the family's routes need (default: none).
+  virtual VcClassRule vc_class_rule(const Topology& t) const;
 };
 
 /// The family of `kind`: ring, torus and mesh share the grid family.

@@ -455,3 +455,15 @@ TEST_CASE("config validation errors are actionable", "[topology]") {
   CHECK_THROWS_AS(t.route(0, 16), mt::TopologyError);
   CHECK_THROWS_AS(t.coords(-1), mt::TopologyError);
 }
+
+TEST_CASE("each family states its VC class rule", "[topology]") {
+  const auto rule = [](const std::string& spec) {
+    return mt::Topology(mt::parse_topology_spec(spec)).vc_class_rule();
+  };
+  CHECK(rule("torus:4x4") == mt::VcClassRule::kDateline);
+  CHECK(rule("ring:8") == mt::VcClassRule::kDateline);
+  CHECK(rule("mesh:4x4") == mt::VcClassRule::kNone);
+  CHECK(rule("bigraph:m=4,n=8") == mt::VcClassRule::kSwitchHops);
+  CHECK(rule("fattree:k=4,levels=2") == mt::VcClassRule::kNone);
+  CHECK(rule("switch:nodes=8") == mt::VcClassRule::kNone);
+}
