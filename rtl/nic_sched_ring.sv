@@ -32,7 +32,7 @@ module nic_sched_ring #(
   output logic [IndexBits-1:0] fetch_index_o,  // its table index, modulo 2^IndexBits
   input  logic                 fetch_pop_i,    // the entry leaves the fetch register this cycle
   output logic                 empty_o,        // no entry in the ring (fetch register excluded)
-  output logic                 busy_o          // the fetch register loads at this clock edge
+  output logic                 busy_o          // an entry is written or fetched at this edge
 );
 
   logic [Depth-1:0]     wptr_d, wptr_q, rptr_d, rptr_q;  // one-hot
@@ -41,7 +41,7 @@ module nic_sched_ring #(
   logic                 fetch_valid_d, fetch_valid_q;
   logic [EntryBits-1:0] fetch_entry_d, fetch_entry_q;
   logic [IndexBits-1:0] fetch_index_d, fetch_index_q, next_index_d, next_index_q;
-  logic                 push, load;
+  logic                 push, load, wready_d, wready_q;
 
   // One-hot pointer to the next entry (rotate by one).
   function automatic logic [Depth-1:0] ptr_inc(logic [Depth-1:0] ptr);
@@ -61,13 +61,13 @@ module nic_sched_ring #(
     .rdata_o(rdata)
   );
 
-  assign wready_o = cnt_q != CntBits'(Depth);
+  assign wready_o = wready_q;  // registered: cnt_q != Depth
   assign empty_o  = cnt_q == '0;
   // clear_i overrides at the registers' inputs only (not inside push and load: it is a late
   // input, and a write or a load under clear_i is discarded with the ring).
   assign push     = wvalid_i && wready_o;
   assign load     = (!fetch_valid_q || fetch_pop_i) && !empty_o;
-  assign busy_o   = load;
+  assign busy_o   = load || push;
 
   always_comb begin
     wptr_d        = wptr_q;
@@ -96,6 +96,7 @@ module nic_sched_ring #(
       end
       cnt_d = cnt_q + CntBits'(push) - CntBits'(load);
     end
+    wready_d = cnt_d != CntBits'(Depth);
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -103,6 +104,7 @@ module nic_sched_ring #(
       wptr_q        <= Depth'(1);
       rptr_q        <= Depth'(1);
       cnt_q         <= '0;
+      wready_q      <= 1'b1;
       fetch_valid_q <= 1'b0;
       fetch_index_q <= '0;
       next_index_q  <= '0;
@@ -110,6 +112,7 @@ module nic_sched_ring #(
       wptr_q        <= wptr_d;
       rptr_q        <= rptr_d;
       cnt_q         <= cnt_d;
+      wready_q      <= wready_d;
       fetch_valid_q <= fetch_valid_d;
       fetch_index_q <= fetch_index_d;
       next_index_q  <= next_index_d;
@@ -128,5 +131,6 @@ module nic_sched_ring #(
   // Contracts: only a valid fetch register is popped; the pointers stay one-hot.
   `MT_ASSERT(PopValid_A, !fetch_pop_i || fetch_valid_q)
   `MT_ASSERT(PointersOneHot_A, $onehot(wptr_q) && $onehot(rptr_q))
+  `MT_ASSERT(ReadyRegistered_A, wready_q == (cnt_q != CntBits'(Depth)))
 
 endmodule
