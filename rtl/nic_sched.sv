@@ -115,11 +115,15 @@ module nic_sched #(
   logic                 fetch_valid, fetch_pop, ring_empty, ring_busy;
   logic [EntryBits-1:0] fetch_entry;
   logic [IndexBits-1:0] fetch_index;
+  logic [Counters-1:0]  fetch_dec;  // the fetched entry's wait counter, one-hot
 
   nic_sched_ring #(
     .Depth    (Depth),
     .EntryBits(EntryBits),
-    .IndexBits(IndexBits)
+    .IndexBits(IndexBits),
+    .DecLsb   (WaitCounterLsb),
+    .DecBits  (CounterBits),
+    .DecWidth (Counters)
   ) u_ring (
     .clk_i,
     .rst_ni,
@@ -130,6 +134,7 @@ module nic_sched #(
     .fetch_valid_o(fetch_valid),
     .fetch_entry_o(fetch_entry),
     .fetch_index_o(fetch_index),
+    .fetch_dec_o  (fetch_dec),
     .fetch_pop_i  (fetch_pop),
     .empty_o      (ring_empty),
     .busy_o       (ring_busy)
@@ -137,9 +142,10 @@ module nic_sched #(
 
   // Refill: the fetched entry goes to its port's window when that window has room; its remaining
   // count is what its counter lacks now: need - count - late, saturating at 0, where late are the
-  // registered lanes on its counter that count does not hold yet. need - late is formed while the
-  // count is selected, so one subtract follows the Counters:1 select. (The window registers the
-  // lanes counted at this edge beside the entry.)
+  // registered lanes on its counter that count does not hold yet. The count is selected by the
+  // wait counter decoded one-hot in the fetch register (an AND-OR, no select fanout tree), and
+  // need - late is formed meanwhile, so one subtract follows the select. (The window registers
+  // the lanes counted at this edge beside the entry.)
   localparam int unsigned HitBits = $clog2(Lanes + 1);
   localparam int unsigned DiffBits = ((CountBits > HitBits) ? CountBits : HitBits) + 2;
   logic [PortBits-1:0]    fetch_port;
@@ -152,7 +158,12 @@ module nic_sched #(
   assign fetch_port    = fetch_entry[PortLsb +: PortBits];
   assign fetch_counter = fetch_entry[WaitCounterLsb +: CounterBits];
   assign fetch_need    = fetch_entry[WaitCountLsb +: CountBits];
-  assign fetch_have    = count[fetch_counter*CountBits +: CountBits];
+  always_comb begin
+    fetch_have = '0;
+    for (int unsigned c = 0; c < Counters; c++) begin
+      fetch_have = fetch_have | (count[c*CountBits +: CountBits] & {CountBits{fetch_dec[c]}});
+    end
+  end
   always_comb begin
     fetch_late = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
