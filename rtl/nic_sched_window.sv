@@ -14,7 +14,8 @@
 //           and the decision compares rem_q <= hits_q beside the step equality (no subtract in
 //           front of the pick);
 //   refill  an entry offered on ins_* (only when full_o is low) goes into the lowest free slot
-//           and becomes the youngest.
+//           and becomes the youngest (every free slot copies the offered entry; only that one
+//           becomes valid).
 // Everything is Window wide: no path depends on the table depth or the number of counters.
 
 `include "mt_assert.svh"
@@ -145,15 +146,21 @@ module nic_sched_window #(
         grant_index_d = index_q[j*IndexBits +: IndexBits];
       end
       if (take && pick[j]) valid_d[j] = 1'b0;
+      // Every free slot loads the offered entry (its data, remaining count and lane hits):
+      // the select is the slot's own valid flop, not the late ins_valid_i and the lowest-free
+      // pick. Only the lowest free slot becomes valid (and gets its age); the others hold data
+      // nobody reads.
       hits_d[j*HitBits +: HitBits] = lane_hits(
-          (ins_valid_i && ins_sel[j]) ? ins_entry_i[WaitCounterLsb +: CounterBits] :
-                                        entry_q[j*EntryBits + WaitCounterLsb +: CounterBits],
+          valid_q[j] ? entry_q[j*EntryBits + WaitCounterLsb +: CounterBits] :
+                       ins_entry_i[WaitCounterLsb +: CounterBits],
           lane_valid_i, lane_counter_i);
-      if (ins_valid_i && ins_sel[j]) begin
-        valid_d[j]                      = 1'b1;
+      if (!valid_q[j]) begin
         entry_d[j*EntryBits +: EntryBits] = ins_entry_i;
         index_d[j*IndexBits +: IndexBits] = ins_index_i;
         rem_d[j*CountBits +: CountBits]   = ins_rem_i;
+      end
+      if (ins_valid_i && ins_sel[j]) begin
+        valid_d[j] = 1'b1;
         for (int unsigned k = 0; k < Window; k++) begin
           older_d[j*Window + k] = 1'b0;             // the new entry is older than none
           if (k != j) older_d[k*Window + j] = 1'b1;  // and younger than every other
