@@ -144,7 +144,7 @@ module nic_sched #(
   // count is what its counter lacks now: need - count - late, saturating at 0, where late are the
   // registered lanes on its counter that count does not hold yet. The count is selected by the
   // wait counter decoded one-hot in the fetch register (an AND-OR, no select fanout tree), and
-  // need - late is formed meanwhile, so one subtract follows the select. (The window registers
+  // late is counted meanwhile; one carry-save step and one add follow. (The window registers
   // the lanes counted at this edge beside the entry.)
   localparam int unsigned HitBits = $clog2(Lanes + 1);
   localparam int unsigned DiffBits = ((CountBits > HitBits) ? CountBits : HitBits) + 2;
@@ -152,7 +152,7 @@ module nic_sched #(
   logic [CounterBits-1:0] fetch_counter;
   logic [CountBits-1:0]   fetch_need, fetch_have, fetch_rem;
   logic [HitBits-1:0]     fetch_late;
-  logic [DiffBits-1:0]    fetch_need_late, fetch_diff;  // two's complement
+  logic [DiffBits-1:0]    csa_y, csa_z, csa_s, csa_c, fetch_diff;  // two's complement
   logic [Ports-1:0]       ins_valid, full;
 
   assign fetch_port    = fetch_entry[PortLsb +: PortBits];
@@ -171,9 +171,15 @@ module nic_sched #(
         fetch_late = fetch_late + HitBits'(1);
       end
     end
-    fetch_need_late = DiffBits'(fetch_need) - DiffBits'(fetch_late);
-    fetch_diff      = fetch_need_late - DiffBits'(fetch_have);
-    fetch_rem       = fetch_diff[DiffBits-1] ? '0 : fetch_diff[CountBits-1:0];
+    // need - late - have = need + ~late + ~have + 2: one carry-save step (late and have arrive
+    // late, need early), then one carry-propagate add.
+    csa_y      = ~(DiffBits'(fetch_late));
+    csa_z      = ~(DiffBits'(fetch_have));
+    csa_s      = DiffBits'(fetch_need) ^ csa_y ^ csa_z;
+    csa_c      = ((DiffBits'(fetch_need) & csa_y) | (DiffBits'(fetch_need) & csa_z) |
+                  (csa_y & csa_z)) << 1;
+    fetch_diff = csa_s + (csa_c | DiffBits'(1)) + DiffBits'(1);
+    fetch_rem  = fetch_diff[DiffBits-1] ? '0 : fetch_diff[CountBits-1:0];
   end
 
   always_comb begin
