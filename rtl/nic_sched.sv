@@ -81,7 +81,9 @@ module nic_sched #(
   // Arrival lanes and counters.
   logic [Lanes-1:0]              lane_valid;
   logic [Lanes*CounterBits-1:0]  lane_counter;
-  logic [Counters*CountBits-1:0] count;
+  logic [Lanes-1:0]              lane_q_valid;
+  logic [Lanes*CounterBits-1:0]  lane_q_counter;
+  logic [Counters*CountBits-1:0] count, count_now;
   logic [Ports-1:0]              ready_seen;
   logic                          counters_busy;
 
@@ -101,7 +103,10 @@ module nic_sched #(
     .port_ready_i,
     .lane_valid_o  (lane_valid),
     .lane_counter_o(lane_counter),
+    .lane_q_valid_o  (lane_q_valid),
+    .lane_q_counter_o(lane_q_counter),
     .count_o       (count),
+    .count_now_o   (count_now),
     .ready_o       (ready_seen),
     .busy_o        (counters_busy)
   );
@@ -110,11 +115,15 @@ module nic_sched #(
   logic                 fetch_valid, fetch_pop, ring_empty, ring_busy;
   logic [EntryBits-1:0] fetch_entry;
   logic [IndexBits-1:0] fetch_index;
+  logic [Counters-1:0]  fetch_dec;  // the fetched entry's wait counter, one-hot
 
   nic_sched_ring #(
     .Depth    (Depth),
     .EntryBits(EntryBits),
-    .IndexBits(IndexBits)
+    .IndexBits(IndexBits),
+    .DecLsb   (WaitCounterLsb),
+    .DecBits  (CounterBits),
+    .DecWidth (Counters)
   ) u_ring (
     .clk_i,
     .rst_ni,
@@ -125,23 +134,53 @@ module nic_sched #(
     .fetch_valid_o(fetch_valid),
     .fetch_entry_o(fetch_entry),
     .fetch_index_o(fetch_index),
+    .fetch_dec_o  (fetch_dec),
     .fetch_pop_i  (fetch_pop),
     .empty_o      (ring_empty),
     .busy_o       (ring_busy)
   );
 
   // Refill: the fetched entry goes to its port's window when that window has room; its remaining
-  // count is what its counter lacks now (this edge's arrivals are taken off in the window).
+  // count is what its counter lacks now: need - count - late, saturating at 0, where late are the
+  // registered lanes on its counter that count does not hold yet. The count is selected by the
+  // wait counter decoded one-hot in the fetch register (an AND-OR, no select fanout tree), and
+  // late is counted meanwhile; one carry-save step and one add follow. (The window registers
+  // the lanes counted at this edge beside the entry.)
+  localparam int unsigned HitBits = $clog2(Lanes + 1);
+  localparam int unsigned DiffBits = ((CountBits > HitBits) ? CountBits : HitBits) + 2;
   logic [PortBits-1:0]    fetch_port;
   logic [CounterBits-1:0] fetch_counter;
   logic [CountBits-1:0]   fetch_need, fetch_have, fetch_rem;
+  logic [HitBits-1:0]     fetch_late;
+  logic [DiffBits-1:0]    csa_y, csa_z, csa_s, csa_c, fetch_diff;  // two's complement
   logic [Ports-1:0]       ins_valid, full;
 
   assign fetch_port    = fetch_entry[PortLsb +: PortBits];
   assign fetch_counter = fetch_entry[WaitCounterLsb +: CounterBits];
   assign fetch_need    = fetch_entry[WaitCountLsb +: CountBits];
-  assign fetch_have    = count[fetch_counter*CountBits +: CountBits];
-  assign fetch_rem     = (fetch_need > fetch_have) ? fetch_need - fetch_have : '0;
+  always_comb begin
+    fetch_have = '0;
+    for (int unsigned c = 0; c < Counters; c++) begin
+      fetch_have = fetch_have | (count[c*CountBits +: CountBits] & {CountBits{fetch_dec[c]}});
+    end
+  end
+  always_comb begin
+    fetch_late = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      if (lane_q_valid[l] && lane_q_counter[l*CounterBits +: CounterBits] == fetch_counter) begin
+        fetch_late = fetch_late + HitBits'(1);
+      end
+    end
+    // need - late - have = need + ~late + ~have + 2: one carry-save step (late and have arrive
+    // late, need early), then one carry-propagate add.
+    csa_y      = ~(DiffBits'(fetch_late));
+    csa_z      = ~(DiffBits'(fetch_have));
+    csa_s      = DiffBits'(fetch_need) ^ csa_y ^ csa_z;
+    csa_c      = ((DiffBits'(fetch_need) & csa_y) | (DiffBits'(fetch_need) & csa_z) |
+                  (csa_y & csa_z)) << 1;
+    fetch_diff = csa_s + (csa_c | DiffBits'(1)) + DiffBits'(1);
+    fetch_rem  = fetch_diff[DiffBits-1] ? '0 : fetch_diff[CountBits-1:0];
+  end
 
   always_comb begin
     for (int unsigned p = 0; p < Ports; p++) begin
@@ -185,7 +224,7 @@ module nic_sched #(
       .lane_counter_i(lane_counter),
       .min_step_i    (min_step_q),
       .ready_i       (ready_seen[p]),
-      .count_i       (count),
+      .count_i       (count_now),
       .head_valid_o  (head_valid[p]),
       .head_step_o   (head_step[p*StepBits +: StepBits]),
       .grant_o       (grant_o[p]),
@@ -243,21 +282,28 @@ module nic_sched #(
 
   assign done_o = ring_empty && !fetch_valid && (window_empty == '1) && (grant_o == '0);
 
-  // Idle: nothing moves at this edge and nothing moved at the last one. min_step_d depends only on
-  // the window heads, the fetch register and clear_i, which change only in busy cycles, so one
-  // quiet cycle after a busy one settles min_step_q too (IdleMinStepSettled_A) without the
-  // minimum-step tree in idle_o's cone.
-  logic busy_now, busy_q;
+  // Idle, registered (no logic between a flop and idle_o): nothing moved at the last two edges.
+  // busy_now covers every register but min_step_q (lanes, ready levels, table writes and loads,
+  // refills, decisions, masks, grants, clear_i). A quiet edge leaves the state as it was, so
+  // inputs held as they were (no arrival, doorbell, clear_i or table write; the same ready
+  // levels) give another quiet edge; and min_step_d depends only on the window heads, the fetch
+  // register and clear_i, so after two quiet edges min_step_q has settled too
+  // (IdleMinStepSettled_A) without the minimum-step tree in idle_o's cone. The co-simulation
+  // evaluates the RTL only while idle_o is low, an input changes or the host has an entry to
+  // write (tb/rtl_adapter).
+  logic busy_now, busy1_q, busy2_q;
   assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      busy_q <= 1'b0;
+      busy1_q <= 1'b1;
+      busy2_q <= 1'b1;
     end else begin
-      busy_q <= busy_now;
+      busy1_q <= busy_now;
+      busy2_q <= busy_now || busy1_q;
     end
   end
-  assign idle_o = !(busy_now || busy_q);
-  `MT_ASSERT(IdleMinStepSettled_A, !idle_o || (min_step_d == min_step_q))
+  assign idle_o = !busy2_q;
+  `MT_ASSERT(IdleMinStepSettled_A, !idle_o || clear_i || (min_step_d == min_step_q))
 
   // Contracts on the host's entries: fields in range of this instance, table sorted by step.
   logic                entry_bad, last_valid_q;
@@ -291,7 +337,7 @@ module nic_sched #(
     for (int unsigned p = 0; p < Ports; p++) begin
       logic [CounterBits-1:0] c;
       c             = take_entry[p*EntryBits + WaitCounterLsb +: CounterBits];
-      take_early[p] = take[p] && (count[c*CountBits +: CountBits] <
+      take_early[p] = take[p] && (count_now[c*CountBits +: CountBits] <
                                   take_entry[p*EntryBits + WaitCountLsb +: CountBits]);
       take_late[p]  = take[p] && step_order_i &&
                       (take_entry[p*EntryBits + StepLsb +: StepBits] > min_step_d);

@@ -1,10 +1,13 @@
 // Input side of the NIC scheduler v2: the arrival lanes (message arrivals and the host's release
 // doorbell) pass DecisionLatency-2 register stages and the port ready levels DecisionLatency-1,
-// then the lanes update the per-node arrival counters (and, in the windows, the remaining counts
-// of the waiting entries) at the clock edge, and the ready levels reach the decision. An arrival
-// presented in cycle n can thus enable a grant decided in cycle n + DecisionLatency - 1 and seen
-// on grant_o in cycle n + DecisionLatency (the golden model's decision latency,
-// model/nic/scheduler_model.h).
+// then the lanes are counted at the clock edge (the windows register, per slot, how many of them
+// name its counter), and the ready levels reach the decision. An arrival presented in cycle n can
+// thus enable a grant decided in cycle n + DecisionLatency - 1 and seen on grant_o in cycle
+// n + DecisionLatency (the golden model's decision latency, model/nic/scheduler_model.h).
+// The counters themselves take the counted lanes one cycle later: the lanes are registered
+// (lane_q) and added at the next edge through one decoder per lane, so no late input id passes a
+// counter compare and an adder before a register. count_o lags by lane_q; count_now_o (= count_o +
+// the lanes in lane_q) is the exact count, which the refill adds up for the one counter it reads.
 
 `include "mt_assert.svh"
 
@@ -24,7 +27,10 @@ module nic_sched_counters #(
   input  logic [Ports-1:0]             port_ready_i,    // DMA of port p can take a message
   output logic [Lanes-1:0]             lane_valid_o,    // lanes counted at this clock edge
   output logic [Lanes*CounterBits-1:0] lane_counter_o,  // their counter ids
-  output logic [Counters*CountBits-1:0] count_o,        // counters (registered)
+  output logic [Lanes-1:0]             lane_q_valid_o,  // lanes counted last edge, not yet
+  output logic [Lanes*CounterBits-1:0] lane_q_counter_o, // in count_o: their counter ids
+  output logic [Counters*CountBits-1:0] count_o,        // counters without lane_q (registered)
+  output logic [Counters*CountBits-1:0] count_now_o,    // exact counters: count_o + lane_q
   output logic [Ports-1:0]             ready_o,         // ready levels as the decision sees them
   output logic                         busy_o           // a counter or a stage changes at the edge
 );
@@ -98,30 +104,46 @@ module nic_sched_counters #(
     assign arr_moving     = lane_valid_o != '0;
   end
 
-  // Counters: + the lanes naming them.
-  logic [Counters*CountBits-1:0] count_d, count_q;
+  // Counted lanes, registered; the counters add them at the next edge.
+  logic [Lanes-1:0]              lane_valid_d, lane_valid_q;
+  logic [Lanes*CounterBits-1:0]  lane_counter_q;
+  assign lane_valid_d = clear_i ? '0 : lane_valid_o;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lane_valid_q <= '0;
+    end else begin
+      lane_valid_q <= lane_valid_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    lane_counter_q <= lane_counter_o;  // data only (lane_valid_q says which)
+  end
+
+  // Counters: + the registered lanes naming them, one decoder per lane shared by all counters.
+  logic [Counters*CountBits-1:0] count_d, count_q, count_now;
+  logic [Lanes*Counters-1:0]     decoded;
   logic [Counters-1:0]           overflow;
   logic [SumBits-1:0]            sum;
 
   always_comb begin
-    count_d  = count_q;
-    overflow = '0;
-    sum      = '0;
-    if (clear_i) begin
-      count_d = '0;
-    end else begin
-      for (int unsigned c = 0; c < Counters; c++) begin
-        sum = SumBits'(count_q[c*CountBits +: CountBits]);
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (lane_valid_o[l] && lane_counter_o[l*CounterBits +: CounterBits] == CounterBits'(c))
-          begin
-            sum = sum + SumBits'(1);
-          end
-        end
-        count_d[c*CountBits +: CountBits] = sum[CountBits-1:0];
-        overflow[c] = (sum >> CountBits) != '0;
-      end
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      decoded[l*Counters +: Counters] =
+          lane_valid_q[l] ? Counters'(1) << lane_counter_q[l*CounterBits +: CounterBits] : '0;
     end
+    count_now = count_q;
+    overflow  = '0;
+    sum       = '0;
+    for (int unsigned c = 0; c < Counters; c++) begin
+      sum = SumBits'(count_q[c*CountBits +: CountBits]);
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        sum = sum + SumBits'(decoded[l*Counters + c]);
+      end
+      count_now[c*CountBits +: CountBits] = sum[CountBits-1:0];
+      overflow[c] = (sum >> CountBits) != '0;
+    end
+    count_d = clear_i ? '0 : count_now;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -132,8 +154,13 @@ module nic_sched_counters #(
     end
   end
 
+  assign lane_q_valid_o   = lane_valid_q;
+  assign lane_q_counter_o = lane_counter_q;
+  assign count_now_o      = count_now;
   assign count_o = count_q;
-  assign busy_o  = arr_moving || rdy_moving;
+  // Busy: a lane moves or is counted, or a ready level moves (a changed port_ready_i included).
+  assign busy_o  = (lane_valid_i != '0) || arr_moving || (lane_valid_q != '0) || rdy_moving ||
+                   (port_ready_i != rdy_q[0 +: Ports]);
 
   // Contracts: counters never wrap, arrivals name an existing counter.
   logic [Lanes-1:0] lane_bad;

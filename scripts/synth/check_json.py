@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Checks a scripts/synth.sh result (ctest label `synth`): positive area and cell count, no
 latches, no unmapped cells, a positive critical path, and exactly the flops the RTL (scheduler v2)
-declares: ring (Depth x EntryBits, one-hot pointers, count, fetch register and index counter) + input
-stages and counters + per port a window (Window x (entry, index, remaining count), fill, mask,
-registered grant) + the minimum step register + the idle flag's last-cycle busy bit.
+declares: ring (Depth x EntryBits, one-hot pointers, count, registered ready, fetch register
+with its one-hot wait counter, index counter) + input stages, counted-lane register and counters +
+per port a window (valid bits, age matrix without its unused diagonal, Window x (entry, index,
+remaining count, lane hits), mask, registered grant) + the minimum step register + the idle
+flag's two busy bits.
 
   check_json.py RESULT.json"""
 
@@ -25,12 +27,14 @@ def expected_flops(p):
              + 2 * counter_bits + count_bits)
     lanes, ports, latency = p["ArrivalLanes"] + 1, p["Ports"], p["DecisionLatency"]
     depth, window, index = p["Depth"], p["Window"], p["IndexBits"]
-    ring = depth * entry + 2 * depth + clog2(depth + 1) + 1 + entry + 2 * index  # one-hot pointers
-    inputs = (latency - 1) * ports + (latency - 2) * (lanes + lanes * counter_bits)
+    hit_bits = max(1, clog2(lanes + 1))
+    ring = (depth * entry + 2 * depth + clog2(depth + 1) + 1 + 1 + entry + p["Counters"]
+            + 2 * index)  # one-hot pointers, ready, fetch register, one-hot counter, indices
+    inputs = (latency - 1) * ports + (latency - 1) * (lanes + lanes * counter_bits)
     counters = p["Counters"] * count_bits
-    one_window = (clog2(window + 1) + window * (entry + index + count_bits)
+    one_window = (window + window * (window - 1) + window * (entry + index + count_bits + hit_bits)
                   + clog2(latency + 1) + 1 + entry + index)
-    return ring + inputs + counters + ports * one_window + step_bits + 1
+    return ring + inputs + counters + ports * one_window + step_bits + 2
 
 
 def main():
