@@ -143,6 +143,12 @@ void check_exact(const Schedule& s, const PackedSchedule& packed) {
     const auto& table = packed.tables[static_cast<std::size_t>(u)];
     const auto& ids = packed.messages[static_cast<std::size_t>(u)];
     REQUIRE(table.size() == s.ops_of(u).size());
+    std::vector<std::vector<int>> counted(static_cast<std::size_t>(packed.counters));
+    for (const int m : incoming[static_cast<std::size_t>(u)]) {
+      // at(): a counter out of range throws, which fails the test.
+      counted.at(static_cast<std::size_t>(packed.message_counter[static_cast<std::size_t>(m)]))
+          .push_back(m);
+    }
     for (std::size_t e = 0; e < table.size(); ++e) {
       const Op& op = s.ops[static_cast<std::size_t>(ids[e])];
       INFO("node " << u << " entry " << e << " message " << op.id);
@@ -161,8 +167,7 @@ void check_exact(const Schedule& s, const PackedSchedule& packed) {
       mark_reachable(dependents, op.id, descendant, stamp);
       int before = 0;
       int unordered = -1;  // the first message of the counter unordered with the issue
-      for (const int m : incoming[static_cast<std::size_t>(u)]) {
-        if (packed.message_counter[static_cast<std::size_t>(m)] != table[e].wait_counter) continue;
+      for (const int m : counted.at(static_cast<std::size_t>(table[e].wait_counter))) {
         const bool b = ancestor[static_cast<std::size_t>(m)] == stamp;
         const bool a = descendant[static_cast<std::size_t>(m)] == stamp;
         if (!a && !b && unordered < 0) unordered = m;
