@@ -63,8 +63,8 @@ std::uint64_t pair_key(int incoming, std::size_t entry) {
 
 // What is known of the order of incoming message i (local index) and the issue of entry e, per
 // pair of one node: kUnknown until found, then kBefore (i happens before e), kAfter or
-// kUnordered. Two bits per pair while incoming x entries fits kDenseBytes, else a hash map
-// (nodes with huge tables).
+// kUnordered. A dense array of two bits per pair while it fits kDenseBytes, else a hash map of
+// the pairs looked at (nodes with huge tables).
 class PairOrders {
  public:
   static constexpr int kUnknown = 0, kBefore = 1, kAfter = 2, kUnordered = 3;
