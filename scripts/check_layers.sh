@@ -3,7 +3,7 @@
 #   core   (core/ topology/ collective/ workload/, nic/ but the Nic): no SystemC, no yaml-cpp,
 #          nothing from noc/, sim/, run/, config/ or tb/
 #   config (config/, sim/scenario_loader.cpp): the only files that include yaml-cpp
-#   tlm    (noc/, nic/nic.*, sim/): nothing from run/ or tb/
+#   tlm    (noc/, the Nic: nic/nic.h, nic/nic.cpp, nic/nic_*.cpp, sim/): nothing from run/ or tb/
 #   run    (run/): nothing from tb/
 # Prints every offending line (file:line: include) and exits 1 when there is one.
 #   scripts/check_layers.sh [ROOT]    (default: the repository holding this script)
@@ -26,9 +26,9 @@ offending() {
 }
 
 mapfile -t core < <(find model/core model/topology model/collective model/workload model/nic \
-  -name '*.h' -o -name '*.cpp' | grep -vE '^model/nic/nic\.(h|cpp)$' | sort)
+  -name '*.h' -o -name '*.cpp' | grep -vE '^model/nic/nic(_[a-z0-9_]+)?\.(h|cpp)$' | sort)
 mapfile -t tlm < <(find model/noc model/sim -name '*.h' -o -name '*.cpp' | sort;
-                   ls model/nic/nic.h model/nic/nic.cpp 2>/dev/null)
+                   find model/nic -regex 'model/nic/nic\(_[a-z0-9_]+\)?\.\(h\|cpp\)' | sort)
 mapfile -t run < <(find model/run -name '*.h' -o -name '*.cpp' 2>/dev/null | sort)
 mapfile -t all < <(find model tb -name '*.h' -o -name '*.cpp' | sort)
 

@@ -37,6 +37,7 @@
 
 #include "model/collective/schedule.h"
 #include "model/nic/data_store.h"
+#include "model/nic/message_record.h"
 #include "model/nic/scheduler.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/cycle_wakeup.h"
@@ -44,31 +45,6 @@
 #include "model/noc/routing.h"
 
 namespace mt {
-
-/// Progress of one message, shared by its sender and receiver NIC (owned by the System).
-struct MessageRecord {
-  int packets = 0;                   ///< packets the message is split into
-  int received = 0;                  ///< packets received and reduced at the peer
-  int snapshot = -1;                 ///< DataStore handle of the data sent (-1: none)
-  bool issued = false;               ///< the sender has issued it
-  bool arrived = false;              ///< every packet has been applied at the peer
-  std::uint64_t issue_cycle = 0;     ///< cycle the sender's DMA started it
-  std::uint64_t arrival_cycle = 0;   ///< cycle its last packet was reduced at the peer
-  std::uint64_t bytes = 0;           ///< payload bytes the message carries (its chunk), bytes
-  std::uint64_t bytes_received = 0;  ///< payload bytes received so far at the peer, bytes
-  std::vector<std::uint8_t> seen;    ///< per packet index: times received (released on arrival)
-  int bad_indices = 0;               ///< packets received with an index outside 0..packets-1
-
-  /// Sender side, at issue: the message is split into `packets` packets carrying `bytes` payload
-  /// bytes in total.
-  void start(int packets, std::uint64_t bytes);
-  /// Receiver side: the packet with index `index` carrying `payload_bytes` bytes has been
-  /// received. True when this completes the message (`packets` packets received).
-  bool receive(int index, int payload_bytes);
-  /// After completion: empty when the payload bytes received equal the message's bytes and every
-  /// packet index 0..packets-1 arrived exactly once; else what is wrong, naming message `id`.
-  std::string check_complete(int id) const;
-};
 
 /// Shared state the NICs of one System work on (all owned by the System).
 struct NicEnvironment {

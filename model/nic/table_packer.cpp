@@ -61,6 +61,46 @@ std::uint64_t pair_key(int incoming, std::size_t entry) {
   return (static_cast<std::uint64_t>(incoming) << 32) | static_cast<std::uint64_t>(entry);
 }
 
+// What is known of the order of incoming message i (local index) and the issue of entry e, per
+// pair of one node: kUnknown until found, then kBefore (i happens before e), kAfter or
+// kUnordered. A dense array of two bits per pair while it fits kDenseBytes, else a hash map of
+// the pairs looked at (nodes with huge tables).
+class PairOrders {
+ public:
+  static constexpr int kUnknown = 0, kBefore = 1, kAfter = 2, kUnordered = 3;
+  static constexpr std::size_t kDenseBytes = std::size_t{64} << 20;
+
+  PairOrders(std::size_t incoming, std::size_t entries) : entries_(entries) {
+    if (entries == 0 || incoming <= 4 * kDenseBytes / entries) {
+      dense_.assign((incoming * entries + 3) / 4, 0);
+    } else {
+      sparse_ = true;
+    }
+  }
+  int get(int incoming, std::size_t entry) const {
+    if (sparse_) {
+      const auto it = map_.find(pair_key(incoming, entry));
+      return it == map_.end() ? kUnknown : it->second;
+    }
+    const std::size_t at = static_cast<std::size_t>(incoming) * entries_ + entry;
+    return (dense_[at / 4] >> (2 * (at % 4))) & 3;
+  }
+  void set(int incoming, std::size_t entry, int order) {
+    if (sparse_) {
+      map_[pair_key(incoming, entry)] = static_cast<std::uint8_t>(order);
+      return;
+    }
+    const std::size_t at = static_cast<std::size_t>(incoming) * entries_ + entry;
+    dense_[at / 4] = static_cast<std::uint8_t>(dense_[at / 4] | (order << (2 * (at % 4))));
+  }
+
+ private:
+  std::size_t entries_;
+  bool sparse_ = false;
+  std::vector<std::uint8_t> dense_;
+  std::unordered_map<std::uint64_t, std::uint8_t> map_;
+};
+
 }  // namespace
 
 PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
@@ -192,24 +232,31 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     std::vector<std::vector<std::size_t>>& waiters = p.waiters;
     // Incoming message i (local index) happens before / after the issue of entry e: from the
     // batch for the pairs asked there, else (the merge attempts, which stop at their first
-    // unordered pair) one search each, remembered.
-    std::unordered_map<std::uint64_t, char> searched;  // bit 0: before, bit 1: after
+    // unordered pair) one search each; remembered either way.
+    PairOrders known(static_cast<std::size_t>(k), n_entries);
     const auto order_of = [&](int i, std::size_t e) {
-      const std::uint64_t key = pair_key(i, e);
-      const auto asked = p.pair_query.find(key);
-      if (asked != p.pair_query.end()) {
-        return static_cast<char>(answers[asked->second] | (answers[asked->second + 1] << 1));
+      int order = known.get(i, e);
+      if (order == PairOrders::kUnknown) {
+        bool is_before = false;
+        bool is_after = false;
+        const auto asked = p.pair_query.find(pair_key(i, e));
+        if (asked != p.pair_query.end()) {
+          is_before = answers[asked->second] != 0;
+          is_after = answers[asked->second + 1] != 0;
+        } else {
+          const int in = p.incoming[static_cast<std::size_t>(i)];
+          is_before = ordering.happens_before(in, p.entries[e]);
+          is_after = ordering.happens_before(p.entries[e], in);
+        }
+        order = is_before  ? PairOrders::kBefore
+                : is_after ? PairOrders::kAfter
+                           : PairOrders::kUnordered;
+        known.set(i, e, order);
       }
-      const auto [it, added] = searched.emplace(key, 0);
-      if (added) {
-        const int in = p.incoming[static_cast<std::size_t>(i)];
-        it->second = static_cast<char>((ordering.happens_before(in, p.entries[e]) ? 1 : 0) |
-                                       (ordering.happens_before(p.entries[e], in) ? 2 : 0));
-      }
-      return it->second;
+      return order;
     };
-    const auto before = [&](int i, std::size_t e) { return (order_of(i, e) & 1) != 0; };
-    const auto after = [&](int i, std::size_t e) { return (order_of(i, e) & 2) != 0; };
+    const auto before = [&](int i, std::size_t e) { return order_of(i, e) == PairOrders::kBefore; };
+    const auto after = [&](int i, std::size_t e) { return order_of(i, e) == PairOrders::kAfter; };
     std::vector<int> gid(static_cast<std::size_t>(k), -1);
     const auto rebuild_gid = [&]() {
       for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -246,7 +293,9 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       }
     }
     // Merge groups of the same single flow while every threshold stays exact (each group tries
-    // the earlier groups of its flow in order).
+    // the earlier groups of its flow in order). Every live group is exact with its own waiters
+    // (checked above, kept by each merge), so a merge of a and b is exact when the cross pairs
+    // are: a's members against b's waiters and b's members against a's.
     std::vector<char> alive(groups.size(), 1);
     std::unordered_map<int, std::vector<std::size_t>> earlier;  // flow -> groups seen, in order
     for (std::size_t b = 0; b < groups.size(); ++b) {
@@ -256,14 +305,14 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
       bool merged_into = false;
       for (const std::size_t a : candidates) {
         if (!alive[a]) continue;
-        std::vector<int> merged = groups[a];
+        if (!exact(groups[a], waiters[b], nullptr) || !exact(groups[b], waiters[a], nullptr)) {
+          continue;
+        }
+        std::vector<int>& merged = groups[a];
         merged.insert(merged.end(), groups[b].begin(), groups[b].end());
-        std::vector<std::size_t> w = waiters[a];
-        w.insert(w.end(), waiters[b].begin(), waiters[b].end());
-        if (!exact(merged, w, nullptr)) continue;
         std::sort(merged.begin(), merged.end());
-        groups[a] = merged;
-        waiters[a] = w;
+        std::vector<std::size_t>& w = waiters[a];
+        w.insert(w.end(), waiters[b].begin(), waiters[b].end());
         free_group[a] = static_cast<char>(free_group[a] && free_group[b]);
         alive[b] = 0;
         merged_into = true;

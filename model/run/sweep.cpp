@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "model/core/error.h"
+#include "model/core/error_json.h"
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
 
@@ -64,9 +65,13 @@ nlohmann::json to_json(const SweepRecord& r) {
   for (const auto& v : r.values) values.push_back({{"key", v.key}, {"value", v.value}});
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& run : r.runs) runs.push_back(to_json(run));
-  return {{"point", r.point}, {"key", r.key},
-          {"values", values}, {"exit_status", r.exit_status},
-          {"error", r.error}, {"wall_seconds", r.wall_seconds},
+  return {{"point", r.point},
+          {"key", r.key},
+          {"values", values},
+          {"exit_status", r.exit_status},
+          {"error", r.error},
+          {"error_location", to_json(r.error_location)},
+          {"wall_seconds", r.wall_seconds},
           {"runs", runs}};
 }
 
@@ -79,6 +84,9 @@ SweepRecord sweep_record_from_json(const nlohmann::json& j) {
         {v.at("key").get<std::string>(), v.at("value").get<std::string>(), ErrorLocation()});
   r.exit_status = j.at("exit_status").get<int>();
   r.error = j.at("error").get<std::string>();
+  // Records written before error locations were kept have none.
+  if (j.contains("error_location"))
+    r.error_location = error_location_from_json(j.at("error_location"));
   r.wall_seconds = j.at("wall_seconds").get<double>();
   for (const auto& run : j.at("runs")) r.runs.push_back(run_result_from_json(run));
   return r;

@@ -42,10 +42,11 @@ struct SweepRecord {
   std::size_t point = 0;              ///< index of the point in the current sweep
   std::string key;                    ///< sweep_point_key() of the point
   std::vector<SweepOverride> values;  ///< its axis values (location left empty)
-  int exit_status = 0;          ///< exit status of the point's process; 128 + signal if killed
-  std::string error;            ///< why the point failed; empty when it passed
-  double wall_seconds = 0;      ///< host time of the point's process, seconds
-  std::vector<RunResult> runs;  ///< the runs the point wrote (may be empty on failure)
+  int exit_status = 0;           ///< exit status of the point's process; 128 + signal if killed
+  std::string error;             ///< why the point failed; empty when it passed
+  ErrorLocation error_location;  ///< where that error is, when the point reported it located
+  double wall_seconds = 0;       ///< host time of the point's process, seconds
+  std::vector<RunResult> runs;   ///< the runs the point wrote (may be empty on failure)
 
   /// True when the process exited 0 and every run verified its data (or did not check it).
   bool passed() const { return exit_status == 0 && error.empty(); }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/core/error.h"
+#include "model/core/error_json.h"
 
 namespace mt::cli {
 
@@ -30,6 +31,13 @@ std::optional<boost::program_options::variables_map> parse_command(
     const std::vector<std::string>& args,
     const boost::program_options::options_description& options, const char* positional,
     const std::string& help_footer = "");
+
+/// Inside a catch block: the exception being handled as mtsim `command` reports it: the line it
+/// prints on stderr, the exit status (kExitBadInput for bad input and mt::Error, kExitInternal for
+/// anything else: a bug) and the error's location fields.
+ErrorReport report_current_error(const std::string& command);
+/// Writes `report` to `path` as JSON (atomically), for the process that started this one.
+void write_error_report(const std::string& path, const ErrorReport& report);
 
 /// `mtsim run`: simulate every point of a scenario.
 int run_command(const std::vector<std::string>& args);

@@ -17,32 +17,12 @@ namespace po = boost::program_options;
 
 namespace mt::cli {
 
-int run_command(const std::vector<std::string>& args) {
-  po::options_description opts(
-      "mtsim run SCENARIO.yaml [options]\n\n"
-      "Simulates every algorithm at every size of the scenario (each point in its own process)\n"
-      "and prints a table. Cycles are cycles of the scenario's clock (clock_ghz).\n\n"
-      "options");
-  std::string scenario_file, json_out, csv_out, trace_out;
-  std::vector<std::string> overrides;
-  int jobs = 1;
-  double time_limit = 0;
-  opts.add_options()("help,h", "show this help")(
-      "set,s", po::value(&overrides)->composing(),
-      "override a scenario key before validation: key.path=value, e.g. nic.ports=4 or "
-      "collective.sizes=[1MiB,4MiB] (repeatable)")(
-      "json", po::value(&json_out), "write results JSON ({\"runs\": [...]}) to this file")(
-      "csv", po::value(&csv_out), "write results CSV (one row per run) to this file")(
-      "trace", po::value(&trace_out),
-      "write a Chrome/Perfetto trace-event JSON of every run to this file: one track per NIC and "
-      "per directed link, one slice per message from issue to arrival (open in ui.perfetto.dev "
-      "or chrome://tracing; time in microseconds of simulated time)")(
-      "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
-      "time-limit", po::value(&time_limit),
-      "wall-clock limit per point, seconds (default: none): a point still simulating then is "
-      "stopped and reported as failed")("scenario", po::value(&scenario_file),
-                                        "scenario YAML file (see scenarios/README.md)");
-  if (!parse_command(args, opts, "scenario")) return kExitOk;
+namespace {
+
+// The run of a scenario once its options are parsed.
+int run_scenario(const std::string& scenario_file, const std::vector<std::string>& overrides,
+                 std::string json_out, std::string csv_out, const std::string& trace_out,
+                 const std::string& error_json, int jobs, double time_limit) {
   if (scenario_file.empty()) throw UsageError("missing SCENARIO.yaml (mtsim run --help)");
   if (jobs < 1 || jobs > 256)
     throw UsageError("--jobs " + std::to_string(jobs) + ": expected 1..256");
@@ -60,7 +40,11 @@ int run_command(const std::vector<std::string>& args) {
   // Build and verify every schedule before simulating anything: bad input writes nothing.
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, run_backends());
   if (const auto failure = verify_prepared(prepared)) {
-    std::cerr << "mtsim: " << failure->message() << "\n";
+    ErrorReport report;
+    report.line = "mtsim: " + failure->message();
+    report.exit_status = kExitCheckFailed;
+    std::cerr << report.line << "\n";
+    if (!error_json.empty()) write_error_report(error_json, report);
     return kExitCheckFailed;
   }
   int status = kExitOk;
@@ -81,6 +65,47 @@ int run_command(const std::vector<std::string>& args) {
     write_text_atomically(trace_out, json_text(chrome_trace(traced)) + "\n");
   }
   return status;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  po::options_description opts(
+      "mtsim run SCENARIO.yaml [options]\n\n"
+      "Simulates every algorithm at every size of the scenario (each point in its own process)\n"
+      "and prints a table. Cycles are cycles of the scenario's clock (clock_ghz).\n\n"
+      "options");
+  std::string scenario_file, json_out, csv_out, trace_out, error_json;
+  std::vector<std::string> overrides;
+  int jobs = 1;
+  double time_limit = 0;
+  opts.add_options()("help,h", "show this help")(
+      "set,s", po::value(&overrides)->composing(),
+      "override a scenario key before validation: key.path=value, e.g. nic.ports=4 or "
+      "collective.sizes=[1MiB,4MiB] (repeatable)")(
+      "json", po::value(&json_out), "write results JSON ({\"runs\": [...]}) to this file")(
+      "csv", po::value(&csv_out), "write results CSV (one row per run) to this file")(
+      "trace", po::value(&trace_out),
+      "write a Chrome/Perfetto trace-event JSON of every run to this file: one track per NIC and "
+      "per directed link, one slice per message from issue to arrival (open in ui.perfetto.dev "
+      "or chrome://tracing; time in microseconds of simulated time)")(
+      "error-json", po::value(&error_json),
+      "when an error stops the run before its results (bad input, failed verification), write "
+      "it to this file as JSON: {\"error\": the line printed, \"exit_status\", \"location\": "
+      "{file, line, column, key_path, ...}} (mtsim sweep reads it for a failed point)")(
+      "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
+      "time-limit", po::value(&time_limit),
+      "wall-clock limit per point, seconds (default: none): a point still simulating then is "
+      "stopped and reported as failed")("scenario", po::value(&scenario_file),
+                                        "scenario YAML file (see scenarios/README.md)");
+  if (!parse_command(args, opts, "scenario")) return kExitOk;
+  try {
+    return run_scenario(scenario_file, overrides, json_out, csv_out, trace_out, error_json, jobs,
+                        time_limit);
+  } catch (...) {
+    if (!error_json.empty()) write_error_report(error_json, report_current_error("run"));
+    throw;
+  }
 }
 
 }  // namespace mt::cli

@@ -1,15 +1,9 @@
 // mtsim: command-line front end of the MultiTree all-reduce simulator.
 
-#include <boost/program_options/errors.hpp>
 #include <cstdlib>
 #include <iostream>
-#include <new>
 #include <systemc>
 
-#include "model/collective/algorithm.h"
-#include "model/collective/schedule.h"
-#include "model/config/config_error.h"
-#include "model/topology/topology.h"
 #include "tb/mtsim/cli.h"
 
 namespace {
@@ -61,29 +55,11 @@ int sc_main(int argc, char* argv[]) {
               << "\"; expected run, sweep, train, schedule, verify or import"
               << " (mtsim --help)\n";
     return kExitBadInput;
-  } catch (const boost::program_options::error& e) {
-    std::cerr << "mtsim " << command << ": " << e.what() << " (mtsim " << command << " --help)\n";
-  } catch (const UsageError& e) {
-    std::cerr << "mtsim " << command << ": " << e.what() << "\n";
-  } catch (const mt::ScenarioError& e) {
-    std::cerr << "mtsim: " << e.what() << "\n";
-  } catch (const mt::TopologyError& e) {
-    std::cerr << "mtsim: topology: " << e.what() << "\n";
-  } catch (const mt::AlgorithmError& e) {
-    std::cerr << "mtsim: algorithm: " << e.what() << "\n";
-  } catch (const mt::ScheduleError& e) {
-    std::cerr << "mtsim: schedule: " << e.what() << "\n";
-  } catch (const mt::Error& e) {  // files that cannot be read or written, fork failures
-    std::cerr << "mtsim " << command << ": " << e.what() << "\n";
-  } catch (const std::bad_alloc&) {
-    std::cerr << "mtsim " << command << ": out of memory\n";
-  } catch (const std::exception& e) {
-    // Every input and system error is an mt::Error: anything else is mtsim's own bug.
-    std::cerr << "mtsim " << command << ": internal error (a bug in mtsim; please report it with "
-              << "the command line and input files): " << e.what() << "\n";
-    return kExitInternal;
+  } catch (...) {
+    const mt::ErrorReport report = report_current_error(command);
+    std::cerr << report.line << "\n";
+    return report.exit_status;
   }
-  return kExitBadInput;
 }
 
 // SystemC's own main() prints its banner on stderr before it calls sc_main, so sc_main cannot

@@ -28,28 +28,6 @@ std::string read_whole(const std::string& path) {
   return os.str();
 }
 
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-// The line of a process log that explains a failure: the last one from mtsim itself, else the
-// last non-empty one.
-std::string failure_line(const std::string& log) {
-  std::istringstream in(log);
-  std::string last, last_mtsim;
-  for (std::string line; std::getline(in, line);) {
-    line = trim(line);
-    if (line.empty()) continue;
-    last = line;
-    if (line.rfind("mtsim", 0) == 0 || line.rfind("Error:", 0) == 0) last_mtsim = line;
-  }
-  std::string text = last_mtsim.empty() ? last : last_mtsim;
-  if (text.size() > kMaxErrorChars) text = text.substr(0, kMaxErrorChars) + "...";
-  return text;
-}
-
 }  // namespace
 
 std::string absolute_path(const std::string& path) {
@@ -100,6 +78,8 @@ std::vector<std::string> point_command(const std::string& exe, const SweepConfig
   }
   argv.push_back("--json");
   argv.push_back(dir.point_json(point.index));
+  argv.push_back("--error-json");
+  argv.push_back(dir.point_error(point.index));
   return argv;
 }
 
@@ -117,8 +97,8 @@ void write_points_file(const std::string& path, const std::string& exe, const Sw
 }
 
 SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
-                                 const std::string& json_path, const std::string& log_path,
-                                 double wall_seconds) {
+                                 const std::string& json_path, const std::string& error_path,
+                                 const std::string& log_path, double wall_seconds) {
   SweepRecord r;
   r.point = point.index;
   r.key = point.key;
@@ -149,8 +129,23 @@ SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
     }
   }
   if (exit_status != 0) {
-    r.error = failure_line(read_whole(log_path));
-    if (r.error.empty()) r.error = "mtsim run exited with status " + std::to_string(exit_status);
+    // The error that stopped the point, as it reported it (line and location fields).
+    std::string report_problem;
+    if (std::ifstream(error_path).good()) {
+      try {
+        const ErrorReport report =
+            error_report_from_json(nlohmann::json::parse(read_whole(error_path)));
+        r.error = report.line;
+        r.error_location = report.location;
+      } catch (const std::exception& e) {
+        report_problem = error_path + ": unreadable error report: " + e.what() + "; ";
+      }
+    }
+    if (r.error.size() > kMaxErrorChars) r.error = r.error.substr(0, kMaxErrorChars) + "...";
+    if (r.error.empty()) {
+      r.error = report_problem + "mtsim run exited with status " + std::to_string(exit_status) +
+                " (log: " + log_path + ")";
+    }
   } else if (r.runs.empty()) {
     r.error =
         json_problem.empty() ? "mtsim run wrote no results (" + json_path + ")" : json_problem;

@@ -19,6 +19,9 @@ struct SweepDir {
   std::string point_json(std::size_t i) const {
     return root + "/points/" + std::to_string(i) + ".json";
   }
+  std::string point_error(std::size_t i) const {
+    return root + "/points/" + std::to_string(i) + ".error.json";
+  }
   std::string point_status(std::size_t i) const {
     return root + "/points/" + std::to_string(i) + ".status";
   }
@@ -48,11 +51,12 @@ void write_points_file(const std::string& path, const std::string& exe, const Sw
                        const std::vector<SweepPoint>& points, const SweepDir& dir);
 
 /// The record of a point from what its `mtsim run` process left: its exit status, the results
-/// JSON it wrote (`json_path`, may be missing) and its log (`log_path`: stdout and stderr; the
-/// last message line explains a failure without results).
+/// JSON it wrote (`json_path`, may be missing) and the error report it wrote when an error stopped
+/// it before its results (`error_path`, `mtsim run --error-json`: the error line and location
+/// fields); `log_path` (its stdout and stderr) is named when a failure left neither.
 SweepRecord collect_sweep_record(const SweepPoint& point, int exit_status,
-                                 const std::string& json_path, const std::string& log_path,
-                                 double wall_seconds);
+                                 const std::string& json_path, const std::string& error_path,
+                                 const std::string& log_path, double wall_seconds);
 
 /// Records that did not pass.
 std::size_t count_failed(const std::vector<SweepRecord>& records);

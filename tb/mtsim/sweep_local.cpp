@@ -128,6 +128,7 @@ int run_sweep_locally(const std::string& exe, const std::string& sweep_file,
            !g_interrupted) {
       const SweepPoint& p = points[todo[next++]];
       std::remove(dir.point_json(p.index).c_str());
+      std::remove(dir.point_error(p.index).c_str());
       std::remove(dir.point_status(p.index).c_str());
       const std::string log_path = dir.point_log(p.index);
       const int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -152,8 +153,8 @@ int run_sweep_locally(const std::string& exe, const std::string& sweep_file,
     const SweepPoint& p = points[outcome->task];
     const int code = outcome->timed_out ? kExitTimedOut : outcome->exit_code();
     std::ofstream(dir.point_status(p.index)) << code << "\n";
-    SweepRecord r = collect_sweep_record(p, code, dir.point_json(p.index), dir.point_log(p.index),
-                                         outcome->wall_seconds);
+    SweepRecord r = collect_sweep_record(p, code, dir.point_json(p.index), dir.point_error(p.index),
+                                         dir.point_log(p.index), outcome->wall_seconds);
     if (outcome->timed_out) {
       std::ostringstream limit;
       limit << options.timeout_seconds;

@@ -19,6 +19,7 @@ void emit_slurm(const std::string& exe, const std::string& sweep_file, const Swe
   write_points_file(dir.root + "/points.txt", exe, sweep, points, dir);
   for (const auto& p : points) {  // results of an earlier run must not be merged as this one's
     std::remove(dir.point_json(p.index).c_str());
+    std::remove(dir.point_error(p.index).c_str());
     std::remove(dir.point_status(p.index).c_str());
   }
   const std::string root = shell_quote(dir.root);
@@ -88,8 +89,8 @@ int merge_slurm_results(const SweepConfig& sweep, const std::vector<SweepPoint>&
       std::ifstream in(dir.point_status(p.index));
       if (!(in >> status)) status = 125;
     }
-    records.push_back(
-        collect_sweep_record(p, status, dir.point_json(p.index), dir.point_log(p.index), 0.0));
+    records.push_back(collect_sweep_record(p, status, dir.point_json(p.index),
+                                           dir.point_error(p.index), dir.point_log(p.index), 0.0));
   }
   std::string text;
   for (const auto& r : records) text += json_text(to_json(r)) + "\n";

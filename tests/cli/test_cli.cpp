@@ -63,6 +63,41 @@ TEST_CASE("mtsim run rejects a bad scenario with file:line:col and writes nothin
   CHECK_THAT(missing.output, Catch::Contains("cannot open the scenario file"));
 }
 
+TEST_CASE("mtsim run --error-json hands the error line, exit status and location to its caller") {
+  const std::string yaml = scratch("located.yaml");
+  const std::string json = scratch("located.json");
+  const std::string error = scratch("located.error.json");
+  write_file(yaml, "topology: torus:4x4\ncollective:\n  algorithms: [ring]\n  sizes: [0]\n");
+  const CliResult r = mtsim("run " + yaml + " --json " + json + " --error-json " + error);
+  CHECK(r.status == 2);
+  REQUIRE(exists(error));
+  const nlohmann::json report = read_json(error);
+  const std::string line =
+      "mtsim: " + yaml + ":4:11: collective.sizes[0]: \"0\" is not a positive size";
+  CHECK(report.at("error") == line);
+  CHECK(r.output == line + "\n");  // the line the user saw, nothing else
+  CHECK(report.at("exit_status") == 2);
+  CHECK(report.at("location") ==
+        nlohmann::json(
+            {{"file", yaml}, {"line", 4}, {"column", 11}, {"key_path", "collective.sizes[0]"}}));
+  CHECK_FALSE(exists(json));
+  // An override's error names the override, not a file place.
+  const CliResult set = mtsim("run " + kSource + "/scenarios/default.yaml --error-json " + error +
+                              " --set collective.algorithms=[ring,warp]");
+  CHECK(set.status == 2);
+  const nlohmann::json located = read_json(error).at("location");
+  CHECK(located.at("override_key") == "collective.algorithms");
+  CHECK(located.at("override_text") == "collective.algorithms=[ring,warp]");
+  CHECK(located.at("key_path") == "collective.algorithms[1]");
+  // A run that passes writes no report.
+  const std::string passed = scratch("passed.error.json");
+  const CliResult ok = mtsim("run " + kSource + "/scenarios/default.yaml --set topology=ring:4 " +
+                             "--set collective.algorithms=[ring] --set collective.sizes=[4KiB] " +
+                             "--error-json " + passed);
+  CHECK(ok.status == 0);
+  CHECK_FALSE(exists(passed));
+}
+
 TEST_CASE("mtsim schedule validates its options") {
   const CliResult no_topology = mtsim("schedule --algorithm ring");
   CHECK(no_topology.status == 2);

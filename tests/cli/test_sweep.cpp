@@ -347,6 +347,19 @@ TEST_CASE("a failing point is recorded with its error and exit status and the ot
   CHECK(rows[0].at("passed") == "false");
   CHECK(rows[0].at("completion_cycles").empty());
   CHECK_THAT(rows[0].at("error"), Catch::Contains("ring2d"));
+  // The error is the line the point printed, taken from its error report, not its log.
+  const nlohmann::json report = read_json(dir + "/out/points/0.error.json");
+  CHECK(report.at("exit_status") == 2);
+  CHECK_THAT(read_file(dir + "/out/logs/0.log"),
+             Catch::Contains(report.at("error").get<std::string>()));
+  nlohmann::json record;  // point 0's line of results.jsonl (points finish in any order)
+  for (const auto& line : lines_of(read_file(dir + "/out/results.jsonl"))) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j.at("point") == 0) record = j;
+  }
+  REQUIRE(record.is_object());
+  CHECK(record.at("error") == report.at("error"));
+  CHECK(record.at("error_location") == report.at("location"));
   CHECK(rows[1].at("exit_status") == "0");
   CHECK(rows[1].at("algorithm") == "ring");
   const nlohmann::json doc = read_json(dir + "/out/results.json");
@@ -417,8 +430,9 @@ TEST_CASE(
   const auto keys = tiny_keys();
   for (std::size_t i = 0; i < commands.size(); ++i) {
     INFO(commands[i]);
-    CHECK_THAT(commands[i],
-               Catch::EndsWith("'--json' '" + abs + "/points/" + std::to_string(i) + ".json'"));
+    const std::string point = abs + "/points/" + std::to_string(i);
+    CHECK_THAT(commands[i], Catch::EndsWith("'--json' '" + point + ".json' '--error-json' '" +
+                                            point + ".error.json'"));
     CHECK_THAT(commands[i],
                Catch::Contains("' 'run' '" + kDefaultScenario +
                                "' '--set' 'collective.verify_data=true' '--set' 'topology=" +
