@@ -2,14 +2,12 @@
 
 namespace mt {
 
-nlohmann::json to_json(const ErrorLocation& location) {
-  nlohmann::json j = nlohmann::json::object();
-  const auto text = [&j](const char* key, const std::string& value) {
-    if (!value.empty()) j[key] = value;
-  };
-  const auto number = [&j](const char* key, int value) {
-    if (value >= 0) j[key] = value;
-  };
+namespace {
+
+// The fields of an ErrorLocation, in one list for both directions: `text` for strings, `number`
+// for ints (const or not, as the caller needs).
+template <class Location, class Text, class Number>
+void each_field(Location& location, const Text& text, const Number& number) {
   text("file", location.file);
   number("line", location.line);
   number("column", location.column);
@@ -19,26 +17,33 @@ nlohmann::json to_json(const ErrorLocation& location) {
   number("node", location.node);
   number("entry", location.entry);
   number("message", location.message);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ErrorLocation& location) {
+  nlohmann::json j = nlohmann::json::object();
+  each_field(
+      location,
+      [&j](const char* key, const std::string& value) {
+        if (!value.empty()) j[key] = value;
+      },
+      [&j](const char* key, int value) {
+        if (value >= 0) j[key] = value;
+      });
   return j;
 }
 
 ErrorLocation error_location_from_json(const nlohmann::json& j) {
   ErrorLocation location;
-  const auto text = [&j](const char* key, std::string& value) {
-    if (j.contains(key)) value = j.at(key).get<std::string>();
-  };
-  const auto number = [&j](const char* key, int& value) {
-    if (j.contains(key)) value = j.at(key).get<int>();
-  };
-  text("file", location.file);
-  number("line", location.line);
-  number("column", location.column);
-  text("key_path", location.key_path);
-  text("override_key", location.override_key);
-  text("override_text", location.override_text);
-  number("node", location.node);
-  number("entry", location.entry);
-  number("message", location.message);
+  each_field(
+      location,
+      [&j](const char* key, std::string& value) {
+        if (j.contains(key)) value = j.at(key).get<std::string>();
+      },
+      [&j](const char* key, int& value) {
+        if (j.contains(key)) value = j.at(key).get<int>();
+      });
   return location;
 }
 
