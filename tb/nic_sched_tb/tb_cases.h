@@ -1,0 +1,49 @@
+#pragma once
+// nic_sched_tb's build parameters (the Verilated configuration, CMake MT_RTL_*) and its tables:
+// the real ones (every registered algorithm on several topologies, every node, packed for this
+// build) and random legal ones. tb_cases.cpp makes them; nic_sched_tb.cpp drives them.
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/nic/schedule_table.h"
+#include "model/nic/table_packer.h"
+
+namespace nic_sched_tb {
+
+using mt::TableEntry;
+
+// Parameters of the Verilated build (CMake MT_RTL_*).
+constexpr int kNodes = MT_RTL_NODES;
+constexpr int kPorts = MT_RTL_PORTS;
+constexpr int kDepth = MT_RTL_DEPTH;
+constexpr int kWindow = MT_RTL_WINDOW;
+constexpr int kIndexBits = MT_RTL_INDEX_BITS;
+constexpr int kChunks = MT_RTL_CHUNKS;
+constexpr int kFlows = MT_RTL_FLOWS;
+constexpr int kSteps = MT_RTL_STEPS;
+constexpr int kCounters = MT_RTL_COUNTERS;
+constexpr int kMaxCount = MT_RTL_MAX_COUNT;
+constexpr int kLanes = MT_RTL_ARRIVAL_LANES;
+constexpr int kLatency = MT_RTL_DECISION_LATENCY;
+
+// One table to run.
+struct Case {
+  std::string name;
+  std::vector<TableEntry> table;
+  std::vector<int> arrivals;  // per counter: arrivals the driver presents in total
+  int ports = 1;
+  bool step_order = true;
+};
+
+/// One line describing a table entry, for mismatch reports.
+std::string describe(const TableEntry& e);
+/// Tables of every node of every algorithm x topology that packs and fits the build; counts the
+/// schedules packed and those skipped (too large for the build).
+std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int* skipped);
+/// A random legal table: sorted by step, fields in range, thresholds reachable.
+Case random_case(std::mt19937_64& rng, int index);
+
+}  // namespace nic_sched_tb
