@@ -1,0 +1,233 @@
+#include "model/nic/counter_groups.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <utility>
+
+#include "model/nic/schedule_table.h"
+
+namespace mt::packing {
+
+namespace {
+
+std::uint64_t pair_key(int incoming, std::size_t entry) {
+  return (static_cast<std::uint64_t>(incoming) << 32) | static_cast<std::uint64_t>(entry);
+}
+
+std::size_t at(int i) {
+  return static_cast<std::size_t>(i);
+}
+
+struct UnionFind {
+  std::vector<int> parent;
+  explicit UnionFind(int n) : parent(at(n)) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int x) {
+    while (parent[at(x)] != x) {
+      parent[at(x)] = parent[at(parent[at(x)])];
+      x = parent[at(x)];
+    }
+    return x;
+  }
+  void unite(int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[at(std::max(a, b))] = std::min(a, b);
+  }
+};
+
+// The flow every member of a group carries, or -1 when they differ.
+int flow_of(const NodePack& p, const Schedule& schedule, const std::vector<int>& members) {
+  const int f = schedule.ops[at(p.incoming[at(members[0])])].flow;
+  for (const int i : members) {
+    if (schedule.ops[at(p.incoming[at(i)])].flow != f) return -1;
+  }
+  return f;
+}
+
+// Every entry of `waiting` is exact over a group made of `members`: each member arrives either
+// before or after its issue. The first unordered pair goes to `unordered` when given.
+bool exact(NodeOrders& orders, const std::vector<int>& members,
+           const std::vector<std::size_t>& waiting, std::pair<int, std::size_t>* unordered) {
+  for (const std::size_t e : waiting) {
+    for (const int i : members) {
+      if (!orders.before(i, e) && !orders.after(i, e)) {
+        if (unordered) *unordered = {i, e};
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>& local,
+                   HappensBefore& ordering) {
+  const auto op_of = [&](int id) -> const Op& { return schedule.ops[at(id)]; };
+  std::stable_sort(p.entries.begin(), p.entries.end(),
+                   [&](int a, int b) { return op_of(a).step < op_of(b).step; });
+  const int k = static_cast<int>(p.incoming.size());
+  UnionFind uf(std::max(k, 1));
+  std::vector<char> waited(at(k), 0);
+  for (const int id : p.entries) {
+    const std::vector<int>& deps = op_of(id).deps;
+    for (std::size_t j = 0; j < deps.size(); ++j) {
+      const int a = local[at(deps[j])];
+      waited[at(a)] = 1;
+      if (j > 0) uf.unite(local[at(deps[0])], a);
+    }
+  }
+  // Groups as member lists, ordered by smallest member.
+  std::vector<int> group_index(at(k), -1);
+  for (int i = 0; i < k; ++i) {
+    if (!waited[at(i)]) continue;
+    const int r = uf.find(i);
+    if (group_index[at(r)] < 0) {
+      group_index[at(r)] = static_cast<int>(p.groups.size());
+      p.groups.emplace_back();
+    }
+    p.groups[at(group_index[at(r)])].push_back(i);
+  }
+  // Messages nobody waits for: singleton groups (may merge later), flagged free.
+  p.free_group.assign(p.groups.size(), 0);
+  for (int i = 0; i < k; ++i) {
+    if (waited[at(i)]) continue;
+    p.groups.push_back({i});
+    p.free_group.push_back(1);
+  }
+  std::vector<int> gid(at(k), -1);
+  for (std::size_t g = 0; g < p.groups.size(); ++g) {
+    for (const int i : p.groups[g]) gid[at(i)] = static_cast<int>(g);
+  }
+  p.waiters.assign(p.groups.size(), {});
+  for (std::size_t e = 0; e < p.entries.size(); ++e) {
+    const std::vector<int>& deps = op_of(p.entries[e]).deps;
+    if (!deps.empty()) p.waiters[at(gid[at(local[at(deps[0])])])].push_back(e);
+  }
+  for (std::size_t g = 0; g < p.groups.size(); ++g) {
+    for (const std::size_t e : p.waiters[g]) {
+      for (const int i : p.groups[g]) {
+        const auto [it, added] = p.pair_query.emplace(pair_key(i, e), 0);
+        if (!added) continue;
+        const int in = p.incoming[at(i)];
+        it->second = ordering.ask(in, p.entries[e]);
+        ordering.ask(p.entries[e], in);
+      }
+    }
+  }
+}
+
+NodeOrders::NodeOrders(const NodePack& p, const std::vector<char>& answers, HappensBefore& ordering)
+    : pack_(p), answers_(answers), ordering_(ordering), entries_(p.entries.size()) {
+  const std::size_t incoming = p.incoming.size();
+  if (entries_ == 0 || incoming <= 4 * kDenseBytes / entries_) {
+    dense_.assign((incoming * entries_ + 3) / 4, 0);
+  } else {
+    sparse_ = true;
+  }
+}
+
+int NodeOrders::get(int i, std::size_t e) const {
+  if (sparse_) {
+    const auto it = map_.find(pair_key(i, e));
+    return it == map_.end() ? kUnknown : it->second;
+  }
+  const std::size_t pos = at(i) * entries_ + e;
+  return (dense_[pos / 4] >> (2 * (pos % 4))) & 3;
+}
+
+void NodeOrders::set(int i, std::size_t e, int order) {
+  if (sparse_) {
+    map_[pair_key(i, e)] = static_cast<std::uint8_t>(order);
+    return;
+  }
+  const std::size_t pos = at(i) * entries_ + e;
+  dense_[pos / 4] = static_cast<std::uint8_t>(dense_[pos / 4] | (order << (2 * (pos % 4))));
+}
+
+int NodeOrders::order_of(int i, std::size_t e) {
+  int order = get(i, e);
+  if (order != kUnknown) return order;
+  bool is_before = false;
+  bool is_after = false;
+  const auto asked = pack_.pair_query.find(pair_key(i, e));
+  if (asked != pack_.pair_query.end()) {
+    is_before = answers_[asked->second] != 0;
+    is_after = answers_[asked->second + 1] != 0;
+  } else {
+    const int in = pack_.incoming[at(i)];
+    is_before = ordering_.happens_before(in, pack_.entries[e]);
+    is_after = ordering_.happens_before(pack_.entries[e], in);
+  }
+  order = is_before ? kBefore : is_after ? kAfter : kUnordered;
+  set(i, e, order);
+  return order;
+}
+
+void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& orders) {
+  std::vector<std::vector<int>>& groups = p.groups;
+  std::vector<std::vector<std::size_t>>& waiters = p.waiters;
+  // Check every union-find group first: a failure here means no grouping can be exact.
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    std::pair<int, std::size_t> unordered;
+    if (exact(orders, groups[g], waiters[g], &unordered)) continue;
+    const auto [i, e] = unordered;
+    ErrorLocation where;
+    where.node = node;
+    where.entry = static_cast<int>(e);
+    where.message = p.entries[e];
+    throw TableError("node " + std::to_string(node) + " entry " + std::to_string(e) + " (message " +
+                         std::to_string(p.entries[e]) +
+                         "): its dependencies share a counter with message " +
+                         std::to_string(p.incoming[at(i)]) +
+                         ", which is unordered with the entry's issue: no arrival-count "
+                         "threshold expresses its dependencies exactly",
+                     where);
+  }
+  // Merge groups of the same single flow while every threshold stays exact (each group tries
+  // the earlier groups of its flow in order). Every live group is exact with its own waiters
+  // (checked above, kept by each merge), so a merge of a and b is exact when the cross pairs
+  // are: a's members against b's waiters and b's members against a's.
+  std::vector<char> alive(groups.size(), 1);
+  std::unordered_map<int, std::vector<std::size_t>> earlier;  // flow -> groups seen, in order
+  for (std::size_t b = 0; b < groups.size(); ++b) {
+    const int fb = flow_of(p, schedule, groups[b]);
+    if (fb < 0) continue;
+    std::vector<std::size_t>& candidates = earlier[fb];
+    bool merged_into = false;
+    for (const std::size_t a : candidates) {
+      if (!alive[a] || !exact(orders, groups[a], waiters[b], nullptr) ||
+          !exact(orders, groups[b], waiters[a], nullptr)) {
+        continue;
+      }
+      std::vector<int>& merged = groups[a];
+      merged.insert(merged.end(), groups[b].begin(), groups[b].end());
+      std::sort(merged.begin(), merged.end());
+      waiters[a].insert(waiters[a].end(), waiters[b].begin(), waiters[b].end());
+      p.free_group[a] = static_cast<char>(p.free_group[a] && p.free_group[b]);
+      alive[b] = 0;
+      merged_into = true;
+      break;
+    }
+    if (!merged_into) candidates.push_back(b);
+  }
+  // Remaining free groups (nobody waits on them) collapse into one counter.
+  std::vector<std::vector<int>> final_groups;
+  std::vector<int> free_members;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (!alive[g]) continue;
+    if (p.free_group[g]) {
+      free_members.insert(free_members.end(), groups[g].begin(), groups[g].end());
+    } else {
+      final_groups.push_back(groups[g]);
+    }
+  }
+  if (!free_members.empty()) {
+    std::sort(free_members.begin(), free_members.end());
+    final_groups.push_back(free_members);
+  }
+  groups = std::move(final_groups);
+}
+
+}  // namespace mt::packing
