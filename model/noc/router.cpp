@@ -162,10 +162,23 @@ void Router::remove_requester(int out, int fifo) {
 }
 
 void Router::apply_credits(std::uint64_t now) {
+  // Credits still on the link wait in a heap by first landing; the few landing flit by flit now
+  // are kept apart (a flit at a time through the heap cost more than the rest of the router).
   while (!credits_.empty() && credits_.front().cycle <= now) {
-    Credit credit = credits_.front();
+    landing_.push_back(credits_.front());
     std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
     credits_.pop_back();
+  }
+  land(landing_, now);
+}
+
+void Router::land(std::vector<Credit>& credits, std::uint64_t now) {
+  for (std::size_t k = 0; k < credits.size();) {
+    Credit& credit = credits[k];
+    if (credit.cycle > now) {
+      ++k;
+      continue;
+    }
     int landed = credit.flits;
     if (credit.span > 1 && now < credit.start + credit.span - 1) {
       landed = static_cast<int>(static_cast<std::uint64_t>(credit.flits) *
@@ -174,20 +187,49 @@ void Router::apply_credits(std::uint64_t now) {
     outputs_[static_cast<std::size_t>(credit.out)].credits[static_cast<std::size_t>(credit.vc)] +=
         landed - credit.applied;
     credit.applied = landed;
-    if (credit.applied == credit.flits) continue;
+    if (credit.applied == credit.flits) {
+      credit = credits.back();
+      credits.pop_back();
+      continue;
+    }
     // The first cycle at which one more flit has landed.
     const std::uint64_t need = static_cast<std::uint64_t>(credit.applied + 1) * credit.span;
     const std::uint64_t flits = static_cast<std::uint64_t>(credit.flits);
     credit.cycle = credit.start - 1 + (need + flits - 1) / flits;
-    credits_.push_back(credit);
-    std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+    ++k;
   }
+}
+
+std::uint64_t Router::next_credit_cycle() const {
+  std::uint64_t next = credits_.empty() ? kNever : credits_.front().cycle;
+  for (const Credit& credit : landing_) next = std::min(next, credit.cycle);
+  return next;
+}
+
+bool Router::can_move(std::uint64_t now) const {
+  for (const Output& output : outputs_) {
+    if (output.requesters.empty() || output.busy_until > now) continue;
+    if (output.reserved_fifo >= 0) return true;  // the reservation may lapse or be served
+    for (const int fifo : output.requesters) {
+      const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
+      if (head.ready <= now && pick_vc(output, head, packet_of(*head.payload)) >= 0) return true;
+    }
+  }
+  return false;
 }
 
 void Router::process() {
   const std::uint64_t now = clock_.now();
   wakeup_.clear();
   apply_credits(now);
+  // Most wake-ups of a router whose packets wait for credits land a flit too few: when no free
+  // output has a packet it could take (nor a reservation to serve or drop), the passes below
+  // would change nothing; only the next wake-up is due.
+  if (can_move(now)) allocate(now);
+  schedule_wakeup(now);
+}
+
+void Router::allocate(std::uint64_t now) {
   // A grant can expose a new head for an output already visited: repeat until nothing moves.
   // Outputs arbitrate in the allocator's rotating order (they compete for inputs).
   // After the first pass only an output that gained a requester can grant (a grant only takes
@@ -219,6 +261,9 @@ void Router::process() {
     first_pass = false;
   }
   allocator_.end_round();
+}
+
+void Router::schedule_wakeup(std::uint64_t now) {
   std::uint64_t next = kNever;
   blocked_ = false;
   for (const Output& output : outputs_) {
@@ -240,7 +285,7 @@ void Router::process() {
       }
     }
   }
-  if (blocked_ && !credits_.empty()) next = std::min(next, credits_.front().cycle);
+  if (blocked_) next = std::min(next, next_credit_cycle());
   if (next != kNever) wakeup_.at(next);
 }
 

@@ -119,12 +119,24 @@ class Router : public sc_core::sc_module {
   };
   /// Adds to the outputs' credits what has landed by `now`.
   void apply_credits(std::uint64_t now);
+  /// Adds to the outputs' credits what `credits` (each with its next landing cycle) have landed
+  /// by `now`, advancing each to its next landing and dropping those landed in full.
+  void land(std::vector<Credit>& credits, std::uint64_t now);
+  /// The next cycle at which a credit on its way lands one more flit (kNever: none on its way).
+  std::uint64_t next_credit_cycle() const;
 
   tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay);
   tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
   void process();
+  /// True when some free output has a ready packet it could take now (downstream VC and
+  /// credits) or a reservation: otherwise allocate() would change nothing at `now`.
+  bool can_move(std::uint64_t now) const;
+  /// The allocation passes of one cycle: every free output arbitrates until nothing moves.
+  void allocate(std::uint64_t now);
+  /// Computes blocked_ and the next cycle process() must run at.
+  void schedule_wakeup(std::uint64_t now);
   bool arbitrate(int out, std::uint64_t now, const std::vector<int>* visit_rank);
   /// True when input FIFO `fifo` should leave its input port to another of that port's VCs this
   /// cycle: one nearer in the port's round robin, whose head is ready and could be granted by an
@@ -150,7 +162,8 @@ class Router : public sc_core::sc_module {
   std::vector<Output> outputs_;
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in the current pass (scratch)
-  std::vector<Credit> credits_;  // min-heap by cycle
+  std::vector<Credit> credits_;  // on their way, none landed yet: min-heap by cycle
+  std::vector<Credit> landing_;  // landing flit by flit, in no order
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   CycleWakeup wakeup_;    // the one pending wake-up of process()
   bool blocked_ = false;  // a ready packet waits for a credit

@@ -87,7 +87,9 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   }
   int reserve_fifo = -1;
   std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
-  for (const int fifo : best_fifo >= 0 ? std::vector<int>{} : output.requesters) {
+  static const std::vector<int> kNoCandidates;
+  const std::vector<int>& candidates = best_fifo >= 0 ? kNoCandidates : output.requesters;
+  for (const int fifo : candidates) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
     const int port = fifo / params_.vcs;
