@@ -2,7 +2,7 @@
 # Place and route of the NIC scheduler with Debian's qflow tools in the OSU 0.18 um library
 # (qflow-tech-osu018): the netlist of scripts/synth.sh (same top, sources, parameters), qflow's
 # fanout buffering (blifFanout), graywolf placement, qrouter detailed routing and qrouter's RC
-# extraction (rc2dly -> SPEF), then OpenSTA on the routed netlist with the extracted parasitics
+# extraction (repaired by fix_rc.py, rc2dly -> SPEF), then OpenSTA on the routed netlist with the extracted parasitics
 # and the same constraints as synth.sh (clock uncertainty, I/O delays, driving cell, output load;
 # no wire-load model: the SPEF replaces it). Post-layout area, utilisation and post-route timing
 # against the synthesis estimate.
@@ -88,7 +88,16 @@ for f in "$def" "$spef" "$netlist"; do
   [ -s "$f" ] || { echo "pnr.sh: qflow produced no $f, see $proj/log/" >&2; exit 1; }
 done
 
-# 3. Post-route STA: routed netlist + extracted parasitics, synth.sh's constraints.
+# 3. Post-route STA: routed netlist + extracted parasitics, synth.sh's constraints. qflow's own
+# SPEF comes from rc2dly, which stops at the few nets qrouter's extraction leaves broken and
+# crashes on some net names: repair the RC file and convert it again (fix_rc.py says what).
+mkdir -p "$proj/rc"
+/usr/bin/python3 "$root/scripts/synth/fix_rc.py" "$netlist" "$liberty" "$proj/layout/$top.rc" \
+  "$proj/rc/$top.rc" 2> "$proj/rc/fix_rc.log"
+# rc2dly names the design after the RC file's path: run it beside the file.
+(cd "$proj/rc" && /usr/lib/qflow/bin/rc2dly -D : -r "$top.rc" -l "$liberty" -d "$top.spef") \
+  > "$proj/rc/rc2dly.log" 2>&1 || { echo "pnr.sh: rc2dly failed, see $proj/rc/rc2dly.log" >&2; exit 1; }
+spef="$proj/rc/$top.spef"
 /usr/bin/python3 "$root/scripts/synth/fix_spef.py" "$spef" "$proj/post_route.spef"
 spef="$proj/post_route.spef"
 io_ns=$(awk "BEGIN { printf \"%.4f\", $clock_ns * $io_fraction }")

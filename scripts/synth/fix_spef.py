@@ -3,7 +3,8 @@
 internal nodes `<net>_<k>` where SPEF wants `*<net>:<k>`, and writes capacitances in pF under a
 `*C_UNIT 1 FF` header (the pin loads it lists are the liberty's pF values), and keeps the
 brackets of generate-block names (`gen_port[0]_u`) in its name map where the netlist has
-`gen_port_0__u`.
+`gen_port_0__u`, drops the `~` fix_rc.py appended to names rc2dly cannot hold, and turns `$ < > .` in names
+into `_` as qflow's vesta.sh does (the netlist's spelling).
 
   fix_spef.py IN.spef OUT.spef"""
 
@@ -20,7 +21,9 @@ def main():
     out, section = [], None
     for line in open(src):
         if MAPPED.match(line):
-            line = BRACKET.sub(r"_\1_", line)
+            line = BRACKET.sub(r"_\1_", line).replace("~\n", "\n")
+            # as qflow's vesta.sh does: the netlist has `_` for these
+            line = line[:1] + re.sub(r"[$<>.]", "_", line[1:])
         elif line.startswith("*C_UNIT"):
             line = "*C_UNIT 1 PF\n"
         elif line.startswith(("*CAP", "*RES", "*CONN", "*END", "*D_NET")):
