@@ -216,37 +216,71 @@ TEST_CASE("two streams sharing a link each get half of it", "[noc][bandwidth]") 
   CHECK(std::max(a, b) == expected);
 }
 
-TEST_CASE("message flow control: two messages sharing a link pass one whole message apart",
-          "[noc][bandwidth][message]") {
+namespace {
+
+// Two 10-packet messages (nodes 0 and 1) into node 2 across a switch under message flow control,
+// with `vcs` VCs of `buffer_flits` per buffer (the receive port's too); returns the run.
+RunResult two_messages_into_one_port(int vcs, int buffer_flits) {
   ScenarioConfig s = base_scenario();
   s.nic.flow_control = mt::FlowControl::kMessage;
+  s.router.vcs = vcs;
+  s.router.buffer_flits = buffer_flits;
   s.topology = test::topology_config("switch:nodes=4", 150);
   s.collective.verify_data = false;
   const Topology topology(s.topology);
-  const int packets = 10;
   Schedule schedule = empty_schedule(4, 2);
   schedule.add(make_op(0, 2, 0, OpKind::kReduce));
   schedule.add(make_op(1, 2, 1, OpKind::kReduce));
-  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  return simulate(s, topology, schedule, 2ull * 256 * 10);
+}
+
+// The head packet has 17 flits, the 9 body packets 16 (no head flit): a message occupies the
+// switch->2 link for 17 + 9 * 16 = 161 cycles; its last packet reaches node 2 after the wire
+// and is reduced (64 elements, 2 cycles).
+constexpr std::uint64_t kBodyCycles = 16;
+constexpr std::uint64_t kMessageCycles = 17 + 9 * kBodyCycles;
+constexpr std::uint64_t kWireAndReduce = 150 + 2;
+
+}  // namespace
+
+TEST_CASE("message flow control: two messages into a one-VC port pass a message apart",
+          "[noc][bandwidth][message]") {
+  const ScenarioConfig s = base_scenario();
+  REQUIRE(packet_cycles(s, 256, 16.0) == 17);
+  REQUIRE(LinkChannel::serialization_cycles(Nic::flits_for(256, 0, s.nic.flit_bytes),
+                                            s.nic.flit_bytes, 16.0) == kBodyCycles);
+  REQUIRE(Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle) == 2);
+  // One VC of the default four VCs' space (1272 flits): both messages fit in every buffer.
+  const RunResult r = two_messages_into_one_port(1, 4 * 318);
   INFO(r.error);
   REQUIRE(r.error.empty());
-  // The head packet has 17 flits, the 9 body packets 16 (no head flit): a message occupies the
-  // switch->2 link for 17 + 9 * 16 = 161 cycles. Both messages fit in the switch's input buffers
-  // (161 <= 318 flits on one VC), so the second streams right behind the first once the first's
-  // last packet has released the output VC: the messages arrive exactly one message time apart.
-  const std::uint64_t head = packet_cycles(s, 256, 16.0);
-  const std::uint64_t body = LinkChannel::serialization_cycles(
-      Nic::flits_for(256, 0, s.nic.flit_bytes), s.nic.flit_bytes, 16.0);
-  const std::uint64_t message = head + (packets - 1) * body;
-  REQUIRE(message == 161);
-  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
-  const std::uint64_t first = 150 + 1 + message + 150 + reduce;
+  // The first message holds the receive port's only VC until its last packet has passed; the
+  // second waits in the switch's input buffer and streams right behind it: they arrive exactly
+  // one message time apart.
+  const std::uint64_t first = 150 + 1 + kMessageCycles + kWireAndReduce;
   const std::uint64_t a = r.message_arrival_cycles.at(0);
   const std::uint64_t b = r.message_arrival_cycles.at(1);
   CHECK(std::min(a, b) == first);
-  CHECK(std::max(a, b) == first + message);
-  CHECK(r.completion_cycles == first + message);
-  CHECK(r.packets == 2 * packets);
+  CHECK(std::max(a, b) == first + kMessageCycles);
+  CHECK(r.completion_cycles == first + kMessageCycles);
+  CHECK(r.packets == 20);
+}
+
+TEST_CASE("message flow control: two messages into one port share it packet by packet",
+          "[noc][bandwidth][message]") {
+  // The receive port has a VC per message (4): the link alternates between the two messages'
+  // packets from the first head (150 + pipeline 1) for 2 x 161 cycles, and the message whose last
+  // packet goes first arrives one body packet earlier.
+  const RunResult r = two_messages_into_one_port(4, 318);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  const std::uint64_t last = 150 + 1 + 2 * kMessageCycles + kWireAndReduce;
+  const std::uint64_t a = r.message_arrival_cycles.at(0);
+  const std::uint64_t b = r.message_arrival_cycles.at(1);
+  CHECK(std::max(a, b) == last);
+  CHECK(std::min(a, b) == last - kBodyCycles);
+  CHECK(r.completion_cycles == last);
+  CHECK(r.packets == 20);
 }
 
 TEST_CASE("message flow control: ring all-reduce across a switch verifies the data",
