@@ -102,6 +102,10 @@ struct NicConfig {
   /// Transmit queue per port, packets: a port takes its next message once the unsent packets of
   /// its messages fit in it (0: once its last packet has left).
   int tx_queue_packets = 0;
+  /// VCs of a receive port: its buffer (router.vcs x router.buffer_flits flits) split evenly
+  /// among them; under message flow control a message holds one until its tail has passed, so
+  /// this many messages share a port packet by packet (0: router.vcs, as a router input).
+  int receive_vcs = 0;
   /// Once every operation of its current step has started, a node starts no later step's
   /// operation until all its ports are free.
   bool step_barrier = false;

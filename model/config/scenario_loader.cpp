@@ -14,7 +14,7 @@ namespace {
 // Cross-key rules of one NIC: the scenario's (`run` null), or an algorithm entry's with its
 // overrides (named by the entry's position).
 void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
-               const NicConfig& c) {
+               const NicConfig& c, const RouterConfig& router) {
   const auto fail = [&](const std::string& key, const std::string& what) {
     if (run == nullptr) r.fail_at(root, "nic." + key, what);
     ErrorLocation at = run->location;  // the entry's place, the key inside its nic
@@ -25,6 +25,13 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
     fail("packet_bytes", std::to_string(c.packet_bytes) +
                              " is not a whole number of 4-byte elements (the reduction unit adds "
                              "fp32/int32 elements; a packet carries whole ones)");
+  const int packet_flits = (c.packet_bytes + c.head_flit_bytes + c.flit_bytes - 1) / c.flit_bytes;
+  if (c.receive_vcs > 0 && router.vcs * router.buffer_flits / c.receive_vcs < packet_flits)
+    fail("receive_vcs", std::to_string(c.receive_vcs) + " VCs of a receive port's " +
+                            std::to_string(router.vcs * router.buffer_flits) +
+                            " flits (router.vcs x router.buffer_flits) cannot each hold one packet "
+                            "of " +
+                            std::to_string(packet_flits) + " flits");
   if (c.scheduler == SchedulerImpl::kRtl && c.issue != IssueMode::kHardware)
     fail("scheduler",
          "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
@@ -142,8 +149,8 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
     r.fail(root, "router.buffer_flits",
            std::to_string(s.router.buffer_flits) + " flits cannot hold one packet of " +
                std::to_string(packet_flits) + " flits (nic.packet_bytes + nic.head_flit_bytes)");
-  check_nic(r, root, nullptr, s.nic);
-  for (const auto& a : s.collective.algorithms) check_nic(r, root, &a, a.nic);
+  check_nic(r, root, nullptr, s.nic, s.router);
+  for (const auto& a : s.collective.algorithms) check_nic(r, root, &a, a.nic, s.router);
   check_representable(r, root, s);
 }
 

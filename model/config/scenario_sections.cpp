@@ -121,6 +121,7 @@ void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& pa
                                    "reduction",
                                    "port_binding",
                                    "tx_queue_packets",
+                                   "receive_vcs",
                                    "step_barrier",
                                    "receive_port",
                                    "packet_bytes",
@@ -151,6 +152,7 @@ void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& pa
                  c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
                if (key == "reduction") c.reduction = r.choice_of<ReduceGranularity>(v, p);
                if (key == "tx_queue_packets") c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
+               if (key == "receive_vcs") c.receive_vcs = r.integer32(v, p, 0, 64);
                if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
                if (key == "receive_port")
                  c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";

@@ -45,6 +45,14 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
   sim_require(router.buffer_flits >= max_flits,
               "router.buffer_flits (" + std::to_string(router.buffer_flits) +
                   ") must hold one whole packet (" + std::to_string(max_flits) + " flits)");
+  if (nic.receive_vcs > 0) {
+    const int per_vc = router.vcs * router.buffer_flits / nic.receive_vcs;
+    sim_require(per_vc >= max_flits,
+                "nic.receive_vcs " + std::to_string(nic.receive_vcs) + " splits a receive port's " +
+                    std::to_string(router.vcs * router.buffer_flits) + " flits into VCs of " +
+                    std::to_string(per_vc) + ", less than one packet (" +
+                    std::to_string(max_flits) + " flits)");
+  }
   for (const Link& link : topology.links()) {
     sim_require(link.bytes_per_cycle > 0, "link " + std::to_string(link.id) + " has no bandwidth");
     sim_require(link.latency_cycles >= 0,

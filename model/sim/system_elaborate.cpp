@@ -132,6 +132,8 @@ NicPlan System::Impl::plan_messages() {
 void System::Impl::build_routers() {
   const RouterConfig& rc = scenario.router;
   const int nodes = topology.nodes();
+  const int receive_vcs = scenario.nic.receive_vcs > 0 ? scenario.nic.receive_vcs : rc.vcs;
+  const RouterOutputConfig receive_port{-1, receive_vcs, rc.vcs * rc.buffer_flits / receive_vcs};
   const int first_router = topology.is_direct() ? 0 : nodes;
   for (int v = first_router; v < topology.vertices(); ++v) {
     RouterParams params;
@@ -143,16 +145,19 @@ void System::Impl::build_routers() {
     params.step_priority_per_input = rc.step_priority_per_input;
     params.network_inputs = static_cast<int>(topology.in_links(v).size());
     params.local_ports = topology.is_direct() ? ports : 0;
-    // Every output feeds a buffer of `vcs` VCs of `buffer_flits` each: a router's input or a NIC's
-    // receive port (an ejection port, or a switch's link to a node), as BookSim's ejection channel
-    // has its VCs. Under message flow control a message holds one of them, so up to `vcs`
-    // messages share a receive port packet by packet instead of queueing whole.
+    // An output feeds a router's input (`vcs` VCs of `buffer_flits`) or a NIC's receive port (an
+    // ejection port, or a switch's link to a node): the same space in `nic.receive_vcs` VCs,
+    // by default `vcs` as BookSim's ejection channel. Under message flow control a message holds
+    // one, so that many messages share a receive port packet by packet; with one they queue whole.
     for (const int id : topology.out_links(v)) {
-      params.outputs.push_back(RouterOutputConfig{id, rc.vcs, rc.buffer_flits});
+      if (!topology.is_direct() && !topology.is_switch(topology.link(id).dst)) {
+        params.outputs.push_back(
+            RouterOutputConfig{id, receive_port.vcs, receive_port.credits_per_vc});
+      } else {
+        params.outputs.push_back(RouterOutputConfig{id, rc.vcs, rc.buffer_flits});
+      }
     }
-    for (int p = 0; p < params.local_ports; ++p) {
-      params.outputs.push_back(RouterOutputConfig{-1, rc.vcs, rc.buffer_flits});
-    }
+    for (int p = 0; p < params.local_ports; ++p) params.outputs.push_back(receive_port);
     const std::string name = (topology.is_direct() ? "router_" : "switch_") + std::to_string(v);
     routers.push_back(std::make_unique<Router>(name.c_str(), params, routing, clock));
   }

@@ -219,12 +219,11 @@ TEST_CASE("two streams sharing a link each get half of it", "[noc][bandwidth]") 
 namespace {
 
 // Two 10-packet messages (nodes 0 and 1) into node 2 across a switch under message flow control,
-// with `vcs` VCs of `buffer_flits` per buffer (the receive port's too); returns the run.
-RunResult two_messages_into_one_port(int vcs, int buffer_flits) {
+// node 2's receive port split into `receive_vcs` VCs (its 4 x 318 flits); returns the run.
+RunResult two_messages_into_one_port(int receive_vcs) {
   ScenarioConfig s = base_scenario();
   s.nic.flow_control = mt::FlowControl::kMessage;
-  s.router.vcs = vcs;
-  s.router.buffer_flits = buffer_flits;
+  s.nic.receive_vcs = receive_vcs;
   s.topology = test::topology_config("switch:nodes=4", 150);
   s.collective.verify_data = false;
   const Topology topology(s.topology);
@@ -243,15 +242,14 @@ constexpr std::uint64_t kWireAndReduce = 150 + 2;
 
 }  // namespace
 
-TEST_CASE("message flow control: two messages into a one-VC port pass a message apart",
+TEST_CASE("message flow control: two messages into a one-VC receive port pass a message apart",
           "[noc][bandwidth][message]") {
   const ScenarioConfig s = base_scenario();
   REQUIRE(packet_cycles(s, 256, 16.0) == 17);
   REQUIRE(LinkChannel::serialization_cycles(Nic::flits_for(256, 0, s.nic.flit_bytes),
                                             s.nic.flit_bytes, 16.0) == kBodyCycles);
   REQUIRE(Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle) == 2);
-  // One VC of the default four VCs' space (1272 flits): both messages fit in every buffer.
-  const RunResult r = two_messages_into_one_port(1, 4 * 318);
+  const RunResult r = two_messages_into_one_port(1);
   INFO(r.error);
   REQUIRE(r.error.empty());
   // The first message holds the receive port's only VC until its last packet has passed; the
@@ -271,7 +269,7 @@ TEST_CASE("message flow control: two messages into one port share it packet by p
   // The receive port has a VC per message (4): the link alternates between the two messages'
   // packets from the first head (150 + pipeline 1) for 2 x 161 cycles, and the message whose last
   // packet goes first arrives one body packet earlier.
-  const RunResult r = two_messages_into_one_port(4, 318);
+  const RunResult r = two_messages_into_one_port(0);  // router.vcs: 4
   INFO(r.error);
   REQUIRE(r.error.empty());
   const std::uint64_t last = 150 + 1 + 2 * kMessageCycles + kWireAndReduce;

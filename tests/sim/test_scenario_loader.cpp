@@ -111,7 +111,8 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
       "topology: torus:4x4\nnic:\n  portz: 4\ncollective: {algorithms: [ring]}\n";
   CHECK(error_of(text) ==
         "bad.yaml:3:3: nic.portz: unknown key; expected one of: ports, scheduler, flow_control, "
-        "issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, "
+        "issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, receive_vcs, "
+        "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "software_issue_cycles, step_order, decision_latency_cycles, scheduler_depth, "
         "scheduler_window");
@@ -141,7 +142,8 @@ TEST_CASE("wrong types are rejected with the key path") {
         "bad.yaml:3:25: router.step_priority: expected true or false, got \"maybe\"");
   CHECK(error_of(base + "nic: 4\n") ==
         "bad.yaml:3:6: nic: expected a mapping of keys (ports, scheduler, flow_control, issue, "
-        "reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, step_barrier, "
+        "reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, receive_vcs, "
+        "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, software_issue_cycles, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
@@ -179,6 +181,10 @@ TEST_CASE("impossible values are rejected") {
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 8}\n" + algos) ==
         "bad.yaml:1:1: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
         "(nic.packet_bytes + nic.head_flit_bytes)");
+  CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 20}\nnic: {receive_vcs: 8}\n" +
+                 algos) ==
+        "bad.yaml:3:20: nic.receive_vcs: 8 VCs of a receive port's 80 flits (router.vcs x "
+        "router.buffer_flits) cannot each hold one packet of 17 flits");
   CHECK_THAT(error_of("topology: torus:4x4\nnic: {ports: 9}\n" + algos),
              Catch::StartsWith("bad.yaml:1:11: topology: ") && Catch::Contains("ports"));
   CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring, ring]}\n") ==
@@ -226,7 +232,7 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
   CHECK(error_of(kValid, {"nic.portz=4"}) ==
         "--set nic.portz=4: nic.portz: unknown key; expected one "
         "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, "
-        "port_binding, tx_queue_packets, step_barrier, receive_port, packet_bytes, "
+        "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, software_issue_cycles, step_order, decision_latency_cycles, "
         "scheduler_depth, scheduler_window");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
