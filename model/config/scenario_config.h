@@ -104,8 +104,9 @@ struct NicConfig {
   int tx_queue_packets = 0;
   /// VCs of a receive port: its buffer (router.vcs x router.buffer_flits flits) split evenly
   /// among them; under message flow control a message holds one until its tail has passed, so
-  /// this many messages share a port packet by packet (0: router.vcs, as a router input).
-  int receive_vcs = 0;
+  /// this many messages share a port packet by packet; with 1 they are received one at a time
+  /// (0: router.vcs, as a router input and the reference simulator's ejection channel).
+  int receive_vcs = 1;
   /// Once every operation of its current step has started, a node starts no later step's
   /// operation until all its ports are free.
   bool step_barrier = false;
