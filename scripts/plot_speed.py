@@ -37,6 +37,9 @@ def main():
     ap.add_argument("--issue-table", action="store_true")
     ap.add_argument("--instructions")
     ap.add_argument("--out", default="docs/speed_scale.png")
+    ap.add_argument("--before-label", default="before issue 17")
+    ap.add_argument("--after-label", default="this version")
+    ap.add_argument("--machine", default="loaded machine", help="how loaded the machine was")
     a = ap.parse_args()
     if a.instructions:
         fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11.5, 4.2))
@@ -56,9 +59,9 @@ def main():
         ax2.legend(fontsize=8)
     else:
         fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    series = [(a.after, "this version", "o-")]
+    series = [(a.after, a.after_label, "o-")]
     if a.before:
-        series.insert(0, (a.before, "before issue 17", "s--"))
+        series.insert(0, (a.before, a.before_label, "s--"))
     if a.issue_table:
         issue = [(16, 580e3), (64, 214e3), (144, 84e3), (256, 71e3)]
         ax.plot([p[0] for p in issue], [p[1] / 1e6 for p in issue], "x:",
@@ -73,7 +76,7 @@ def main():
     ax.set_xscale("log", base=2)
     ax.set_xlabel("nodes (torus; 512 = 8x8x8, others 2D)")
     ax.set_ylabel("simulated packets per CPU second (millions)")
-    ax.set_title("MultiTree, co-designed NIC, 1 MiB (loaded machine)")
+    ax.set_title(f"MultiTree, co-designed NIC, 1 MiB ({a.machine})")
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend()
