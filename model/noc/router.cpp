@@ -236,19 +236,25 @@ void Router::allocate(std::uint64_t now) {
   // an input port, an output and credits away), so later passes visit only those.
   // In the first pass an input port's VCs take turns across outputs (input_prefers_other); later
   // passes only fill what is still free.
-  visit_rank_.resize(static_cast<std::size_t>(allocator_.outputs()));
-  for (int k = 0; k < allocator_.outputs(); ++k) {
-    visit_rank_[static_cast<std::size_t>(allocator_.output_at(k))] = k;
+  const int outputs = allocator_.outputs();
+  if (visit_rank_start_ != allocator_.output_at(0)) {  // the rotation moved: new ranks
+    visit_rank_start_ = allocator_.output_at(0);
+    visit_rank_.resize(static_cast<std::size_t>(outputs));
+    for (int k = 0; k < outputs; ++k) {
+      visit_rank_[static_cast<std::size_t>(allocator_.output_at(k))] = k;
+    }
   }
   bool moved = true;
   bool first_pass = true;
   while (moved) {
     moved = false;
-    for (int k = 0; k < allocator_.outputs(); ++k) {
-      const int out = allocator_.output_at(k);
-      char& gained = outputs_[static_cast<std::size_t>(out)].gained_requester;
-      if (!first_pass && !gained) continue;
-      gained = 0;
+    for (int k = 0, out = visit_rank_start_; k < outputs;
+         ++k, out = out + 1 == outputs ? 0 : out + 1) {
+      Output& output = outputs_[static_cast<std::size_t>(out)];
+      if (!first_pass && !output.gained_requester) continue;
+      output.gained_requester = 0;
+      // A busy output or one nobody waits for cannot grant (arbitrate would say so first).
+      if (output.busy_until > now || output.requesters.empty()) continue;
       if (arbitrate(out, now, first_pass ? &visit_rank_ : nullptr)) {
         allocator_.granted(out);
         moved = true;

@@ -161,7 +161,8 @@ class Router : public sc_core::sc_module {
   std::vector<int> input_reserved_by_;           // per input port: output waiting for it (-1)
   std::vector<Output> outputs_;
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
-  std::vector<int> visit_rank_;  // per output: its position in the current pass (scratch)
+  std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
+  int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)
   std::vector<Credit> credits_;  // on their way, none landed yet: min-heap by cycle
   std::vector<Credit> landing_;  // landing flit by flit, in no order
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
