@@ -52,20 +52,22 @@ struct EnumNames<SchedulerImpl> {
 enum class FlowControl {
   kPacket,   ///< "packet": per-packet credits and arbitration (baseline)
   kMessage,  ///< "message": a message's buffer is reserved once, then its packets stream
+  kAuto,     ///< "auto": chosen per point by choose_nic_mode() (model/run/nic_choice.h)
 };
 template <>
 struct EnumNames<FlowControl> {
-  static constexpr std::array<const char*, 2> kNames{"packet", "message"};
+  static constexpr std::array<const char*, 3> kNames{"packet", "message", "auto"};
 };
 
 /// Who issues a node's operations (`nic.issue`).
 enum class IssueMode {
   kSoftware,  ///< "software": the host issues each op once its dependencies are met
   kHardware,  ///< "hardware": the co-designed NIC scheduler issues from its table, step order
+  kAuto,      ///< "auto": chosen per point by choose_nic_mode() (model/run/nic_choice.h)
 };
 template <>
 struct EnumNames<IssueMode> {
-  static constexpr std::array<const char*, 2> kNames{"software", "hardware"};
+  static constexpr std::array<const char*, 3> kNames{"software", "hardware", "auto"};
 };
 
 template <>

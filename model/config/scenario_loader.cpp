@@ -32,9 +32,9 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
                             " flits (router.vcs x router.buffer_flits) cannot each hold one packet "
                             "of " +
                             std::to_string(packet_flits) + " flits");
-  if (c.scheduler == SchedulerImpl::kRtl && c.issue != IssueMode::kHardware)
+  if (c.scheduler == SchedulerImpl::kRtl && c.issue == IssueMode::kSoftware)
     fail("scheduler",
-         "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware "
+         "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware or auto "
          "(nic.issue is " +
              std::string(to_string(c.issue)) + ")");
 }

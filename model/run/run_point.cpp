@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "model/run/nic_choice.h"
 #include "model/sim/system.h"
 
 namespace mt {
@@ -10,10 +11,13 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
   try {
     ScenarioConfig point = scenario;
-    point.nic = p.run->nic;  // the entry's nic (scenario nic plus its `nic:` overrides)
+    // The entry's nic (scenario nic plus its `nic:` overrides), its auto modes resolved.
+    const NicChoice nic = choose_nic_mode(p.run->nic, p.schedule, bytes);
+    point.nic = nic.nic;
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
     r.schedule = p.schedule.algorithm;
+    r.nic_choice = nic.chosen;
     return r;
   } catch (const std::exception& e) {
     return failed_result(scenario, p, bytes, e.what());

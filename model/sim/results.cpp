@@ -60,6 +60,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"topology", r.topology},
                       {"algorithm", r.algorithm},
                       {"schedule", r.schedule},
+                      {"nic_choice", r.nic_choice},
                       {"nodes", r.nodes},
                       {"ports", r.ports},
                       {"bytes", r.bytes},
@@ -93,6 +94,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.topology = j.at("topology").get<std::string>();
   r.algorithm = j.at("algorithm").get<std::string>();
   r.schedule = j.value("schedule", r.algorithm);
+  r.nic_choice = j.value("nic_choice", std::string());
   r.nodes = j.at("nodes").get<int>();
   r.ports = j.at("ports").get<int>();
   r.bytes = j.at("bytes").get<std::uint64_t>();
@@ -200,9 +202,13 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   }
   bool noted = false;
   for (const auto& r : runs) {
-    if (r.schedule.empty() || r.schedule.rfind(r.algorithm + ":", 0) != 0) continue;
+    const bool chose_schedule = !r.schedule.empty() && r.schedule.rfind(r.algorithm + ":", 0) == 0;
+    if (!chose_schedule && r.nic_choice.empty()) continue;
     os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
-       << " chose " << r.schedule.substr(r.algorithm.size() + 1) << "\n";
+       << " chose ";
+    if (chose_schedule) os << r.schedule.substr(r.algorithm.size() + 1);
+    if (!r.nic_choice.empty()) os << (chose_schedule ? " on " : "") << r.nic_choice;
+    os << "\n";
     noted = true;
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "

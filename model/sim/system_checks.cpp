@@ -23,6 +23,9 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
   const RouterConfig& router = scenario.router;
   const NicConfig& nic = scenario.nic;
   sim_require(scenario.watchdog_cycles >= 1, "watchdog_cycles must be >= 1");
+  sim_require(nic.issue != IssueMode::kAuto && nic.flow_control != FlowControl::kAuto,
+              "nic.issue and nic.flow_control auto are chosen per point before simulation "
+              "(choose_nic_mode, model/run/nic_choice.h); the system needs the chosen modes");
   sim_require(router.pipeline_cycles >= 0, "router.pipeline_cycles must be >= 0");
   sim_require(router.vcs >= 1, "router.vcs must be >= 1");
   sim_require(nic.flit_bytes >= 1, "nic.flit_bytes must be >= 1");

@@ -298,7 +298,7 @@ TEST_CASE("closed sets are parsed once into enums; a bad name lists the allowed 
   CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], dtype: fp16}\n") ==
         "bad.yaml:2:42: collective.dtype: \"fp16\" is not one of: fp32, int32");
   CHECK(error_of(base + "nic: {flow_control: credit}\n") ==
-        "bad.yaml:3:21: nic.flow_control: \"credit\" is not one of: packet, message");
+        "bad.yaml:3:21: nic.flow_control: \"credit\" is not one of: packet, message, auto");
   CHECK(error_of(base + "nic: {issue: firmware}\n") ==
-        "bad.yaml:3:14: nic.issue: \"firmware\" is not one of: software, hardware");
+        "bad.yaml:3:14: nic.issue: \"firmware\" is not one of: software, hardware, auto");
 }

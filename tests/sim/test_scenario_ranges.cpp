@@ -128,8 +128,9 @@ TEST_CASE("NIC values the simulator would refuse after simulating are rejected a
         "unit adds fp32/int32 elements; a packet carries whole ones)");
   CHECK(error_of(std::string(kBase) + "nic: {scheduler: rtl}\n") ==
         "s.yaml:5:18: nic.scheduler: rtl is the co-designed hardware scheduler: it needs "
-        "nic.issue: hardware (nic.issue is software)");
+        "nic.issue: hardware or auto (nic.issue is software)");
   CHECK(error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: hardware}\n").empty());
+  CHECK(error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: auto}\n").empty());
   // A per-algorithm nic override is checked the same way, named by its entry.
   CHECK(error_of("topology: ring:2\ncollective:\n  algorithms:\n    - {name: ring, nic: "
                  "{packet_bytes: 10}}\n") ==
