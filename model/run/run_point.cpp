@@ -12,7 +12,7 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
   try {
     ScenarioConfig point = scenario;
     // The entry's nic (scenario nic plus its `nic:` overrides), its auto modes resolved.
-    const NicChoice nic = choose_nic_mode(p.run->nic, p.schedule, bytes);
+    const NicChoice nic = choose_nic_mode(p.run->nic);
     point.nic = nic.nic;
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
