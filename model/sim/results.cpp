@@ -202,11 +202,13 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   }
   bool noted = false;
   for (const auto& r : runs) {
-    const bool chose_schedule = !r.schedule.empty() && r.schedule.rfind(r.algorithm + ":", 0) == 0;
+    // "auto:disjoint_rings(pipeline=2)": the schedule auto built (whatever the entry's label).
+    const std::string auto_prefix = "auto:";
+    const bool chose_schedule = r.schedule.rfind(auto_prefix, 0) == 0;
     if (!chose_schedule && r.nic_choice.empty()) continue;
     os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
        << " chose ";
-    if (chose_schedule) os << r.schedule.substr(r.algorithm.size() + 1);
+    if (chose_schedule) os << r.schedule.substr(auto_prefix.size());
     if (!r.nic_choice.empty()) os << (chose_schedule ? " on " : "") << r.nic_choice;
     os << "\n";
     noted = true;

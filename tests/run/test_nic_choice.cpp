@@ -104,5 +104,18 @@ TEST_CASE("auto NIC with a slow host runs as hardware issue with message flow co
       "hardware issue (host 40 cycles per message > scheduler 2), message flow control");
 }
 
+TEST_CASE("a labelled auto entry names the schedule and the NIC mode it chose") {
+  const std::string yaml = scratch("labelled.yaml");
+  write_file(yaml,
+             "topology: {kind: ring, dims: [8], link_latency_cycles: 50}\n"
+             "collective: {algorithms: [{name: auto, label: pick, nic: {issue: auto}}], sizes: "
+             "[8KiB], dtype: int32}\n");
+  const test::CliResult shown = test::mtsim("run " + yaml);
+  REQUIRE(shown.status == 0);
+  CHECK_THAT(shown.output,
+             Catch::Matches("(.|\\n)*\\nat 8KiB pick chose [a-z_]+(\\([^)]*\\))? on software "
+                            "issue \\(host 0 cycles per message <= scheduler 2\\)\\n(.|\\n)*"));
+}
+
 }  // namespace
 }  // namespace mt
