@@ -44,7 +44,7 @@ name=""
 params=()
 bound=""
 cover_re=""
-usage() { sed -n '2,30p' "$0"; }
+usage() { sed -n '2,31p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; shift 2 ;;
