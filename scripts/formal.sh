@@ -9,7 +9,8 @@
 #
 #   scripts/formal.sh [--top MODULE] [--dut MODULE] [--sources "GLOB..."] [--param Name=value]...
 #                     [--mode prove|cover|all] [--mutant NAME] [--expect-fail PROPERTY]
-#                     [--timeout S] [--cover-frames N] [--bound N] [--out DIR] [--name NAME]
+#                     [--timeout S] [--cover-frames N] [--covers REGEX] [--bound N] [--out DIR]
+#                     [--name NAME]
 #
 #   --top          harness module (default nic_sched_formal)
 #   --dut          module the harness instantiates (-DMT_FORMAL_DUT, default nic_sched)
@@ -21,6 +22,7 @@
 #                  (exit 0 then, 1 when it passes or fails elsewhere): the mutant test
 #   --timeout      seconds per engine run (default 300)
 #   --cover-frames bmc3 frame limit for covers (default 60)
+#   --covers       only the covers whose name matches the regex REGEX (default: every cover)
 #   --bound        bounded proof instead of pdr: ABC bmc3 to N frames (result "bounded")
 #   --out          output folder (default build/formal)
 #
@@ -41,7 +43,8 @@ out="$root/build/formal"
 name=""
 params=()
 bound=""
-usage() { sed -n '2,28p' "$0"; }
+cover_re=""
+usage() { sed -n '2,31p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; shift 2 ;;
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
     --expect-fail) expect_fail="$2"; shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --cover-frames) cover_frames="$2"; shift 2 ;;
+    --covers) cover_re="$2"; shift 2 ;;
     --bound) bound="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
@@ -173,7 +177,10 @@ fi
 if [ "$mode" != prove ]; then
   # Per cover: a model where it is the only bad state (the others removed), then ABC bmc3.
   covers=$(grep -nE '`MT_COVER\([A-Za-z0-9_]+' "${srcs[@]}" | sed -E 's#^([^:]*):([0-9]+):.*MT_COVER\(([A-Za-z0-9_]+).*#\1:\2:\3#')
-  [ -n "$covers" ] || { echo "formal.sh: no MT_COVER in the sources" >&2; exit 2; }
+  if [ -n "$cover_re" ]; then
+    covers=$(echo "$covers" | awk -F: -v re="^($cover_re)\$" '$3 ~ re')
+  fi
+  [ -n "$covers" ] || { echo "formal.sh: no MT_COVER${cover_re:+ matching $cover_re} in the sources" >&2; exit 2; }
   covers_json="{"
   while IFS=: read -r file line cname; do
     base=$(basename "$file")
