@@ -201,9 +201,9 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (!r.error.empty()) os << "    error: " << r.error << "\n";
   }
   bool noted = false;
+  // "auto:disjoint_rings(pipeline=2)": the schedule auto built (whatever the entry's label).
+  const std::string auto_prefix = "auto:";
   for (const auto& r : runs) {
-    // "auto:disjoint_rings(pipeline=2)": the schedule auto built (whatever the entry's label).
-    const std::string auto_prefix = "auto:";
     const bool chose_schedule = r.schedule.rfind(auto_prefix, 0) == 0;
     if (!chose_schedule && r.nic_choice.empty()) continue;
     os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm

@@ -23,7 +23,8 @@ struct RunResult {
   std::string algorithm;  ///< label of the algorithm run
   std::string schedule;   ///< schedule actually built, e.g. "auto:disjoint_rings(pipeline=2)"
   /// What nic.issue / nic.flow_control auto chose for this point (choose_nic_mode()), e.g.
-  /// "hardware issue (mean message 2KiB >= 1KiB), message flow control"; empty when not auto.
+  /// "software issue (host 0 cycles per message <= scheduler 2), message flow control"; empty
+  /// when not auto.
   std::string nic_choice;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
