@@ -60,18 +60,18 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology) {
 }
 
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
-                            const CostParams& params) {
+                            const BuildContext& context) {
   AutoChoice choice;
   bool first = true;
   for (AutoCandidate c : auto_candidates(topology)) {
     c.params = with_size(c.algorithm, c.params, bytes);
     Schedule s;
     try {
-      s = build_schedule(c.algorithm, topology, c.params);
+      s = build_schedule(c.algorithm, topology, c.params, context);
     } catch (const AlgorithmError&) {
       continue;  // does not support this topology
     }
-    const double est = estimate_schedule(s, topology, bytes, params).cycles();
+    const double est = estimate_schedule(s, topology, bytes, context.cost).cycles();
     choice.ranking.emplace_back(c.label(), est);
     if (first || est < choice.estimate_cycles) {
       choice.chosen = c;
@@ -93,7 +93,7 @@ Schedule build_auto(const Topology& topology, const TypedParams& params,
   require_min_nodes("auto", topology);
   const std::uint64_t bytes =
       params.size_or("bytes", context.bytes > 0 ? context.bytes : kAutoDefaultBytes);
-  AutoChoice choice = choose_algorithm(topology, bytes, context.cost);
+  AutoChoice choice = choose_algorithm(topology, bytes, context);
   Schedule s = std::move(choice.schedule);
   s.algorithm = "auto:" + choice.chosen.label();
   return s;

@@ -41,10 +41,11 @@ struct AutoChoice {
 /// Candidates `auto` considers on `topology` (only those that support it).
 std::vector<AutoCandidate> auto_candidates(const Topology& topology);
 
-/// Builds every candidate and returns the one with the smallest estimate
-/// (ScheduleEstimate::cycles(), cost_model.h) at `bytes` under `params`.
+/// Builds every candidate at `bytes` (with the context's NIC modes, BuildContext) and returns the
+/// one with the smallest estimate (ScheduleEstimate::cycles(), cost_model.h) under the context's
+/// cost parameters.
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
-                            const CostParams& params = {});
+                            const BuildContext& context = {});
 
 /// `auto`: choose_algorithm() at param bytes=<size> (else the context's size, else
 /// kAutoDefaultBytes) with the context's cost parameters, and names the winner in

@@ -1,6 +1,7 @@
 #include "model/collective/tree_packing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <utility>
@@ -295,9 +296,15 @@ OrientedTree orient(const TreePacking& packing, int r, int n) {
 
 }  // namespace
 
-int tree_packing_pipeline(int trees, std::uint64_t bytes) {
+int tree_packing_pipeline(int trees, std::uint64_t bytes, bool short_messages) {
   const std::uint64_t t = static_cast<std::uint64_t>(std::max(1, trees));
-  const std::uint64_t by_size = bytes / (t * kTreePackingMessageBytes);
+  std::uint64_t by_size = bytes / (t * kTreePackingMessageBytes);
+  if (short_messages) {
+    const std::uint64_t x = bytes / t / kTreePackingMessageFcScaleBytes;  // floor(sqrt(x)):
+    by_size = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(x)));
+    while (by_size * by_size > x) --by_size;
+    while ((by_size + 1) * (by_size + 1) <= x) ++by_size;
+  }
   const std::uint64_t cap = std::max<std::uint64_t>(1, kTreePackingMaxChunks / t);
   return static_cast<int>(std::max<std::uint64_t>(1, std::min(by_size, cap)));
 }
@@ -355,7 +362,9 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
   const TreePacking packing = pack_spanning_trees(topology, max_trees);
   const std::uint64_t bytes =
       params.size_or("bytes", context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
-  const int pipeline = params.integer_or("pipeline", tree_packing_pipeline(packing.trees, bytes));
+  const int pipeline = params.integer_or(
+      "pipeline", tree_packing_pipeline(packing.trees, bytes,
+                                        context.message_flow_control && !context.hardware_issue));
   const int n = topology.nodes();
   Schedule schedule;
   schedule.algorithm = "tree_packing";

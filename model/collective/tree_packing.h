@@ -49,15 +49,29 @@ constexpr std::uint64_t kTreePackingMaxChunks = 4096;
 /// All-reduce size the default pipeline is sized for when no bytes parameter is given.
 constexpr std::uint64_t kTreePackingDefaultBytes = 16u << 20;
 
+/// Under message flow control a message costs no head per packet, so the default pipeline trades
+/// the fill and drain (growing with the message size) against the per-message cost (growing with
+/// the message count): sub-chunks per tree = sqrt(bytes per tree / this), i.e. messages of
+/// sqrt(this x bytes per tree) bytes. Measured with software issue, message flow control: the
+/// best of pipelines 4..512 was 64, 128, 256 on the 4x4 mesh at 256 KiB, 1 MiB, 4 MiB (8 trees:
+/// the formula's 64, 128, 256), and between 32 and 64 (256 KiB), 64 and 128 (1 MiB) on the 8x8
+/// mesh (16 trees: 45, 90).
+constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 8;
+
 /// Default sub-chunks per tree for an all-reduce of `bytes` per node over `trees` trees: messages
-/// of about kTreePackingMessageBytes, at most kTreePackingMaxChunks chunks in all, at least 1.
-int tree_packing_pipeline(int trees, std::uint64_t bytes);
+/// of about kTreePackingMessageBytes, or with `short_messages` (message flow control issued by
+/// the host: BuildContext) floor(sqrt(bytes / trees / kTreePackingMessageFcScaleBytes)); at most
+/// kTreePackingMaxChunks chunks in all, at least 1. The hardware scheduler keeps the 4 KiB
+/// messages: it needs an arrival counter per waiting message group (897 for the 4x4 mesh at 1 MiB
+/// with the short messages, against the RTL build's 256).
+int tree_packing_pipeline(int trees, std::uint64_t bytes, bool short_messages = false);
 
 /// `tree_packing`: pack_spanning_trees() + one pipelined reduce/broadcast per tree. Tree r owns
 /// chunks r*P .. r*P+P-1 (P = pipeline). Sub-chunk p's reduce from endpoint v is step
 /// p + height(v) (its subtree's height), its broadcast from u to a child is step
 /// p + H_r + depth(u), so every message's dependencies lie in earlier steps and the sub-chunks
-/// stream. Parameters: pipeline=<sub-chunks per tree> (default tree_packing_pipeline(t, bytes)),
+/// stream. Parameters: pipeline=<sub-chunks per tree> (default tree_packing_pipeline(t, bytes,
+/// short messages under message flow control with host issue)),
 /// bytes=<all-reduce size the default pipeline is sized for> (default 16MiB; set per size by
 /// with_size()), trees=<max trees> (default 32). Throws AlgorithmError for N < 2, a switched
 /// topology or a bad parameter.

@@ -4,6 +4,7 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
 #include "model/config/scenario_loader.h"
+#include "model/run/nic_choice.h"
 
 namespace mt {
 
@@ -63,6 +64,9 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     BuildContext context;  // the size (for schedules sized by it) and the scenario's network
     context.bytes = only_bytes;
     context.cost = cost_params_of(scenario);
+    const NicConfig nic = choose_nic_mode(run.nic).nic;  // the modes the run will use
+    context.message_flow_control = nic.flow_control == FlowControl::kMessage;
+    context.hardware_issue = nic.issue == IssueMode::kHardware;
     p.schedule = build_schedule(run.name, *p.topology, params, context);
   } catch (const AlgorithmError& e) {
     throw entry_error(run, e.what());

@@ -136,6 +136,14 @@ TEST_CASE("tree_packing sizes its pipeline by the all-reduce size", "[beyond][pa
   CHECK(mt::tree_packing_pipeline(16, 16u << 20) == 256);
   CHECK(mt::tree_packing_pipeline(8, 16u << 20) == 512);
   CHECK(mt::tree_packing_pipeline(16, 64u << 10) == 1);
+  // Short messages (message flow control, host issue): floor(sqrt(bytes per tree / 8)), the same
+  // cap and floor.
+  CHECK(mt::tree_packing_pipeline(8, 256u << 10, true) == 64);
+  CHECK(mt::tree_packing_pipeline(8, 1u << 20, true) == 128);
+  CHECK(mt::tree_packing_pipeline(8, 4u << 20, true) == 256);
+  CHECK(mt::tree_packing_pipeline(16, 1u << 20, true) == 90);  // 8192: 90^2 = 8100, 91^2 = 8281
+  CHECK(mt::tree_packing_pipeline(8, 64u << 20, true) == 512);
+  CHECK(mt::tree_packing_pipeline(16, 64, true) == 1);
   const mt::Topology mesh = make("mesh:4x4");
   CHECK(mt::build_schedule("tree_packing", mesh, {{"bytes", "1MiB"}}).num_chunks == 8 * 32);
   CHECK(mt::build_schedule("tree_packing", mesh).num_chunks == 8 * 512);  // 16 MiB default

@@ -53,6 +53,29 @@ TEST_CASE("a NIC without auto keys is left as it is and nothing is reported") {
   CHECK(same.chosen.empty());
 }
 
+TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
+  // 4x4 mesh, 8 trees, 1 MiB: 4 KiB messages (32 per tree) under packet flow control and on the
+  // hardware scheduler (its counters bound the messages), sqrt(128 KiB / 8) = 128 per tree under
+  // message flow control issued by the host; auto runs as message flow control, software issue.
+  const std::string yaml = scratch("sized.yaml");
+  write_file(
+      yaml,
+      "topology: mesh:4x4\n"
+      "collective:\n"
+      "  sizes: [1MiB]\n"
+      "  algorithms:\n"
+      "    - {name: tree_packing, label: packet}\n"
+      "    - {name: tree_packing, label: message, nic: {flow_control: message}}\n"
+      "    - {name: tree_packing, label: auto, nic: {flow_control: auto, issue: auto}}\n"
+      "    - {name: tree_packing, label: hw, nic: {flow_control: message, issue: hardware}}\n");
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(load_scenario_file(yaml));
+  REQUIRE(prepared.size() == 4);
+  CHECK(prepared[0].schedule.num_chunks == 8 * 32);
+  CHECK(prepared[1].schedule.num_chunks == 8 * 128);
+  CHECK(prepared[2].schedule.num_chunks == 8 * 128);
+  CHECK(prepared[3].schedule.num_chunks == 8 * 32);
+}
+
 // The 8-node ring at 8 KiB with auto (in this process) against mtsim run with the chosen modes
 // written out; `host` is nic.software_issue_cycles.
 void check_auto_equals_explicit(int host, const std::string& chosen_issue,
