@@ -86,7 +86,8 @@ const std::vector<Entry>& registry() {
        "pipelined reduce/broadcast over t spanning trees that share every link equally (the "
        "smallest link load c/t; Edmonds matroid partition, then shortened by edge exchanges), "
        "direct topologies; reaches the aggregate bound on meshes; pipeline=<sub-chunks per tree> "
-       "(default 32), trees=<max trees> (default 32)",
+       "(default: sized by the all-reduce size, shorter messages under message flow control with "
+       "host issue), trees=<max trees> (default 32)",
        {int_param("pipeline"), int_param("trees", "32"), {"bytes", ParamType::kSize, 0, {}, ""}}},
       {"swing",
        build_swing,
