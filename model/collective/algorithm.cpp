@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
+#include <tuple>
 
 #include "model/collective/auto_select.h"
 #include "model/collective/byte_size.h"
@@ -199,11 +201,22 @@ int ArrivalTracker::send(Schedule& schedule, Op op) {
   return id;
 }
 
-Schedule sort_by_step(const Schedule& schedule) {
-  std::vector<int> order(schedule.ops.size());
+Schedule sort_by_step(const Schedule& schedule, StepListing within_step) {
+  const std::vector<Op>& ops = schedule.ops;
+  // turn[i]: how many messages of op i's (node, step, flow) come before it (kFlowsInTurn).
+  std::vector<int> turn(ops.size(), 0);
+  if (within_step == StepListing::kFlowsInTurn) {
+    std::map<std::tuple<int, int, int>, int> seen;
+    for (size_t i = 0; i < ops.size(); ++i)
+      turn[i] = seen[{ops[i].node, ops[i].step, ops[i].flow}]++;
+  }
+  std::vector<int> order(ops.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return schedule.ops[static_cast<size_t>(a)].step < schedule.ops[static_cast<size_t>(b)].step;
+    const Op& x = ops[static_cast<size_t>(a)];
+    const Op& y = ops[static_cast<size_t>(b)];
+    if (x.step != y.step) return x.step < y.step;
+    return turn[static_cast<size_t>(a)] < turn[static_cast<size_t>(b)];
   });
   std::vector<int> new_id(schedule.ops.size());
   for (size_t i = 0; i < order.size(); ++i)

@@ -79,8 +79,17 @@ class ArrivalTracker {
   std::vector<Pending> pending_;
 };
 
+/// Order of a node's messages inside one step, after sort_by_step.
+enum class StepListing {
+  kAsBuilt,     ///< as the builder added them
+  kFlowsInTurn  ///< its flows take turns: the first message of each flow, then the second, ...
+};
+
 /// Returns `schedule` with its ops stably reordered by step (ids and deps renumbered), so that a
-/// node's program lists its messages in step order.
-Schedule sort_by_step(const Schedule& schedule);
+/// node's program lists its messages in step order. kFlowsInTurn matters to a NIC that issues a
+/// step's messages in list order on its first free port (nic.port_binding any) and hands out
+/// receive ports in that order (nic.receive_port per_message): flows that leave in different
+/// directions then start together instead of one direction queueing behind the other.
+Schedule sort_by_step(const Schedule& schedule, StepListing within_step = StepListing::kAsBuilt);
 
 }  // namespace mt

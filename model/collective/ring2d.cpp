@@ -88,7 +88,9 @@ Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildC
       step += steps;
     }
   }
-  return sort_by_step(schedule);
+  // The two halves send in different directions in every step (+x and -y, say): list them in
+  // turn, so a NIC that takes a step's messages in list order starts both directions at once.
+  return sort_by_step(schedule, StepListing::kFlowsInTurn);
 }
 
 }  // namespace mt

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -132,6 +133,27 @@ TEST_CASE("ring2d verifies on 2D tori and meshes with 2(X-1)+2(Y-1) steps",
       // Only the chunks of one row-ring message share a link (one logical message, which the
       // verifier does not count); no two messages compete.
       CHECK(mt::verify(s, t).contention.empty());
+    }
+  }
+}
+
+TEST_CASE("ring2d lists a node's messages of one step with its two halves in turn",
+          "[algorithms][ring2d]") {
+  // Half 0 runs rows first, half 1 columns first in the other direction: in a step a node of the
+  // 4x4 torus sends 4 messages of each half (one per chunk of its row-ring group) in different
+  // directions. A NIC that takes them in list order must see the directions alternate.
+  const mt::Schedule s = mt::build_schedule("ring2d", make("torus:4x4"));
+  for (int node = 0; node < 16; ++node) {
+    for (int step = 0; step < s.num_steps; ++step) {
+      std::vector<int> halves;
+      for (const mt::Op& op : s.ops) {
+        if (op.node == node && op.step == step) halves.push_back(op.flow / 2);
+      }
+      INFO("node " << node << " step " << step);
+      REQUIRE(halves.size() >= 2);
+      const int half_0 = static_cast<int>(std::count(halves.begin(), halves.end(), 0));
+      CHECK(half_0 * 2 == static_cast<int>(halves.size()));
+      for (std::size_t k = 0; k < halves.size(); ++k) CHECK(halves[k] == static_cast<int>(k % 2));
     }
   }
 }
@@ -274,6 +296,44 @@ TEST_CASE("arrival tracker: reduce arrivals accumulate, a broadcast replaces the
   const int d = tracker.send(s, op);
   tracker.commit();
   CHECK(tracker.deps(0, 0) == std::vector<int>{d});
+}
+
+TEST_CASE("sort_by_step with flows in turn alternates a node's flows within a step",
+          "[algorithms]") {
+  mt::Schedule s;
+  s.nodes = 3;
+  s.num_chunks = 6;
+  // Node 0 in step 0: flow 0 three times, then flow 1 twice (as a builder adds them); node 1 in
+  // step 0 once; node 0 in step 1 once, added first.
+  auto add = [&s](int node, int step, int flow, int chunk) {
+    mt::Op op;
+    op.node = node;
+    op.peer = (node + 1) % 3;
+    op.step = step;
+    op.flow = flow;
+    op.chunk = chunk;
+    s.add(op);
+  };
+  add(0, 1, 0, 5);
+  for (int c = 0; c < 3; ++c) add(0, 0, 0, c);
+  add(1, 0, 0, 5);
+  for (int c = 3; c < 5; ++c) add(0, 0, 1, c);
+  s.ops[3].deps = {0};  // renumbered with the ops
+  const mt::Schedule as_built = mt::sort_by_step(s);
+  const mt::Schedule in_turn = mt::sort_by_step(s, mt::StepListing::kFlowsInTurn);
+  auto chunks_of_node0 = [](const mt::Schedule& x) {
+    std::vector<int> chunks;
+    for (const mt::Op& op : x.ops) {
+      if (op.node == 0) chunks.push_back(op.chunk);
+    }
+    return chunks;
+  };
+  CHECK(chunks_of_node0(as_built) == std::vector<int>{0, 1, 2, 3, 4, 5});
+  CHECK(chunks_of_node0(in_turn) == std::vector<int>{0, 3, 1, 4, 2, 5});
+  // The op of chunk 2 depended on the op of chunk 5 (now the last op, id 6).
+  for (const mt::Op& op : in_turn.ops) {
+    if (op.chunk == 2) CHECK(op.deps == std::vector<int>{6});
+  }
 }
 
 TEST_CASE("sort_by_step renumbers ids and deps", "[algorithms]") {
