@@ -4,7 +4,7 @@
   fidelity.py [--reference docs/fidelity/reference.csv] [--topology torus4x4]... [--size 32KiB]...
               [--label ring-1port]...
               [--mtsim build/bin/mtsim] [--jobs 2] [--tolerance 0.10] [--scenario-dir scenarios/paper]
-              [--set key=value]... [--json OUT.json]
+              [--set key=value]... [--json OUT.json] [--mechanisms [--markdown]]
 
 For every topology of the reference table (or those given with --topology; rows filtered by
 --size and --label) it runs
@@ -15,6 +15,12 @@ the same clock), and the deviation (ours / reference - 1). Rows whose label the 
 run are reported as missing. Exit status: 0 when every compared row is within the tolerance,
 1 when one is not (or a row is missing), 2 on bad input or a failed mtsim run.
 `--set` passes scenario overrides to mtsim (e.g. to compare the idealised model).
+
+--mechanisms: which of the paper-compatible NIC keys makes each row differ from the idealised
+model. Per row it prints the reference, ours (paper-compatible), ours with every key at its
+idealised default, and per key the share of our paper-compatible cycles that key accounts for:
+(ours - ours with that one key idealised) / ours (leave one out; the shares need not add up, the
+keys interact). --markdown prints that table as Markdown. Exit status 0 (2 on bad input).
 Standard library only.
 """
 
@@ -53,7 +59,13 @@ def load_reference(path):
     return rows
 
 
-def run_mtsim(args, topology, sizes):
+# The NIC keys of the paper-compatible files and their idealised defaults (README, Fidelity).
+MECHANISMS = [("nic.reduction", "packet"), ("nic.port_binding", "route"),
+              ("nic.tx_queue_packets", "0"), ("nic.step_barrier", "false"),
+              ("nic.receive_port", "any"), ("nic.receive_vcs", "1")]
+
+
+def run_mtsim(args, topology, sizes, extra_sets=()):
     scenario = os.path.join(args.scenario_dir, topology + ".yaml")
     if not os.path.isfile(scenario):
         print(f"fidelity.py: no scenario {scenario} for topology {topology}", file=sys.stderr)
@@ -62,7 +74,7 @@ def run_mtsim(args, topology, sizes):
         out = os.path.join(tmp, "out.json")
         cmd = [args.mtsim, "run", scenario, "-j", str(args.jobs), "--json", out,
                "--set", "collective.sizes=[" + ",".join(size_text(s) for s in sizes) + "]"]
-        for override in args.set:
+        for override in list(args.set) + list(extra_sets):
             cmd += ["--set", override]
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if proc.returncode != 0 or not os.path.exists(out):
@@ -72,6 +84,52 @@ def run_mtsim(args, topology, sizes):
         with open(out) as f:
             runs = json.load(f)["runs"]
     return {(r["algorithm"], r["bytes"]): r for r in runs}
+
+
+def cycles_of(runs, row):
+    run = runs.get((row["label"], row["bytes"]))
+    return run["completion_cycles"] if run and not run.get("error") else None
+
+
+def print_mechanisms(args, rows):
+    keys = [k.split(".")[1] for k, _ in MECHANISMS]
+    table = []
+    for topology in dict.fromkeys(r["topology"] for r in rows):
+        mine = [r for r in rows if r["topology"] == topology]
+        sizes = sorted({r["bytes"] for r in mine})
+        paper = run_mtsim(args, topology, sizes)
+        ideal = run_mtsim(args, topology, sizes, [f"{k}={v}" for k, v in MECHANISMS])
+        without = [run_mtsim(args, topology, sizes, [f"{k}={v}"]) for k, v in MECHANISMS]
+        for r in mine:
+            ours = cycles_of(paper, r)
+            shares = []
+            for runs in without:
+                other = cycles_of(runs, r)
+                shares.append(None if ours is None or other is None else (ours - other) / ours)
+            table.append((r, ours, cycles_of(ideal, r), shares))
+
+    def pct(x):
+        return "-" if x is None else f"{100 * x:+.0f}%"
+
+    if args.markdown:
+        print("| topology | algorithm | size | reference | ours | idealised | "
+              + " | ".join(f"`{k}`" for k in keys) + " |")
+        print("|---" * (6 + len(keys)) + "|")
+        for r, ours, ideal, shares in table:
+            print(f"| {r['topology']} | {r['label']} | {size_text(r['bytes'])} | {r['cycles']} | "
+                  f"{ours if ours is not None else '-'} | {ideal if ideal is not None else '-'} | "
+                  + " | ".join(pct(x) for x in shares) + " |")
+    else:
+        print(f"{'topology':<10} {'algorithm':<20} {'size':>7} {'reference':>10} {'ours':>8} "
+              f"{'ideal':>8} " + " ".join(f"{k[:11]:>11}" for k in keys))
+        for r, ours, ideal, shares in table:
+            print(f"{r['topology']:<10} {r['label']:<20} {size_text(r['bytes']):>7} "
+                  f"{r['cycles']:>10} {ours if ours is not None else '-':>8} "
+                  f"{ideal if ideal is not None else '-':>8} "
+                  + " ".join(f"{pct(x):>11}" for x in shares))
+    print("  ours = paper-compatible, ideal = every key below at its idealised default; per key:"
+          " (ours - ours with that key idealised) / ours")
+    return 0
 
 
 def main():
@@ -86,6 +144,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--tolerance", type=float, default=0.10)
     parser.add_argument("--json")
+    parser.add_argument("--mechanisms", action="store_true")
+    parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     try:
         sizes = {parse_size(s) for s in args.size}
@@ -99,6 +159,8 @@ def main():
     if not rows:
         print("fidelity.py: no reference row matches", file=sys.stderr)
         return 2
+    if args.mechanisms:
+        return print_mechanisms(args, rows)
     report = []
     for topology in dict.fromkeys(r["topology"] for r in rows):
         mine = [r for r in rows if r["topology"] == topology]
