@@ -16,7 +16,7 @@ run are reported as missing. Exit status: 0 when every compared row is within th
 1 when one is not (or a row is missing), 2 on bad input or a failed mtsim run.
 `--set` passes scenario overrides to mtsim (e.g. to compare the idealised model).
 
---mechanisms: which of the paper-compatible NIC keys makes each row differ from the idealised
+--mechanisms: which of the paper-compatible keys makes each row differ from the idealised
 model. Per row it prints the reference, ours (paper-compatible), ours with every key at its
 idealised default, and per key the share of our paper-compatible cycles that key accounts for:
 (ours - ours with that one key idealised) / ours (leave one out; the shares need not add up, the
@@ -59,10 +59,10 @@ def load_reference(path):
     return rows
 
 
-# The NIC keys of the paper-compatible files and their idealised defaults (README, Fidelity).
+# The keys the paper-compatible files set and their idealised defaults (README, Fidelity).
 MECHANISMS = [("nic.reduction", "packet"), ("nic.port_binding", "route"),
               ("nic.tx_queue_packets", "0"), ("nic.step_barrier", "false"),
-              ("nic.receive_port", "any"), ("nic.receive_vcs", "1")]
+              ("nic.receive_port", "any"), ("nic.receive_vcs", "1"), ("router.tie_break", "plus")]
 
 
 def run_mtsim(args, topology, sizes, extra_sets=()):

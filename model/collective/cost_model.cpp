@@ -17,8 +17,10 @@ namespace mt {
 
 namespace {
 
-// Bytes a message of `payload` bytes puts on a link: its packets' payload plus one head each.
+// Bytes a message of `payload` bytes puts on a link: its packets' payload plus one head each
+// (one for the whole message under message flow control).
 double wire_bytes(double payload, const CostParams& params) {
+  if (params.head_per_message) return payload + params.head_flit_bytes;
   const double packet = std::max(1, params.packet_bytes);
   return payload + std::ceil(payload / packet) * params.head_flit_bytes;
 }

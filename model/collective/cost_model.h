@@ -20,6 +20,8 @@ struct CostParams {
   int packet_bytes = 256;     ///< payload bytes per packet
   int head_flit_bytes = 16;   ///< header bytes per packet
   int flit_bytes = 16;        ///< flit size, bytes (latency_bound_cycles() rounds to flits)
+  /// Message flow control: a message carries one head, not one per packet.
+  bool head_per_message = false;
 };
 
 /// Estimate of one schedule at one size.

@@ -24,6 +24,11 @@ struct RouterConfig {
   /// Scope of step_priority: false = across all inputs of an output; true = only among the VCs of
   /// one input port (input ports take turns), as an iSLIP switch allocator.
   bool step_priority_per_input = false;
+  /// Ring and torus: a packet whose destination lies exactly half way around a dimension (both
+  /// ways shortest) goes the + way (false, "plus") or picks a way per packet, pseudo-randomly
+  /// (true, "random": BookSim's dimension-order torus routing; under message flow control the
+  /// whole message takes its head's way).
+  bool tie_break_random = false;
 };
 
 /// When the NIC's reduction unit works on received reduce data.
@@ -169,13 +174,15 @@ struct ScenarioConfig {
 };
 
 /// The cost model's parameters of the scenario's network (router pipeline per hop, packet, head
-/// and flit bytes): what the results' estimate and bounds and `auto`'s ranking use.
-inline CostParams cost_params_of(const ScenarioConfig& scenario) {
+/// and flit bytes) for a NIC with `flow_control` (message: one head per message): what the
+/// results' estimate and bounds and `auto`'s ranking use.
+inline CostParams cost_params_of(const ScenarioConfig& scenario, FlowControl flow_control) {
   CostParams cost;
   cost.per_hop_cycles = scenario.router.pipeline_cycles;
   cost.packet_bytes = scenario.nic.packet_bytes;
   cost.head_flit_bytes = scenario.nic.head_flit_bytes;
   cost.flit_bytes = scenario.nic.flit_bytes;
+  cost.head_per_message = flow_control == FlowControl::kMessage;
   return cost;
 }
 

@@ -101,7 +101,8 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
 void read_router(const YamlReader& r, const YAML::Node& node, const std::string& path,
                  RouterConfig& c) {
   r.each_key(node, path,
-             {"pipeline_cycles", "vcs", "buffer_flits", "step_priority", "step_priority_scope"},
+             {"pipeline_cycles", "vcs", "buffer_flits", "step_priority", "step_priority_scope",
+              "tie_break"},
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "pipeline_cycles") c.pipeline_cycles = r.integer32(v, p, 0, 1000);
                if (key == "vcs") c.vcs = r.integer32(v, p, 1, 16);
@@ -109,6 +110,8 @@ void read_router(const YamlReader& r, const YAML::Node& node, const std::string&
                if (key == "step_priority") c.step_priority = r.boolean(v, p);
                if (key == "step_priority_scope")
                  c.step_priority_per_input = r.choice(v, p, {"output", "input"}) == "input";
+               if (key == "tie_break")
+                 c.tie_break_random = r.choice(v, p, {"plus", "random"}) == "random";
              });
 }
 

@@ -54,6 +54,9 @@ struct NicEnvironment {
   PacketPool* pool = nullptr;                      ///< packets, reused
   std::vector<MessageRecord>* messages = nullptr;  ///< indexed by message id
   std::vector<const std::vector<int>*> paths;      ///< per message: links from node to peer
+  /// router.tie_break random: per message, its half-way dimensions (Topology::
+  /// half_way_dimensions; each packet picks its ways there); empty = always paths.
+  std::vector<unsigned> half_way;
   /// Per message: the receiver's NIC port it is ejected to; empty = any free ejection port.
   std::vector<int> rx_ports;
   /// Chunk boundaries in the node buffer, elements (num_chunks + 1 values, mt::chunk_bounds).

@@ -96,6 +96,14 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.elements = (payload_bytes + params_.element_bytes - 1) / params_.element_bytes;
   packet.flits = flits;
   packet.path = env_.paths[static_cast<std::size_t>(op.id)];
+  if (!env_.half_way.empty() && env_.half_way[static_cast<std::size_t>(op.id)] != 0) {
+    // Each packet picks its ways where both are shortest; under message flow control the body
+    // packets follow their head, so the message picks once.
+    const int draw = params_.message_flow_control ? 0 : m.next_packet;
+    packet.path = &env_.routing->route(
+        op.node, op.peer,
+        half_way_ways(op.id, draw) & env_.half_way[static_cast<std::size_t>(op.id)]);
+  }
   packet.vc = vc;
   packet.route = RouteState{};
   packet.hop = 0;

@@ -46,10 +46,22 @@ const char* RoutingTable::vc_class_reason() const {
   return "";
 }
 
-const std::vector<int>& RoutingTable::route(int src, int dst) {
-  const std::int64_t key = static_cast<std::int64_t>(src) * topology_.nodes() + dst;
+unsigned half_way_ways(int message, int packet) {
+  std::uint64_t z = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(message)) << 32) |
+                    static_cast<std::uint32_t>(packet);
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return static_cast<unsigned>((z ^ (z >> 31)) >> 61);  // three bits, one per dimension
+}
+
+const std::vector<int>& RoutingTable::route(int src, int dst, unsigned half_way_minus) {
+  const std::int64_t pair = static_cast<std::int64_t>(src) * topology_.nodes() + dst;
+  const std::int64_t key = pair * 8 + half_way_minus;  // at most 3 dimensions
   auto it = routes_.find(key);
-  if (it == routes_.end()) it = routes_.emplace(key, topology_.route(src, dst)).first;
+  if (it == routes_.end()) {
+    it = routes_.emplace(key, topology_.route(src, dst, half_way_minus)).first;
+  }
   return it->second;
 }
 

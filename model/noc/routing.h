@@ -27,6 +27,11 @@ struct RouteState {
   int vc_class = 0;     ///< VC class of the buffer the packet heads to (0 or 1)
 };
 
+/// router.tie_break random: the ways a packet takes in the dimensions where its destination lies
+/// half way around (bit d set = dimension d the - way), a fixed pseudo-random function of the
+/// message id and the packet's index in it (splitmix64), so runs are reproducible.
+unsigned half_way_ways(int message, int packet);
+
 /// Routes and virtual-channel policy for one topology.
 class RoutingTable {
  public:
@@ -37,8 +42,9 @@ class RoutingTable {
 
   /// The topology routed on.
   const Topology& topology() const { return topology_; }
-  /// Topology route from endpoint src to endpoint dst (link ids), computed once and cached.
-  const std::vector<int>& route(int src, int dst);
+  /// Topology route from endpoint src to endpoint dst (link ids), computed once and cached; with
+  /// `half_way_minus`, the half-way dimensions it names go the - way (Topology::route).
+  const std::vector<int>& route(int src, int dst, unsigned half_way_minus = 0);
   /// True when VCs split into two classes: on ring/torus topologies with wraparound links
   /// (dateline classes) and on BiGraph (hop classes).
   bool uses_vc_classes() const { return dateline_ || hop_classes_; }

@@ -98,9 +98,22 @@ NicPlan System::Impl::plan_messages() {
     sender.program_ports.push_back(port);
     nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
   }
+  // router.tie_break random: a message's packets may take either way where both are shortest.
+  std::vector<const std::vector<int>*> routes = env.paths;
+  if (rc.tie_break_random) {
+    env.half_way.assign(schedule.ops.size(), 0);
+    for (const Op& op : schedule.ops) {
+      if (!op.path.empty()) continue;  // the schedule's own source route
+      const unsigned dims = topology.half_way_dimensions(op.node, op.peer);
+      env.half_way[static_cast<std::size_t>(op.id)] = dims;
+      for (unsigned ways = dims; ways != 0; ways = (ways - 1) & dims) {
+        routes.push_back(&routing.route(op.node, op.peer, ways));
+      }
+    }
+  }
   // The routes this run uses (the routing's and the schedule's own source routes) must not be
   // able to deadlock: refuse a cycle of channel dependencies before simulating.
-  const std::vector<Channel> cycle = find_channel_cycle(routing, env.paths, rc.vcs);
+  const std::vector<Channel> cycle = find_channel_cycle(routing, routes, rc.vcs);
   sim_require(cycle.empty(), "the routes of this schedule can deadlock on " + topology.name() +
                                  " with router.vcs " + std::to_string(rc.vcs) +
                                  ": channel dependency cycle " + describe_cycle(topology, cycle));

@@ -137,6 +137,24 @@ class GridFamily : public TopologyFamily {
   }
 
   std::vector<int> route(const Topology& t, int src, int dst) const override {
+    return route_half_way(t, src, dst, 0);
+  }
+
+  unsigned half_way_dimensions(const Topology& t, int src, int dst) const override {
+    if (t.kind() == TopologyKind::kMesh) return 0;
+    const auto& dims = t.dims();
+    const std::vector<int> a = grid_coords(dims, src);
+    const std::vector<int> b = grid_coords(dims, dst);
+    unsigned mask = 0;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      const int fwd = ((b[d] - a[d]) % dims[d] + dims[d]) % dims[d];
+      if (fwd != 0 && 2 * fwd == dims[d]) mask |= 1u << d;
+    }
+    return mask;
+  }
+
+  std::vector<int> route_half_way(const Topology& t, int src, int dst,
+                                  unsigned minus) const override {
     const auto& dims = t.dims();
     const bool mesh = t.kind() == TopologyKind::kMesh;
     std::vector<int> cur = grid_coords(dims, src);
@@ -150,7 +168,8 @@ class GridFamily : public TopologyFamily {
           step = target[d] > cur[d] ? 1 : -1;
         } else {
           const int fwd = ((target[d] - cur[d]) % size + size) % size;
-          step = (2 * fwd <= size) ? 1 : -1;  // exactly half way: + direction
+          step = (2 * fwd <= size) ? 1 : -1;  // exactly half way: + unless `minus` says -
+          if (2 * fwd == size && (minus >> d & 1u) != 0) step = -1;
         }
         const int from = grid_id(dims, cur);
         cur[d] = ((cur[d] + step) % size + size) % size;

@@ -73,6 +73,15 @@ VcClassRule Topology::vc_class_rule() const {
   return family_->vc_class_rule(*this);
 }
 
+unsigned TopologyFamily::half_way_dimensions(const Topology&, int, int) const {
+  return 0;
+}
+
+std::vector<int> TopologyFamily::route_half_way(const Topology& t, int src, int dst,
+                                                unsigned) const {
+  return route(t, src, dst);
+}
+
 std::vector<int> TopologyFamily::coords(const Topology&, int) const {
   return {};
 }
@@ -191,6 +200,17 @@ std::vector<int> Topology::route(int src, int dst) const {
   }
   if (src == dst) return {};
   return family_->route(*this, src, dst);
+}
+
+unsigned Topology::half_way_dimensions(int src, int dst) const {
+  route(src, dst);  // checks the ids
+  return src == dst ? 0 : family_->half_way_dimensions(*this, src, dst);
+}
+
+std::vector<int> Topology::route(int src, int dst, unsigned half_way_minus) const {
+  if (half_way_minus == 0) return route(src, dst);
+  route(src, dst);  // checks the ids
+  return src == dst ? std::vector<int>{} : family_->route_half_way(*this, src, dst, half_way_minus);
 }
 
 bool Topology::link_goes_up(int link) const {

@@ -132,6 +132,12 @@ class Topology {
   /// dateline virtual channels; BiGraph needs a separate virtual channel for a second
   /// switch-to-switch hop. model/noc/deadlock.h checks it on the channel dependency graph.
   std::vector<int> route(int src, int dst) const;
+  /// Ring and torus: the dimensions (bit d = dimension d) in which dst lies exactly half way
+  /// around from src, where route() goes + and the - way is as short. 0 on other families.
+  unsigned half_way_dimensions(int src, int dst) const;
+  /// route() with the half-way dimensions set in `half_way_minus` taken the - way (BookSim's
+  /// torus dimension-order routing picks either at random per packet).
+  std::vector<int> route(int src, int dst, unsigned half_way_minus) const;
   /// Hop count (links) of a shortest path between two vertices (endpoints or switches). O(1):
   /// closed forms per family, a precomputed BFS table on custom topologies (always connected).
   int distance(int u, int v) const;

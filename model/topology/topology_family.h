@@ -40,6 +40,12 @@ class TopologyFamily {
   virtual void build(TopologyBuilder& b) = 0;
   /// Deterministic minimal route from endpoint src to endpoint dst (src != dst), link ids.
   virtual std::vector<int> route(const Topology& t, int src, int dst) const = 0;
+  /// Dimensions (bit d = dimension d) in which dst lies exactly half way around a ring from src,
+  /// so that both directions are shortest (ring and torus; default: none).
+  virtual unsigned half_way_dimensions(const Topology& t, int src, int dst) const;
+  /// route() with the half-way dimensions in `minus` taken the - way (default: route()).
+  virtual std::vector<int> route_half_way(const Topology& t, int src, int dst,
+                                          unsigned minus) const;
   /// Hop count of a shortest path between vertices u != v.
   virtual int distance(const Topology& t, int u, int v) const = 0;
   /// Largest endpoint-to-endpoint distance.

@@ -34,6 +34,13 @@ TEST_CASE("cost of ring on ring:4, derived by hand", "[cost_model]") {
   mt::CostParams p;
   p.per_hop_cycles = 3;
   CHECK(mt::estimate_cost(s, t, 4096, p).latency_cycles == Approx(6 * 153));
+  // Message flow control: one head per 1024-byte message, 1040 B = 65 cycles per step.
+  mt::CostParams message;
+  message.head_per_message = true;
+  CHECK(mt::estimate_cost(s, t, 4096, message).bandwidth_cycles == Approx(6 * 65));
+  // The dataflow estimate too: 6 steps of 151 + 65 (no overlap on a 1-port ring) against 151 + 68.
+  CHECK(mt::dataflow_estimate(s, t, 4096, message) ==
+        Approx(mt::dataflow_estimate(s, t, 4096) - 6 * 3));
 }
 
 TEST_CASE("cost model counts contention and multi-hop latency", "[cost_model]") {

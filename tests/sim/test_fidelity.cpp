@@ -9,6 +9,7 @@
 
 #include "model/config/scenario_loader.h"
 #include "model/nic/nic.h"
+#include "model/noc/routing.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 
@@ -183,6 +184,54 @@ TEST_CASE(
   CHECK(second == kTorusPacket + 17);
 }
 
+// One 4096-byte message (16 packets) from node 0 to node 2 of a ring of 4 (half way round: both
+// ways are 2 hops) under router.tie_break random.
+RunResult half_way_message(FlowControl flow_control) {
+  ScenarioConfig s = test::base_scenario();
+  s.topology = test::topology_config("ring:4", 50);
+  s.collective.verify_data = false;  // one message is not an all-reduce
+  s.nic.flow_control = flow_control;
+  s.router.tie_break_random = true;
+  const Topology topology(s.topology);
+  Schedule schedule = test::empty_schedule(4, 1);
+  schedule.add(test::make_op(0, 2, 0, OpKind::kBroadcast));
+  return simulate(s, topology, schedule, 4096);
+}
+
+std::uint64_t link_bytes(const RunResult& r, int src, int dst) {
+  for (const LinkStat& l : r.links) {
+    if (l.src == src && l.dst == dst) return l.bytes;
+  }
+  return ~std::uint64_t{0};
+}
+
+TEST_CASE("tie_break random: each packet of a half-way message picks its way", "[sim][fidelity]") {
+  // Packet i goes 0 -> 3 -> 2 when half_way_ways(0, i) has bit 0 set, else 0 -> 1 -> 2.
+  std::uint64_t minus = 0;
+  for (int i = 0; i < 16; ++i) minus += half_way_ways(0, i) & 1u;
+  REQUIRE(minus > 0);  // the draw splits this message (otherwise the test shows nothing)
+  REQUIRE(minus < 16);
+  const RunResult r = half_way_message(FlowControl::kPacket);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // Every packet is 17 flits of 16 bytes (256 payload + the 16-byte head).
+  CHECK(link_bytes(r, 0, 3) == minus * 17 * 16);
+  CHECK(link_bytes(r, 3, 2) == minus * 17 * 16);
+  CHECK(link_bytes(r, 0, 1) == (16 - minus) * 17 * 16);
+  CHECK(link_bytes(r, 1, 2) == (16 - minus) * 17 * 16);
+}
+
+TEST_CASE("tie_break random under message flow control: the message takes its head's way",
+          "[sim][fidelity]") {
+  const bool minus = (half_way_ways(0, 0) & 1u) != 0;
+  const RunResult r = half_way_message(FlowControl::kMessage);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  // One head flit for the message: 17 + 15 x 16 flits of 16 bytes, all on one way.
+  CHECK(link_bytes(r, 0, minus ? 3 : 1) == (17 + 15 * 16) * 16);
+  CHECK(link_bytes(r, 0, minus ? 1 : 3) == 0);
+}
+
 TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and validated",
           "[sim][fidelity][loader]") {
   const ScenarioConfig s = load_scenario_text(
@@ -208,6 +257,18 @@ TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and vali
   CHECK(all.nic.step_barrier);
   CHECK(all.nic.rx_port_per_message);
   CHECK(all.router.step_priority_per_input);
+  CHECK_FALSE(all.router.tie_break_random);
+  CHECK(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                           "router: {tie_break: random}\n"
+                           "collective: {algorithms: [ring]}\n",
+                           "fidelity.yaml")
+            .router.tie_break_random);
+  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                                       "router: {tie_break: minus}\n"
+                                       "collective: {algorithms: [ring]}\n",
+                                       "bad.yaml"),
+                    Catch::Contains("bad.yaml:2") && Catch::Contains("router.tie_break") &&
+                        Catch::Contains("plus, random"));
   CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
                                        "nic: {tx_queue_packets: -1}\n"
                                        "collective: {algorithms: [ring]}\n",

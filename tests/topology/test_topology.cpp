@@ -467,3 +467,28 @@ TEST_CASE("each family states its VC class rule", "[topology]") {
   CHECK(rule("fattree:k=4,levels=2") == mt::VcClassRule::kNone);
   CHECK(rule("switch:nodes=8") == mt::VcClassRule::kNone);
 }
+
+TEST_CASE("half-way destinations on rings and tori route either way", "[topology]") {
+  const mt::Topology torus = make("torus:4x4");
+  // Node 2 is half way along x from node 0; node 10 (x 2, y 2) half way in both dimensions.
+  CHECK(torus.half_way_dimensions(0, 2) == 1u);
+  CHECK(torus.half_way_dimensions(0, 8) == 2u);
+  CHECK(torus.half_way_dimensions(0, 10) == 3u);
+  CHECK(torus.half_way_dimensions(0, 1) == 0u);
+  CHECK(torus.half_way_dimensions(0, 0) == 0u);
+  auto hops = [&](const std::vector<int>& path) {
+    std::vector<int> vertices{torus.link(path.front()).src};
+    for (int l : path) vertices.push_back(torus.link(l).dst);
+    return vertices;
+  };
+  CHECK(hops(torus.route(0, 2)) == std::vector<int>{0, 1, 2});
+  CHECK(hops(torus.route(0, 2, 0)) == std::vector<int>{0, 1, 2});
+  CHECK(hops(torus.route(0, 2, 1)) == std::vector<int>{0, 3, 2});
+  CHECK(hops(torus.route(0, 10, 2)) == std::vector<int>{0, 1, 2, 14, 10});
+  CHECK(hops(torus.route(0, 10, 3)) == std::vector<int>{0, 3, 2, 14, 10});
+  // A bit for a dimension that is not half way changes nothing.
+  CHECK(torus.route(0, 1, 3) == torus.route(0, 1));
+  CHECK(make("mesh:4x4").half_way_dimensions(0, 2) == 0u);
+  CHECK(make("ring:6").half_way_dimensions(1, 4) == 1u);
+  CHECK(make("ring:5").half_way_dimensions(0, 2) == 0u);  // odd: one way is shorter
+}
