@@ -57,8 +57,13 @@ const std::vector<Entry>& registry() {
       {"dbtree",
        build_dbtree,
        "NCCL-style double binary tree, each tree carries half of the data, pipelined; "
-       "pipeline=<chunks per tree> (default 8)",
-       {int_param("pipeline", "8")}},
+       "pipeline=<chunks per tree> (default 8), steps=height|colored (colored: Sanders et al.'s "
+       "two-colour steps, as the MultiTree authors' simulator; even N), "
+       "phases=overlapped|separate (separate: a node broadcasts once all its contributions "
+       "arrived; needs steps=colored)",
+       {int_param("pipeline", "8"),
+        {"steps", ParamType::kEnum, 0, {"height", "colored"}, "height"},
+        {"phases", ParamType::kEnum, 0, {"overlapped", "separate"}, "overlapped"}}},
       {"halving_doubling",
        build_halving_doubling,
        "recursive halving reduce-scatter + recursive doubling all-gather, N a power of two, "

@@ -1,6 +1,9 @@
 #include "model/collective/dbtree.h"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
+#include <string>
 
 #include "model/collective/tree_emitter.h"
 
@@ -33,9 +36,219 @@ std::vector<TreeParents> double_binary_trees(int n) {
   return {first, second};
 }
 
+namespace {
+
+int trailing_zeros(int r) {
+  int z = 0;
+  while (r > 0 && (r & 1) == 0) {
+    r >>= 1;
+    ++z;
+  }
+  return z;
+}
+
+/// Sanders et al.'s two-colouring of the double binary tree (even n): colour[t][r] is the colour
+/// of rank r's edge to its parent in tree t. Interior ranks of a tree (even ranks in tree 0, odd
+/// ones in tree 1) take their parent's colour, flipped when n/2 is odd, flipped again when the
+/// parent is below them in tree 0 (above them in tree 1); the roots count as 0 (tree 0) and 1
+/// (tree 1); a rank's leaf edge in one tree takes the other colour than its edge in the other.
+std::vector<std::vector<int>> two_tree_colours(const std::vector<TreeParents>& trees) {
+  const int n = static_cast<int>(trees[0].size());
+  std::vector<std::vector<int>> colour(2, std::vector<int>(static_cast<size_t>(n), -1));
+  const int root0 =
+      static_cast<int>(std::find(trees[0].begin(), trees[0].end(), -1) - trees[0].begin());
+  const int root1 =
+      static_cast<int>(std::find(trees[1].begin(), trees[1].end(), -1) - trees[1].begin());
+  std::function<int(int)> interior = [&](int r) {
+    if (r == root0) return 0;
+    if (r == root1) return 1;
+    const int t = r % 2;
+    int& c = colour[static_cast<size_t>(t)][static_cast<size_t>(r)];
+    if (c >= 0) return c;
+    const int parent = trees[static_cast<size_t>(t)][static_cast<size_t>(r)];
+    const int flip = (n / 2) % 2;
+    c = interior(parent) ^ flip ^ (t == 0 ? parent < r : parent > r);
+    return c;
+  };
+  for (int r = 0; r < n; ++r)
+    colour[static_cast<size_t>(r % 2)][static_cast<size_t>(r)] = interior(r);
+  for (int r = 0; r < n; ++r) {
+    const int leaf_tree = 1 - r % 2;
+    colour[static_cast<size_t>(leaf_tree)][static_cast<size_t>(r)] =
+        1 - colour[static_cast<size_t>(r % 2)][static_cast<size_t>(r)];
+  }
+  return colour;
+}
+
+/// Colour sub-steps of one tree, leaves' level first (reduce; `down` false) or the root's
+/// children first (broadcast; `down` true): each stage sends the edges of one colour among the
+/// ranks of the current level (reduce) or of the ranks whose parent has theirs (broadcast),
+/// starting with colour 1, the colour flipping every stage. Returns each rank's stage (-1: root).
+std::vector<int> colour_stages(const TreeParents& parent, const std::vector<int>& colour,
+                               const std::vector<int>& level, bool down) {
+  const int n = static_cast<int>(parent.size());
+  std::vector<int> stage(static_cast<size_t>(n), -1);
+  int c = 1;
+  int next = 0;
+  if (!down) {
+    const int top = *std::max_element(level.begin(), level.end());
+    for (int l = 0; l <= top; ++l) {
+      int left = static_cast<int>(std::count(level.begin(), level.end(), l));
+      while (left > 0) {
+        for (int r = 0; r < n; ++r) {
+          if (level[static_cast<size_t>(r)] == l && colour[static_cast<size_t>(r)] == c) {
+            stage[static_cast<size_t>(r)] = next;
+            --left;
+          }
+        }
+        ++next;
+        c ^= 1;
+      }
+    }
+    return stage;
+  }
+  std::vector<int> ready;
+  for (int r = 0; r < n; ++r) {
+    if (parent[static_cast<size_t>(r)] >= 0 &&
+        parent[static_cast<size_t>(parent[static_cast<size_t>(r)])] < 0)
+      ready.push_back(r);
+  }
+  while (!ready.empty()) {
+    std::vector<int> later;
+    for (int r : ready) {
+      if (colour[static_cast<size_t>(r)] != c) {
+        later.push_back(r);
+        continue;
+      }
+      stage[static_cast<size_t>(r)] = next;
+      for (int k = 0; k < n; ++k) {
+        if (parent[static_cast<size_t>(k)] == r) later.push_back(k);
+      }
+    }
+    ready = std::move(later);
+    ++next;
+    c ^= 1;
+  }
+  return stage;
+}
+
+/// dbtree steps=colored: Sanders et al.'s two-tree schedule as the MultiTree authors' simulator
+/// builds it. Sub-flow s of tree t is sent by a rank at step 2s + its colour stage (reduce), so a
+/// rank alternates between its two trees; with `separate` phases a rank broadcasts only once
+/// every contribution of both trees has reached it.
+Schedule build_colored(const Topology& topology, int pipeline, bool separate) {
+  const int n = topology.nodes();
+  if (n % 2 != 0) {
+    throw AlgorithmError("dbtree steps=colored needs an even number of endpoints, got " +
+                         std::to_string(n));
+  }
+  const auto trees = double_binary_trees(n);
+  const auto colour = two_tree_colours(trees);
+  Schedule schedule;
+  schedule.algorithm = "dbtree";
+  schedule.topology = topology.name();
+  schedule.nodes = n;
+  schedule.num_chunks = 2 * pipeline;
+  std::vector<std::vector<int>> up(2), down(2);
+  int reduce_steps = 0;
+  for (int t = 0; t < 2; ++t) {
+    // Level of a rank: the trailing zeros of its rank in tree 0, of its mirror in tree 1.
+    std::vector<int> level(static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      const int id = t == 0 ? r : n - 1 - r;
+      level[static_cast<size_t>(r)] =
+          trees[static_cast<size_t>(t)][static_cast<size_t>(r)] < 0 ? -1 : trailing_zeros(id);
+    }
+    up[static_cast<size_t>(t)] =
+        colour_stages(trees[static_cast<size_t>(t)], colour[static_cast<size_t>(t)], level, false);
+    down[static_cast<size_t>(t)] =
+        colour_stages(trees[static_cast<size_t>(t)], colour[static_cast<size_t>(t)], level, true);
+    const int stages =
+        *std::max_element(up[static_cast<size_t>(t)].begin(), up[static_cast<size_t>(t)].end()) + 1;
+    reduce_steps = std::max(reduce_steps, 2 * (pipeline - 1) + stages);
+  }
+  // reduce_msg[t][s][r]: the reduce of sub-flow s of tree t sent by r; bcast_msg: into r.
+  auto slot = [&](int t, int s, int r) { return (static_cast<size_t>(t) * pipeline + s) * n + r; };
+  std::vector<int> reduce_msg(static_cast<size_t>(2 * pipeline * n), -1);
+  std::vector<int> bcast_msg(reduce_msg.size(), -1);
+  std::vector<std::vector<int>> received(static_cast<size_t>(n));  // reduces arriving at a rank
+  for (int t = 0; t < 2; ++t) {
+    const TreeParents& parent = trees[static_cast<size_t>(t)];
+    // Children before parents: by stage.
+    std::vector<int> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    const std::vector<int>& st = up[static_cast<size_t>(t)];
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return st[static_cast<size_t>(a)] < st[static_cast<size_t>(b)];
+    });
+    for (int s = 0; s < pipeline; ++s) {
+      for (int r : order) {
+        if (parent[static_cast<size_t>(r)] < 0) continue;
+        Op op;
+        op.node = r;
+        op.peer = parent[static_cast<size_t>(r)];
+        op.chunk = t * pipeline + s;
+        op.flow = t;
+        op.step = 2 * s + st[static_cast<size_t>(r)];
+        op.kind = OpKind::kReduce;
+        for (int c = 0; c < n; ++c) {
+          if (parent[static_cast<size_t>(c)] == r) op.deps.push_back(reduce_msg[slot(t, s, c)]);
+        }
+        const int id = schedule.add(std::move(op));
+        reduce_msg[slot(t, s, r)] = id;
+        received[static_cast<size_t>(parent[static_cast<size_t>(r)])].push_back(id);
+      }
+    }
+  }
+  for (int t = 0; t < 2; ++t) {
+    const TreeParents& parent = trees[static_cast<size_t>(t)];
+    std::vector<int> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    const std::vector<int>& st = down[static_cast<size_t>(t)];
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return st[static_cast<size_t>(a)] < st[static_cast<size_t>(b)];
+    });
+    for (int s = 0; s < pipeline; ++s) {
+      for (int c : order) {
+        const int p = parent[static_cast<size_t>(c)];
+        if (p < 0) continue;
+        Op op;
+        op.node = p;
+        op.peer = c;
+        op.chunk = t * pipeline + s;
+        op.flow = t;
+        op.step = reduce_steps + 2 * s + st[static_cast<size_t>(c)];
+        op.kind = OpKind::kBroadcast;
+        if (parent[static_cast<size_t>(p)] >= 0) {
+          op.deps.push_back(bcast_msg[slot(t, s, p)]);
+        } else {
+          for (int k = 0; k < n; ++k) {
+            if (parent[static_cast<size_t>(k)] == p) op.deps.push_back(reduce_msg[slot(t, s, k)]);
+          }
+        }
+        if (separate) {
+          for (int id : received[static_cast<size_t>(p)]) op.deps.push_back(id);
+        }
+        std::sort(op.deps.begin(), op.deps.end());
+        op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
+        bcast_msg[slot(t, s, c)] = schedule.add(std::move(op));
+      }
+    }
+  }
+  return sort_by_step(schedule);
+}
+
+}  // namespace
+
 Schedule build_dbtree(const Topology& topology, const TypedParams& params, const BuildContext&) {
   const int pipeline = params.integer("pipeline");
   require_min_nodes("dbtree", topology);
+  if (params.choice("steps") == "colored") {
+    return build_colored(topology, pipeline, params.choice("phases") == "separate");
+  }
+  if (params.choice("phases") == "separate") {
+    throw AlgorithmError("dbtree phases=separate needs steps=colored");
+  }
   const int n = topology.nodes();
   const auto trees = double_binary_trees(n);
 

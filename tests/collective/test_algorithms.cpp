@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -110,6 +111,50 @@ TEST_CASE("ring_bi verifies with two opposite rings, 2N chunks", "[algorithms][r
     CHECK(s.ops.size() == static_cast<size_t>(4 * n * (n - 1)));
     if (t.kind() == mt::TopologyKind::kTorus && n > 4) CHECK(mt::verify(s, t).contention.empty());
   }
+}
+
+TEST_CASE("dbtree steps=colored: a rank sends one message per step, trees alternating",
+          "[algorithms][dbtree]") {
+  for (const char* spec : {"torus:4x4", "mesh:4x4", "torus:8x8", "torus:6x2"}) {
+    const mt::Topology t = make(spec);
+    INFO(spec);
+    for (const char* phases : {"overlapped", "separate"}) {
+      const mt::Schedule s = build_verified(
+          "dbtree", t, {{"pipeline", "4"}, {"steps", "colored"}, {"phases", phases}});
+      // Sanders et al.'s colouring gives a rank's two parent edges different colours, so in every
+      // step a rank sends in at most one tree; a rank is interior in one tree only, and its two
+      // children there differ in colour, so it broadcasts to one child per step.
+      std::map<std::pair<int, int>, int> sends;
+      for (const mt::Op& op : s.ops) ++sends[{op.node, op.step}];
+      for (const auto& kv : sends) CHECK(kv.second == 1);
+      // Sub-flow s of a tree is sent 2 steps after sub-flow s-1 by the same rank to the same peer.
+      for (const mt::Op& op : s.ops) {
+        if (op.chunk % 4 == 0) continue;
+        bool found = false;
+        for (const mt::Op& prev : s.ops) {
+          found = found ||
+                  (prev.node == op.node && prev.peer == op.peer && prev.chunk == op.chunk - 1 &&
+                   prev.kind == op.kind && prev.step == op.step - 2);
+        }
+        CHECK(found);
+      }
+    }
+    // Separate phases: a rank's broadcasts wait for every reduce that reaches it.
+    const mt::Schedule sep = mt::build_schedule(
+        "dbtree", t, {{"pipeline", "4"}, {"steps", "colored"}, {"phases", "separate"}});
+    for (const mt::Op& b : sep.ops) {
+      if (b.kind != mt::OpKind::kBroadcast) continue;
+      for (const mt::Op& r : sep.ops) {
+        if (r.kind == mt::OpKind::kReduce && r.peer == b.node) {
+          CHECK(std::find(b.deps.begin(), b.deps.end(), r.id) != b.deps.end());
+        }
+      }
+    }
+  }
+  CHECK_THROWS_WITH(mt::build_schedule("dbtree", make("torus:3x3"), {{"steps", "colored"}}),
+                    "dbtree steps=colored needs an even number of endpoints, got 9");
+  CHECK_THROWS_WITH(mt::build_schedule("dbtree", make("torus:4x4"), {{"phases", "separate"}}),
+                    "dbtree phases=separate needs steps=colored");
 }
 
 TEST_CASE("ring2d verifies on 2D tori and meshes with 2(X-1)+2(Y-1) steps",
