@@ -421,7 +421,7 @@ TEST_CASE("registry: names, help and errors", "[algorithms]") {
   CHECK_THROWS_WITH(mt::build_schedule("ring", t, {{"chunks", "4"}}),
                     "ring: unknown parameter 'chunks' (known: none)");
   CHECK_THROWS_WITH(mt::build_schedule("dbtree", t, {{"pipe", "4"}}),
-                    "dbtree: unknown parameter 'pipe' (known: pipeline)");
+                    "dbtree: unknown parameter 'pipe' (known: pipeline, steps, phases)");
   CHECK_THROWS_WITH(mt::build_schedule("multitree", make("ring:1")),
                     "multitree needs at least 2 endpoints, topology ring:1 has 1");
 }
