@@ -4,6 +4,7 @@
   beyond_table.py RESULTS.json...            # efficiency per topology, size and schedule
   beyond_table.py --cycles RESULTS.json...   # completion cycles (efficiency) instead
   beyond_table.py --auto SWEEP_RESULTS.json  # auto against the best candidate, per size
+  beyond_table.py --auto SWEEP_RESULTS.json --label auto-nic   # the entry labelled auto-nic
 
 RESULTS.json: the --json output of `mtsim run scenarios/beyond/<topology>.yaml`. Efficiency is
 max(bound_cycles, latency_bound_cycles) / completion_cycles (at most 256/272 = 0.941 where the
@@ -11,8 +12,10 @@ bandwidth bound rules, with 256-byte packets and 16-byte heads); the best of a r
 auto's column names the schedule it chose. --cycles prints "cycles (efficiency)" per cell, the
 fastest bold.
 
-SWEEP_RESULTS.json: results.json of `mtsim sweep scenarios/sweeps/auto.yaml`. Per topology and
-size: the fastest candidate, auto's choice and auto's cycles over the fastest (1.000 = as fast).
+SWEEP_RESULTS.json: results.json of `mtsim sweep scenarios/sweeps/auto.yaml` (or auto_nic.yaml).
+Per topology and size: the fastest candidate (every entry whose label does not start with
+"auto", in whatever NIC mode it ran), the auto entry's choice (and the NIC mode it chose, when
+it chose one) and its cycles over the fastest (1.000 = as fast).
 Standard library only.
 """
 
@@ -79,7 +82,16 @@ def efficiency_table(paths, cycles=False):
         print(f"| {topology} | {size_text(size)} | " + " | ".join(cells) + " |")
 
 
-def auto_table(path):
+def nic_text(run):
+    """The NIC mode an auto entry chose, shortened ("sw issue, msg FC"); empty if none."""
+    choice = run.get("nic_choice") or ""
+    if not choice:
+        return ""
+    issue = "hw" if choice.startswith("hardware") else "sw"
+    return f" on {issue} issue, {'msg' if 'message flow' in choice else 'pkt'} FC"
+
+
+def auto_table(path, label="auto"):
     rows = runs_of(path)
     keys = []
     for r in rows:
@@ -91,21 +103,21 @@ def auto_table(path):
     worst = 1.0
     for topology, size in keys:
         here = [r for r in rows if (r["topology"], r["bytes"]) == (topology, size)]
-        auto = [r for r in here if r["algorithm"] == "auto"]
-        others = [r for r in here if r["algorithm"] != "auto"]
+        auto = [r for r in here if r["algorithm"] == label]
+        others = [r for r in here if not r["algorithm"].startswith("auto")]
         if not auto or not others:
             continue
         best = min(others, key=lambda r: r["completion_cycles"])
         ratio = auto[0]["completion_cycles"] / best["completion_cycles"]
         worst = max(worst, ratio)
         print(f"| {topology} | {size_text(size)} | {best['algorithm']} | "
-              f"{best['completion_cycles']} | {chosen(auto[0])} | {ratio:.3f} |")
-    print(f"\nworst auto / fastest: {worst:.3f}")
+              f"{best['completion_cycles']} | {chosen(auto[0])}{nic_text(auto[0])} | {ratio:.3f} |")
+    print(f"\nworst {label} / fastest: {worst:.3f}")
 
 
 def main(argv):
-    if len(argv) >= 2 and argv[0] == "--auto":
-        auto_table(argv[1])
+    if len(argv) in (2, 4) and argv[0] == "--auto":
+        auto_table(argv[1], argv[3] if len(argv) == 4 and argv[2] == "--label" else "auto")
     elif len(argv) >= 2 and argv[0] == "--cycles":
         efficiency_table(argv[1:], cycles=True)
     elif argv and not argv[0].startswith("-"):
