@@ -172,53 +172,51 @@ Schedule build_colored(const Topology& topology, int pipeline, bool separate) {
   std::vector<int> reduce_msg(static_cast<size_t>(2 * pipeline * n), -1);
   std::vector<int> bcast_msg(reduce_msg.size(), -1);
   std::vector<std::vector<int>> received(static_cast<size_t>(n));  // reduces arriving at a rank
-  for (int t = 0; t < 2; ++t) {
-    const TreeParents& parent = trees[static_cast<size_t>(t)];
-    // Children before parents: by stage.
+  // Ranks in stage order (children before parents going up, parents first going down).
+  auto by_stage = [n](const std::vector<int>& stage) {
     std::vector<int> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
-    const std::vector<int>& st = up[static_cast<size_t>(t)];
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return st[static_cast<size_t>(a)] < st[static_cast<size_t>(b)];
+      return stage[static_cast<size_t>(a)] < stage[static_cast<size_t>(b)];
     });
+    return order;
+  };
+  auto message = [&](int t, int s, int node, int peer, int step, OpKind kind) {
+    Op op;
+    op.node = node;
+    op.peer = peer;
+    op.chunk = t * pipeline + s;
+    op.flow = t;
+    op.step = step;
+    op.kind = kind;
+    return op;
+  };
+  for (int t = 0; t < 2; ++t) {
+    const TreeParents& parent = trees[static_cast<size_t>(t)];
+    const std::vector<int>& stage = up[static_cast<size_t>(t)];
     for (int s = 0; s < pipeline; ++s) {
-      for (int r : order) {
-        if (parent[static_cast<size_t>(r)] < 0) continue;
-        Op op;
-        op.node = r;
-        op.peer = parent[static_cast<size_t>(r)];
-        op.chunk = t * pipeline + s;
-        op.flow = t;
-        op.step = 2 * s + st[static_cast<size_t>(r)];
-        op.kind = OpKind::kReduce;
+      for (int r : by_stage(stage)) {
+        const int p = parent[static_cast<size_t>(r)];
+        if (p < 0) continue;
+        Op op = message(t, s, r, p, 2 * s + stage[static_cast<size_t>(r)], OpKind::kReduce);
         for (int c = 0; c < n; ++c) {
           if (parent[static_cast<size_t>(c)] == r) op.deps.push_back(reduce_msg[slot(t, s, c)]);
         }
         const int id = schedule.add(std::move(op));
         reduce_msg[slot(t, s, r)] = id;
-        received[static_cast<size_t>(parent[static_cast<size_t>(r)])].push_back(id);
+        received[static_cast<size_t>(p)].push_back(id);
       }
     }
   }
   for (int t = 0; t < 2; ++t) {
     const TreeParents& parent = trees[static_cast<size_t>(t)];
-    std::vector<int> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    const std::vector<int>& st = down[static_cast<size_t>(t)];
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return st[static_cast<size_t>(a)] < st[static_cast<size_t>(b)];
-    });
+    const std::vector<int>& stage = down[static_cast<size_t>(t)];
     for (int s = 0; s < pipeline; ++s) {
-      for (int c : order) {
+      for (int c : by_stage(stage)) {
         const int p = parent[static_cast<size_t>(c)];
         if (p < 0) continue;
-        Op op;
-        op.node = p;
-        op.peer = c;
-        op.chunk = t * pipeline + s;
-        op.flow = t;
-        op.step = reduce_steps + 2 * s + st[static_cast<size_t>(c)];
-        op.kind = OpKind::kBroadcast;
+        Op op = message(t, s, p, c, reduce_steps + 2 * s + stage[static_cast<size_t>(c)],
+                        OpKind::kBroadcast);
         if (parent[static_cast<size_t>(p)] >= 0) {
           op.deps.push_back(bcast_msg[slot(t, s, p)]);
         } else {

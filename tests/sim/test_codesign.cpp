@@ -20,22 +20,10 @@ namespace {
 // 8-node ring with 50-cycle links: one hop, no contention, no reduction.
 RunResult one_message(FlowControl flow_control, IssueMode issue, int latency = 2) {
   ScenarioConfig s = test::base_scenario();
-  s.topology = test::topology_config("ring:8", 50);
-  s.collective.verify_data = false;  // one message is not an all-reduce
   s.nic.flow_control = flow_control;
   s.nic.issue = issue;
   s.nic.decision_latency_cycles = latency;
-  const Topology topology(s.topology);
-  Schedule schedule = test::empty_schedule(8, 1);
-  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast));
-  return simulate(s, topology, schedule, 1024);
-}
-
-std::uint64_t link_bytes(const RunResult& r, int src, int dst) {
-  for (const LinkStat& l : r.links) {
-    if (l.src == src && l.dst == dst) return l.bytes;
-  }
-  return ~std::uint64_t{0};
+  return test::one_message_run(s, "ring:8", 0, 1, 1024);
 }
 
 TEST_CASE("one message under packet flow control: exact completion time", "[sim][codesign]") {
@@ -47,7 +35,7 @@ TEST_CASE("one message under packet flow control: exact completion time", "[sim]
   REQUIRE(r.error.empty());
   CHECK(r.completion_cycles == 3 * 17 + 2 + 50 + 17);
   CHECK(r.packets == 4);
-  CHECK(link_bytes(r, 0, 1) == 4 * 17 * 16);
+  CHECK(test::link_bytes(r, 0, 1) == 4 * 17 * 16);
   CHECK(r.cross_flow_waits == 0);
 }
 
@@ -59,7 +47,7 @@ TEST_CASE("one message under message flow control: exact completion time", "[sim
   REQUIRE(r.error.empty());
   CHECK(r.completion_cycles == 2 + 50 + 17 + 3 * 16);
   CHECK(r.packets == 4);
-  CHECK(link_bytes(r, 0, 1) == (17 + 3 * 16) * 16);
+  CHECK(test::link_bytes(r, 0, 1) == (17 + 3 * 16) * 16);
 }
 
 TEST_CASE("one message under hardware issue: the decision latency is added once",

@@ -188,21 +188,9 @@ TEST_CASE(
 // ways are 2 hops) under router.tie_break random.
 RunResult half_way_message(FlowControl flow_control) {
   ScenarioConfig s = test::base_scenario();
-  s.topology = test::topology_config("ring:4", 50);
-  s.collective.verify_data = false;  // one message is not an all-reduce
   s.nic.flow_control = flow_control;
   s.router.tie_break_random = true;
-  const Topology topology(s.topology);
-  Schedule schedule = test::empty_schedule(4, 1);
-  schedule.add(test::make_op(0, 2, 0, OpKind::kBroadcast));
-  return simulate(s, topology, schedule, 4096);
-}
-
-std::uint64_t link_bytes(const RunResult& r, int src, int dst) {
-  for (const LinkStat& l : r.links) {
-    if (l.src == src && l.dst == dst) return l.bytes;
-  }
-  return ~std::uint64_t{0};
+  return test::one_message_run(s, "ring:4", 0, 2, 4096);
 }
 
 TEST_CASE("tie_break random: each packet of a half-way message picks its way", "[sim][fidelity]") {
@@ -215,10 +203,10 @@ TEST_CASE("tie_break random: each packet of a half-way message picks its way", "
   INFO(r.error);
   REQUIRE(r.error.empty());
   // Every packet is 17 flits of 16 bytes (256 payload + the 16-byte head).
-  CHECK(link_bytes(r, 0, 3) == minus * 17 * 16);
-  CHECK(link_bytes(r, 3, 2) == minus * 17 * 16);
-  CHECK(link_bytes(r, 0, 1) == (16 - minus) * 17 * 16);
-  CHECK(link_bytes(r, 1, 2) == (16 - minus) * 17 * 16);
+  CHECK(test::link_bytes(r, 0, 3) == minus * 17 * 16);
+  CHECK(test::link_bytes(r, 3, 2) == minus * 17 * 16);
+  CHECK(test::link_bytes(r, 0, 1) == (16 - minus) * 17 * 16);
+  CHECK(test::link_bytes(r, 1, 2) == (16 - minus) * 17 * 16);
 }
 
 TEST_CASE("tie_break random under message flow control: the message takes its head's way",
@@ -228,8 +216,8 @@ TEST_CASE("tie_break random under message flow control: the message takes its he
   INFO(r.error);
   REQUIRE(r.error.empty());
   // One head flit for the message: 17 + 15 x 16 flits of 16 bytes, all on one way.
-  CHECK(link_bytes(r, 0, minus ? 3 : 1) == (17 + 15 * 16) * 16);
-  CHECK(link_bytes(r, 0, minus ? 1 : 3) == 0);
+  CHECK(test::link_bytes(r, 0, minus ? 3 : 1) == (17 + 15 * 16) * 16);
+  CHECK(test::link_bytes(r, 0, minus ? 1 : 3) == 0);
 }
 
 TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and validated",

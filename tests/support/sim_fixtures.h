@@ -6,6 +6,8 @@
 
 #include "model/collective/schedule.h"
 #include "model/config/scenario_config.h"
+#include "model/sim/run_result.h"
+#include "model/sim/system.h"
 #include "model/topology/topology.h"
 
 namespace mt::test {
@@ -78,6 +80,27 @@ inline std::vector<int> identity_order(int n) {
   std::vector<int> order;
   for (int i = 0; i < n; ++i) order.push_back(i);
   return order;
+}
+
+/// Simulates one broadcast message of `bytes` from node src to node dst on `s`'s NIC and router
+/// over the ring or torus `spec` with 50-cycle links (no data check: one message is not an
+/// all-reduce).
+inline RunResult one_message_run(ScenarioConfig s, const std::string& spec, int src, int dst,
+                                 std::uint64_t bytes) {
+  s.topology = topology_config(spec, 50);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  Schedule schedule = empty_schedule(topology.nodes(), 1);
+  schedule.add(make_op(src, dst, 0, OpKind::kBroadcast));
+  return simulate(s, topology, schedule, bytes);
+}
+
+/// Bytes a run serialised on the directed link from vertex src to dst (all ones: no such link).
+inline std::uint64_t link_bytes(const RunResult& r, int src, int dst) {
+  for (const LinkStat& l : r.links) {
+    if (l.src == src && l.dst == dst) return l.bytes;
+  }
+  return ~std::uint64_t{0};
 }
 
 /// A Hamiltonian cycle of the 4x4 mesh/torus (every consecutive pair adjacent).
