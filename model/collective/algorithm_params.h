@@ -77,9 +77,6 @@ struct BuildContext {
   /// Parameters of the cost model `auto` ranks its candidates with (defaults: the paper's
   /// network; the run layer fills them from the scenario).
   CostParams cost;
-  /// The run's NIC sends under message flow control (one head per message; nic.flow_control
-  /// message, or auto).
-  bool message_flow_control = false;
   /// The run's NIC issues from the hardware scheduler's table (nic.issue hardware, or auto when
   /// it resolves so), whose arrival counters and table bound how many messages a node may have.
   bool hardware_issue = false;

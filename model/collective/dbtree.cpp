@@ -80,33 +80,40 @@ std::vector<std::vector<int>> two_tree_colours(const std::vector<TreeParents>& t
   return colour;
 }
 
-/// Colour sub-steps of one tree, leaves' level first (reduce; `down` false) or the root's
-/// children first (broadcast; `down` true): each stage sends the edges of one colour among the
-/// ranks of the current level (reduce) or of the ranks whose parent has theirs (broadcast),
-/// starting with colour 1, the colour flipping every stage. Returns each rank's stage (-1: root).
-std::vector<int> colour_stages(const TreeParents& parent, const std::vector<int>& colour,
-                               const std::vector<int>& level, bool down) {
+// Both stage assignments start with colour 1 and flip the colour every stage; a rank's stage is
+// -1 at the root.
+
+/// Reduce sub-steps of one tree, the leaves' level (`level` 0) first: each stage sends the edges
+/// of one colour among the ranks of the current level.
+std::vector<int> reduce_stages(const std::vector<int>& colour, const std::vector<int>& level) {
+  const int n = static_cast<int>(level.size());
+  std::vector<int> stage(static_cast<size_t>(n), -1);
+  int c = 1;
+  int next = 0;
+  const int top = *std::max_element(level.begin(), level.end());
+  for (int l = 0; l <= top; ++l) {
+    int left = static_cast<int>(std::count(level.begin(), level.end(), l));
+    while (left > 0) {
+      for (int r = 0; r < n; ++r) {
+        if (level[static_cast<size_t>(r)] == l && colour[static_cast<size_t>(r)] == c) {
+          stage[static_cast<size_t>(r)] = next;
+          --left;
+        }
+      }
+      ++next;
+      c ^= 1;
+    }
+  }
+  return stage;
+}
+
+/// Broadcast sub-steps of one tree, the root's children first: each stage sends the edges of one
+/// colour among the ranks whose parent already has the data.
+std::vector<int> broadcast_stages(const TreeParents& parent, const std::vector<int>& colour) {
   const int n = static_cast<int>(parent.size());
   std::vector<int> stage(static_cast<size_t>(n), -1);
   int c = 1;
   int next = 0;
-  if (!down) {
-    const int top = *std::max_element(level.begin(), level.end());
-    for (int l = 0; l <= top; ++l) {
-      int left = static_cast<int>(std::count(level.begin(), level.end(), l));
-      while (left > 0) {
-        for (int r = 0; r < n; ++r) {
-          if (level[static_cast<size_t>(r)] == l && colour[static_cast<size_t>(r)] == c) {
-            stage[static_cast<size_t>(r)] = next;
-            --left;
-          }
-        }
-        ++next;
-        c ^= 1;
-      }
-    }
-    return stage;
-  }
   std::vector<int> ready;
   for (int r = 0; r < n; ++r) {
     if (parent[static_cast<size_t>(r)] >= 0 &&
@@ -159,10 +166,9 @@ Schedule build_colored(const Topology& topology, int pipeline, bool separate) {
       level[static_cast<size_t>(r)] =
           trees[static_cast<size_t>(t)][static_cast<size_t>(r)] < 0 ? -1 : trailing_zeros(id);
     }
-    up[static_cast<size_t>(t)] =
-        colour_stages(trees[static_cast<size_t>(t)], colour[static_cast<size_t>(t)], level, false);
+    up[static_cast<size_t>(t)] = reduce_stages(colour[static_cast<size_t>(t)], level);
     down[static_cast<size_t>(t)] =
-        colour_stages(trees[static_cast<size_t>(t)], colour[static_cast<size_t>(t)], level, true);
+        broadcast_stages(trees[static_cast<size_t>(t)], colour[static_cast<size_t>(t)]);
     const int stages =
         *std::max_element(up[static_cast<size_t>(t)].begin(), up[static_cast<size_t>(t)].end()) + 1;
     reduce_steps = std::max(reduce_steps, 2 * (pipeline - 1) + stages);

@@ -364,7 +364,7 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
       params.size_or("bytes", context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
   const int pipeline = params.integer_or(
       "pipeline", tree_packing_pipeline(packing.trees, bytes,
-                                        context.message_flow_control && !context.hardware_issue));
+                                        context.cost.head_per_message && !context.hardware_issue));
   const int n = topology.nodes();
   Schedule schedule;
   schedule.algorithm = "tree_packing";

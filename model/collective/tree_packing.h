@@ -60,10 +60,10 @@ constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 8;
 
 /// Default sub-chunks per tree for an all-reduce of `bytes` per node over `trees` trees: messages
 /// of about kTreePackingMessageBytes, or with `short_messages` (message flow control issued by
-/// the host: BuildContext) floor(sqrt(bytes / trees / kTreePackingMessageFcScaleBytes)); at most
-/// kTreePackingMaxChunks chunks in all, at least 1. The hardware scheduler keeps the 4 KiB
-/// messages: it needs an arrival counter per waiting message group (897 for the 4x4 mesh at 1 MiB
-/// with the short messages, against the RTL build's 256).
+/// the host: BuildContext::cost.head_per_message without hardware_issue) floor(sqrt(bytes / trees /
+/// kTreePackingMessageFcScaleBytes)); at most kTreePackingMaxChunks chunks in all, at least 1. The
+/// hardware scheduler keeps the 4 KiB messages: it needs an arrival counter per waiting message
+/// group (897 for the 4x4 mesh at 1 MiB with the short messages, against the RTL build's 256).
 int tree_packing_pipeline(int trees, std::uint64_t bytes, bool short_messages = false);
 
 /// `tree_packing`: pack_spanning_trees() + one pipelined reduce/broadcast per tree. Tree r owns

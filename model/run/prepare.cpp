@@ -65,7 +65,6 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     context.bytes = only_bytes;
     const NicConfig nic = choose_nic_mode(run.nic).nic;  // the modes the run will use
     context.cost = cost_params_of(scenario, nic.flow_control);
-    context.message_flow_control = nic.flow_control == FlowControl::kMessage;
     context.hardware_issue = nic.issue == IssueMode::kHardware;
     p.schedule = build_schedule(run.name, *p.topology, params, context);
   } catch (const AlgorithmError& e) {

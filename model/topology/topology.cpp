@@ -193,23 +193,27 @@ std::vector<int> Topology::neighbors(int u) const {
   return family_->neighbors(*this, u);
 }
 
-std::vector<int> Topology::route(int src, int dst) const {
+void Topology::check_route_ends(int src, int dst) const {
   if (src < 0 || src >= nodes_ || dst < 0 || dst >= nodes_) {
     throw TopologyError("route " + std::to_string(src) + "->" + std::to_string(dst) +
                         ": endpoints are 0.." + std::to_string(nodes_ - 1));
   }
+}
+
+std::vector<int> Topology::route(int src, int dst) const {
+  check_route_ends(src, dst);
   if (src == dst) return {};
   return family_->route(*this, src, dst);
 }
 
 unsigned Topology::half_way_dimensions(int src, int dst) const {
-  route(src, dst);  // checks the ids
+  check_route_ends(src, dst);
   return src == dst ? 0 : family_->half_way_dimensions(*this, src, dst);
 }
 
 std::vector<int> Topology::route(int src, int dst, unsigned half_way_minus) const {
   if (half_way_minus == 0) return route(src, dst);
-  route(src, dst);  // checks the ids
+  check_route_ends(src, dst);
   return src == dst ? std::vector<int>{} : family_->route_half_way(*this, src, dst, half_way_minus);
 }
 

@@ -162,6 +162,9 @@ class Topology {
  private:
   friend class TopologyBuilder;  // a family fills the vertices and links (topology_family.h)
 
+  /// Throws TopologyError unless src and dst are endpoint ids.
+  void check_route_ends(int src, int dst) const;
+
   TopologyConfig config_;
   std::string name_;
   int nodes_ = 0;
