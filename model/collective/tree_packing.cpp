@@ -296,11 +296,12 @@ OrientedTree orient(const TreePacking& packing, int r, int n) {
 
 }  // namespace
 
-int tree_packing_pipeline(int trees, std::uint64_t bytes, bool short_messages) {
+int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short_messages) {
   const std::uint64_t t = static_cast<std::uint64_t>(std::max(1, trees));
   std::uint64_t by_size = bytes / (t * kTreePackingMessageBytes);
   if (short_messages) {
-    const std::uint64_t x = bytes / t / kTreePackingMessageFcScaleBytes;  // floor(sqrt(x)):
+    const std::uint64_t h = static_cast<std::uint64_t>(std::max(1, height));
+    const std::uint64_t x = bytes / t * h / kTreePackingMessageFcScaleBytes;  // floor(sqrt(x)):
     by_size = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(x)));
     while (by_size * by_size > x) --by_size;
     while ((by_size + 1) * (by_size + 1) <= x) ++by_size;
@@ -362,8 +363,9 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
   const TreePacking packing = pack_spanning_trees(topology, max_trees);
   const std::uint64_t bytes =
       params.size_or("bytes", context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
+  const int tallest = *std::max_element(packing.heights.begin(), packing.heights.end());
   const int pipeline = params.integer_or(
-      "pipeline", tree_packing_pipeline(packing.trees, bytes,
+      "pipeline", tree_packing_pipeline(packing.trees, tallest, bytes,
                                         context.cost.head_per_message && !context.hardware_issue));
   const int n = topology.nodes();
   Schedule schedule;

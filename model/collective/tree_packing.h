@@ -50,21 +50,25 @@ constexpr std::uint64_t kTreePackingMaxChunks = 4096;
 constexpr std::uint64_t kTreePackingDefaultBytes = 16u << 20;
 
 /// Under message flow control a message costs no head per packet, so the default pipeline trades
-/// the fill and drain (growing with the message size) against the per-message cost (growing with
-/// the message count): sub-chunks per tree = sqrt(bytes per tree / this), i.e. messages of
-/// sqrt(this x bytes per tree) bytes. Measured with software issue, message flow control: the
-/// best of pipelines 4..512 was 64, 128, 256 on the 4x4 mesh at 256 KiB, 1 MiB, 4 MiB (8 trees:
-/// the formula's 64, 128, 256), and between 32 and 64 (256 KiB), 64 and 128 (1 MiB) on the 8x8
-/// mesh (16 trees: 45, 90).
-constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 8;
+/// the fill and drain (about 2 x height x message time: growing with the message size and the
+/// tallest tree) against the per-message cost (growing with the message count). Minimising
+/// a H S / P + b P over P gives sub-chunks per tree P = sqrt(bytes per tree x tallest height /
+/// this), i.e. messages of sqrt(this x bytes per tree / height) bytes. Measured with software
+/// issue, message flow control: the best of pipelines 4..512 was 64, 128, 256 on the 4x4 mesh
+/// (8 trees, height 4) at 256 KiB, 1 MiB, 4 MiB (the formula's 64, 128, 256); on the 8x8 mesh
+/// (16 trees, height 8) between 32 and 64 at 256 KiB and 64 and 128 at 1 MiB, and at 16 MiB 512
+/// (0.981 of the bound) against 362 (0.979) and 1024 (0.978): the formula's 64, 128 and 512
+/// (which the chunk cap stops at 256).
+constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 32;
 
-/// Default sub-chunks per tree for an all-reduce of `bytes` per node over `trees` trees: messages
-/// of about kTreePackingMessageBytes, or with `short_messages` (message flow control issued by
-/// the host: BuildContext::cost.head_per_message without hardware_issue) floor(sqrt(bytes / trees /
-/// kTreePackingMessageFcScaleBytes)); at most kTreePackingMaxChunks chunks in all, at least 1. The
-/// hardware scheduler keeps the 4 KiB messages: it needs an arrival counter per waiting message
-/// group (897 for the 4x4 mesh at 1 MiB with the short messages, against the RTL build's 256).
-int tree_packing_pipeline(int trees, std::uint64_t bytes, bool short_messages = false);
+/// Default sub-chunks per tree for an all-reduce of `bytes` per node over `trees` trees whose
+/// tallest has `height` hops: messages of about kTreePackingMessageBytes, or with
+/// `short_messages` (message flow control issued by the host: BuildContext::cost.head_per_message
+/// without hardware_issue) floor(sqrt(bytes / trees x height / kTreePackingMessageFcScaleBytes));
+/// at most kTreePackingMaxChunks chunks in all, at least 1. The hardware scheduler keeps the
+/// 4 KiB messages: it needs an arrival counter per waiting message group (897 for the 4x4 mesh at
+/// 1 MiB with the short messages, against the RTL build's 256).
+int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short_messages);
 
 /// `tree_packing`: pack_spanning_trees() + one pipelined reduce/broadcast per tree. Tree r owns
 /// chunks r*P .. r*P+P-1 (P = pipeline). Sub-chunk p's reduce from endpoint v is step

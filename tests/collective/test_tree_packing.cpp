@@ -131,19 +131,22 @@ TEST_CASE("tree_packing schedules verify with every endpoint in every tree", "[b
 TEST_CASE("tree_packing sizes its pipeline by the all-reduce size", "[beyond][packing]") {
   // Messages of 4 KiB: 4 MiB over 16 trees is 64 sub-chunks per tree, over 8 trees 128; at most
   // 4096 chunks: 16 MiB over 16 trees stops at 256, over 8 trees at 512; at least one sub-chunk.
-  CHECK(mt::tree_packing_pipeline(16, 4u << 20) == 64);
-  CHECK(mt::tree_packing_pipeline(8, 4u << 20) == 128);
-  CHECK(mt::tree_packing_pipeline(16, 16u << 20) == 256);
-  CHECK(mt::tree_packing_pipeline(8, 16u << 20) == 512);
-  CHECK(mt::tree_packing_pipeline(16, 64u << 10) == 1);
-  // Short messages (message flow control, host issue): floor(sqrt(bytes per tree / 8)), the same
-  // cap and floor.
-  CHECK(mt::tree_packing_pipeline(8, 256u << 10, true) == 64);
-  CHECK(mt::tree_packing_pipeline(8, 1u << 20, true) == 128);
-  CHECK(mt::tree_packing_pipeline(8, 4u << 20, true) == 256);
-  CHECK(mt::tree_packing_pipeline(16, 1u << 20, true) == 90);  // 8192: 90^2 = 8100, 91^2 = 8281
-  CHECK(mt::tree_packing_pipeline(8, 64u << 20, true) == 512);
-  CHECK(mt::tree_packing_pipeline(16, 64, true) == 1);
+  CHECK(mt::tree_packing_pipeline(16, 8, 4u << 20, false) == 64);
+  CHECK(mt::tree_packing_pipeline(8, 4, 4u << 20, false) == 128);
+  CHECK(mt::tree_packing_pipeline(16, 8, 16u << 20, false) == 256);
+  CHECK(mt::tree_packing_pipeline(8, 4, 16u << 20, false) == 512);
+  CHECK(mt::tree_packing_pipeline(16, 8, 64u << 10, false) == 1);
+  // Short messages (message flow control, host issue): floor(sqrt(bytes per tree x height / 32)),
+  // the same cap and floor. Height 4 (4x4 mesh): sqrt(bytes per tree / 8).
+  CHECK(mt::tree_packing_pipeline(8, 4, 256u << 10, true) == 64);
+  CHECK(mt::tree_packing_pipeline(8, 4, 1u << 20, true) == 128);
+  CHECK(mt::tree_packing_pipeline(8, 4, 4u << 20, true) == 256);
+  CHECK(mt::tree_packing_pipeline(16, 4, 1u << 20, true) == 90);  // 8192: 90^2 = 8100, 91^2 = 8281
+  CHECK(mt::tree_packing_pipeline(16, 8, 1u << 20, true) == 128);  // twice as tall: 16384
+  CHECK(mt::tree_packing_pipeline(16, 6, 1u << 20, true) == 110);  // 12288: 110^2 = 12100
+  CHECK(mt::tree_packing_pipeline(16, 8, 16u << 20, true) == 256);  // 512, capped at 4096 / 16
+  CHECK(mt::tree_packing_pipeline(8, 4, 64u << 20, true) == 512);
+  CHECK(mt::tree_packing_pipeline(16, 4, 64, true) == 1);
   const mt::Topology mesh = make("mesh:4x4");
   CHECK(mt::build_schedule("tree_packing", mesh, {{"bytes", "1MiB"}}).num_chunks == 8 * 32);
   CHECK(mt::build_schedule("tree_packing", mesh).num_chunks == 8 * 512);  // 16 MiB default
