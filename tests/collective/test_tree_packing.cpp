@@ -141,7 +141,7 @@ TEST_CASE("tree_packing sizes its pipeline by the all-reduce size", "[beyond][pa
   CHECK(mt::tree_packing_pipeline(8, 4, 256u << 10, true) == 64);
   CHECK(mt::tree_packing_pipeline(8, 4, 1u << 20, true) == 128);
   CHECK(mt::tree_packing_pipeline(8, 4, 4u << 20, true) == 256);
-  CHECK(mt::tree_packing_pipeline(16, 4, 1u << 20, true) == 90);  // 8192: 90^2 = 8100, 91^2 = 8281
+  CHECK(mt::tree_packing_pipeline(16, 4, 1u << 20, true) == 90);   // 8192: 90^2 = 8100, 91^2 = 8281
   CHECK(mt::tree_packing_pipeline(16, 8, 1u << 20, true) == 128);  // twice as tall: 16384
   CHECK(mt::tree_packing_pipeline(16, 6, 1u << 20, true) == 110);  // 12288: 110^2 = 12100
   CHECK(mt::tree_packing_pipeline(16, 8, 16u << 20, true) == 256);  // 512, capped at 4096 / 16
