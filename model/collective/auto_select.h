@@ -38,8 +38,10 @@ struct AutoChoice {
   std::string note;  ///< one line: "auto: <label> for <bytes> B on <topology> (estimate ...)"
 };
 
-/// Candidates `auto` considers on `topology` (only those that support it).
-std::vector<AutoCandidate> auto_candidates(const Topology& topology);
+/// Candidates `auto` considers on `topology` (only those that support it) for a run in
+/// `context` (its NIC mode: with hardware issue the deeply pipelined trees are left out).
+std::vector<AutoCandidate> auto_candidates(const Topology& topology,
+                                           const BuildContext& context = {});
 
 /// Builds every candidate at `bytes` (with the context's NIC modes, BuildContext) and returns the
 /// one with the smallest estimate (ScheduleEstimate::cycles(), cost_model.h) under the context's

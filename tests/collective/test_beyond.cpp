@@ -330,6 +330,31 @@ TEST_CASE("auto picks trees when small and pipelined rings when large", "[beyond
                     "auto: unknown parameter 'size' (known: bytes)");
 }
 
+TEST_CASE("auto offers 8 and 16 sub-chunks per tree only to host-issued NICs", "[beyond][auto]") {
+  // On the 4x4 torus at 32 KiB the estimate ranks multitree_opt with 16 sub-chunks per tree first
+  // (simulated: 1458 cycles against 1669 with 4); the hardware scheduler's window stalls on that
+  // many messages, so with hardware issue auto keeps to 1 and 4.
+  const mt::Topology t = make("torus:4x4");
+  mt::BuildContext hardware;
+  hardware.hardware_issue = true;
+  const auto labels = [](const std::vector<mt::AutoCandidate>& candidates) {
+    std::vector<std::string> out;
+    for (const auto& c : candidates) out.push_back(c.label());
+    return out;
+  };
+  const std::vector<std::string> host = labels(mt::auto_candidates(t));
+  const std::vector<std::string> table = labels(mt::auto_candidates(t, hardware));
+  for (const char* label : {"multitree_opt(pipeline=8)", "multitree_opt(pipeline=16)"}) {
+    CHECK(std::count(host.begin(), host.end(), label) == 1);
+    CHECK(std::count(table.begin(), table.end(), label) == 0);
+  }
+  CHECK(host.size() == table.size() + 2);
+  CHECK(mt::choose_algorithm(t, 32u << 10).chosen.label() == "multitree_opt(pipeline=16)");
+  hardware.bytes = 32u << 10;
+  CHECK(mt::choose_algorithm(t, 32u << 10, hardware).chosen.label() ==
+        "multitree_opt(pipeline=4)");
+}
+
 TEST_CASE("auto verifies on every topology and size class", "[beyond][auto]") {
   for (const char* spec : {"torus:4x4", "mesh:3x5", "ring:7", "fattree:k=4,levels=2",
                            "bigraph:m=2,n=4", "switch:nodes=5", "torus:2x2"}) {
