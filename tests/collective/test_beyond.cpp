@@ -351,8 +351,7 @@ TEST_CASE("auto offers 8 and 16 sub-chunks per tree only to host-issued NICs", "
   CHECK(host.size() == table.size() + 2);
   CHECK(mt::choose_algorithm(t, 32u << 10).chosen.label() == "multitree_opt(pipeline=16)");
   hardware.bytes = 32u << 10;
-  CHECK(mt::choose_algorithm(t, 32u << 10, hardware).chosen.label() ==
-        "multitree_opt(pipeline=4)");
+  CHECK(mt::choose_algorithm(t, 32u << 10, hardware).chosen.label() == "multitree_opt(pipeline=4)");
 }
 
 TEST_CASE("auto verifies on every topology and size class", "[beyond][auto]") {
