@@ -29,6 +29,11 @@ struct RouterConfig {
   /// (true, "random": BookSim's dimension-order torus routing; under message flow control the
   /// whole message takes its head's way).
   bool tie_break_random = false;
+  /// Which packets keep their turn at a free output while their input port is busy sending
+  /// another VC's packet (the output then waits for the port): false ("message") only packets of
+  /// messages under message flow control, true ("all") every packet, as a flit-level switch that
+  /// interleaves VCs never lets a packet wait out of phase with its port (BookSim).
+  bool turn_reservation_all = false;
 };
 
 /// When the NIC's reduction unit works on received reduce data.

@@ -102,7 +102,7 @@ void read_router(const YamlReader& r, const YAML::Node& node, const std::string&
                  RouterConfig& c) {
   r.each_key(node, path,
              {"pipeline_cycles", "vcs", "buffer_flits", "step_priority", "step_priority_scope",
-              "tie_break"},
+              "tie_break", "turn_reservation"},
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "pipeline_cycles") c.pipeline_cycles = r.integer32(v, p, 0, 1000);
                if (key == "vcs") c.vcs = r.integer32(v, p, 1, 16);
@@ -112,6 +112,8 @@ void read_router(const YamlReader& r, const YAML::Node& node, const std::string&
                  c.step_priority_per_input = r.choice(v, p, {"output", "input"}) == "input";
                if (key == "tie_break")
                  c.tie_break_random = r.choice(v, p, {"plus", "random"}) == "random";
+               if (key == "turn_reservation")
+                 c.turn_reservation_all = r.choice(v, p, {"message", "all"}) == "all";
              });
 }
 

@@ -49,6 +49,9 @@ struct RouterParams {
   /// With step_priority: the step decides only among the VCs of one input port; input ports
   /// still take turns (a separable allocator whose output stage ignores priority).
   bool step_priority_per_input = false;
+  /// Every packet keeps its turn at an output while its input port is busy (see
+  /// RouterConfig::turn_reservation_all); false: only packets under message flow control.
+  bool turn_reservation_all = false;
   int network_inputs = 0;                   ///< number of in_links(vertex)
   int local_ports = 0;                      ///< NIC ports (direct topologies), 0 on switches
   std::vector<RouterOutputConfig> outputs;  ///< out_links(vertex) then ejection ports
@@ -145,6 +148,11 @@ class Router : public sc_core::sc_module {
   bool input_prefers_other(int fifo, int out, std::uint64_t now,
                            const std::vector<int>& visit_rank) const;
   int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
+  /// True when `packet` keeps its turn at an output while its input port is busy: under message
+  /// flow control, or for every packet with turn_reservation_all (never with step_priority).
+  bool keeps_turn(const PacketExtension& packet) const {
+    return (packet.message_flow || params_.turn_reservation_all) && !params_.step_priority;
+  }
   void add_requester(const Entry& entry, int fifo);
   /// Makes every output with a requester on input port `port` arbitrate again in this process().
   void revisit_requesters_of(int port);

@@ -99,13 +99,13 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
     // One packet at a time leaves an input port (no input speedup).
     if (input_busy_until_[static_cast<std::size_t>(port)] > now) {
-      // Message flow control: a message whose turn it is at this output but whose input port is
-      // sending another VC's packet keeps its turn: the output waits for the port (otherwise the
-      // port and the output can stay out of phase and starve the message; a flit-level switch
-      // would interleave the two). Turns as in the grant below: ports in turn, then their VCs.
+      // A packet whose turn it is at this output but whose input port is sending another VC's
+      // packet keeps its turn (keeps_turn: message flow control, or every packet with
+      // router.turn_reservation all): the output waits for the port (otherwise the port and the
+      // output can stay out of phase and starve the packet for thousands of cycles; a flit-level
+      // switch would interleave the two). Turns as in the grant below: ports, then their VCs.
       const PacketExtension& packet = packet_of(*head.payload);
-      if (packet.message_flow && !params_.step_priority &&
-          input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
+      if (keeps_turn(packet) && input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
         const std::int64_t key = port_distance * params_.vcs + vc_distance;
         if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
           reserve_key = key;
@@ -209,7 +209,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
   // The port is now busy, which lets another output reserve it (message flow control): outputs
   // that wanted it visit again, so one process() call per cycle decides what several would.
-  if (packet.message_flow && !params_.step_priority) revisit_requesters_of(in_port);
+  if (keeps_turn(packet)) revisit_requesters_of(in_port);
 
   // The buffer space frees as the packet leaves: from a network input flit by flit (the first
   // flit's slot a cycle after the grant, the tail's after the serialisation); a NIC injection

@@ -156,6 +156,7 @@ void System::Impl::build_routers() {
     params.buffer_flits = rc.buffer_flits;
     params.step_priority = rc.step_priority;
     params.step_priority_per_input = rc.step_priority_per_input;
+    params.turn_reservation_all = rc.turn_reservation_all;
     params.network_inputs = static_cast<int>(topology.in_links(v).size());
     params.local_ports = topology.is_direct() ? ports : 0;
     // An output feeds a router's input (`vcs` VCs of `buffer_flits`) or a NIC's receive port (an

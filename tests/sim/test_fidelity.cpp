@@ -246,6 +246,18 @@ TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and vali
   CHECK(all.nic.rx_port_per_message);
   CHECK(all.router.step_priority_per_input);
   CHECK_FALSE(all.router.tie_break_random);
+  CHECK_FALSE(all.router.turn_reservation_all);
+  CHECK(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                           "router: {turn_reservation: all}\n"
+                           "collective: {algorithms: [ring]}\n",
+                           "fidelity.yaml")
+            .router.turn_reservation_all);
+  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
+                                       "router: {turn_reservation: packets}\n"
+                                       "collective: {algorithms: [ring]}\n",
+                                       "bad.yaml"),
+                    Catch::Contains("bad.yaml:2") && Catch::Contains("router.turn_reservation") &&
+                        Catch::Contains("message, all"));
   CHECK(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
                            "router: {tie_break: random}\n"
                            "collective: {algorithms: [ring]}\n",
