@@ -247,27 +247,19 @@ TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and vali
   CHECK(all.router.step_priority_per_input);
   CHECK_FALSE(all.router.tie_break_random);
   CHECK_FALSE(all.router.turn_reservation_all);
-  CHECK(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                           "router: {turn_reservation: all}\n"
-                           "collective: {algorithms: [ring]}\n",
-                           "fidelity.yaml")
-            .router.turn_reservation_all);
-  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                                       "router: {turn_reservation: packets}\n"
-                                       "collective: {algorithms: [ring]}\n",
-                                       "bad.yaml"),
-                    Catch::Contains("bad.yaml:2") && Catch::Contains("router.turn_reservation") &&
+  // A scenario whose second line is `section: {key: value}` (file torus.yaml).
+  const auto with_line = [](const std::string& line) {
+    return load_scenario_text(
+        "topology: {kind: torus, dims: [4, 4]}\n" + line + "\ncollective: {algorithms: [ring]}\n",
+        "torus.yaml");
+  };
+  CHECK(with_line("router: {turn_reservation: all}").router.turn_reservation_all);
+  CHECK_THROWS_WITH(with_line("router: {turn_reservation: packets}"),
+                    Catch::Contains("torus.yaml:2") && Catch::Contains("router.turn_reservation") &&
                         Catch::Contains("message, all"));
-  CHECK(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                           "router: {tie_break: random}\n"
-                           "collective: {algorithms: [ring]}\n",
-                           "fidelity.yaml")
-            .router.tie_break_random);
-  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                                       "router: {tie_break: minus}\n"
-                                       "collective: {algorithms: [ring]}\n",
-                                       "bad.yaml"),
-                    Catch::Contains("bad.yaml:2") && Catch::Contains("router.tie_break") &&
+  CHECK(with_line("router: {tie_break: random}").router.tie_break_random);
+  CHECK_THROWS_WITH(with_line("router: {tie_break: minus}"),
+                    Catch::Contains("torus.yaml:2") && Catch::Contains("router.tie_break") &&
                         Catch::Contains("plus, random"));
   CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
                                        "nic: {tx_queue_packets: -1}\n"
