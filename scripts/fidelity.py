@@ -62,7 +62,8 @@ def load_reference(path):
 # The keys the paper-compatible files set and their idealised defaults (README, Fidelity).
 MECHANISMS = [("nic.reduction", "packet"), ("nic.port_binding", "route"),
               ("nic.tx_queue_packets", "0"), ("nic.step_barrier", "false"),
-              ("nic.receive_port", "any"), ("nic.receive_vcs", "1"), ("router.tie_break", "plus")]
+              ("nic.receive_port", "any"), ("nic.receive_vcs", "1"), ("router.tie_break", "plus"),
+              ("router.turn_reservation", "message")]
 
 
 def run_mtsim(args, topology, sizes, extra_sets=()):
