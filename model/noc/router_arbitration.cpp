@@ -207,8 +207,8 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   output.busy_until = now + serialization;
   input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
-  // The port is now busy, which lets another output reserve it (message flow control): outputs
-  // that wanted it visit again, so one process() call per cycle decides what several would.
+  // The port is now busy, which lets another output reserve it (keeps_turn): outputs that
+  // wanted it visit again, so one process() call per cycle decides what several would.
   if (keeps_turn(packet)) revisit_requesters_of(in_port);
 
   // The buffer space frees as the packet leaves: from a network input flit by flit (the first

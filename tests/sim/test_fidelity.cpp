@@ -247,36 +247,26 @@ TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and vali
   CHECK(all.router.step_priority_per_input);
   CHECK_FALSE(all.router.tie_break_random);
   CHECK_FALSE(all.router.turn_reservation_all);
-  // A scenario whose second line is `section: {key: value}` (file torus.yaml).
-  const auto with_line = [](const std::string& line) {
+  // A scenario with `text` from its second line on, between topology and collective (torus.yaml).
+  const auto scenario_with = [](const std::string& text) {
     return load_scenario_text(
-        "topology: {kind: torus, dims: [4, 4]}\n" + line + "\ncollective: {algorithms: [ring]}\n",
+        "topology: {kind: torus, dims: [4, 4]}\n" + text + "\ncollective: {algorithms: [ring]}\n",
         "torus.yaml");
   };
-  CHECK(with_line("router: {turn_reservation: all}").router.turn_reservation_all);
-  CHECK_THROWS_WITH(with_line("router: {turn_reservation: packets}"),
+  CHECK(scenario_with("router: {turn_reservation: all}").router.turn_reservation_all);
+  CHECK_THROWS_WITH(scenario_with("router: {turn_reservation: packets}"),
                     Catch::Contains("torus.yaml:2") && Catch::Contains("router.turn_reservation") &&
                         Catch::Contains("message, all"));
-  CHECK(with_line("router: {tie_break: random}").router.tie_break_random);
-  CHECK_THROWS_WITH(with_line("router: {tie_break: minus}"),
+  CHECK(scenario_with("router: {tie_break: random}").router.tie_break_random);
+  CHECK_THROWS_WITH(scenario_with("router: {tie_break: minus}"),
                     Catch::Contains("torus.yaml:2") && Catch::Contains("router.tie_break") &&
                         Catch::Contains("plus, random"));
-  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                                       "nic: {tx_queue_packets: -1}\n"
-                                       "collective: {algorithms: [ring]}\n",
-                                       "bad.yaml"),
-                    Catch::Contains("bad.yaml:2") && Catch::Contains("nic.tx_queue_packets"));
-  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                                       "nic: {receive_port: fixed}\n"
-                                       "collective: {algorithms: [ring]}\n",
-                                       "bad.yaml"),
+  CHECK_THROWS_WITH(scenario_with("nic: {tx_queue_packets: -1}"),
+                    Catch::Contains("torus.yaml:2") && Catch::Contains("nic.tx_queue_packets"));
+  CHECK_THROWS_WITH(scenario_with("nic: {receive_port: fixed}"),
                     Catch::Contains("nic.receive_port") && Catch::Contains("any, per_message"));
-  CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
-                                       "nic:\n"
-                                       "  reduction: whole\n"
-                                       "collective: {algorithms: [ring]}\n",
-                                       "bad.yaml"),
-                    Catch::Contains("bad.yaml:3:14") && Catch::Contains("nic.reduction") &&
+  CHECK_THROWS_WITH(scenario_with("nic:\n  reduction: whole"),
+                    Catch::Contains("torus.yaml:3:14") && Catch::Contains("nic.reduction") &&
                         Catch::Contains("packet, message"));
 }
 
