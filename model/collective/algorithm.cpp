@@ -102,7 +102,8 @@ const std::vector<Entry>& registry() {
        "rho(s) = 1, -1, 3, -5, ... hops, left for odd coordinates, cycling over dimensions; "
        "reduce-scatter by recursive halving then all-gather, 2 log2(N) steps; one collective per "
        "port (shifted and mirrored); collectives=<count> (default min(ports, 2 x dimensions)), "
-       "variant=bandwidth (latency is refused: no receive staging in the NIC)",
+       "variant=bandwidth|latency (latency: whole-share exchanges, log2(N) steps, received "
+       "data staged until the node's own message has been issued)",
        {{"variant", ParamType::kEnum, 0, {"bandwidth", "latency"}, "bandwidth"},
         int_param("collectives")}},
       {"auto",
@@ -234,6 +235,7 @@ Schedule sort_by_step(const Schedule& schedule, StepListing within_step) {
   for (int old : order) {
     Op op = schedule.ops[static_cast<size_t>(old)];
     for (int& d : op.deps) d = new_id[static_cast<size_t>(d)];
+    if (op.apply_after >= 0) op.apply_after = new_id[static_cast<size_t>(op.apply_after)];
     out.add(std::move(op));
   }
   out.num_flows = std::max(out.num_flows, schedule.num_flows);

@@ -27,12 +27,16 @@ HappensBefore::HappensBefore(const Schedule& schedule, const std::vector<int>& o
     position_[static_cast<std::size_t>(order[i])] = static_cast<int>(i);
   std::vector<int> parent(m);
   std::iota(parent.begin(), parent.end(), 0);
+  staged_ = staged_issue_predecessors(schedule);
+  const auto join = [&parent](int x, int y) {
+    const int a = find_root(parent, x);
+    const int b = find_root(parent, y);
+    if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+  };
   for (const Op& op : schedule.ops) {
-    for (const int d : op.deps) {
-      const int a = find_root(parent, op.id);
-      const int b = find_root(parent, d);
-      if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
-    }
+    for (const int d : op.deps) join(op.id, d);
+    if (!staged_.empty())
+      for (const int k : staged_[static_cast<std::size_t>(op.id)]) join(op.id, k);
   }
   component_.assign(m, -1);
   int components = 0;
@@ -44,6 +48,10 @@ HappensBefore::HappensBefore(const Schedule& schedule, const std::vector<int>& o
 }
 
 bool HappensBefore::happens_before(int x, int y) {
+  return search(x, y, false);
+}
+
+bool HappensBefore::search(int x, int y, bool from_issue) {
   const auto ux = static_cast<std::size_t>(x);
   const auto uy = static_cast<std::size_t>(y);
   if (component_[ux] != component_[uy] || position_[ux] >= position_[uy]) return false;
@@ -66,8 +74,23 @@ bool HappensBefore::happens_before(int x, int y) {
       visited_[ud] = search_;
       stack_.push_back(d);
     }
+    // A staged predecessor k was issued before z: what happened before k did, but not k's own
+    // arrival (so k == x proves only that x's issue came first).
+    if (staged_.empty()) continue;
+    for (const int k : staged_[static_cast<std::size_t>(z)]) {
+      const auto uk = static_cast<std::size_t>(k);
+      if (k == x && from_issue) return true;
+      if (position_[uk] <= floor || visited_[uk] == search_) continue;
+      visited_[uk] = search_;
+      stack_.push_back(k);
+    }
   }
   return false;
+}
+
+bool HappensBefore::issued_before_staged(int x, int y) {
+  const int k = s_.ops[static_cast<std::size_t>(y)].apply_after;
+  return k >= 0 && (k == x || search(x, k, true));
 }
 
 std::size_t HappensBefore::ask(int x, int y) {
@@ -150,6 +173,14 @@ void HappensBefore::solve_component(const std::vector<int>& ops,
           const auto bit = static_cast<std::uint64_t>(it - xs.begin()) - base;
           out[bit / 64] |= std::uint64_t{1} << (bit % 64);
         }
+      }
+      if (staged_.empty()) continue;
+      // Staged predecessors pass on their ancestors but are not ancestors themselves.
+      for (const int k : staged_[static_cast<std::size_t>(ops[static_cast<std::size_t>(z)])]) {
+        const int lk = local(k);
+        if (lk < lo) continue;
+        const std::uint64_t* in = row(lk);
+        for (std::uint64_t w = 0; w < words; ++w) out[w] |= in[w];
       }
     }
     for (const std::size_t q : by_block[b]) {

@@ -1,6 +1,7 @@
 #pragma once
 // Happens-before over a schedule's dependency DAG, answered in batches under a memory budget:
-// "does message x happen before the issue of message y" (x is a transitive dependency of y).
+// "does message x arrive before the issue of message y" (x is a transitive dependency of y,
+// through dependencies and receive staging's issue order: staged_issue_predecessors()).
 // Shared by the verifier's race check and the NIC table packer.
 //
 // Messages can only be ordered inside one weakly connected component of the DAG (for tree
@@ -34,6 +35,10 @@ class HappensBefore {
   /// dependencies of messages ordered after x (cost: the part of y's dependency cone after x;
   /// for queries decided one by one, when the batch would ask many that are never needed).
   bool happens_before(int x, int y);
+  /// Receive staging: true when y is staged (Op::apply_after k) and x is k or is issued before
+  /// k (through dependencies and staged issue order), so x is issued before y is applied at its
+  /// receiver (one query, answered at once).
+  bool issued_before_staged(int x, int y);
   /// Adds the query "x happens before y"; returns its index into solve()'s answers.
   std::size_t ask(int x, int y);
   /// Answers every query asked so far: answers[q] is 1 when the query's x is a transitive
@@ -41,13 +46,17 @@ class HappensBefore {
   const std::vector<char>& solve();
 
  private:
+  // Depth-first search from y for x: x's arrival (or, with from_issue, its issue) precedes y's
+  // issue.
+  bool search(int x, int y, bool from_issue);
   void solve_component(const std::vector<int>& ops, const std::vector<std::size_t>& queries);
 
   const Schedule& s_;
   const std::vector<int>& order_;
   std::uint64_t budget_words_;
-  std::vector<int> position_;   // per op: position in order_
-  std::vector<int> component_;  // per op: weakly connected component
+  std::vector<int> position_;             // per op: position in order_
+  std::vector<int> component_;            // per op: weakly connected component
+  std::vector<std::vector<int>> staged_;  // per op: staged issue predecessors (empty: none)
   std::vector<std::pair<int, int>> queries_;
   std::vector<char> answers_;
   std::vector<int> local_;              // per op: index inside its component (scratch of solve)

@@ -68,6 +68,11 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   OpChecks references;
   references.fields = false;
   require_valid_ops(schedule, references);
+  for (const Op& op : schedule.ops) {
+    if (op.apply_after >= 0)
+      throw ScheduleError("message " + std::to_string(op.id) +
+                          " uses receive staging (apply_after): MSCCL XML has no form for it");
+  }
   int lost = 0;
   for (const Op& op : schedule.ops) {
     deps[static_cast<std::size_t>(op.id)] = op.deps;

@@ -107,4 +107,18 @@ const char* to_string(OpKind kind) {
   return "unknown";
 }
 
+std::vector<std::vector<int>> staged_issue_predecessors(const Schedule& schedule) {
+  std::vector<std::vector<int>> preds;
+  for (const Op& op : schedule.ops) {
+    for (const int d : op.deps) {
+      if (d < 0 || static_cast<std::size_t>(d) >= schedule.ops.size()) continue;
+      const int k = schedule.ops[static_cast<std::size_t>(d)].apply_after;
+      if (k < 0 || static_cast<std::size_t>(k) >= schedule.ops.size()) continue;
+      if (preds.empty()) preds.resize(schedule.ops.size());
+      preds[static_cast<std::size_t>(op.id)].push_back(k);
+    }
+  }
+  return preds;
+}
+
 }  // namespace mt

@@ -44,6 +44,12 @@ struct Op {
   /// not issued before it even when its deps have arrived (0 = no constraint). Used to release a
   /// bucket's all-reduce when backprop has produced it (schedule_merge.h).
   std::uint64_t release_cycle = 0;
+  /// Receive staging: id of a message that `peer` itself sends with the same chunk; the peer
+  /// holds this message's data in a staging buffer and reduces (or copies) it into its buffer
+  /// only once that message has been issued, so the data the peer sends cannot already hold
+  /// this message's (an exchange: both sides send and receive the same chunk in one step).
+  /// -1 = applied as soon as it has arrived.
+  int apply_after = -1;
 };
 
 /// A complete all-reduce schedule for `nodes` endpoints. The data buffer of every node is split
@@ -89,5 +95,11 @@ std::vector<std::uint64_t> chunk_byte_sizes(const Schedule& schedule, std::uint6
 std::string check_chunk_offsets(const Schedule& schedule);
 
 const char* to_string(OpKind kind);
+
+/// Issue-order predecessors from receive staging, per op: message x that depends on a message d
+/// with d.apply_after = k is issued only after k has been (k's issue precedes d's application,
+/// which precedes x's issue); k's own arrival (at another node) is not implied. Empty when no op
+/// of the schedule has apply_after (ids must be valid: see check_ops()).
+std::vector<std::vector<int>> staged_issue_predecessors(const Schedule& schedule);
 
 }  // namespace mt

@@ -117,11 +117,26 @@ ScheduleGraph::ScheduleGraph(const Schedule& schedule)
       dependents_[static_cast<std::size_t>(d)].push_back(i);
     }
   }
+  // Receive staging orders issues without an arrival: those edges join the order too.
+  std::vector<std::vector<int>> staged = staged_issue_predecessors(schedule);
+  if (staged.empty()) {
+    topological_ = kahn(
+        [&schedule](int i) -> const std::vector<int>& {
+          return schedule.ops[static_cast<std::size_t>(i)].deps;
+        },
+        dependents_);
+    return;
+  }
+  std::vector<std::vector<int>> successors = dependents_;
+  for (int i = 0; i < m; ++i) {
+    std::vector<int>& preds = staged[static_cast<std::size_t>(i)];
+    for (const int k : preds) successors[static_cast<std::size_t>(k)].push_back(i);
+    const std::vector<int>& deps = schedule.ops[static_cast<std::size_t>(i)].deps;
+    preds.insert(preds.end(), deps.begin(), deps.end());
+  }
   topological_ = kahn(
-      [&schedule](int i) -> const std::vector<int>& {
-        return schedule.ops[static_cast<std::size_t>(i)].deps;
-      },
-      dependents_);
+      [&staged](int i) -> const std::vector<int>& { return staged[static_cast<std::size_t>(i)]; },
+      successors);
 }
 
 HappensBefore ScheduleGraph::happens_before(std::uint64_t budget_words) const {
@@ -172,6 +187,19 @@ bool check_ops(const Schedule& s, const OpChecks& checks,
     }
     if (checks.fields && op.kind != OpKind::kReduce && op.kind != OpKind::kBroadcast) {
       fail(msg + ": kind " + str(static_cast<int>(op.kind)) + " is neither reduce nor broadcast");
+    }
+    if (op.apply_after != -1) {
+      const int k = op.apply_after;
+      const Op* own = k >= 0 && k < m ? &s.ops[static_cast<std::size_t>(k)] : nullptr;
+      if (own == nullptr) {
+        fail(msg + ": apply_after " + str(k) + " is neither -1 nor a message id (0.." + str(m - 1) +
+             ")");
+      } else if (own->node != op.peer || own->chunk != op.chunk || k == i) {
+        fail(msg + " (node " + str(op.node) + " -> " + str(op.peer) + ", chunk " + str(op.chunk) +
+             "): apply_after names message " + str(k) + " (node " + str(own->node) + " -> " +
+             str(own->peer) + ", chunk " + str(own->chunk) + "); it must name a message node " +
+             str(op.peer) + " sends with chunk " + str(op.chunk));
+      }
     }
     for (const int d : op.deps) {
       if (d < 0 || d >= m) {

@@ -96,7 +96,7 @@ Op op_from_json(const Json& j, int index) {
   if (!j.is_object()) fail(path, std::string("expected object, got ") + type_name(j));
   reject_unknown_keys(j,
                       {"id", "node", "peer", "chunk", "flow", "step", "port", "kind", "deps",
-                       "path", "release_cycle"},
+                       "path", "release_cycle", "apply_after"},
                       path);
   Op op;
   op.id = as_int(required(j, "id", path), path + ".id");
@@ -120,6 +120,7 @@ Op op_from_json(const Json& j, int index) {
   if (j.contains("path")) op.path = as_int_list(j["path"], path + ".path");
   if (j.contains("release_cycle"))
     op.release_cycle = as_uint64(j["release_cycle"], path + ".release_cycle");
+  if (j.contains("apply_after")) op.apply_after = as_int(j["apply_after"], path + ".apply_after");
   return op;
 }
 
@@ -145,6 +146,7 @@ nlohmann::json to_json(const Schedule& schedule) {
     if (op.port != -1) j["port"] = op.port;
     if (!op.path.empty()) j["path"] = op.path;
     if (op.release_cycle != 0) j["release_cycle"] = op.release_cycle;
+    if (op.apply_after >= 0) j["apply_after"] = op.apply_after;
     ops.push_back(std::move(j));
   }
   Json out{{"format", kScheduleFormat},

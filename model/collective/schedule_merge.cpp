@@ -45,6 +45,7 @@ MergedSchedule merge_schedules(const std::vector<MergePart>& parts) {
       op.flow += flow_base;
       op.step += step_base;
       for (int& dep : op.deps) dep += id_base;
+      if (op.apply_after >= 0) op.apply_after += id_base;
       if (op.deps.empty()) op.release_cycle = parts[i].release_cycle;
       out.add(std::move(op));
     }

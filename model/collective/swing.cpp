@@ -86,15 +86,51 @@ SwingPattern swing_pattern(const Topology& topology, int index) {
   return pattern;
 }
 
+namespace {
+
+// The latency-optimal variant: each collective's share is one chunk that every node exchanges
+// whole with its step-s peer (recursive doubling over the Swing peers: log2 N steps). Both ends
+// of an exchange send and receive the same chunk in one step, so each received message is
+// staged (Op::apply_after = the receiver's own message to the sender) and reduced only once the
+// receiver's own has been issued.
+Schedule swing_latency(const Topology& topology, int collectives, int steps) {
+  const int n = topology.nodes();
+  Schedule schedule;
+  schedule.algorithm = "swing";
+  schedule.topology = topology.name();
+  schedule.nodes = n;
+  schedule.num_chunks = collectives;
+  ArrivalTracker tracker(n, collectives);
+  std::vector<SwingPattern> patterns;
+  for (int c = 0; c < collectives; ++c) patterns.push_back(swing_pattern(topology, c));
+  std::vector<int> sent(static_cast<size_t>(n));  // this step's message id per sender
+  for (int s = 0; s < steps; ++s) {
+    for (int c = 0; c < collectives; ++c) {
+      const std::vector<int>& peer = patterns[static_cast<size_t>(c)].peers[static_cast<size_t>(s)];
+      for (int r = 0; r < n; ++r) {
+        Op op;
+        op.node = r;
+        op.peer = peer[static_cast<size_t>(r)];
+        op.chunk = c;
+        op.flow = c;
+        op.step = s;
+        op.kind = OpKind::kReduce;
+        sent[static_cast<size_t>(r)] = tracker.send(schedule, std::move(op));
+      }
+      for (int r = 0; r < n; ++r) {
+        schedule.ops[static_cast<size_t>(sent[static_cast<size_t>(r)])].apply_after =
+            sent[static_cast<size_t>(peer[static_cast<size_t>(r)])];
+      }
+    }
+    tracker.commit();
+  }
+  return schedule;
+}
+
+}  // namespace
+
 Schedule build_swing(const Topology& topology, const TypedParams& params, const BuildContext&) {
   require_min_nodes("swing", topology);
-  if (params.choice("variant") == "latency") {
-    throw AlgorithmError(
-        "swing: variant=latency (full-vector exchange per step) cannot run race-free on this "
-        "NIC: it reduces arriving data into the live buffer, so the buffer a node sends would "
-        "already hold its peer's data whenever the peer's message arrives first (no receive "
-        "staging); use variant=bandwidth");
-  }
   const int n = topology.nodes();
   const SwingPattern first = swing_pattern(topology, 0);
   int active = 0;
@@ -102,6 +138,7 @@ Schedule build_swing(const Topology& topology, const TypedParams& params, const 
   const int ports = std::max(1, topology.ports_per_node());
   const int collectives = params.integer_or("collectives", std::min(ports, 2 * active));
   const int steps = static_cast<int>(first.peers.size());
+  if (params.choice("variant") == "latency") return swing_latency(topology, collectives, steps);
 
   Schedule schedule;
   schedule.algorithm = "swing";

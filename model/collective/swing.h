@@ -38,9 +38,10 @@ SwingPattern swing_pattern(const Topology& topology, int index);
 /// s, one message each); block b ends reduced at node b. C collectives (param collectives,
 /// default min(ports, 2 x active dimensions)) each own N chunks: C x N chunks, 2 log2(N) steps,
 /// 2 C N (N - 1) messages, flow = collective. Parameter variant=bandwidth (default) | latency:
-/// the latency-optimal variant (full-vector exchange each step) is refused with an
-/// AlgorithmError saying why (a node would send its buffer while its peer's data may already
-/// have been added to it: the NIC reduces into the live buffer, there is no receive staging).
+/// the latency-optimal variant, recursive doubling over the same peers: each collective's share
+/// is one chunk that every node exchanges whole with its step-s peer, log2(N) steps, C N log2(N)
+/// messages; each received message is staged (Op::apply_after: reduced once the receiver's own
+/// message of the step has been issued, so neither side sends data already holding the other's).
 Schedule build_swing(const Topology& topology, const TypedParams& params,
                      const BuildContext& context);
 

@@ -179,8 +179,12 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
   std::vector<Event> events;
   events.reserve(2 * s.ops.size());
   for (const Op& op : s.ops) {
-    events.push_back({key(op.node, op.chunk), position[static_cast<size_t>(op.id)], false, op.id});
-    events.push_back({key(op.peer, op.chunk), position[static_cast<size_t>(op.id)], true, op.id});
+    const int at = position[static_cast<size_t>(op.id)];
+    events.push_back({key(op.node, op.chunk), at, false, op.id});
+    // A staged message is applied after the receiver's own message apply_after has issued.
+    const int applied =
+        op.apply_after < 0 ? at : std::max(at, position[static_cast<size_t>(op.apply_after)]);
+    events.push_back({key(op.peer, op.chunk), applied, true, op.id});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     return a.group != b.group         ? a.group < b.group
@@ -191,6 +195,7 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
     int a;  // an arrival
     int b;  // an issue (arrival_pair == false) or another arrival
     bool arrival_pair;
+    bool staged;  // also ordered when b is, or happens before, a's apply_after (asked next)
   };
   HappensBefore ancestry = graph.happens_before(kAncestorBudgetWords);
   std::vector<Check> checks;
@@ -198,10 +203,15 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
     if (checks.size() >= kMaxRaceQueries) return false;
     ancestry.ask(earlier.id, later.id);
     // Reported as (arrival, other): the arrival is whichever of the two is one.
-    if (earlier.arrival)
-      checks.push_back({earlier.id, later.id, arrival_pair});
-    else
-      checks.push_back({later.id, earlier.id, arrival_pair});
+    if (earlier.arrival) {
+      checks.push_back({earlier.id, later.id, arrival_pair, false});
+    } else {
+      // An issue listed before a staged arrival: ordered too when it precedes apply_after's issue.
+      const int own = s.ops[static_cast<size_t>(later.id)].apply_after;
+      const bool staged = !arrival_pair && own >= 0;
+      checks.push_back({later.id, earlier.id, arrival_pair, staged});
+      if (staged) ancestry.ask(earlier.id, own);
+    }
     return true;
   };
   bool within_budget = true;
@@ -252,9 +262,15 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
     return;
   }
   const std::vector<char> answers = ancestry.solve();
-  for (size_t q = 0; q < checks.size(); ++q) {
-    if (answers[q]) continue;
+  for (size_t q = 0, answer = 0; q < checks.size(); ++q, ++answer) {
     const Check& c = checks[q];
+    if (c.staged) {
+      const int own = s.ops[static_cast<size_t>(c.a)].apply_after;
+      ++answer;  // the second query: b happens before apply_after's issue
+      if (answers[answer - 1] || answers[answer] || c.b == own) continue;
+    } else if (answers[answer]) {
+      continue;
+    }
     const Op& a = s.ops[static_cast<size_t>(c.a)];
     const Op& b = s.ops[static_cast<size_t>(c.b)];
     const std::string where = "node " + str(a.peer) + " chunk " + str(a.chunk) + ": ";
@@ -299,26 +315,26 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   }
   std::vector<std::uint64_t> snapshot(words);
   std::vector<int> twice;
-  for (int id : order) {
-    const Op& op = s.ops[static_cast<size_t>(id)];
-    const std::uint64_t* src = set_of(op.node, op.chunk);
-    std::copy(src, src + words, snapshot.begin());
+  // Staged messages issued before their apply_after: their snapshots, applied once it issues.
+  std::unordered_map<int, std::vector<std::pair<int, std::vector<std::uint64_t>>>> staged;
+  std::vector<char> issued(s.ops.size(), 0);
+  const auto apply = [&](const Op& op, const std::vector<std::uint64_t>& data) {
     std::uint64_t* dst = set_of(op.peer, op.chunk);
     received[static_cast<std::uint64_t>(op.peer) * chunks + static_cast<std::uint64_t>(op.chunk)] =
         1;
     if (op.kind == OpKind::kBroadcast) {
-      std::copy(snapshot.begin(), snapshot.end(), dst);
-      continue;
+      std::copy(data.begin(), data.end(), dst);
+      return;
     }
     twice.clear();
     for (std::uint64_t w = 0; w < words; ++w) {
-      std::uint64_t overlap = dst[w] & snapshot[w];
+      std::uint64_t overlap = dst[w] & data[w];
       while (overlap) {
         const int bit = __builtin_ctzll(overlap);
         twice.push_back(static_cast<int>(w * 64 + static_cast<std::uint64_t>(bit)));
         overlap &= overlap - 1;
       }
-      dst[w] |= snapshot[w];
+      dst[w] |= data[w];
     }
     if (!twice.empty()) {
       errors.add("node " + str(op.peer) + " chunk " + str(op.chunk) + ": contribution" +
@@ -327,6 +343,22 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
                  "; already held)");
       ok = false;
     }
+  };
+  for (int id : order) {
+    const Op& op = s.ops[static_cast<size_t>(id)];
+    const std::uint64_t* src = set_of(op.node, op.chunk);
+    std::copy(src, src + words, snapshot.begin());
+    issued[static_cast<size_t>(id)] = 1;
+    if (op.apply_after >= 0 && !issued[static_cast<size_t>(op.apply_after)]) {
+      staged[op.apply_after].emplace_back(id, snapshot);
+    } else {
+      apply(op, snapshot);
+    }
+    const auto held = staged.find(id);
+    if (held == staged.end()) continue;
+    for (const auto& [message, data] : held->second)
+      apply(s.ops[static_cast<size_t>(message)], data);
+    staged.erase(held);
   }
   std::vector<int> missing;
   for (std::uint64_t u = 0; u < n; ++u) {

@@ -160,6 +160,9 @@ int NodeOrders::order_of(int i, std::size_t e) {
     is_before = ordering_.happens_before(in, pack_.entries[e]);
     is_after = ordering_.happens_before(pack_.entries[e], in);
   }
+  // A staged arrival is applied after the receiver's own message has been issued.
+  if (!is_before && !is_after)
+    is_after = ordering_.issued_before_staged(pack_.entries[e], pack_.incoming[at(i)]);
   order = is_before ? kBefore : is_after ? kAfter : kUnordered;
   set(i, e, order);
   return order;

@@ -22,6 +22,7 @@ struct MessageRecord {
   std::uint64_t bytes_received = 0;  ///< payload bytes received so far at the peer, bytes
   std::vector<std::uint8_t> seen;    ///< per packet index: times received (released on arrival)
   int bad_indices = 0;               ///< packets received with an index outside 0..packets-1
+  bool staged = false;  ///< receive staging: packets landed unreduced (Op::apply_after unissued)
 
   /// Sender side, at issue: the message is split into `packets` packets carrying `bytes` payload
   /// bytes in total.

@@ -32,6 +32,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -212,7 +213,12 @@ class Nic : public sc_core::sc_module {
     int message;
     int counter;
   };
-  std::deque<Aggregation> aggregating_;           // whole-message sums under way, in order
+  std::deque<Aggregation> aggregating_;  // whole-message sums under way, in order
+  // Receive staging: complete messages held until this node issues their Op::apply_after (key).
+  std::unordered_map<int, std::vector<Aggregation>> held_;
+  /// Starts the whole-message sum of `message` (or its copy, for a broadcast) at `now` or when
+  /// the reduction unit frees; message_arrived() follows when it is done.
+  void aggregate(int message, int counter, std::uint64_t now);
   std::uint64_t land_free_ = 0;                   // cycle the last received packet left the buffer
   std::vector<int> rx_flits_;                     // receive buffer occupancy per port
   std::uint64_t reduce_free_ = 0;                 // cycle the reduction unit is free

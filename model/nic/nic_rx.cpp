@@ -26,8 +26,14 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   // The reduction unit takes packets in head-arrival order, each once its tail has arrived.
   const std::uint64_t tail = clock_.now() + clock_.to_cycles(delay) + packet.serialization_cycles;
   // A broadcast chunk is written by the DMA, not the reduction unit; under whole-message
-  // reduction a reduce packet only lands in memory (its sum starts when the message is whole).
-  const bool per_packet = packet.kind == OpKind::kReduce && !params_.reduce_whole_messages;
+  // reduction a reduce packet only lands in memory (its sum starts when the message is whole),
+  // and so does every packet of a message received into the staging buffer (its apply_after
+  // not issued yet when a packet of it came).
+  MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(packet.message)];
+  const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;
+  if (own >= 0 && !(*env_.messages)[static_cast<std::size_t>(own)].issued) record.staged = true;
+  const bool per_packet =
+      packet.kind == OpKind::kReduce && !params_.reduce_whole_messages && !record.staged;
   const std::uint64_t cycles =
       per_packet ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle) : 0;
   // Packets leave the receive buffer in arrival order (the deque stays sorted by cycle).
@@ -61,19 +67,30 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     // Per-packet counts are needed only while the message is in flight: release them so memory
     // follows the messages in flight, not the data size.
     std::vector<std::uint8_t>().swap(record.seen);
-    if (packet.kind == OpKind::kReduce && params_.reduce_whole_messages) {
-      // The reduction unit sums whole messages one at a time, in the order they completed.
-      const int elements = static_cast<int>((record.bytes + params_.element_bytes - 1) /
-                                            static_cast<std::uint64_t>(params_.element_bytes));
-      reduce_free_ =
-          std::max(now, reduce_free_) + reduce_cycles(elements, params_.reduce_elems_per_cycle);
-      aggregating_.push_back(Aggregation{reduce_free_, packet.message, packet.dst_counter});
-      last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
+    const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;
+    if (own >= 0 && !(*env_.messages)[static_cast<std::size_t>(own)].issued) {
+      // Receive staging: held until this node has issued its own message of the chunk.
+      held_[own].push_back(Aggregation{now, packet.message, packet.dst_counter});
+    } else if (record.staged || (packet.kind == OpKind::kReduce && params_.reduce_whole_messages)) {
+      aggregate(packet.message, packet.dst_counter, now);
     } else {
       message_arrived(packet.message, packet.dst_counter, now);
     }
   }
   env_.pool->release(&payload);
+}
+
+void Nic::aggregate(int message, int counter, std::uint64_t now) {
+  // The reduction unit sums whole messages one at a time, in the order they completed; a
+  // broadcast's copy waits its turn but takes no reduction cycles.
+  const MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
+  const bool reduce = env_.schedule->ops[static_cast<std::size_t>(message)].kind == OpKind::kReduce;
+  const int elements = static_cast<int>((record.bytes + params_.element_bytes - 1) /
+                                        static_cast<std::uint64_t>(params_.element_bytes));
+  reduce_free_ = std::max(now, reduce_free_) +
+                 (reduce ? reduce_cycles(elements, params_.reduce_elems_per_cycle) : 0);
+  aggregating_.push_back(Aggregation{reduce_free_, message, counter});
+  last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
 }
 
 void Nic::message_arrived(int message, int counter, std::uint64_t now) {

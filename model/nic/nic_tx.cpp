@@ -29,6 +29,14 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   record.issue_cycle = m.start;
   // The message carries the sender's chunk as it is when the operation issues.
   record.snapshot = env_.data->snapshot(params_.node, op.chunk);
+  // Messages held in the staging buffer for this one can now be reduced into the buffer.
+  if (!held_.empty()) {
+    const auto held = held_.find(message);
+    if (held != held_.end()) {
+      for (const Aggregation& h : held->second) aggregate(h.message, h.counter, now);
+      held_.erase(held);
+    }
+  }
   last_progress_ = std::max(last_progress_, now);
   port.unsent_packets += m.packets;
   port.dma_until = m.start + static_cast<std::uint64_t>(m.packets) / kDmaPacketsPerCycle;

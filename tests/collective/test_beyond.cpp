@@ -300,11 +300,14 @@ TEST_CASE("dataflow estimate of a ring is the chained hop time", "[beyond][auto]
   CHECK(mt::dataflow_estimate(s, t, 4096) == Approx(6 * (150 + 1 + 68)));
 }
 
-TEST_CASE("auto picks trees when small and pipelined rings when large", "[beyond][auto]") {
+TEST_CASE("auto picks exchanges when tiny, trees when small, pipelined rings when large",
+          "[beyond][auto]") {
   const mt::Topology t = make("torus:8x8");
-  const mt::AutoChoice small = mt::choose_algorithm(t, 4096);
+  const mt::AutoChoice tiny = mt::choose_algorithm(t, 4096);
+  const mt::AutoChoice small = mt::choose_algorithm(t, 32u << 10);
   const mt::AutoChoice large = mt::choose_algorithm(t, 64u << 20);
   CHECK(large.schedule.algorithm == "disjoint_rings");  // the winner, built once
+  CHECK(tiny.chosen.label() == "swing(variant=latency)");
   CHECK(small.chosen.algorithm.rfind("multitree", 0) == 0);
   CHECK(large.chosen.label() == "disjoint_rings(pipeline=2)");
   CHECK(large.ranking.size() == mt::auto_candidates(t).size());

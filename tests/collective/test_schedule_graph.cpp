@@ -130,3 +130,45 @@ TEST_CASE("structural checks name each problem, in op order", "[schedule_graph]"
                     "message 6 depends on message 42, which does not exist (ids are 0..6)");
   CHECK(mt::check_ops(star(), checks, [](std::string) {}));
 }
+
+// Receive staging: 0: 0->1 and 1: 1->0 exchange chunk 0, each staged behind the other; 2: 1->2
+// forwards once 0 has been applied at node 1, which is after node 1 issued 1.
+TEST_CASE("receive staging orders issues without claiming an arrival", "[schedule_graph]") {
+  mt::Schedule s = mt::test::empty_schedule(3, 1);
+  s.add(mt::test::make_op(0, 1, 0, OpKind::kReduce));
+  s.add(mt::test::make_op(1, 0, 0, OpKind::kReduce));
+  s.add(mt::test::make_op(1, 2, 0, OpKind::kReduce, {0}, 1));
+  s.ops[0].apply_after = 1;
+  s.ops[1].apply_after = 0;
+  CHECK(mt::staged_issue_predecessors(s) == std::vector<std::vector<int>>{{}, {}, {1}});
+  const mt::ScheduleGraph graph(s);
+  REQUIRE(graph.acyclic());
+  CHECK(graph.dependents(0) == std::vector<int>{2});
+  CHECK(graph.dependents(1).empty());  // the issue order is not a dependency
+  mt::HappensBefore hb = graph.happens_before();
+  CHECK(hb.happens_before(0, 2));
+  CHECK_FALSE(hb.happens_before(1, 2));  // 1 arrives at node 0, nothing orders that with 2
+  CHECK(hb.issued_before_staged(1, 0));  // node 1's own message goes out before 0 is applied
+  CHECK_FALSE(hb.issued_before_staged(2, 0));
+  const std::size_t q = hb.ask(1, 2);
+  CHECK(hb.solve()[q] == 0);
+
+  // A staged message the receiver's own message waits for can never be applied: a cycle.
+  mt::Schedule stuck = s;
+  stuck.ops[1].deps = {0};
+  CHECK_FALSE(mt::ScheduleGraph(stuck).acyclic());
+
+  // apply_after must name a message the receiver sends with the same chunk.
+  mt::Schedule bad = s;
+  bad.ops[0].apply_after = 7;
+  bad.ops[1].apply_after = 2;  // 2 is node 1's, but it goes to node 0: 1 -> 0's receiver is 0
+  bad.ops[2].apply_after = 2;
+  std::vector<std::string> errors;
+  CHECK_FALSE(mt::check_ops(bad, {}, [&](std::string e) { errors.push_back(e); }));
+  CHECK(errors == std::vector<std::string>{
+                      "message 0: apply_after 7 is neither -1 nor a message id (0..2)",
+                      "message 1 (node 1 -> 0, chunk 0): apply_after names message 2 (node 1 -> "
+                      "2, chunk 0); it must name a message node 0 sends with chunk 0",
+                      "message 2 (node 1 -> 2, chunk 0): apply_after names message 2 (node 1 -> "
+                      "2, chunk 0); it must name a message node 2 sends with chunk 0"});
+}

@@ -66,6 +66,7 @@ void require_equal(const mt::Schedule& a, const mt::Schedule& b) {
     REQUIRE(x.deps == y.deps);
     REQUIRE(x.path == y.path);
     REQUIRE(x.release_cycle == y.release_cycle);
+    REQUIRE(x.apply_after == y.apply_after);
   }
 }
 
@@ -153,8 +154,8 @@ TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
   j = good;
   j["ops"][0]["colour"] = "red";
   CHECK(from_json_error(j) ==
-        "ops[0]: unknown key \"colour\" (known keys: chunk, deps, flow, id, kind, node, path, "
-        "peer, port, release_cycle, step)");
+        "ops[0]: unknown key \"colour\" (known keys: apply_after, chunk, deps, flow, id, kind, "
+        "node, path, peer, port, release_cycle, step)");
   j = good;
   j["ops"][0]["node"] = 5000000000LL;
   CHECK(from_json_error(j) == "ops[0].node: 5000000000 is out of range for an integer");
@@ -240,6 +241,16 @@ TEST_CASE("DOT output has one edge per message, coloured by flow", "[schedule_io
   CHECK(grid.find("n3 [label=\"3\", pos=\"1.5,-1.5!\"];") != std::string::npos);
 }
 
+TEST_CASE("JSON round trip keeps apply_after, omitted when -1", "[schedule_io]") {
+  mt::Schedule s = sample();
+  s.ops[1].apply_after = 0;
+  const Json j = mt::to_json(s);
+  CHECK(j["ops"][1]["apply_after"] == 0);
+  CHECK_FALSE(j["ops"][0].contains("apply_after"));
+  CHECK(mt::schedule_from_json(j).ops[1].apply_after == 0);
+  CHECK(mt::schedule_from_json(j).ops[0].apply_after == -1);
+}
+
 TEST_CASE("JSON round trip keeps chunk_offsets and release_cycle", "[schedule_io]") {
   mt::Schedule s = sample();
   s.chunk_offsets = {0, 3, 10};
@@ -256,6 +267,9 @@ TEST_CASE("JSON round trip keeps chunk_offsets and release_cycle", "[schedule_io
   Json bad = j;
   bad["ops"][0]["release_cycle"] = -1;
   CHECK(from_json_error(bad) == "ops[0].release_cycle: -1 is negative");
+  bad = j;
+  bad["ops"][0]["apply_after"] = "one";
+  CHECK(from_json_error(bad) == "ops[0].apply_after: expected integer, got string");
   bad = j;
   bad["chunk_offsets"] = Json::array({0, "x"});
   CHECK(from_json_error(bad) == "chunk_offsets[1]: expected integer, got string");
