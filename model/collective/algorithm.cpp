@@ -197,6 +197,15 @@ void ArrivalTracker::commit() {
   pending_.clear();
 }
 
+Schedule new_schedule(const std::string& algorithm, const Topology& topology, int chunks) {
+  Schedule schedule;
+  schedule.algorithm = algorithm;
+  schedule.topology = topology.name();
+  schedule.nodes = topology.nodes();
+  schedule.num_chunks = chunks;
+  return schedule;
+}
+
 int ArrivalTracker::send(Schedule& schedule, Op op) {
   for (int d : deps(op.node, op.chunk)) op.deps.push_back(d);
   const int peer = op.peer;

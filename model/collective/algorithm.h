@@ -79,6 +79,10 @@ class ArrivalTracker {
   std::vector<Pending> pending_;
 };
 
+/// An empty schedule of `algorithm` for `topology` (its name and node count) with `chunks`
+/// chunks: what every builder starts from.
+Schedule new_schedule(const std::string& algorithm, const Topology& topology, int chunks);
+
 /// Order of a node's messages inside one step, after sort_by_step.
 enum class StepListing {
   kAsBuilt,     ///< as the builder added them

@@ -21,11 +21,7 @@ Schedule build_halving_doubling(const Topology& topology, const TypedParams&, co
   while ((1 << k) < n) ++k;
   const std::vector<int> node_of = halving_doubling_ranks(topology);
 
-  Schedule schedule;
-  schedule.algorithm = "halving_doubling";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = n;
+  Schedule schedule = new_schedule("halving_doubling", topology, n);
   ArrivalTracker tracker(n, n);
 
   auto low_bits_equal = [](int a, int b, int bits) {

@@ -29,11 +29,7 @@ Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildC
   const int n = nx * ny;
   const int per_half = n;
 
-  Schedule schedule;
-  schedule.algorithm = "ring2d";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = 2 * per_half;
+  Schedule schedule = new_schedule("ring2d", topology, 2 * per_half);
   ArrivalTracker tracker(n, 2 * per_half);
 
   auto id = [nx](int x, int y) { return x + nx * y; };

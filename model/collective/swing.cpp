@@ -95,11 +95,7 @@ namespace {
 // receiver's own has been issued.
 Schedule swing_latency(const Topology& topology, int collectives, int steps) {
   const int n = topology.nodes();
-  Schedule schedule;
-  schedule.algorithm = "swing";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = collectives;
+  Schedule schedule = new_schedule("swing", topology, collectives);
   ArrivalTracker tracker(n, collectives);
   std::vector<SwingPattern> patterns;
   for (int c = 0; c < collectives; ++c) patterns.push_back(swing_pattern(topology, c));
@@ -140,11 +136,7 @@ Schedule build_swing(const Topology& topology, const TypedParams& params, const 
   const int steps = static_cast<int>(first.peers.size());
   if (params.choice("variant") == "latency") return swing_latency(topology, collectives, steps);
 
-  Schedule schedule;
-  schedule.algorithm = "swing";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = collectives * n;
+  Schedule schedule = new_schedule("swing", topology, collectives * n);
   ArrivalTracker tracker(n, schedule.num_chunks);
   std::vector<SwingPattern> patterns;
   // reach[c][s][v]: nodes collective c's node v reaches with steps s..L-1 (v included), sorted.

@@ -306,7 +306,8 @@ int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short
     while (by_size * by_size > x) --by_size;
     while ((by_size + 1) * (by_size + 1) <= x) ++by_size;
   }
-  const std::uint64_t cap = std::max<std::uint64_t>(1, kTreePackingMaxChunks / t);
+  const std::uint64_t cap = std::max<std::uint64_t>(
+      1, (short_messages ? kTreePackingMaxShortChunks : kTreePackingMaxChunks) / t);
   return static_cast<int>(std::max<std::uint64_t>(1, std::min(by_size, cap)));
 }
 
@@ -368,11 +369,7 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
       "pipeline", tree_packing_pipeline(packing.trees, tallest, bytes,
                                         context.cost.head_per_message && !context.hardware_issue));
   const int n = topology.nodes();
-  Schedule schedule;
-  schedule.algorithm = "tree_packing";
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = packing.trees * pipeline;
+  Schedule schedule = new_schedule("tree_packing", topology, packing.trees * pipeline);
   // Per tree: reduce leaves first (breadth-first order reversed), broadcast root first.
   std::vector<EmitterTree> emitter_trees;
   std::vector<std::vector<int>> up, down;

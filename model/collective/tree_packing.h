@@ -46,6 +46,9 @@ TreePacking pack_spanning_trees(const Topology& topology, int max_trees = 32);
 constexpr std::uint64_t kTreePackingMessageBytes = 4096;
 /// Most chunks the default pipeline makes (messages = 2(N-1) x chunks; bounds schedule memory).
 constexpr std::uint64_t kTreePackingMaxChunks = 4096;
+/// The same for the short messages of message flow control: their rule's optimum on the 8x8 mesh
+/// at 16 MiB is 512 sub-chunks per tree, 8192 chunks (1.03 M messages, 0.54 GiB of run memory).
+constexpr std::uint64_t kTreePackingMaxShortChunks = 8192;
 /// All-reduce size the default pipeline is sized for when no bytes parameter is given.
 constexpr std::uint64_t kTreePackingDefaultBytes = 16u << 20;
 
@@ -57,15 +60,15 @@ constexpr std::uint64_t kTreePackingDefaultBytes = 16u << 20;
 /// issue, message flow control: the best of pipelines 4..512 was 64, 128, 256 on the 4x4 mesh
 /// (8 trees, height 4) at 256 KiB, 1 MiB, 4 MiB (the formula's 64, 128, 256); on the 8x8 mesh
 /// (16 trees, height 8) between 32 and 64 at 256 KiB and 64 and 128 at 1 MiB, and at 16 MiB 512
-/// (0.981 of the bound) against 362 (0.979) and 1024 (0.978): the formula's 64, 128 and 512
-/// (which the chunk cap stops at 256).
+/// (0.981 of the bound) against 362 (0.979) and 1024 (0.978): the formula's 64, 128 and 512.
 constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 32;
 
 /// Default sub-chunks per tree for an all-reduce of `bytes` per node over `trees` trees whose
 /// tallest has `height` hops: messages of about kTreePackingMessageBytes, or with
 /// `short_messages` (message flow control issued by the host: BuildContext::cost.head_per_message
 /// without hardware_issue) floor(sqrt(bytes / trees x height / kTreePackingMessageFcScaleBytes));
-/// at most kTreePackingMaxChunks chunks in all, at least 1. The hardware scheduler keeps the
+/// at most kTreePackingMaxChunks (kTreePackingMaxShortChunks with short messages) chunks in
+/// all, at least 1. The hardware scheduler keeps the
 /// 4 KiB messages: it needs an arrival counter per waiting message group (897 for the 4x4 mesh at
 /// 1 MiB with the short messages, against the RTL build's 256).
 int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short_messages);

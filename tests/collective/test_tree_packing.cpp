@@ -137,15 +137,17 @@ TEST_CASE("tree_packing sizes its pipeline by the all-reduce size", "[beyond][pa
   CHECK(mt::tree_packing_pipeline(8, 4, 16u << 20, false) == 512);
   CHECK(mt::tree_packing_pipeline(16, 8, 64u << 10, false) == 1);
   // Short messages (message flow control, host issue): floor(sqrt(bytes per tree x height / 32)),
-  // the same cap and floor. Height 4 (4x4 mesh): sqrt(bytes per tree / 8).
+  // at most 8192 chunks, at least one. Height 4 (4x4 mesh): sqrt(bytes per tree / 8).
   CHECK(mt::tree_packing_pipeline(8, 4, 256u << 10, true) == 64);
   CHECK(mt::tree_packing_pipeline(8, 4, 1u << 20, true) == 128);
   CHECK(mt::tree_packing_pipeline(8, 4, 4u << 20, true) == 256);
   CHECK(mt::tree_packing_pipeline(16, 4, 1u << 20, true) == 90);   // 8192: 90^2 = 8100, 91^2 = 8281
   CHECK(mt::tree_packing_pipeline(16, 8, 1u << 20, true) == 128);  // twice as tall: 16384
   CHECK(mt::tree_packing_pipeline(16, 6, 1u << 20, true) == 110);  // 12288: 110^2 = 12100
-  CHECK(mt::tree_packing_pipeline(16, 8, 16u << 20, true) == 256);  // 512, capped at 4096 / 16
-  CHECK(mt::tree_packing_pipeline(8, 4, 64u << 20, true) == 512);
+  CHECK(mt::tree_packing_pipeline(16, 8, 16u << 20, true) == 512);   // 262144: 512^2
+  CHECK(mt::tree_packing_pipeline(16, 8, 64u << 20, true) == 512);   // 1024, capped at 8192 / 16
+  CHECK(mt::tree_packing_pipeline(8, 4, 64u << 20, true) == 1024);   // 1048576: 1024^2
+  CHECK(mt::tree_packing_pipeline(8, 4, 256u << 20, true) == 1024);  // 2048, capped at 8192 / 8
   CHECK(mt::tree_packing_pipeline(16, 4, 64, true) == 1);
   const mt::Topology mesh = make("mesh:4x4");
   CHECK(mt::build_schedule("tree_packing", mesh, {{"bytes", "1MiB"}}).num_chunks == 8 * 32);
