@@ -4,7 +4,7 @@
   fidelity.py [--reference docs/fidelity/reference.csv] [--topology torus4x4]... [--size 32KiB]...
               [--label ring-1port]...
               [--mtsim build/bin/mtsim] [--jobs 2] [--tolerance 0.10] [--scenario-dir scenarios/paper]
-              [--set key=value]... [--json OUT.json] [--mechanisms [--markdown]]
+              [--set key=value]... [--json OUT.json] [--markdown] [--mechanisms [--markdown]]
 
 For every topology of the reference table (or those given with --topology; rows filtered by
 --size and --label) it runs
@@ -20,7 +20,8 @@ are marked as the reference's artefact (its figure is not a 2D ring all-reduce: 
 scripts/ring2d_artefact.py). Rows whose label the scenario does not run are reported as missing.
 Exit status: 0 when every compared row is within the tolerance, 1 when one is not (or a row is
 missing), 2 on bad input or a failed mtsim run.
-`--set` passes scenario overrides to mtsim (e.g. to compare the idealised model).
+`--set` passes scenario overrides to mtsim (e.g. to compare the idealised model). --markdown
+prints the rows as a Markdown table (README "Fidelity").
 
 --mechanisms: which of the paper-compatible keys makes each row differ from the idealised
 model. Per row it prints the reference, ours (paper-compatible), ours with every key at its
@@ -192,8 +193,13 @@ def main():
     def pct(x):
         return "" if x is None else f"{100 * x:+.1f}%"
 
-    print(f"{'topology':<10} {'algorithm':<20} {'size':>7} {'reference':>10} {'determ.':>8} "
-          f"{'ours':>10} {'deviation':>9} {'vs determ.':>10}")
+    if args.markdown:
+        print("| topology | algorithm | size | reference | deterministic | ours | deviation | "
+              "vs deterministic |")
+        print("|---" * 8 + "|")
+    else:
+        print(f"{'topology':<10} {'algorithm':<20} {'size':>7} {'reference':>10} {'determ.':>8} "
+              f"{'ours':>10} {'deviation':>9} {'vs determ.':>10}")
     worst = 0.0
     bad = artefacts = 0
     for r in report:
@@ -209,10 +215,19 @@ def main():
             worst = max(worst, abs(r["deviation_deterministic"] if r["deterministic"]
                                    else r["deviation"]))
         bad += not r["within"]
+        ours = "missing" if r["ours"] is None else r["ours"]
+        if args.markdown:
+            note = "" if r["within"] else (" **outside**" + (" (artefact)" if "artefact" in flag
+                                                             else ""))
+            judged = "deviation_deterministic" if r["deterministic"] else "deviation"
+            cells = [pct(r["deviation"]), pct(r["deviation_deterministic"])]
+            cells[judged == "deviation_deterministic"] += note
+            print(f"| {r['topology']} | {r['label']} | {size_text(r['bytes'])} | {r['cycles']} | "
+                  f"{r['deterministic'] or '-'} | {ours} | {cells[0]} | {cells[1] or '-'} |")
+            continue
         print(f"{r['topology']:<10} {r['label']:<20} {size_text(r['bytes']):>7} "
-              f"{r['cycles']:>10} {r['deterministic'] or '-':>8} "
-              f"{'missing' if r['ours'] is None else r['ours']:>10} {pct(r['deviation']):>9} "
-              f"{pct(r['deviation_deterministic']):>10}{flag}")
+              f"{r['cycles']:>10} {r['deterministic'] or '-':>8} {ours:>10} "
+              f"{pct(r['deviation']):>9} {pct(r['deviation_deterministic']):>10}{flag}")
     print(f"  reference = allreduce_total of the authors' simulator (cycles at 1 GHz); determ. = "
           f"the same with its set orders fixed (MultiTree rows that vary run to run); ours = "
           f"completion cycles; deviation = ours / reference - 1; judged against determ. where "

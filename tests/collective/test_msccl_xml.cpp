@@ -253,12 +253,15 @@ TEST_CASE("MSCCL export of a ring: channels, thread blocks and the runtime's lim
                                  "300 steps in one thread block (the MSCCL runtime allows 256)"});
 }
 
-TEST_CASE("MSCCL export refuses unequal chunks", "[msccl]") {
+TEST_CASE("MSCCL export refuses unequal chunks and receive staging", "[msccl]") {
   mt::Schedule s = mt::build_schedule("ring", ring_topology(4));
   s.chunk_offsets = {0, 1, 2, 3, 10};
   CHECK_THROWS_WITH(mt::schedule_to_msccl(s),
                     "schedule has unequal chunks (chunk_offsets): MSCCL "
                     "XML has equal chunks only");
+  CHECK_THROWS_WITH(
+      mt::schedule_to_msccl(mt::build_schedule("swing", ring_topology(4), {{"variant", "latency"}})),
+      "message 0 uses receive staging (apply_after): MSCCL XML has no form for it");
 }
 
 TEST_CASE("the XML reader keeps lines, unescapes values and refuses what it does not support",
