@@ -259,9 +259,9 @@ TEST_CASE("MSCCL export refuses unequal chunks and receive staging", "[msccl]") 
   CHECK_THROWS_WITH(mt::schedule_to_msccl(s),
                     "schedule has unequal chunks (chunk_offsets): MSCCL "
                     "XML has equal chunks only");
-  CHECK_THROWS_WITH(
-      mt::schedule_to_msccl(mt::build_schedule("swing", ring_topology(4), {{"variant", "latency"}})),
-      "message 0 uses receive staging (apply_after): MSCCL XML has no form for it");
+  CHECK_THROWS_WITH(mt::schedule_to_msccl(
+                        mt::build_schedule("swing", ring_topology(4), {{"variant", "latency"}})),
+                    "message 0 uses receive staging (apply_after): MSCCL XML has no form for it");
 }
 
 TEST_CASE("the XML reader keeps lines, unescapes values and refuses what it does not support",
