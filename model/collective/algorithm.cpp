@@ -79,8 +79,11 @@ const std::vector<Entry>& registry() {
        "improved MultiTree: per-step maximum matching of free links to (tree, endpoint) pairs "
        "on direct topologies (step bound or one more on 2D tori/meshes), two-level local-first "
        "trees on switch topologies; pipeline=<sub-chunks per tree> (default 1), "
-       "trees=opt|published (published: the published forest, pipelined)",
-       {int_param("pipeline", "1"), {"trees", ParamType::kEnum, 0, {"opt", "published"}, "opt"}}},
+       "trees=opt|published (published: the published forest, pipelined), roots=single|exchange "
+       "(exchange: a root and its child with the tallest subtree exchange partial sums, staged, "
+       "instead of reduce then broadcast)",
+       {int_param("pipeline", "1"), {"trees", ParamType::kEnum, 0, {"opt", "published"}, "opt"},
+        {"roots", ParamType::kEnum, 0, {"single", "exchange"}, "single"}}},
       {"disjoint_rings",
        build_disjoint_rings,
        "pipelined rings over link-disjoint directed Hamiltonian cycles: 4 on a 2D torus (2 "
@@ -195,6 +198,79 @@ void ArrivalTracker::commit() {
     list.push_back(p.id);
   }
   pending_.clear();
+}
+
+int exchange_at_roots(Schedule& schedule) {
+  const int n = schedule.nodes;
+  std::vector<std::vector<int>> reduces(static_cast<size_t>(schedule.num_chunks));
+  std::vector<std::vector<int>> broadcasts(static_cast<size_t>(schedule.num_chunks));
+  for (const Op& op : schedule.ops) {
+    if (op.chunk < 0 || op.chunk >= schedule.num_chunks) return 0;
+    (op.kind == OpKind::kReduce ? reduces : broadcasts)[static_cast<size_t>(op.chunk)].push_back(
+        op.id);
+  }
+  int changed = 0;
+  std::vector<int> up(static_cast<size_t>(n));      // per node: its reduce of the chunk, -1 none
+  std::vector<int> height(static_cast<size_t>(n));  // per node: its subtree's height, hops
+  for (int c = 0; c < schedule.num_chunks; ++c) {
+    std::fill(up.begin(), up.end(), -1);
+    bool tree = true;
+    for (const int id : reduces[static_cast<size_t>(c)]) {
+      int& slot = up[static_cast<size_t>(schedule.ops[static_cast<size_t>(id)].node)];
+      tree = tree && slot < 0;
+      slot = id;
+    }
+    int root = -1;
+    for (int v = 0; v < n && tree; ++v) {
+      if (up[static_cast<size_t>(v)] >= 0) continue;
+      tree = root < 0;
+      root = v;
+    }
+    if (!tree || root < 0) continue;
+    // Subtree heights: a node's parent is its reduce's peer; walk each node's path up.
+    std::fill(height.begin(), height.end(), 0);
+    for (int v = 0; v < n && tree; ++v) {
+      int hops = 0;
+      for (int u = v; u != root; ++hops) {
+        if (hops > n) tree = false;  // a cycle: not a tree
+        if (!tree) break;
+        u = schedule.ops[static_cast<size_t>(up[static_cast<size_t>(u)])].peer;
+        int& h = height[static_cast<size_t>(u)];
+        h = std::max(h, hops + 1);
+      }
+    }
+    if (!tree) continue;
+    int tallest = -1;  // the root's child reduce with the tallest subtree
+    int best = -1;
+    int second = -1;
+    for (const int id : reduces[static_cast<size_t>(c)]) {
+      const Op& op = schedule.ops[static_cast<size_t>(id)];
+      if (op.peer != root) continue;
+      const int h = height[static_cast<size_t>(op.node)];
+      second = std::max(second, std::min(h, best));
+      if (h > best) {
+        best = h;
+        tallest = id;
+      }
+    }
+    if (tallest < 0 || second >= best) continue;  // no strictly tallest subtree
+    Op& child_reduce = schedule.ops[static_cast<size_t>(tallest)];
+    int down = -1;
+    for (const int id : broadcasts[static_cast<size_t>(c)]) {
+      const Op& op = schedule.ops[static_cast<size_t>(id)];
+      if (op.node == root && op.peer == child_reduce.node) down = down < 0 ? id : -2;
+    }
+    if (down < 0) continue;
+    Op& exchange = schedule.ops[static_cast<size_t>(down)];
+    exchange.kind = OpKind::kReduce;
+    exchange.step = child_reduce.step;
+    exchange.deps.erase(std::remove(exchange.deps.begin(), exchange.deps.end(), tallest),
+                        exchange.deps.end());
+    exchange.apply_after = tallest;
+    child_reduce.apply_after = down;
+    ++changed;
+  }
+  return changed;
 }
 
 Schedule new_schedule(const std::string& algorithm, const Topology& topology, int chunks) {

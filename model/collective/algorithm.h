@@ -83,6 +83,16 @@ class ArrivalTracker {
 /// chunks: what every builder starts from.
 Schedule new_schedule(const std::string& algorithm, const Topology& topology, int chunks);
 
+/// Root exchange on tree schedules (receive staging): for every chunk reduced up one tree to a
+/// root r and broadcast back, when one child c of r has the strictly tallest subtree, r's
+/// broadcast to c becomes a reduce of r's other contributions, sent as soon as those have
+/// arrived and exchanged with c's reduce (each staged behind the other, Op::apply_after): both
+/// then hold the sum, and the longest round trip, 2(h + 1) hops through c's subtree of height h,
+/// becomes h + h' + 2 (h' the next tallest subtree's height). Chunks that are not a tree (a node
+/// sending two reduces of it, or no unique root) are left as they are. Returns how many chunks
+/// were changed.
+int exchange_at_roots(Schedule& schedule);
+
 /// Order of a node's messages inside one step, after sort_by_step.
 enum class StepListing {
   kAsBuilt,     ///< as the builder added them

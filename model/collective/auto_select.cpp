@@ -56,6 +56,17 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology, const Build
     if (!context.hardware_issue) {
       for (const char* p : {"8", "16"}) c.push_back({"multitree_opt", {{"pipeline", p}}});
     }
+    // Root exchanges (receive staging) shorten the trees' longest round trip where latency
+    // rules, on 2D tori (32 KiB: 4x4 1432 against 1458 cycles with 16 sub-chunks per tree, 8x8
+    // 3051 against 3358 with 4; 4x4 at 16 KiB 1269 against 1347). The estimate ranks them first
+    // where they lose: on the 8x8 mesh (32 and 64 KiB: 5317 and 6081 against the published
+    // trees' 4949 and 5515) and the 4x4x4 torus (16 KiB: 2393 against 1933), so only 2D tori get
+    // them.
+    if (topology.kind() == TopologyKind::kTorus && dims.size() == 2) {
+      c.push_back({"multitree_opt", {{"pipeline", "4"}, {"roots", "exchange"}}});
+      if (!context.hardware_issue)
+        c.push_back({"multitree_opt", {{"pipeline", "16"}, {"roots", "exchange"}}});
+    }
     c.push_back({"multitree_opt", {{"pipeline", "4"}, {"trees", "published"}}});
     c.push_back({"tree_packing", {}});  // pipeline sized by choose_algorithm's bytes
   }

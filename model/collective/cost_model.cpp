@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -130,6 +131,17 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
   for (const Op& op : schedule.ops) {
     if (op.deps.empty()) events.push({0.0, 0, op.id});
   }
+  // A message's data is applied (its dependents may go) when it has arrived, and when staged
+  // (Op::apply_after) once the receiver has issued its own message too.
+  std::vector<double> issued(m, -1.0);
+  std::unordered_map<int, std::vector<std::pair<int, double>>> held;
+  const auto release = [&](int id, double applied) {
+    for (int u : graph.dependents(id)) {
+      ready[static_cast<size_t>(u)] = std::max(ready[static_cast<size_t>(u)], applied);
+      if (--missing[static_cast<size_t>(u)] == 0)
+        events.push({ready[static_cast<size_t>(u)], 0, u});
+    }
+  };
   double end = 0;
   while (!events.empty()) {
     const auto [now, kind, index] = events.top();
@@ -151,6 +163,13 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     const int id = port_queue[port].top();
     port_queue[port].pop();
     const Op& op = schedule.ops[static_cast<size_t>(id)];
+    issued[static_cast<size_t>(id)] = now;
+    // Messages staged behind this one (receive staging) are applied now at the earliest.
+    const auto held_here = held.find(id);
+    if (held_here != held.end()) {
+      for (const auto& [staged, arrived] : held_here->second) release(staged, std::max(arrived, now));
+      held.erase(held_here);
+    }
     const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.chunk)));
     const double wire = wire_bytes(payload, params);
     double t = now;
@@ -166,10 +185,13 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     }
     const double done = t + ser;
     end = std::max(end, done);
-    for (int u : graph.dependents(id)) {
-      ready[static_cast<size_t>(u)] = std::max(ready[static_cast<size_t>(u)], done);
-      if (--missing[static_cast<size_t>(u)] == 0)
-        events.push({ready[static_cast<size_t>(u)], 0, u});
+    const int own = op.apply_after;
+    if (own < 0) {
+      release(id, done);
+    } else if (issued[static_cast<size_t>(own)] >= 0) {
+      release(id, std::max(done, issued[static_cast<size_t>(own)]));
+    } else {
+      held[own].emplace_back(id, done);
     }
     if (!port_queue[port].empty()) {
       port_pending[port] = 1;

@@ -184,7 +184,9 @@ Schedule build_multitree_opt(const Topology& topology, const TypedParams& params
   require_min_nodes("multitree_opt", topology);
   const MultiTreeForest forest =
       trees == "opt" ? build_multitree_opt_forest(topology) : build_multitree_forest(topology);
-  return multitree_pipelined_schedule(topology, forest, pipeline, "multitree_opt");
+  Schedule schedule = multitree_pipelined_schedule(topology, forest, pipeline, "multitree_opt");
+  if (params.choice("roots") == "exchange") exchange_at_roots(schedule);
+  return schedule;
 }
 
 }  // namespace mt

@@ -334,9 +334,10 @@ TEST_CASE("auto picks exchanges when tiny, trees when small, pipelined rings whe
 }
 
 TEST_CASE("auto offers 8 and 16 sub-chunks per tree only to host-issued NICs", "[beyond][auto]") {
-  // On the 4x4 torus at 32 KiB the estimate ranks multitree_opt with 16 sub-chunks per tree first
-  // (simulated: 1458 cycles against 1669 with 4); the hardware scheduler's window stalls on that
-  // many messages, so with hardware issue auto keeps to 1 and 4.
+  // On the 4x4 torus at 32 KiB the estimate ranks multitree_opt with 16 sub-chunks per tree and
+  // root exchanges first (simulated: 1432 cycles, 1458 without the exchanges, 1669 with 4
+  // sub-chunks); the hardware scheduler's window stalls on that many messages, so with hardware
+  // issue auto keeps to 1 and 4. Root exchanges are offered on 2D tori only.
   const mt::Topology t = make("torus:4x4");
   mt::BuildContext hardware;
   hardware.hardware_issue = true;
@@ -347,14 +348,24 @@ TEST_CASE("auto offers 8 and 16 sub-chunks per tree only to host-issued NICs", "
   };
   const std::vector<std::string> host = labels(mt::auto_candidates(t));
   const std::vector<std::string> table = labels(mt::auto_candidates(t, hardware));
-  for (const char* label : {"multitree_opt(pipeline=8)", "multitree_opt(pipeline=16)"}) {
+  for (const char* label : {"multitree_opt(pipeline=8)", "multitree_opt(pipeline=16)",
+                            "multitree_opt(pipeline=16,roots=exchange)"}) {
     CHECK(std::count(host.begin(), host.end(), label) == 1);
     CHECK(std::count(table.begin(), table.end(), label) == 0);
   }
-  CHECK(host.size() == table.size() + 2);
-  CHECK(mt::choose_algorithm(t, 32u << 10).chosen.label() == "multitree_opt(pipeline=16)");
+  CHECK(std::count(table.begin(), table.end(), "multitree_opt(pipeline=4,roots=exchange)") == 1);
+  CHECK(host.size() == table.size() + 3);
+  CHECK(mt::choose_algorithm(t, 32u << 10).chosen.label() ==
+        "multitree_opt(pipeline=16,roots=exchange)");
   hardware.bytes = 32u << 10;
-  CHECK(mt::choose_algorithm(t, 32u << 10, hardware).chosen.label() == "multitree_opt(pipeline=4)");
+  CHECK(mt::choose_algorithm(t, 32u << 10, hardware).chosen.label() ==
+        "multitree_opt(pipeline=4,roots=exchange)");
+  const std::vector<std::string> mesh = labels(mt::auto_candidates(make("mesh:4x4")));
+  const std::vector<std::string> cube = labels(mt::auto_candidates(make("torus:4x4x4")));
+  for (const auto* list : {&mesh, &cube})
+    CHECK(std::none_of(list->begin(), list->end(), [](const std::string& label) {
+      return label.find("roots=exchange") != std::string::npos;
+    }));
 }
 
 TEST_CASE("auto verifies on every topology and size class", "[beyond][auto]") {
@@ -368,4 +379,64 @@ TEST_CASE("auto verifies on every topology and size class", "[beyond][auto]") {
       verified(s, t);
     }
   }
+}
+
+// A path-shaped tree on 5 nodes, chunk 0 reduced to root 2: 0 -> 1 -> 2 <- 3, 4 -> 2 (node 1's
+// subtree has height 1, the others 0), then broadcast back along the same edges.
+TEST_CASE("root exchange: the strictly tallest child exchanges with the root, staged",
+          "[beyond][exchange]") {
+  using mt::OpKind;
+  mt::Schedule s;
+  s.algorithm = "hand";
+  s.nodes = 5;
+  s.num_chunks = 1;
+  auto add = [&s](int node, int peer, OpKind kind, std::vector<int> deps, int step) {
+    mt::Op op;
+    op.node = node;
+    op.peer = peer;
+    op.kind = kind;
+    op.deps = std::move(deps);
+    op.step = step;
+    return s.add(op);
+  };
+  const int r01 = add(0, 1, OpKind::kReduce, {}, 0);
+  const int r12 = add(1, 2, OpKind::kReduce, {r01}, 1);
+  const int r32 = add(3, 2, OpKind::kReduce, {}, 1);
+  const int r42 = add(4, 2, OpKind::kReduce, {}, 1);
+  const int b21 = add(2, 1, OpKind::kBroadcast, {r12, r32, r42}, 2);
+  const int b23 = add(2, 3, OpKind::kBroadcast, {r12, r32, r42}, 2);
+  add(2, 4, OpKind::kBroadcast, {r12, r32, r42}, 2);
+  const int b10 = add(1, 0, OpKind::kBroadcast, {b21}, 3);
+  const mt::Topology line = make("switch:nodes=5");
+  REQUIRE(mt::verify(s, line).ok);
+
+  mt::Schedule x = s;
+  CHECK(mt::exchange_at_roots(x) == 1);
+  const mt::VerifyReport report = mt::verify(x, line);
+  INFO(report.first_error);
+  CHECK(report.ok);
+  // 2 -> 1 now carries 3's and 4's contributions and 2's own, sent once those two have come.
+  CHECK(x.ops[static_cast<size_t>(b21)].kind == OpKind::kReduce);
+  CHECK(x.ops[static_cast<size_t>(b21)].deps == std::vector<int>{r32, r42});
+  CHECK(x.ops[static_cast<size_t>(b21)].step == 1);
+  CHECK(x.ops[static_cast<size_t>(b21)].apply_after == r12);
+  CHECK(x.ops[static_cast<size_t>(r12)].apply_after == b21);
+  CHECK(x.ops[static_cast<size_t>(b23)].kind == OpKind::kBroadcast);  // the rest as before
+  CHECK(x.ops[static_cast<size_t>(b10)].deps == std::vector<int>{b21});
+
+  // Two equally tall subtrees (3 -> 4 -> 2 as tall as 0 -> 1 -> 2): nothing to gain.
+  mt::Schedule tie = s;
+  tie.ops[static_cast<size_t>(r32)].peer = 4;
+  tie.ops[static_cast<size_t>(r42)].deps = {r32};
+  CHECK(mt::exchange_at_roots(tie) == 0);
+  // Node 0 sending chunk 0 twice: not a tree, left alone.
+  add(0, 1, OpKind::kReduce, {}, 0);
+  CHECK(mt::exchange_at_roots(s) == 0);
+  // multitree_opt's trees on a 4x4 torus: every one has a strictly tallest child.
+  mt::Schedule mto =
+      mt::build_schedule("multitree_opt", make("torus:4x4"), {{"roots", "exchange"}});
+  CHECK(mt::verify(mto, make("torus:4x4")).ok);
+  int staged = 0;
+  for (const mt::Op& op : mto.ops) staged += op.apply_after >= 0;
+  CHECK(staged == 2 * 16);
 }
