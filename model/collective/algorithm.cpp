@@ -82,7 +82,8 @@ const std::vector<Entry>& registry() {
        "trees=opt|published (published: the published forest, pipelined), roots=single|exchange "
        "(exchange: a root and its child with the tallest subtree exchange partial sums, staged, "
        "instead of reduce then broadcast)",
-       {int_param("pipeline", "1"), {"trees", ParamType::kEnum, 0, {"opt", "published"}, "opt"},
+       {int_param("pipeline", "1"),
+        {"trees", ParamType::kEnum, 0, {"opt", "published"}, "opt"},
         {"roots", ParamType::kEnum, 0, {"single", "exchange"}, "single"}}},
       {"disjoint_rings",
        build_disjoint_rings,

@@ -167,7 +167,8 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     // Messages staged behind this one (receive staging) are applied now at the earliest.
     const auto held_here = held.find(id);
     if (held_here != held.end()) {
-      for (const auto& [staged, arrived] : held_here->second) release(staged, std::max(arrived, now));
+      for (const auto& [staged, arrived] : held_here->second)
+        release(staged, std::max(arrived, now));
       held.erase(held_here);
     }
     const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.chunk)));
