@@ -106,15 +106,6 @@ std::vector<int> identity(int n) {
   return order;
 }
 
-Schedule new_schedule(const char* name, const Topology& topology, int chunks) {
-  Schedule s;
-  s.algorithm = name;
-  s.topology = topology.name();
-  s.nodes = topology.nodes();
-  s.num_chunks = chunks;
-  return s;
-}
-
 }  // namespace
 
 RingOrder find_ring_order(const Topology& topology) {
