@@ -16,6 +16,7 @@
 #include "model/collective/ring.h"
 #include "model/collective/ring2d.h"
 #include "model/collective/swing.h"
+#include "model/collective/tree_emitter.h"
 #include "model/collective/tree_packing.h"
 
 namespace mt {
@@ -212,7 +213,7 @@ int exchange_at_roots(Schedule& schedule) {
   }
   int changed = 0;
   std::vector<int> up(static_cast<size_t>(n));      // per node: its reduce of the chunk, -1 none
-  std::vector<int> height(static_cast<size_t>(n));  // per node: its subtree's height, hops
+  std::vector<int> parent(static_cast<size_t>(n));  // per node: its reduce's peer, -1 the root
   for (int c = 0; c < schedule.num_chunks; ++c) {
     std::fill(up.begin(), up.end(), -1);
     bool tree = true;
@@ -221,40 +222,28 @@ int exchange_at_roots(Schedule& schedule) {
       tree = tree && slot < 0;
       slot = id;
     }
-    int root = -1;
-    for (int v = 0; v < n && tree; ++v) {
-      if (up[static_cast<size_t>(v)] >= 0) continue;
-      tree = root < 0;
-      root = v;
+    int roots = 0;
+    for (int v = 0; v < n; ++v) {
+      const int id = up[static_cast<size_t>(v)];
+      parent[static_cast<size_t>(v)] = id < 0 ? -1 : schedule.ops[static_cast<size_t>(id)].peer;
+      roots += id < 0;
     }
-    if (!tree || root < 0) continue;
-    // Subtree heights: a node's parent is its reduce's peer; walk each node's path up.
-    std::fill(height.begin(), height.end(), 0);
-    for (int v = 0; v < n && tree; ++v) {
-      int hops = 0;
-      for (int u = v; u != root; ++hops) {
-        if (hops > n) tree = false;  // a cycle: not a tree
-        if (!tree) break;
-        u = schedule.ops[static_cast<size_t>(up[static_cast<size_t>(u)])].peer;
-        int& h = height[static_cast<size_t>(u)];
-        h = std::max(h, hops + 1);
-      }
-    }
-    if (!tree) continue;
+    if (!tree || roots != 1) continue;
+    const RootedTree rooted = rooted_tree(parent);
+    if (rooted.preorder.size() != static_cast<size_t>(n)) continue;  // a cycle: not a tree
     int tallest = -1;  // the root's child reduce with the tallest subtree
     int best = -1;
     int second = -1;
-    for (const int id : reduces[static_cast<size_t>(c)]) {
-      const Op& op = schedule.ops[static_cast<size_t>(id)];
-      if (op.peer != root) continue;
-      const int h = height[static_cast<size_t>(op.node)];
+    for (const int child : rooted.children[static_cast<size_t>(rooted.root)]) {
+      const int h = rooted.height[static_cast<size_t>(child)];
       second = std::max(second, std::min(h, best));
       if (h > best) {
         best = h;
-        tallest = id;
+        tallest = up[static_cast<size_t>(child)];
       }
     }
     if (tallest < 0 || second >= best) continue;  // no strictly tallest subtree
+    const int root = rooted.root;
     Op& child_reduce = schedule.ops[static_cast<size_t>(tallest)];
     int down = -1;
     for (const int id : broadcasts[static_cast<size_t>(c)]) {

@@ -219,6 +219,8 @@ class Nic : public sc_core::sc_module {
   /// Starts the whole-message sum of `message` (or its copy, for a broadcast) at `now` or when
   /// the reduction unit frees; message_arrived() follows when it is done.
   void aggregate(int message, int counter, std::uint64_t now);
+  /// Receive staging: `message` names (Op::apply_after) a message this node has not issued yet.
+  bool awaits_own_issue(int message) const;
   std::uint64_t land_free_ = 0;                   // cycle the last received packet left the buffer
   std::vector<int> rx_flits_;                     // receive buffer occupancy per port
   std::uint64_t reduce_free_ = 0;                 // cycle the reduction unit is free

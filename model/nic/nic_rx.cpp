@@ -30,8 +30,7 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   // and so does every packet of a message received into the staging buffer (its apply_after
   // not issued yet when a packet of it came).
   MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(packet.message)];
-  const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;
-  if (own >= 0 && !(*env_.messages)[static_cast<std::size_t>(own)].issued) record.staged = true;
+  if (awaits_own_issue(packet.message)) record.staged = true;
   const bool per_packet =
       packet.kind == OpKind::kReduce && !params_.reduce_whole_messages && !record.staged;
   const std::uint64_t cycles =
@@ -67,9 +66,9 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     // Per-packet counts are needed only while the message is in flight: release them so memory
     // follows the messages in flight, not the data size.
     std::vector<std::uint8_t>().swap(record.seen);
-    const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;
-    if (own >= 0 && !(*env_.messages)[static_cast<std::size_t>(own)].issued) {
+    if (awaits_own_issue(packet.message)) {
       // Receive staging: held until this node has issued its own message of the chunk.
+      const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;
       held_[own].push_back(Aggregation{now, packet.message, packet.dst_counter});
     } else if (record.staged || (packet.kind == OpKind::kReduce && params_.reduce_whole_messages)) {
       aggregate(packet.message, packet.dst_counter, now);
@@ -78,6 +77,11 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     }
   }
   env_.pool->release(&payload);
+}
+
+bool Nic::awaits_own_issue(int message) const {
+  const int own = env_.schedule->ops[static_cast<std::size_t>(message)].apply_after;
+  return own >= 0 && !(*env_.messages)[static_cast<std::size_t>(own)].issued;
 }
 
 void Nic::aggregate(int message, int counter, std::uint64_t now) {
