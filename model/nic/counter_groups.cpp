@@ -192,6 +192,11 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
   // the earlier groups of its flow in order). Every live group is exact with its own waiters
   // (checked above, kept by each merge), so a merge of a and b is exact when the cross pairs
   // are: a's members against b's waiters and b's members against a's.
+  // A group tries at most kMergeAttempts earlier groups: a pipelined schedule has hundreds of
+  // groups per flow at a node (one per sub-chunk and phase), almost none of them mergeable, and
+  // trying every pair was quadratic (the packer's largest cost on such schedules). Fewer merges
+  // only cost counters; every threshold stays exact.
+  constexpr int kMergeAttempts = 16;
   std::vector<char> alive(groups.size(), 1);
   std::unordered_map<int, std::vector<std::size_t>> earlier;  // flow -> groups seen, in order
   for (std::size_t b = 0; b < groups.size(); ++b) {
@@ -199,8 +204,11 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     if (fb < 0) continue;
     std::vector<std::size_t>& candidates = earlier[fb];
     bool merged_into = false;
+    int attempts = 0;
     for (const std::size_t a : candidates) {
-      if (!alive[a] || !exact(orders, groups[a], waiters[b], nullptr) ||
+      if (!alive[a]) continue;
+      if (++attempts > kMergeAttempts) break;
+      if (!exact(orders, groups[a], waiters[b], nullptr) ||
           !exact(orders, groups[b], waiters[a], nullptr)) {
         continue;
       }
