@@ -45,6 +45,15 @@ int flow_of(const NodePack& p, const Schedule& schedule, const std::vector<int>&
   return f;
 }
 
+// The chunk every member of a group carries, or -1 when they differ.
+int chunk_of(const NodePack& p, const Schedule& schedule, const std::vector<int>& members) {
+  const int c = schedule.ops[at(p.incoming[at(members[0])])].chunk;
+  for (const int i : members) {
+    if (schedule.ops[at(p.incoming[at(i)])].chunk != c) return -1;
+  }
+  return c;
+}
+
 // Every entry of `waiting` is exact over a group made of `members`: each member arrives either
 // before or after its issue. The first unordered pair goes to `unordered` when given.
 bool exact(NodeOrders& orders, const std::vector<int>& members,
@@ -188,27 +197,42 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
                          "threshold expresses its dependencies exactly",
                      where);
   }
-  // Merge groups of the same single flow while every threshold stays exact (each group tries
-  // the earlier groups of its flow in order). Every live group is exact with its own waiters
-  // (checked above, kept by each merge), so a merge of a and b is exact when the cross pairs
-  // are: a's members against b's waiters and b's members against a's.
-  // A group tries at most kMergeAttempts earlier groups: a pipelined schedule has hundreds of
-  // groups per flow at a node (one per sub-chunk and phase), almost none of them mergeable, and
-  // trying every pair was quadratic (the packer's largest cost on such schedules). Fewer merges
-  // only cost counters; every threshold stays exact.
+  // Merge groups of the same single flow while every threshold stays exact. Every live group is
+  // exact with its own waiters (checked above, kept by each merge), so a merge of a and b is
+  // exact when the cross pairs are: a's members against b's waiters and b's members against a's.
+  // Each group tries first the earlier groups of its flow that carry the same chunk (the usual
+  // partners: a chunk's reduce arrivals and its broadcast arrival at a node of its tree), then at
+  // most kMergeAttempts others, oldest first. A pipelined schedule has hundreds of groups per flow
+  // at a node (one per sub-chunk and phase), almost none mergeable across chunks, and trying
+  // every pair was quadratic (the packer's largest cost on such schedules). A merge not tried
+  // only costs a counter; every threshold stays exact.
   constexpr int kMergeAttempts = 16;
   std::vector<char> alive(groups.size(), 1);
   std::unordered_map<int, std::vector<std::size_t>> earlier;  // flow -> groups seen, in order
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> same_chunk;  // (flow, chunk) -> ...
+  std::vector<std::size_t> order;
   for (std::size_t b = 0; b < groups.size(); ++b) {
     const int fb = flow_of(p, schedule, groups[b]);
     if (fb < 0) continue;
+    const int cb = chunk_of(p, schedule, groups[b]);
+    const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(fb)) << 32) |
+                              static_cast<std::uint32_t>(cb);
     std::vector<std::size_t>& candidates = earlier[fb];
-    bool merged_into = false;
-    int attempts = 0;
+    order.clear();
+    if (cb >= 0) {
+      const auto it = same_chunk.find(key);
+      if (it != same_chunk.end()) order = it->second;
+    }
+    int others = 0;
     for (const std::size_t a : candidates) {
-      if (!alive[a]) continue;
-      if (++attempts > kMergeAttempts) break;
-      if (!exact(orders, groups[a], waiters[b], nullptr) ||
+      if (others >= kMergeAttempts) break;
+      if (cb >= 0 && chunk_of(p, schedule, groups[a]) == cb) continue;  // tried first
+      order.push_back(a);
+      ++others;
+    }
+    bool merged_into = false;
+    for (const std::size_t a : order) {
+      if (!alive[a] || !exact(orders, groups[a], waiters[b], nullptr) ||
           !exact(orders, groups[b], waiters[a], nullptr)) {
         continue;
       }
@@ -221,7 +245,10 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
       merged_into = true;
       break;
     }
-    if (!merged_into) candidates.push_back(b);
+    if (!merged_into) {
+      candidates.push_back(b);
+      if (cb >= 0) same_chunk[key].push_back(b);
+    }
   }
   // Remaining free groups (nobody waits on them) collapse into one counter.
   std::vector<std::vector<int>> final_groups;

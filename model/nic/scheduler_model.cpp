@@ -53,6 +53,7 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   mask_.assign(ports, 0);
   grants_.clear();
   doorbell_rung_ = false;
+  moves_fresh_ = false;
   // Load cycles: the host fills the ring, the fetch register fills the windows.
   for (std::size_t guard = 0; !idle(); ++guard) {
     if (guard > table_.size() + 4 * ports * static_cast<std::size_t>(config_.window) + 16) {
@@ -98,6 +99,10 @@ int SchedulerModel::hits(const std::vector<int>& lanes, int counter) const {
 
 const SchedulerModel::Moves& SchedulerModel::decide() const {
   Moves& m = moves_;
+  // The decision depends only on registered state, which only tick() and load() change: idle()
+  // and the tick() after it share one evaluation.
+  if (moves_fresh_) return m;
+  moves_fresh_ = true;
   m.insert = false;
   // Smallest step over the window heads and the fetch register (next registered value).
   m.min_step = fetch_ >= 0 ? table_[static_cast<std::size_t>(fetch_)].step : INT_MAX;
@@ -161,10 +166,12 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   const Moves& m = decide();
   const std::vector<int>& lanes = lanes_now();
 
+  moves_fresh_ = false;  // the state changes below; m stays valid until then
   // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back.
   for (std::size_t p = 0; p < windows_.size(); ++p) {
     std::vector<Slot>& w = windows_[p];
     for (Slot& s : w) {
+      if (lanes.empty()) break;
       const int wait_counter = table_[static_cast<std::size_t>(s.index)].wait_counter;
       s.remaining = std::max(0, s.remaining - hits(lanes, wait_counter));
     }

@@ -144,6 +144,7 @@ class SchedulerModel : public CycleScheduler {
   std::vector<char> presented_ready_;            // ready levels presented (held)
   std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
   mutable Moves moves_;                          // decide()'s result (scratch, speed only)
+  mutable bool moves_fresh_ = false;             // moves_ holds the decision of this state
   int min_step_ = 0;                             // registered smallest pending step
   std::vector<int> mask_;                        // per port: cycles masked after a grant
   std::vector<IssueCommand> grants_;             // registered grants, by port
