@@ -135,6 +135,9 @@ class Nic : public sc_core::sc_module {
   std::uint64_t finish_cycle() const { return finish_cycle_; }
   /// Packets injected so far.
   std::uint64_t packets_sent() const { return packets_sent_; }
+  /// Receive staging: the most bytes of staged messages held at once (a staged message counts
+  /// whole from its first packet's landing until the reduction unit takes it), bytes.
+  std::uint64_t max_staged_bytes() const { return max_staged_bytes_; }
   /// Last cycle this NIC issued an operation or moved a packet, or a later cycle at which an
   /// operation or a reduction already under way completes, a credit on its way back arrives or
   /// an operation is released (progress to come).
@@ -231,6 +234,8 @@ class Nic : public sc_core::sc_module {
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::uint64_t packets_sent_ = 0;
+  std::uint64_t staged_bytes_ = 0;  // staged messages held now (see max_staged_bytes())
+  std::uint64_t max_staged_bytes_ = 0;
   std::uint64_t last_progress_ = 0;
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   // Step barrier (params_.step_barrier): step of the last started operation, and per step the

@@ -30,7 +30,11 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   // and so does every packet of a message received into the staging buffer (its apply_after
   // not issued yet when a packet of it came).
   MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(packet.message)];
-  if (awaits_own_issue(packet.message)) record.staged = true;
+  if (!record.staged && awaits_own_issue(packet.message)) {
+    record.staged = true;  // the staging buffer holds the whole message from its first packet on
+    staged_bytes_ += record.bytes;
+    max_staged_bytes_ = std::max(max_staged_bytes_, staged_bytes_);
+  }
   const bool per_packet =
       packet.kind == OpKind::kReduce && !params_.reduce_whole_messages && !record.staged;
   const std::uint64_t cycles =
@@ -88,6 +92,7 @@ void Nic::aggregate(int message, int counter, std::uint64_t now) {
   // The reduction unit sums whole messages one at a time, in the order they completed; a
   // broadcast's copy waits its turn but takes no reduction cycles.
   const MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
+  if (record.staged) staged_bytes_ -= record.bytes;  // the reduction unit takes it
   const bool reduce = env_.schedule->ops[static_cast<std::size_t>(message)].kind == OpKind::kReduce;
   const int elements = static_cast<int>((record.bytes + params_.element_bytes - 1) /
                                         static_cast<std::uint64_t>(params_.element_bytes));

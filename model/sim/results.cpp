@@ -75,6 +75,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"messages", r.messages},
                       {"packets", r.packets},
                       {"cross_flow_waits", r.cross_flow_waits},
+                      {"max_staged_bytes", r.max_staged_bytes},
                       {"data_verified", r.data_verified},
                       {"data_mode", r.data_mode},
                       {"error", r.error},
@@ -109,6 +110,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.messages = j.at("messages").get<std::uint64_t>();
   r.packets = j.at("packets").get<std::uint64_t>();
   r.cross_flow_waits = j.value("cross_flow_waits", std::uint64_t{0});
+  r.max_staged_bytes = j.value("max_staged_bytes", std::uint64_t{0});
   r.data_verified = j.at("data_verified").get<bool>();
   r.data_mode = j.at("data_mode").get<std::string>();
   r.error = j.at("error").get<std::string>();
@@ -211,6 +213,15 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (chose_schedule) os << r.schedule.substr(auto_prefix.size());
     if (!r.nic_choice.empty()) os << (chose_schedule ? " on " : "") << r.nic_choice;
     os << "\n";
+    noted = true;
+  }
+  // Receive staging holds messages unreduced in NIC memory: its peak is hardware to size.
+  for (const auto& r : runs) {
+    if (r.max_staged_bytes == 0) continue;
+    os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
+       << " staged up to " << format_byte_size(r.max_staged_bytes)
+       << " of received messages in one NIC (receive staging, held unreduced until its own "
+          "message issues)\n";
     noted = true;
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "

@@ -43,6 +43,9 @@ struct RunResult {
   /// Packets that waited in a router behind a packet of another flow (tree / ring) for the same
   /// output: inter-flow contention, counted once per packet per router (Router::cross_flow_waits).
   std::uint64_t cross_flow_waits = 0;
+  /// Receive staging (Op::apply_after): the most bytes of staged messages one NIC held at once,
+  /// over all NICs (Nic::max_staged_bytes); 0 when the schedule stages nothing.
+  std::uint64_t max_staged_bytes = 0;
   bool data_verified = false;  ///< every node's final buffer equals the exact reduction
   std::string data_mode;       ///< "full", "sampled" (timing-only with sampled chunks) or "off"
   std::string error;           ///< non-empty when the run failed (data mismatch, stall)

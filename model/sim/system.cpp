@@ -113,6 +113,7 @@ RunResult System::Impl::run() {
     result.node_finish_cycles.push_back(nic->finish_cycle());
     completion = std::max(completion, nic->finish_cycle());
     result.packets += nic->packets_sent();
+    result.max_staged_bytes = std::max(result.max_staged_bytes, nic->max_staged_bytes());
   }
   for (const auto& router : routers) result.cross_flow_waits += router->cross_flow_waits();
   const bool complete = finished == static_cast<int>(nics.size());

@@ -67,6 +67,8 @@ TEST_CASE("a staged message is reduced when the receiver issues its own (softwar
   CHECK(r.message_issue_cycles.at(1) == 1000);
   CHECK(r.message_arrival_cycles.at(1) == 1031);  // node 0 had issued: reduced as it lands
   CHECK(r.completion_cycles == 1031);
+  // Node 1 held message 0 (the whole 256-byte chunk); node 0 held nothing.
+  CHECK(r.max_staged_bytes == 256);
 }
 
 TEST_CASE("a staged message is reduced when the receiver issues its own (hardware issue)",
@@ -88,6 +90,7 @@ TEST_CASE("without staging the late sender sends its peer's data back: the check
   const RunResult r = simulate(s, topology, exchange(false), 256);
   CHECK_FALSE(r.data_verified);
   CHECK_THAT(r.error, Catch::Contains("node 0"));
+  CHECK(r.max_staged_bytes == 0);
 }
 
 }  // namespace
