@@ -36,22 +36,15 @@ struct UnionFind {
   }
 };
 
-// The flow every member of a group carries, or -1 when they differ.
-int flow_of(const NodePack& p, const Schedule& schedule, const std::vector<int>& members) {
-  const int f = schedule.ops[at(p.incoming[at(members[0])])].flow;
+// The value of `field` (Op::flow, Op::chunk) every member of a group carries, or -1 when they
+// differ.
+int shared_field(const NodePack& p, const Schedule& schedule, const std::vector<int>& members,
+                 int Op::*field) {
+  const int value = schedule.ops[at(p.incoming[at(members[0])])].*field;
   for (const int i : members) {
-    if (schedule.ops[at(p.incoming[at(i)])].flow != f) return -1;
+    if (schedule.ops[at(p.incoming[at(i)])].*field != value) return -1;
   }
-  return f;
-}
-
-// The chunk every member of a group carries, or -1 when they differ.
-int chunk_of(const NodePack& p, const Schedule& schedule, const std::vector<int>& members) {
-  const int c = schedule.ops[at(p.incoming[at(members[0])])].chunk;
-  for (const int i : members) {
-    if (schedule.ops[at(p.incoming[at(i)])].chunk != c) return -1;
-  }
-  return c;
+  return value;
 }
 
 // Every entry of `waiting` is exact over a group made of `members`: each member arrives either
@@ -212,9 +205,9 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> same_chunk;  // (flow, chunk) -> ...
   std::vector<std::size_t> order;
   for (std::size_t b = 0; b < groups.size(); ++b) {
-    const int fb = flow_of(p, schedule, groups[b]);
+    const int fb = shared_field(p, schedule, groups[b], &Op::flow);
     if (fb < 0) continue;
-    const int cb = chunk_of(p, schedule, groups[b]);
+    const int cb = shared_field(p, schedule, groups[b], &Op::chunk);
     const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(fb)) << 32) |
                               static_cast<std::uint32_t>(cb);
     std::vector<std::size_t>& candidates = earlier[fb];
@@ -226,7 +219,7 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     int others = 0;
     for (const std::size_t a : candidates) {
       if (others >= kMergeAttempts) break;
-      if (cb >= 0 && chunk_of(p, schedule, groups[a]) == cb) continue;  // tried first
+      if (cb >= 0 && shared_field(p, schedule, groups[a], &Op::chunk) == cb) continue;  // tried first
       order.push_back(a);
       ++others;
     }

@@ -171,7 +171,7 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   for (std::size_t p = 0; p < windows_.size(); ++p) {
     std::vector<Slot>& w = windows_[p];
     for (Slot& s : w) {
-      if (lanes.empty()) break;
+      if (lanes.empty()) break;  // no arrival counted this cycle: no count drops
       const int wait_counter = table_[static_cast<std::size_t>(s.index)].wait_counter;
       s.remaining = std::max(0, s.remaining - hits(lanes, wait_counter));
     }

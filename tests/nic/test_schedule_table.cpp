@@ -246,6 +246,42 @@ TEST_CASE("the packer builds exact counters for every algorithm on a 4x4 torus",
   }
 }
 
+TEST_CASE("a pipelined tree schedule gets one counter per tree and sub-chunk a node forwards",
+          "[nic][table]") {
+  // tree_packing on the 4x4 mesh (8 trees) with 32 sub-chunks per tree: at a node that forwards
+  // sub-chunk k of a tree, its children's reduce messages of k and its parent's broadcast of k
+  // share one counter (the broadcast waits for the reduce to be sent, which waits for the
+  // children's), unordered with every other sub-chunk's; a leaf's broadcasts are waited on by
+  // nobody and share the one counter of such messages. So a node has 32 counters per tree in
+  // which it has children, plus one when it is a leaf of some tree. (More than 16 sub-chunks:
+  // a counter finds its partner of the same chunk whatever its distance in creation order.)
+  TopologyConfig config = parse_topology_spec("mesh:4x4");
+  config.ports_per_node = 4;
+  const Topology topology(config);
+  const int pipeline = 32;
+  const Schedule s = build_schedule("tree_packing", topology, {{"pipeline", "32"}});
+  std::vector<int> ports;
+  for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
+  const PackedSchedule packed = pack_schedule(s, ports, 4);
+  check_exact(s, packed);
+  for (int u = 0; u < s.nodes; ++u) {
+    std::set<int> forwards;    // trees in which u receives reduce messages (has children)
+    std::set<int> leaf_flows;  // trees in which u receives a broadcast and sends none
+    std::set<int> sends_down;
+    for (const Op& op : s.ops) {
+      if (op.peer == u && op.kind == OpKind::kReduce) forwards.insert(op.flow);
+      if (op.node == u && op.kind == OpKind::kBroadcast) sends_down.insert(op.flow);
+    }
+    for (const Op& op : s.ops) {
+      if (op.peer == u && op.kind == OpKind::kBroadcast && sends_down.count(op.flow) == 0)
+        leaf_flows.insert(op.flow);
+    }
+    INFO("node " << u);
+    CHECK(static_cast<int>(packed.counter_arrivals[static_cast<std::size_t>(u)].size()) ==
+          pipeline * static_cast<int>(forwards.size()) + (leaf_flows.empty() ? 0 : 1));
+  }
+}
+
 TEST_CASE("a schedule no counter threshold expresses is refused with a precise error",
           "[nic][table]") {
   Schedule s = test::empty_schedule(4, 1);
