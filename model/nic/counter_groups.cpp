@@ -219,7 +219,8 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     int others = 0;
     for (const std::size_t a : candidates) {
       if (others >= kMergeAttempts) break;
-      if (cb >= 0 && shared_field(p, schedule, groups[a], &Op::chunk) == cb) continue;  // tried first
+      if (cb >= 0 && shared_field(p, schedule, groups[a], &Op::chunk) == cb)
+        continue;  // tried first
       order.push_back(a);
       ++others;
     }
