@@ -76,6 +76,8 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"packets", r.packets},
                       {"cross_flow_waits", r.cross_flow_waits},
                       {"max_staged_bytes", r.max_staged_bytes},
+                      {"table_counters", r.table_counters},
+                      {"table_entries", r.table_entries},
                       {"data_verified", r.data_verified},
                       {"data_mode", r.data_mode},
                       {"error", r.error},
@@ -111,6 +113,8 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.packets = j.at("packets").get<std::uint64_t>();
   r.cross_flow_waits = j.value("cross_flow_waits", std::uint64_t{0});
   r.max_staged_bytes = j.value("max_staged_bytes", std::uint64_t{0});
+  r.table_counters = j.value("table_counters", 0);
+  r.table_entries = j.value("table_entries", 0);
   r.data_verified = j.at("data_verified").get<bool>();
   r.data_mode = j.at("data_mode").get<std::string>();
   r.error = j.at("error").get<std::string>();
@@ -222,6 +226,14 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
        << " staged up to " << format_byte_size(r.max_staged_bytes)
        << " of received messages in one NIC (receive staging, held unreduced until its own "
           "message issues)\n";
+    noted = true;
+  }
+  // The co-designed NIC's table state: what an RTL build must hold per node.
+  for (const auto& r : runs) {
+    if (r.table_counters == 0) continue;
+    os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
+       << " the hardware scheduler's tables need " << r.table_counters
+       << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
     noted = true;
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "

@@ -46,6 +46,10 @@ struct RunResult {
   /// Receive staging (Op::apply_after): the most bytes of staged messages one NIC held at once,
   /// over all NICs (Nic::max_staged_bytes); 0 when the schedule stages nothing.
   std::uint64_t max_staged_bytes = 0;
+  /// Hardware issue: what the packed tables need per node (the largest node's): arrival counters
+  /// and table entries, to compare with an RTL build's Counters (rtl/README.md); 0 otherwise.
+  int table_counters = 0;
+  int table_entries = 0;
   bool data_verified = false;  ///< every node's final buffer equals the exact reduction
   std::string data_mode;       ///< "full", "sampled" (timing-only with sampled chunks) or "off"
   std::string error;           ///< non-empty when the run failed (data mismatch, stall)

@@ -34,6 +34,10 @@ System::Impl::Impl(const ScenarioConfig& scenario_in, const Topology& topology_i
                   ": router.vcs must be >= 2 for deadlock freedom (two VC classes)");
   setup_data();
   NicPlan plan = plan_messages();
+  if (plan.hardware) {
+    table_counters = plan.packed.counters;
+    table_entries = plan.packed.depth;
+  }
   build_routers();
   build_nics(plan, factory);
   connect_links();
@@ -116,6 +120,8 @@ RunResult System::Impl::run() {
     result.max_staged_bytes = std::max(result.max_staged_bytes, nic->max_staged_bytes());
   }
   for (const auto& router : routers) result.cross_flow_waits += router->cross_flow_waits();
+  result.table_counters = table_counters;
+  result.table_entries = table_entries;
   const bool complete = finished == static_cast<int>(nics.size());
   if (!complete) {
     completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();

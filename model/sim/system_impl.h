@@ -63,6 +63,8 @@ struct System::Impl {
   std::vector<std::unique_ptr<LinkChannel>> local_links;
   std::unique_ptr<Watchdog> watchdog;
   int finished = 0;
+  int table_counters = 0;  // hardware issue: PackedSchedule::counters, else 0
+  int table_entries = 0;   // hardware issue: PackedSchedule::depth, else 0
   std::string stall;
   bool ran = false;
 

@@ -69,6 +69,7 @@ TEST_CASE("a staged message is reduced when the receiver issues its own (softwar
   CHECK(r.completion_cycles == 1031);
   // Node 1 held message 0 (the whole 256-byte chunk); node 0 held nothing.
   CHECK(r.max_staged_bytes == 256);
+  CHECK(r.table_counters == 0);  // software issue: no table
 }
 
 TEST_CASE("a staged message is reduced when the receiver issues its own (hardware issue)",
@@ -79,6 +80,10 @@ TEST_CASE("a staged message is reduced when the receiver issues its own (hardwar
   CHECK(r.data_verified);
   CHECK(r.message_arrival_cycles.at(0) == r.message_issue_cycles.at(1) + 2);
   CHECK(r.message_arrival_cycles.at(1) == r.message_issue_cycles.at(1) + 31);
+  // One entry per node; node 1 counts message 0 (waited on by nobody) and its release cycle
+  // (its entry is released at cycle 1000): two counters.
+  CHECK(r.table_entries == 1);
+  CHECK(r.table_counters == 2);
 }
 
 TEST_CASE("without staging the late sender sends its peer's data back: the check fails",
