@@ -232,8 +232,8 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   for (const auto& r : runs) {
     if (r.table_counters == 0) continue;
     os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
-       << " the hardware scheduler's tables need " << r.table_counters
-       << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
+       << " the hardware scheduler's tables need " << r.table_counters << " arrival counters and "
+       << r.table_entries << " entries per node (largest node)\n";
     noted = true;
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "
