@@ -6,7 +6,8 @@ every one of them identical).
 
 Runs are matched by (scenario, topology, algorithm label, bytes). Compared per run: completion
 cycles, every node's finish cycle, packets, messages, steps, cross-flow waits, the staging
-buffer's peak (when both files have it: builds before 2026-11-26 do not), the analytical
+buffer's peak and the hardware tables' counters and entries (when both files have them: builds
+before 2026-11-26 do not), the analytical
 estimate, data check and error, and per directed link its bytes and utilisation (busy cycles /
 completion), plus message issue/arrival cycles when both files have them (`--trace` runs).
 Prints every difference and exits 1 if there is any, 0 when every field is identical.
@@ -16,8 +17,10 @@ import sys
 
 FIELDS = ["completion_cycles", "node_finish_cycles", "packets", "messages", "steps",
           "cross_flow_waits", "estimate_cycles", "data_verified", "data_mode", "error",
-          "message_issue_cycles", "message_arrival_cycles", "max_staged_bytes"]
-NEWER_FIELDS = {"max_staged_bytes"}  # compared only when both runs carry them
+          "message_issue_cycles", "message_arrival_cycles", "max_staged_bytes", "table_counters",
+          "table_entries"]
+# Compared only when both runs carry them (builds before 2026-11-26 do not).
+NEWER_FIELDS = {"max_staged_bytes", "table_counters", "table_entries"}
 
 
 def runs_of(path):
