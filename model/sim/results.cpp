@@ -219,22 +219,23 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     os << "\n";
     noted = true;
   }
-  // Receive staging holds messages unreduced in NIC memory: its peak is hardware to size.
+  // NIC state a hardware team would size: the staging buffer's peak (receive staging holds
+  // messages unreduced) and, with hardware issue, the packed tables' counters and entries.
   for (const auto& r : runs) {
-    if (r.max_staged_bytes == 0) continue;
-    os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
-       << " staged up to " << format_byte_size(r.max_staged_bytes)
-       << " of received messages in one NIC (receive staging, held unreduced until its own "
-          "message issues)\n";
-    noted = true;
-  }
-  // The co-designed NIC's table state: what an RTL build must hold per node.
-  for (const auto& r : runs) {
-    if (r.table_counters == 0) continue;
-    os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm
-       << " the hardware scheduler's tables need " << r.table_counters << " arrival counters and "
-       << r.table_entries << " entries per node (largest node)\n";
-    noted = true;
+    const auto note = [&]() -> std::ostream& {
+      os << (noted ? "" : "\n") << "at " << format_byte_size(r.bytes) << " " << r.algorithm;
+      noted = true;
+      return os;
+    };
+    if (r.max_staged_bytes > 0) {
+      note() << " staged up to " << format_byte_size(r.max_staged_bytes)
+             << " of received messages in one NIC (receive staging, held unreduced until its own "
+                "message issues)\n";
+    }
+    if (r.table_counters > 0) {
+      note() << " the hardware scheduler's tables need " << r.table_counters
+             << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
+    }
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "
         "time steps;\n  cycles = simulated completion; time_us = cycles / clock; bound_cyc = "
