@@ -170,10 +170,11 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back.
   for (std::size_t p = 0; p < windows_.size(); ++p) {
     std::vector<Slot>& w = windows_[p];
-    for (Slot& s : w) {
-      if (lanes.empty()) break;  // no arrival counted this cycle: no count drops
-      const int wait_counter = table_[static_cast<std::size_t>(s.index)].wait_counter;
-      s.remaining = std::max(0, s.remaining - hits(lanes, wait_counter));
+    if (!lanes.empty()) {  // else no arrival is counted this cycle: no remaining count drops
+      for (Slot& s : w) {
+        const int wait_counter = table_[static_cast<std::size_t>(s.index)].wait_counter;
+        s.remaining = std::max(0, s.remaining - hits(lanes, wait_counter));
+      }
     }
     if (m.take[p] >= 0) {
       const Slot s = w[static_cast<std::size_t>(m.take[p])];
