@@ -20,6 +20,7 @@ Standard library only.
 """
 
 import json
+import re
 import sys
 
 
@@ -88,7 +89,9 @@ def nic_text(run):
     if not choice:
         return ""
     issue = "hw" if choice.startswith("hardware") else "sw"
-    return f" on {issue} issue, {'msg' if 'message flow' in choice else 'pkt'} FC"
+    # "..., packet flow control (tried both: ... with message)": the flow control kept comes first.
+    flow = re.search(r"(packet|message) flow control", choice)
+    return f" on {issue} issue, {'msg' if flow and flow.group(1) == 'message' else 'pkt'} FC"
 
 
 def auto_table(path, label="auto"):

@@ -62,7 +62,7 @@ struct EnumNames<SchedulerImpl> {
 enum class FlowControl {
   kPacket,   ///< "packet": per-packet credits and arbitration (baseline)
   kMessage,  ///< "message": a message's buffer is reserved once, then its packets stream
-  kAuto,     ///< "auto": chosen per point by choose_nic_mode() (model/run/nic_choice.h)
+  kAuto,     ///< "auto": each point run with both, the faster kept (model/run/nic_choice.h)
 };
 template <>
 struct EnumNames<FlowControl> {

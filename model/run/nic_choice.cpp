@@ -2,8 +2,13 @@
 
 namespace mt {
 
-NicChoice choose_nic_mode(const NicConfig& nic) {
-  NicChoice choice{nic, ""};
+std::vector<FlowControl> flow_trials(const NicConfig& nic) {
+  if (nic.flow_control == FlowControl::kAuto) return {FlowControl::kMessage, FlowControl::kPacket};
+  return {nic.flow_control};
+}
+
+NicChoice choose_nic_mode(const NicConfig& nic, FlowControl trial) {
+  NicChoice choice{nic, "", false};
   if (nic.issue == IssueMode::kAuto) {
     std::string why;
     if (nic.scheduler == SchedulerImpl::kRtl) {
@@ -18,10 +23,18 @@ NicChoice choose_nic_mode(const NicConfig& nic) {
     choice.chosen = std::string(to_string(choice.nic.issue)) + " issue (" + why + ")";
   }
   if (nic.flow_control == FlowControl::kAuto) {
-    choice.nic.flow_control = FlowControl::kMessage;
-    choice.chosen += std::string(choice.chosen.empty() ? "" : ", ") + "message flow control";
+    choice.nic.flow_control = trial;
+    choice.flow_trial = true;
   }
   return choice;
+}
+
+std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
+                            std::uint64_t other_cycles) {
+  const bool message = kept == FlowControl::kMessage;
+  return std::string(to_string(kept)) +
+         " flow control (tried both: " + std::to_string(kept_cycles) + " cycles against " +
+         std::to_string(other_cycles) + " with " + (message ? "packet" : "message") + ")";
 }
 
 }  // namespace mt

@@ -1,5 +1,7 @@
 #include "model/run/prepare.h"
 
+#include <stdexcept>
+
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
@@ -46,9 +48,10 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
 
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes,
-                          const RunBackends& backends) {
+                          const RunBackends& backends, FlowControl flow) {
   PreparedAlgorithm p;
   p.run = &run;
+  p.nic = choose_nic_mode(run.nic, flow);
   p.only_bytes = only_bytes;
   p.scheduler_factory = scheduler_factory(run, backends);
   TopologyConfig config = scenario.topology;
@@ -63,9 +66,8 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   try {
     BuildContext context;  // the size (for schedules sized by it) and the scenario's network
     context.bytes = only_bytes;
-    const NicConfig nic = choose_nic_mode(run.nic).nic;  // the modes the run will use
-    context.cost = cost_params_of(scenario, nic.flow_control);
-    context.hardware_issue = nic.issue == IssueMode::kHardware;
+    context.cost = cost_params_of(scenario, p.nic.nic.flow_control);
+    context.hardware_issue = p.nic.nic.issue == IssueMode::kHardware;
     p.schedule = build_schedule(run.name, *p.topology, params, context);
   } catch (const AlgorithmError& e) {
     throw entry_error(run, e.what());
@@ -78,22 +80,24 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
                                                  const RunBackends& backends) {
   std::vector<PreparedAlgorithm> prepared;
   for (const auto& run : scenario.collective.algorithms) {
-    if (!run.schedule_file.empty()) {
-      PreparedAlgorithm p = prepare(scenario, run, run.params, 0, backends);
-      if (p.schedule.chunk_offsets.empty()) {
-        prepared.push_back(std::move(p));
-      } else {
-        for (const std::uint64_t bytes : sizes_bytes)
-          prepared.push_back(prepare(scenario, run, run.params, bytes, backends));
+    for (const FlowControl flow : flow_trials(run.nic)) {
+      if (!run.schedule_file.empty()) {
+        PreparedAlgorithm p = prepare(scenario, run, run.params, 0, backends, flow);
+        if (p.schedule.chunk_offsets.empty()) {
+          prepared.push_back(std::move(p));
+        } else {
+          for (const std::uint64_t bytes : sizes_bytes)
+            prepared.push_back(prepare(scenario, run, run.params, bytes, backends, flow));
+        }
+        continue;
       }
-      continue;
+      if (!depends_on_size(run.name, run.params)) {
+        prepared.push_back(prepare(scenario, run, run.params, 0, backends, flow));
+        continue;
+      }
+      for (const std::uint64_t bytes : sizes_bytes)
+        prepared.push_back(prepare(scenario, run, run.params, bytes, backends, flow));
     }
-    if (!depends_on_size(run.name, run.params)) {
-      prepared.push_back(prepare(scenario, run, run.params, 0, backends));
-      continue;
-    }
-    for (const std::uint64_t bytes : sizes_bytes)
-      prepared.push_back(prepare(scenario, run, run.params, bytes, backends));
   }
   return prepared;
 }
@@ -126,6 +130,42 @@ std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
     for (const auto& p : prepared)
       if (p.only_bytes == 0 || p.only_bytes == bytes) points.emplace_back(&p, bytes);
   return points;
+}
+
+PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<RunResult> results) {
+  PointResults out;
+  std::vector<char> merged(points.size(), 0);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (merged[i]) continue;
+    const PreparedAlgorithm& p = *points[i].first;
+    std::size_t kept = i;
+    if (p.nic.flow_trial) {
+      std::size_t other = i + 1;
+      while (other < points.size() &&
+             (merged[other] || points[other].first->run != p.run ||
+              points[other].second != points[i].second || !points[other].first->nic.flow_trial))
+        ++other;
+      if (other == points.size())
+        throw std::logic_error("settle_flow_trials: " + p.run->label + " has one trial");
+      merged[other] = 1;
+      const RunResult& a = results[i];
+      const RunResult& b = results[other];
+      // A failure is reported; otherwise the faster, the first (message) on a tie.
+      const bool keep_b =
+          !run_failed(a) && (run_failed(b) || b.completion_cycles < a.completion_cycles);
+      kept = keep_b ? other : i;
+      const std::size_t lost = keep_b ? i : other;
+      RunResult& r = results[kept];
+      if (!run_failed(r)) {
+        r.nic_choice += std::string(r.nic_choice.empty() ? "" : ", ") +
+                        flow_trial_text(points[kept].first->nic.nic.flow_control,
+                                        r.completion_cycles, results[lost].completion_cycles);
+      }
+    }
+    out.points.push_back(points[kept]);
+    out.results.push_back(std::move(results[kept]));
+  }
+  return out;
 }
 
 }  // namespace mt

@@ -11,6 +11,8 @@
 
 #include "model/collective/schedule.h"
 #include "model/config/scenario_config.h"
+#include "model/run/nic_choice.h"
+#include "model/sim/run_result.h"
 #include "model/sim/system.h"
 #include "model/topology/topology.h"
 
@@ -26,9 +28,11 @@ struct RunBackends {
   std::string rtl_unavailable_reason = "no RTL scheduler was given";
 };
 
-/// One algorithm of a scenario, its schedule built once before any simulation.
+/// One algorithm of a scenario, its schedule built once before any simulation (twice, one per
+/// flow control, when its flow_control is auto: see settle_flow_trials).
 struct PreparedAlgorithm {
   const AlgorithmRun* run = nullptr;   ///< the scenario's entry (label, params, nic)
+  NicChoice nic;                       ///< the NIC it runs with (the entry's, auto resolved)
   std::unique_ptr<Topology> topology;  ///< with this run's port count
   Schedule schedule;
   std::uint64_t only_bytes = 0;  ///< built for this size only (auto); 0 = every size
@@ -37,15 +41,16 @@ struct PreparedAlgorithm {
 };
 
 /// Builds `run`'s schedule with `params` on the scenario's topology, for `only_bytes` per node
-/// when it is not 0 (BuildContext::bytes, with the scenario's cost parameters) (ScenarioError
-/// naming the entry on failure, also when the entry's nic.scheduler needs a backend `backends`
-/// lacks).
+/// when it is not 0 (BuildContext::bytes, with the scenario's cost parameters), for the entry's
+/// NIC with flow control `flow` when it is auto (ScenarioError naming the entry on failure, also
+/// when the entry's nic.scheduler needs a backend `backends` lacks).
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes,
-                          const RunBackends& backends = {});
+                          const RunBackends& backends = {},
+                          FlowControl flow = FlowControl::kMessage);
 
 /// One schedule per algorithm of the scenario, or one per size for algorithms that choose by
-/// size (auto).
+/// size (auto); each twice, message flow control first, when the entry's flow_control is auto.
 std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario,
                                            const RunBackends& backends = {});
 
@@ -75,5 +80,17 @@ using Point = std::pair<const PreparedAlgorithm*, std::uint64_t>;
 /// so a table groups by size.
 std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
                               const std::vector<std::uint64_t>& sizes_bytes);
+
+/// Simulated points and their results, in the same order.
+struct PointResults {
+  std::vector<Point> points;
+  std::vector<RunResult> results;
+};
+
+/// `flow_control: auto` decided: of the two trials of an entry at one size (same entry and size,
+/// message and packet flow control) keeps the faster (message on a tie) where the other was, and
+/// says in its nic_choice what both took; a failed trial is kept instead (a failure is reported,
+/// never hidden behind the other run). Other points pass unchanged.
+PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<RunResult> results);
 
 }  // namespace mt

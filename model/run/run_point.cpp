@@ -2,7 +2,6 @@
 
 #include <exception>
 
-#include "model/run/nic_choice.h"
 #include "model/sim/system.h"
 
 namespace mt {
@@ -12,12 +11,11 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
   try {
     ScenarioConfig point = scenario;
     // The entry's nic (scenario nic plus its `nic:` overrides), its auto modes resolved.
-    const NicChoice nic = choose_nic_mode(p.run->nic);
-    point.nic = nic.nic;
+    point.nic = p.nic.nic;
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
     r.schedule = p.schedule.algorithm;
-    r.nic_choice = nic.chosen;
+    r.nic_choice = p.nic.chosen;
     return r;
   } catch (const std::exception& e) {
     return failed_result(scenario, p, bytes, e.what());

@@ -13,11 +13,10 @@
 
 namespace mt {
 
-/// Simulates `p` at `bytes` with the entry's NIC (the scenario's nic plus the entry's `nic:`
-/// overrides; `auto` issue and flow control resolved by choose_nic_mode(), RunResult::nic_choice
-/// says what it chose). Elaborates SystemC: call at most once per process. A failure (data
-/// mismatch, stall, a configuration the simulator refuses) is a RunResult with `error` set, not an
-/// exception.
+/// Simulates `p` at `bytes` with its NIC (PreparedAlgorithm::nic: the scenario's nic plus the
+/// entry's `nic:` overrides, `auto` resolved; RunResult::nic_choice says what it chose). Elaborates
+/// SystemC: call at most once per process. A failure (data mismatch, stall, a configuration the
+/// simulator refuses) is a RunResult with `error` set, not an exception.
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes);
 

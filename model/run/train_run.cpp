@@ -45,7 +45,7 @@ TrainRuns run_train_serialised(const ScenarioConfig& scenario,
   const std::vector<PreparedAlgorithm> prepared = prepare_buckets(scenario, buckets, backends, out);
   if (out.verify_failure) return out;
   const std::vector<Point> points = points_for(prepared, sizes);
-  const std::vector<RunResult> results = runner(points, false);
+  const std::vector<RunResult> results = settle_flow_trials(points, runner(points, false)).results;
   std::map<std::string, std::map<std::uint64_t, const RunResult*>> by_size;
   for (const auto& r : results) {
     if (run_failed(r)) out.failures.push_back(r);
@@ -88,37 +88,44 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += simulated_bytes(b.bytes);
   for (const auto& run : scenario.collective.algorithms) {
-    std::vector<MergePart> parts;
-    const PreparedAlgorithm* any = nullptr;
-    for (const auto& b : buckets) {
-      const std::uint64_t bytes = simulated_bytes(b.bytes);
-      for (const auto& p : prepared) {
-        if (p.run != &run || (p.only_bytes != 0 && p.only_bytes != bytes)) continue;
-        parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
-        any = &p;
-        break;
+    for (const FlowControl flow : flow_trials(run.nic)) {  // both when flow_control is auto
+      std::vector<MergePart> parts;
+      const PreparedAlgorithm* any = nullptr;
+      for (const auto& b : buckets) {
+        const std::uint64_t bytes = simulated_bytes(b.bytes);
+        for (const auto& p : prepared) {
+          if (p.run != &run || (p.only_bytes != 0 && p.only_bytes != bytes) ||
+              p.nic.nic.flow_control != flow)
+            continue;
+          parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
+          any = &p;
+          break;
+        }
       }
+      if (any == nullptr || parts.size() != buckets.size())
+        throw std::logic_error("train: no schedule of " + run.label + " for every bucket size");
+      PreparedAlgorithm m;
+      m.run = &run;
+      m.nic = any->nic;
+      m.topology = std::make_unique<Topology>(any->topology->config());
+      m.scheduler_factory = any->scheduler_factory;
+      bucket_schedules.emplace_back();
+      for (const MergePart& part : parts)
+        bucket_schedules.back().push_back(part.schedule->algorithm);
+      MergedSchedule ms = merge_schedules(parts);
+      m.schedule = std::move(ms.schedule);
+      op_begin.push_back(std::move(ms.op_begin));
+      merged.push_back(std::move(m));
     }
-    if (any == nullptr || parts.size() != buckets.size())
-      throw std::logic_error("train: no schedule of " + run.label + " for every bucket size");
-    PreparedAlgorithm m;
-    m.run = &run;
-    m.topology = std::make_unique<Topology>(any->topology->config());
-    m.scheduler_factory = any->scheduler_factory;
-    bucket_schedules.emplace_back();
-    for (const MergePart& part : parts) bucket_schedules.back().push_back(part.schedule->algorithm);
-    MergedSchedule ms = merge_schedules(parts);
-    m.schedule = std::move(ms.schedule);
-    op_begin.push_back(std::move(ms.op_begin));
-    merged.push_back(std::move(m));
   }
   out.verify_failure = verify_prepared(merged);
   if (out.verify_failure) return out;
   std::vector<Point> points;
   for (const auto& m : merged) points.emplace_back(&m, total_bytes);
-  const std::vector<RunResult> results = runner(points, true);
-  for (std::size_t a = 0; a < results.size(); ++a) {
-    const RunResult& r = results[a];
+  const PointResults run = settle_flow_trials(points, runner(points, true));
+  for (std::size_t k = 0; k < run.results.size(); ++k) {
+    const RunResult& r = run.results[k];
+    const auto a = static_cast<std::size_t>(run.points[k].first - merged.data());
     if (run_failed(r)) {
       out.failures.push_back(r);
       continue;

@@ -48,10 +48,13 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
     return kExitCheckFailed;
   }
   int status = kExitOk;
-  // Points ordered by size, then algorithm, so the table groups sizes.
-  const std::vector<Point> points = points_for(prepared, scenario.collective.sizes_bytes);
-  const std::vector<RunResult> results =
-      run_points(scenario, points, jobs, !trace_out.empty(), time_limit);
+  // Points ordered by size, then algorithm, so the table groups sizes; flow_control auto's two
+  // trials of a point reduced to the faster.
+  const std::vector<Point> simulated = points_for(prepared, scenario.collective.sizes_bytes);
+  const PointResults run = settle_flow_trials(
+      simulated, run_points(scenario, simulated, jobs, !trace_out.empty(), time_limit));
+  const std::vector<Point>& points = run.points;
+  const std::vector<RunResult>& results = run.results;
 
   for (const auto& r : results)
     if (run_failed(r)) status = kExitCheckFailed;

@@ -1,14 +1,17 @@
-// nic.issue / nic.flow_control auto (model/run/nic_choice.h): the rule at its threshold, and a
-// point run with auto equal to the same point run with the modes it chose, to the cycle.
+// nic.issue / nic.flow_control auto (model/run/nic_choice.h): the issue rule at its threshold, the
+// flow control's two trials reduced to the faster, and a point run with auto equal to the same
+// point run with the modes it chose, to the cycle.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/config/scenario_loader.h"
 #include "model/run/nic_choice.h"
 #include "model/run/prepare.h"
-#include "model/run/run_point.h"
 #include "tests/support/cli_runner.h"
 
 namespace mt {
@@ -23,21 +26,22 @@ TEST_CASE("issue auto takes hardware issue once the host is slower than the sche
   nic.flow_control = FlowControl::kAuto;
   nic.decision_latency_cycles = 2;
   nic.software_issue_cycles = 2;
-  const NicChoice equal = choose_nic_mode(nic);
+  const NicChoice equal = choose_nic_mode(nic, FlowControl::kPacket);
   CHECK(equal.nic.issue == IssueMode::kSoftware);
-  CHECK(equal.nic.flow_control == FlowControl::kMessage);
-  CHECK(equal.chosen ==
-        "software issue (host 2 cycles per message <= scheduler 2), message flow control");
+  CHECK(equal.nic.flow_control == FlowControl::kPacket);  // the trial asked for
+  CHECK(equal.flow_trial);
+  CHECK(equal.chosen == "software issue (host 2 cycles per message <= scheduler 2)");
   nic.software_issue_cycles = 3;
-  const NicChoice slower = choose_nic_mode(nic);
+  const NicChoice slower = choose_nic_mode(nic, FlowControl::kMessage);
   CHECK(slower.nic.issue == IssueMode::kHardware);
-  CHECK(slower.chosen ==
-        "hardware issue (host 3 cycles per message > scheduler 2), message flow control");
+  CHECK(slower.nic.flow_control == FlowControl::kMessage);
+  CHECK(slower.chosen == "hardware issue (host 3 cycles per message > scheduler 2)");
   // The co-simulated RTL scheduler must issue, however fast the host.
   nic.software_issue_cycles = 0;
   nic.scheduler = SchedulerImpl::kRtl;
   nic.flow_control = FlowControl::kPacket;
-  const NicChoice rtl = choose_nic_mode(nic);
+  const NicChoice rtl = choose_nic_mode(nic, FlowControl::kMessage);
+  CHECK_FALSE(rtl.flow_trial);
   CHECK(rtl.nic.issue == IssueMode::kHardware);
   CHECK(rtl.nic.flow_control == FlowControl::kPacket);
   CHECK(rtl.chosen == "hardware issue (nic.scheduler rtl)");
@@ -47,10 +51,67 @@ TEST_CASE("a NIC without auto keys is left as it is and nothing is reported") {
   NicConfig nic;
   nic.issue = IssueMode::kHardware;
   nic.flow_control = FlowControl::kPacket;
-  const NicChoice same = choose_nic_mode(nic);
+  CHECK(flow_trials(nic) == std::vector<FlowControl>{FlowControl::kPacket});
+  const NicChoice same = choose_nic_mode(nic, FlowControl::kPacket);
   CHECK(same.nic.issue == IssueMode::kHardware);
   CHECK(same.nic.flow_control == FlowControl::kPacket);
+  CHECK_FALSE(same.flow_trial);
   CHECK(same.chosen.empty());
+  nic.flow_control = FlowControl::kAuto;
+  CHECK(flow_trials(nic) == std::vector<FlowControl>{FlowControl::kMessage, FlowControl::kPacket});
+}
+
+// Two points of one auto entry at one size (message, then packet flow control) and a point of
+// another entry between them, with the given cycles (0: the trial failed).
+PointResults settle(std::uint64_t message_cycles, std::uint64_t packet_cycles) {
+  static AlgorithmRun auto_run;
+  static AlgorithmRun other_run;
+  auto_run.label = "a";
+  other_run.label = "b";
+  static std::vector<PreparedAlgorithm> prepared(3);
+  prepared[0].run = &auto_run;
+  prepared[0].nic = {NicConfig{}, "software issue (why)", true};
+  prepared[0].nic.nic.flow_control = FlowControl::kMessage;
+  prepared[1].run = &other_run;
+  prepared[2].run = &auto_run;
+  prepared[2].nic = prepared[0].nic;
+  prepared[2].nic.nic.flow_control = FlowControl::kPacket;
+  const std::vector<Point> points{{&prepared[0], 4096}, {&prepared[1], 4096}, {&prepared[2], 4096}};
+  std::vector<RunResult> results(3);
+  const std::uint64_t cycles[3] = {message_cycles, 777, packet_cycles};
+  for (int i = 0; i < 3; ++i) {
+    results[i].completion_cycles = cycles[i];
+    results[i].nic_choice = prepared[i].nic.chosen;
+    results[i].schedule = "s" + std::to_string(i);
+    results[i].data_verified = true;
+    if (cycles[i] == 0) results[i].error = "stalled";
+  }
+  return settle_flow_trials(points, results);
+}
+
+TEST_CASE("flow control auto keeps the faster of its two trials and says what both took") {
+  const PointResults packet_wins = settle(11013, 9338);
+  REQUIRE(packet_wins.results.size() == 2);
+  CHECK(packet_wins.results[0].schedule == "s2");  // the kept trial, where the first one was
+  CHECK(packet_wins.points[0].first->nic.nic.flow_control == FlowControl::kPacket);
+  CHECK(packet_wins.results[0].completion_cycles == 9338);
+  CHECK(packet_wins.results[0].nic_choice ==
+        "software issue (why), packet flow control (tried both: 9338 cycles against 11013 with "
+        "message)");
+  CHECK(packet_wins.results[1].schedule == "s1");  // the other entry, untouched
+  CHECK(packet_wins.results[1].nic_choice.empty());
+
+  const PointResults tie = settle(500, 500);
+  CHECK(tie.results[0].schedule == "s0");
+  CHECK(tie.results[0].nic_choice ==
+        "software issue (why), message flow control (tried both: 500 cycles against 500 with "
+        "packet)");
+
+  // A failed trial is what the point reports, whichever was faster.
+  const PointResults failed = settle(800, 0);
+  CHECK(failed.results[0].schedule == "s2");
+  CHECK(failed.results[0].error == "stalled");
+  CHECK(settle(0, 800).results[0].schedule == "s0");
 }
 
 TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
@@ -69,17 +130,33 @@ TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
       "    - {name: tree_packing, label: auto, nic: {flow_control: auto, issue: auto}}\n"
       "    - {name: tree_packing, label: hw, nic: {flow_control: message, issue: hardware}}\n");
   const std::vector<PreparedAlgorithm> prepared = prepare_all(load_scenario_file(yaml));
-  REQUIRE(prepared.size() == 4);
+  REQUIRE(prepared.size() == 5);  // auto is prepared for both of its flow-control trials
   CHECK(prepared[0].schedule.num_chunks == 8 * 32);
   CHECK(prepared[1].schedule.num_chunks == 8 * 128);
+  CHECK(prepared[2].nic.nic.flow_control == FlowControl::kMessage);
   CHECK(prepared[2].schedule.num_chunks == 8 * 128);
+  CHECK(prepared[3].nic.nic.flow_control == FlowControl::kPacket);
   CHECK(prepared[3].schedule.num_chunks == 8 * 32);
+  CHECK(prepared[4].schedule.num_chunks == 8 * 32);
 }
 
-// The 8-node ring at 8 KiB with auto (in this process) against mtsim run with the chosen modes
-// written out; `host` is nic.software_issue_cycles.
+// Cycles of the one run of `yaml` (mtsim run), and its nic_choice.
+std::pair<std::uint64_t, std::string> run_once(const std::string& yaml) {
+  const std::string json = yaml + ".json";
+  const test::CliResult cli = test::mtsim("run " + yaml + " --json " + json);
+  INFO(cli.output);
+  REQUIRE(cli.status == 0);
+  const nlohmann::json runs = test::read_json(json).at("runs");
+  REQUIRE(runs.size() == 1);
+  return {runs[0].at("completion_cycles").get<std::uint64_t>(),
+          runs[0].at("nic_choice").get<std::string>()};
+}
+
+// The 8-node ring at 8 KiB with auto against mtsim run with each flow control written out and
+// the issue mode auto should choose; `host` is nic.software_issue_cycles. Auto takes the faster
+// flow control's cycles and says what both took.
 void check_auto_equals_explicit(int host, const std::string& chosen_issue,
-                                const std::string& chosen_text) {
+                                const std::string& issue_text) {
   const std::string head =
       "topology: {kind: ring, dims: [8], link_latency_cycles: 50}\n"
       "collective: {algorithms: [ring], sizes: [8KiB], dtype: int32}\n"
@@ -87,44 +164,39 @@ void check_auto_equals_explicit(int host, const std::string& chosen_issue,
       std::to_string(host) + ", ";
   const std::string auto_yaml = scratch("auto.yaml");
   write_file(auto_yaml, head + "issue: auto, flow_control: auto}\n");
-  const std::string explicit_yaml = scratch("explicit.yaml");
-  write_file(explicit_yaml, head + "issue: " + chosen_issue + ", flow_control: message}\n");
+  const std::string message_yaml = scratch("message.yaml");
+  write_file(message_yaml, head + "issue: " + chosen_issue + ", flow_control: message}\n");
+  const std::string packet_yaml = scratch("packet.yaml");
+  write_file(packet_yaml, head + "issue: " + chosen_issue + ", flow_control: packet}\n");
 
-  const ScenarioConfig scenario = load_scenario_file(auto_yaml);
-  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
-  REQUIRE(prepared.size() == 1);
-  const RunResult r = run_point(scenario, prepared[0], scenario.collective.sizes_bytes[0]);
-  INFO(r.error);
-  REQUIRE_FALSE(run_failed(r));
-  CHECK(r.nic_choice == chosen_text);
+  const auto [message, message_choice] = run_once(message_yaml);
+  const auto [packet, packet_choice] = run_once(packet_yaml);
+  CHECK(message_choice.empty());
+  CHECK(packet_choice.empty());
+  const bool packet_wins = packet < message;
+  const std::string chosen_text =
+      issue_text + ", " + (packet_wins ? "packet" : "message") +
+      " flow control (tried both: " + std::to_string(std::min(message, packet)) +
+      " cycles against " + std::to_string(packet_wins ? message : packet) + " with " +
+      (packet_wins ? "message" : "packet") + ")";
+  const auto [chosen, choice] = run_once(auto_yaml);
+  CHECK(chosen == std::min(message, packet));
+  CHECK(choice == chosen_text);
 
-  const std::string json = scratch("explicit.json");
-  const test::CliResult cli = test::mtsim("run " + explicit_yaml + " --json " + json);
-  REQUIRE(cli.status == 0);
-  const nlohmann::json runs = test::read_json(json).at("runs");
-  REQUIRE(runs.size() == 1);
-  CHECK(runs[0].at("completion_cycles").get<std::uint64_t>() == r.completion_cycles);
-  CHECK(runs[0].at("nic_choice").get<std::string>().empty());
-
-  // mtsim run says what auto chose under the table and in the JSON.
-  const std::string auto_json = scratch("auto.json");
-  const test::CliResult shown = test::mtsim("run " + auto_yaml + " --json " + auto_json);
+  // mtsim run says what auto chose under the table.
+  const test::CliResult shown = test::mtsim("run " + auto_yaml);
   REQUIRE(shown.status == 0);
   CHECK_THAT(shown.output, Catch::Contains("at 8KiB ring chose " + chosen_text));
-  CHECK(test::read_json(auto_json).at("runs")[0].at("nic_choice").get<std::string>() ==
-        chosen_text);
 }
 
-TEST_CASE("auto NIC with a free host runs as software issue with message flow control") {
-  check_auto_equals_explicit(
-      0, "software",
-      "software issue (host 0 cycles per message <= scheduler 2), message flow control");
+TEST_CASE("auto NIC with a free host runs as software issue with the faster flow control") {
+  check_auto_equals_explicit(0, "software",
+                             "software issue (host 0 cycles per message <= scheduler 2)");
 }
 
-TEST_CASE("auto NIC with a slow host runs as hardware issue with message flow control") {
-  check_auto_equals_explicit(
-      40, "hardware",
-      "hardware issue (host 40 cycles per message > scheduler 2), message flow control");
+TEST_CASE("auto NIC with a slow host runs as hardware issue with the faster flow control") {
+  check_auto_equals_explicit(40, "hardware",
+                             "hardware issue (host 40 cycles per message > scheduler 2)");
 }
 
 TEST_CASE("a labelled auto entry names the schedule and the NIC mode it chose") {
