@@ -27,7 +27,16 @@ class CycleClock {
   /// Cycles this clock can represent (the run's horizon, see time_limits.h).
   std::uint64_t max_cycles() const { return max_cycles_; }
   /// Current simulated time, cycles.
-  std::uint64_t now() const { return sc_core::sc_time_stamp().value() / period_.value(); }
+  std::uint64_t now() const {
+    // The kernel's time read inline (sc_time_stamp() is an out-of-line library call), and the
+    // division done once per time step: processes ask many times within one.
+    const std::uint64_t ps = sc_core::sc_get_curr_simcontext()->time_stamp().value();
+    if (ps != now_ps_) {
+      now_ps_ = ps;
+      now_cycles_ = ps / period_.value();
+    }
+    return now_cycles_;
+  }
   /// A delay of `cycles` cycles; SimTimeError past the horizon (the loader's ranges keep every
   /// delay of a valid scenario inside it, so this is a guard, not a limit users meet).
   sc_core::sc_time to_time(std::uint64_t cycles) const {
@@ -50,6 +59,8 @@ class CycleClock {
   sc_core::sc_time period_;
   std::uint64_t max_cycles_;
   sc_core::sc_time short_delays_[kCachedDelays];
+  mutable std::uint64_t now_ps_ = ~std::uint64_t{0};  // time of the last now(), ps
+  mutable std::uint64_t now_cycles_ = 0;              // its cycle
 };
 
 }  // namespace mt

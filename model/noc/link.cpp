@@ -40,8 +40,12 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
                              " sent while the link is busy (model bug)")
                                 .c_str());
   }
-  const std::uint64_t ser =
-      serialization_cycles(packet.flits, params_.flit_bytes, params_.bytes_per_cycle);
+  if (packet.flits != last_flits_) {
+    last_flits_ = packet.flits;
+    last_serialization_ =
+        serialization_cycles(packet.flits, params_.flit_bytes, params_.bytes_per_cycle);
+  }
+  const std::uint64_t ser = last_serialization_;
   busy_until_ = start + ser;
   busy_cycles_ += ser;
   bytes_ +=

@@ -57,7 +57,9 @@ class LinkChannel : public sc_core::sc_module {
 
   LinkParams params_;
   const CycleClock& clock_;
-  std::uint64_t busy_until_ = 0;  // cycle the current packet's tail has left
+  std::uint64_t busy_until_ = 0;          // cycle the current packet's tail has left
+  int last_flits_ = -1;                   // flits of the last packet and its serialisation, cycles
+  std::uint64_t last_serialization_ = 0;  // (packets of a run mostly have one or two sizes)
   std::uint64_t bytes_ = 0;
   std::uint64_t busy_cycles_ = 0;
   std::uint64_t packets_ = 0;
