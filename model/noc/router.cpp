@@ -20,11 +20,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       allocator_(static_cast<int>(params.outputs.size())),
       wakeup_(clock) {
   const int inputs = params_.network_inputs + params_.local_ports;
-  const auto fifos = static_cast<std::size_t>(inputs * params_.vcs);
-  heads_.resize(fifos);
-  behind_.resize(fifos);
-  fifo_size_.assign(fifos, 0);
-  fifo_flits_.assign(fifos, 0);
+  fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
+  fifo_flits_.assign(fifos_.size(), 0);
   input_vc_last_.assign(static_cast<std::size_t>(inputs), params_.vcs - 1);
   input_busy_until_.assign(static_cast<std::size_t>(inputs), 0);
   input_reserved_by_.assign(static_cast<std::size_t>(inputs), -1);
@@ -43,25 +40,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   SC_METHOD(process);
   sensitive << wakeup_.event();
   dont_initialize();
-}
-
-void Router::push(int fifo, const Entry& entry) {
-  int& size = fifo_size_[static_cast<std::size_t>(fifo)];
-  if (size == 0) {
-    head(fifo) = entry;
-  } else {
-    behind_[static_cast<std::size_t>(fifo)].push_back(entry);
-  }
-  ++size;
-}
-
-void Router::pop(int fifo) {
-  int& size = fifo_size_[static_cast<std::size_t>(fifo)];
-  --size;
-  if (size == 0) return;
-  std::deque<Entry>& queue = behind_[static_cast<std::size_t>(fifo)];
-  head(fifo) = queue.front();
-  queue.pop_front();
 }
 
 tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -110,15 +88,16 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
     entry.vc_last = outputs_[static_cast<std::size_t>(entry.out)].config.vcs;
   }
   const int fifo = port * params_.vcs + packet.vc;
+  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
   fifo_flits_[static_cast<std::size_t>(fifo)] += packet.flits;
   if (fifo_flits_[static_cast<std::size_t>(fifo)] > params_.buffer_flits) {
     SC_REPORT_ERROR(name(), "input buffer overflow: credit protocol violated (model bug)");
   }
-  push(fifo, entry);
+  queue.push_back(entry);
   // A packet on the wire is progress to come: it must not look like a stall while it travels.
   last_progress_ = std::max(last_progress_, entry.ready);
   ++buffered_;
-  if (fifo_size_[static_cast<std::size_t>(fifo)] == 1) add_requester(entry, fifo);
+  if (queue.size() == 1) add_requester(entry, fifo);
   wakeup_.at(entry.ready);
   return tlm::TLM_ACCEPTED;
 }
@@ -232,8 +211,8 @@ bool Router::can_move(std::uint64_t now) const {
     if (output.requesters.empty() || output.busy_until > now) continue;
     if (output.reserved_fifo >= 0) return true;  // the reservation may lapse or be served
     for (const int fifo : output.requesters) {
-      const Entry& entry = head(fifo);
-      if (entry.ready <= now && pick_vc(output, entry, packet_of(*entry.payload)) >= 0) return true;
+      const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
+      if (head.ready <= now && pick_vc(output, head, packet_of(*head.payload)) >= 0) return true;
     }
   }
   return false;
@@ -300,7 +279,7 @@ void Router::schedule_wakeup(std::uint64_t now) {
       continue;
     }
     for (const int fifo : output.requesters) {
-      const std::uint64_t ready = head(fifo).ready;
+      const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
       const std::uint64_t input_free =
           input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)];
       if (ready > now) {

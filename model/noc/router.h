@@ -162,18 +162,7 @@ class Router : public sc_core::sc_module {
   RouterParams params_;
   RoutingTable& routing_;
   const CycleClock& clock_;
-  // Input FIFOs, index: input port * vcs + vc. The head entries, which arbitration reads, sit
-  // side by side in one array; the entries behind a head wait in its deque.
-  bool fifo_empty(int fifo) const { return fifo_size_[static_cast<std::size_t>(fifo)] == 0; }
-  /// The head of a non-empty FIFO.
-  Entry& head(int fifo) { return heads_[static_cast<std::size_t>(fifo)]; }
-  const Entry& head(int fifo) const { return heads_[static_cast<std::size_t>(fifo)]; }
-  void push(int fifo, const Entry& entry);
-  /// Removes the head of a non-empty FIFO (the next entry, if any, becomes the head).
-  void pop(int fifo);
-  std::vector<Entry> heads_;
-  std::vector<std::deque<Entry>> behind_;
-  std::vector<int> fifo_size_;  // entries, head included
+  std::vector<std::deque<Entry>> fifos_;  // index: input port * vcs + vc
   std::vector<int> fifo_flits_;
   std::vector<int> input_vc_last_;               // per input port: VC it last sent from
   std::vector<std::uint64_t> input_busy_until_;  // per input port: its current packet has left

@@ -40,17 +40,18 @@ bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
   const int mine = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
   for (int d = 0; d < mine; ++d) {
     const int other = port * params_.vcs + (vc_last + 1 + d) % params_.vcs;
-    if (fifo_empty(other) || head(other).ready > now) continue;
-    const Entry& entry = head(other);
-    const PacketExtension& packet = packet_of(*entry.payload);
-    const int last = entry.eject ? static_cast<int>(outputs_.size()) : entry.out + 1;
-    for (int o = entry.out; o < last; ++o) {
+    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
+    if (queue.empty() || queue.front().ready > now) continue;
+    const Entry& head = queue.front();
+    const PacketExtension& packet = packet_of(*head.payload);
+    const int last = head.eject ? static_cast<int>(outputs_.size()) : head.out + 1;
+    for (int o = head.out; o < last; ++o) {
       if (o == out ||
           visit_rank[static_cast<std::size_t>(o)] <= visit_rank[static_cast<std::size_t>(out)]) {
         continue;  // only an output still to arbitrate in this pass can take it
       }
       const Output& candidate = outputs_[static_cast<std::size_t>(o)];
-      if (candidate.busy_until <= now && pick_vc(candidate, entry, packet) >= 0) return true;
+      if (candidate.busy_until <= now && pick_vc(candidate, head, packet) >= 0) return true;
     }
   }
   return false;
@@ -61,7 +62,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   if (output.busy_until > now || output.requesters.empty()) return false;
   // Round robin over input ports (starting after the last port granted this output), and within
   // a port over its VCs (starting after the last VC that port sent).
-  const int inputs = static_cast<int>(heads_.size()) / params_.vcs;
+  const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
   int best_fifo = -1;
   int best_vc = -1;
   std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
@@ -70,9 +71,10 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     // The output waits for the input port whose turn it is (see below), unless that turn lapsed.
     const int fifo = output.reserved_fifo;
     const int port = fifo / params_.vcs;
+    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
     const bool wants = std::find(output.requesters.begin(), output.requesters.end(), fifo) !=
                        output.requesters.end();
-    const int vc = wants ? pick_vc(output, head(fifo), packet_of(*head(fifo).payload)) : -1;
+    const int vc = wants ? pick_vc(output, queue.front(), packet_of(*queue.front().payload)) : -1;
     if (vc >= 0 && input_busy_until_[static_cast<std::size_t>(port)] > now) return false;
     output.reserved_fifo = -1;
     input_reserved_by_[static_cast<std::size_t>(port)] = -1;
@@ -88,8 +90,8 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   static const std::vector<int> kNoCandidates;
   const std::vector<int>& candidates = best_fifo >= 0 ? kNoCandidates : output.requesters;
   for (const int fifo : candidates) {
-    const Entry& entry = head(fifo);
-    if (entry.ready > now) continue;
+    const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
+    if (head.ready > now) continue;
     const int port = fifo / params_.vcs;
     const int vc = fifo % params_.vcs;
     const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
@@ -102,10 +104,10 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       // router.turn_reservation all): the output waits for the port (otherwise the port and the
       // output can stay out of phase and starve the packet for thousands of cycles; a flit-level
       // switch would interleave the two). Turns as in the grant below: ports, then their VCs.
-      const PacketExtension& packet = packet_of(*entry.payload);
+      const PacketExtension& packet = packet_of(*head.payload);
       if (keeps_turn(packet) && input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
         const std::int64_t key = port_distance * params_.vcs + vc_distance;
-        if (key < reserve_key && pick_vc(output, entry, packet) >= 0) {
+        if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
           reserve_key = key;
           reserve_fifo = fifo;
         }
@@ -125,13 +127,13 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     if (params_.step_priority && params_.step_priority_per_input) {
       // Input ports in turn; within a port its oldest step first, then its VCs in turn.
       key = port_distance * (std::int64_t{1} << 40) +
-            static_cast<std::int64_t>(packet_of(*entry.payload).step) * params_.vcs + vc_distance;
+            static_cast<std::int64_t>(packet_of(*head.payload).step) * params_.vcs + vc_distance;
     } else if (params_.step_priority) {
       // Older schedule steps first; round robin among packets of the same step.
-      key += static_cast<std::int64_t>(packet_of(*entry.payload).step) * inputs * params_.vcs;
+      key += static_cast<std::int64_t>(packet_of(*head.payload).step) * inputs * params_.vcs;
     }
     if (key >= best_key) continue;
-    const int out_vc = pick_vc(output, entry, packet_of(*entry.payload));
+    const int out_vc = pick_vc(output, head, packet_of(*head.payload));
     if (out_vc < 0) continue;
     best_key = key;
     best_fifo = fifo;
@@ -149,16 +151,16 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   // Inter-flow contention: the winner waited behind another flow's packet on this output, and
   // ready losers of another flow now wait behind the winner.
   {
-    const Entry& winner = head(best_fifo);
-    const int flow = packet_of(*winner.payload).flow;
-    const bool behind = winner.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
-                        output.busy_until > winner.ready;
+    const Entry& head = fifos_[static_cast<std::size_t>(best_fifo)].front();
+    const int flow = packet_of(*head.payload).flow;
+    const bool behind = head.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
+                        output.busy_until > head.ready;
     // A loss counts once the packet has really waited: another ejection port may still take it
     // in the cycle it lost at the first.
-    if ((winner.cross && now > winner.cross_cycle) || behind) ++cross_flow_waits_;
+    if ((head.cross && now > head.cross_cycle) || behind) ++cross_flow_waits_;
     for (const int fifo : output.requesters) {
       if (fifo == best_fifo) continue;
-      Entry& other = head(fifo);
+      Entry& other = fifos_[static_cast<std::size_t>(fifo)].front();
       // Only a packet this output could have taken now loses to the winner (not a body packet
       // whose message holds another output, not one without credit here).
       if (other.ready <= now && !other.cross && packet_of(*other.payload).flow != flow &&
@@ -169,13 +171,14 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     }
     output.last_flow = flow;
   }
-  const Entry entry = head(best_fifo);
-  pop(best_fifo);
+  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(best_fifo)];
+  const Entry entry = queue.front();
+  queue.pop_front();
   --buffered_;
   ++forwarded_;
   last_progress_ = std::max(last_progress_, now);
   remove_requesters(entry, best_fifo);
-  if (!fifo_empty(best_fifo)) add_requester(head(best_fifo), best_fifo);
+  if (!queue.empty()) add_requester(queue.front(), best_fifo);
   output.input_last = best_fifo / params_.vcs;
   input_vc_last_[static_cast<std::size_t>(best_fifo / params_.vcs)] = best_fifo % params_.vcs;
   output.vc_next = best_vc + 1;
