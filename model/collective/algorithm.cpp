@@ -98,9 +98,15 @@ const std::vector<Entry>& registry() {
        "pipelined reduce/broadcast over t spanning trees that share every link equally (the "
        "smallest link load c/t; Edmonds matroid partition, then shortened by edge exchanges), "
        "direct topologies; reaches the aggregate bound on meshes; pipeline=<sub-chunks per tree> "
-       "(default: sized by the all-reduce size, shorter messages under message flow control with "
-       "host issue), trees=<max trees> (default 32)",
-       {int_param("pipeline"), int_param("trees", "32"), {"bytes", ParamType::kSize, 0, {}, ""}}},
+       "(default: sized by the all-reduce size, shorter messages under message flow control "
+       "with host issue), "
+       "trees=<max trees> (default 32), window=<W: a node's reduce of sub-chunk p + W waits for "
+       "its broadcast of sub-chunk p, so the co-designed NIC reuses its arrival counters every W "
+       "sub-chunks; default 2 x the tallest tree's height under hardware issue, none otherwise>",
+       {int_param("pipeline"),
+        int_param("trees", "32"),
+        int_param("window"),
+        {"bytes", ParamType::kSize, 0, {}, ""}}},
       {"swing",
        build_swing,
        "Swing (NSDI 2024) on rings and tori with power-of-two dimensions: peers at "

@@ -38,6 +38,24 @@ TreeEmitter::TreeEmitter(Schedule& schedule, const Topology& topology,
                             static_cast<std::size_t>(pipeline_.sub_chunks);
   reduce_msg_.assign(slots, -1);
   broadcast_msg_.assign(slots, -1);
+  const int w = pipeline_.window;
+  if (w <= 0 || w >= pipeline_.sub_chunks) return;
+  // The reduce of (p, v) must come after the broadcast of (p - W, v) in step order:
+  // reduce_step[v] + p + s(p) > broadcast_step[v] + p - W + s(p - W) for every non-root v.
+  for (const EmitterTree& tree : trees) {
+    int gap = 0;
+    for (std::size_t v = 0; v < tree.parent.size(); ++v) {
+      if (tree.parent[v] >= 0)
+        gap = std::max(gap, tree.broadcast_step[v] - tree.reduce_step[v] + 1);
+    }
+    std::vector<int>& shift =
+        shift_.emplace_back(static_cast<std::size_t>(pipeline_.sub_chunks), 0);
+    for (int p = w; p < pipeline_.sub_chunks; ++p) {
+      const auto i = static_cast<std::size_t>(p);
+      shift[i] = std::max(shift[i - 1], shift[i - static_cast<std::size_t>(w)] +
+                                            (gap - w) * pipeline_.step_per_sub_chunk);
+    }
+  }
 }
 
 std::size_t TreeEmitter::slot(int tree, int node, int sub) const {
@@ -54,6 +72,8 @@ Op TreeEmitter::message(int tree, int sub, int node, int peer, int step, OpKind 
   op.chunk = tree * pipeline_.sub_chunks + sub;
   op.flow = tree;
   op.step = step + sub * pipeline_.step_per_sub_chunk;
+  if (!shift_.empty())
+    op.step += shift_[static_cast<std::size_t>(tree)][static_cast<std::size_t>(sub)];
   op.kind = kind;
   return op;
 }
@@ -63,6 +83,8 @@ int TreeEmitter::reduce(int tree, int node, int sub) {
   const auto u = static_cast<std::size_t>(node);
   Op op = message(tree, sub, node, t.parent[u], t.reduce_step[u], OpKind::kReduce);
   for (const int c : t.children[u]) op.deps.push_back(reduce_msg_[slot(tree, c, sub)]);
+  if (pipeline_.window > 0 && sub >= pipeline_.window)
+    op.deps.push_back(broadcast_msg_[slot(tree, node, sub - pipeline_.window)]);
   if (!t.path.empty()) {
     const std::vector<int>& down = t.path[u];
     for (auto it = down.rbegin(); it != down.rend(); ++it)

@@ -38,6 +38,12 @@ struct TreePipeline {
   /// Steps sub-chunk p adds to its edge's step: 1 = every sub-chunk one step after the previous
   /// (dbtree, tree_packing), 0 = all sub-chunks share the edge's step (multitree_opt).
   int step_per_sub_chunk = 1;
+  /// W > 0: a node's reduce of sub-chunk p + W also waits for the broadcast of sub-chunk p into
+  /// that node, so at most W sub-chunks of a tree are in flight at a node. Each arrival group's
+  /// counter is then free again before the group W sub-chunks later arrives, which lets the
+  /// co-designed NIC's table packer reuse it (a bounded counter file). Sub-chunks whose window
+  /// dependency would point to a later step are shifted to later steps. 0 = no window.
+  int window = 0;
 };
 
 /// Emits the messages of a set of trees into one schedule, keeping the message ids every later
@@ -68,8 +74,9 @@ class TreeEmitter {
   const std::vector<EmitterTree>& trees_;
   TreePipeline pipeline_;
   int nodes_ = 0;
-  std::vector<int> reduce_msg_;     // (tree, node, sub) -> reduce sent by node
-  std::vector<int> broadcast_msg_;  // (tree, node, sub) -> broadcast into node
+  std::vector<int> reduce_msg_;          // (tree, node, sub) -> reduce sent by node
+  std::vector<int> broadcast_msg_;       // (tree, node, sub) -> broadcast into node
+  std::vector<std::vector<int>> shift_;  // (tree, sub) -> steps added by the window (or empty)
 };
 
 /// Rooted views of a tree given by parents: children in ascending id, depth (root 0) and height

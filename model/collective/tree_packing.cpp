@@ -6,6 +6,7 @@
 #include <random>
 #include <utility>
 
+#include "model/collective/cost_model.h"
 #include "model/collective/tree_emitter.h"
 
 namespace mt {
@@ -311,6 +312,24 @@ int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short
   return static_cast<int>(std::max<std::uint64_t>(1, std::min(by_size, cap)));
 }
 
+int tree_packing_window(const Topology& topology, int trees, int height, int pipeline,
+                        std::uint64_t bytes, const BuildContext& context) {
+  if (!context.hardware_issue || pipeline <= 2 * height) return 0;
+  double hop = 0;  // the slowest hop: wire latency, router pipeline and one message's serialisation
+  double per_cycle = 0;
+  for (const Link& link : topology.links()) {
+    hop = std::max(hop, static_cast<double>(link.latency_cycles));
+    per_cycle = per_cycle == 0 ? link.bytes_per_cycle : std::min(per_cycle, link.bytes_per_cycle);
+  }
+  const double message = static_cast<double>(bytes) / trees / pipeline;
+  hop += context.cost.per_hop_cycles + message / std::max(per_cycle, 1e-9);
+  // A tree starts a sub-chunk about every bound / pipeline cycles at full rate.
+  const double interval =
+      bandwidth_bound_cycles(topology, topology.ports_per_node(), bytes) / pipeline;
+  const double needed = 1.5 * 2 * height * hop / std::max(interval, 1.0);
+  return std::max(2 * height, static_cast<int>(std::ceil(needed)));
+}
+
 TreePacking pack_spanning_trees(const Topology& topology, int max_trees) {
   if (!topology.is_direct()) {
     throw AlgorithmError(
@@ -387,7 +406,12 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
     }
     up.emplace_back(down_r.rbegin(), down_r.rend());
   }
-  TreeEmitter emitter(schedule, topology, emitter_trees, {pipeline, 1});
+  TreePipeline shape;
+  shape.sub_chunks = pipeline;
+  shape.step_per_sub_chunk = 1;
+  shape.window = params.integer_or(
+      "window", tree_packing_window(topology, packing.trees, tallest, pipeline, bytes, context));
+  TreeEmitter emitter(schedule, topology, emitter_trees, shape);
   // Sub-chunk outer, tree inner: within a step, earlier sub-chunks come first in program order.
   for (int p = 0; p < pipeline; ++p) {
     for (int r = 0; r < packing.trees; ++r)

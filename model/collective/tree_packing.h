@@ -68,17 +68,38 @@ constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 32;
 /// `short_messages` (message flow control issued by the host: BuildContext::cost.head_per_message
 /// without hardware_issue) floor(sqrt(bytes / trees x height / kTreePackingMessageFcScaleBytes));
 /// at most kTreePackingMaxChunks (kTreePackingMaxShortChunks with short messages) chunks in
-/// all, at least 1. The hardware scheduler keeps the
-/// 4 KiB messages: it needs an arrival counter per waiting message group (897 for the 4x4 mesh at
-/// 1 MiB with the short messages, against the RTL build's 256).
+/// all, at least 1. The hardware scheduler keeps the 4 KiB messages: its table's chunk field
+/// bounds the chunks (9 bits, 512 chunks, in the RTL build co-simulated; the short messages
+/// make 1024 on the 4x4 mesh at 1 MiB); its arrival counters no longer do (see
+/// tree_packing_window).
 int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short_messages);
+
+/// Default window (TreePipeline::window) of `trees` trees whose tallest has `height` hops, with
+/// `pipeline` sub-chunks per tree, at `bytes` per node: none without hardware issue (or with at
+/// most 2 x height sub-chunks); otherwise the larger of 2 x height and 1.5 x the sub-chunks a
+/// tree starts during one round trip (2 x height hops of the slowest link's latency, the
+/// router pipeline and a message's serialisation, over the bandwidth bound / pipeline cycles
+/// between a tree's sub-chunks). The co-designed NIC's table then needs W arrival counters per
+/// tree at a node (groups W sub-chunks apart share one) instead of one per sub-chunk (897 for
+/// the 4x4 mesh at 1 MiB with short messages, against the RTL build's 256; 72 with the window),
+/// 2 x height is the smallest window whose dependencies fit the pipeline's steps (a node's
+/// broadcast of sub-chunk k comes at most 2 x height steps after its reduce of k), and below
+/// one round trip the window throttles the pipeline. Measured with hardware issue, message flow
+/// control, window 64: 4x4 mesh at 256 KiB (64 sub-chunks per tree) 14661 cycles with window 8,
+/// 12739 with 12, 12727 without; at 1 MiB (128) 44559 with 8, 44652 with 12 and without; 8x8
+/// mesh at 16 MiB (512) 601344 with 16 against 601346 without (256 counters per node against
+/// 7169). A window below 2 x height moves steps and stalls the step-ordered issue (4x4 mesh at
+/// 1 MiB, window 4: 64471 cycles).
+int tree_packing_window(const Topology& topology, int trees, int height, int pipeline,
+                        std::uint64_t bytes, const BuildContext& context);
 
 /// `tree_packing`: pack_spanning_trees() + one pipelined reduce/broadcast per tree. Tree r owns
 /// chunks r*P .. r*P+P-1 (P = pipeline). Sub-chunk p's reduce from endpoint v is step
 /// p + height(v) (its subtree's height), its broadcast from u to a child is step
 /// p + H_r + depth(u), so every message's dependencies lie in earlier steps and the sub-chunks
 /// stream. Parameters: pipeline=<sub-chunks per tree> (default tree_packing_pipeline(t, bytes,
-/// short messages under message flow control with host issue)),
+/// short messages under message flow control with host issue)), window=<W> (default
+/// tree_packing_window()),
 /// bytes=<all-reduce size the default pipeline is sized for> (default 16MiB; set per size by
 /// with_size()), trees=<max trees> (default 32). Throws AlgorithmError for N < 2, a switched
 /// topology or a bad parameter.

@@ -47,16 +47,23 @@ int shared_field(const NodePack& p, const Schedule& schedule, const std::vector<
   return value;
 }
 
-// Every entry of `waiting` is exact over a group made of `members`: each member arrives either
-// before or after its issue. The first unordered pair goes to `unordered` when given.
-bool exact(NodeOrders& orders, const std::vector<int>& members,
+// Every entry of `waiting` is exact over a group made of `members`: each member arrives before
+// its issue (and counts in its threshold), after its issue, or after every dependency of the
+// entry. In the last case it can only raise the count once the threshold's messages are all in
+// (each of them is a dependency or arrives before one), so ">= threshold" still holds exactly
+// when they are: a windowed pipeline's next sub-chunk, which a node's children send only after
+// the broadcast they wait for came through it. The first pair that is none of these goes to
+// `unordered` when given.
+bool exact(NodeOrders& orders, const NodePack& p, const std::vector<int>& members,
            const std::vector<std::size_t>& waiting, std::pair<int, std::size_t>* unordered) {
   for (const std::size_t e : waiting) {
+    const std::vector<int>& deps = p.entry_deps[e];
     for (const int i : members) {
-      if (!orders.before(i, e) && !orders.after(i, e)) {
-        if (unordered) *unordered = {i, e};
-        return false;
-      }
+      if (orders.before(i, e) || orders.after(i, e)) continue;
+      if (std::all_of(deps.begin(), deps.end(), [&](int d) { return orders.precedes(d, i); }))
+        continue;
+      if (unordered) *unordered = {i, e};
+      return false;
     }
   }
   return true;
@@ -103,9 +110,11 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
     for (const int i : p.groups[g]) gid[at(i)] = static_cast<int>(g);
   }
   p.waiters.assign(p.groups.size(), {});
+  p.entry_deps.assign(p.entries.size(), {});
   for (std::size_t e = 0; e < p.entries.size(); ++e) {
     const std::vector<int>& deps = op_of(p.entries[e]).deps;
     if (!deps.empty()) p.waiters[at(gid[at(local[at(deps[0])])])].push_back(e);
+    for (const int d : deps) p.entry_deps[e].push_back(local[at(d)]);
   }
   for (std::size_t g = 0; g < p.groups.size(); ++g) {
     for (const std::size_t e : p.waiters[g]) {
@@ -128,6 +137,12 @@ NodeOrders::NodeOrders(const NodePack& p, const std::vector<char>& answers, Happ
   } else {
     sparse_ = true;
   }
+}
+
+bool NodeOrders::precedes(int j, int i) {
+  const auto [it, added] = precedes_.emplace(pair_key(j, at(i)), false);
+  if (added) it->second = ordering_.happens_before(pack_.incoming[at(j)], pack_.incoming[at(i)]);
+  return it->second;
 }
 
 int NodeOrders::get(int i, std::size_t e) const {
@@ -176,7 +191,7 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
   // Check every union-find group first: a failure here means no grouping can be exact.
   for (std::size_t g = 0; g < groups.size(); ++g) {
     std::pair<int, std::size_t> unordered;
-    if (exact(orders, groups[g], waiters[g], &unordered)) continue;
+    if (exact(orders, p, groups[g], waiters[g], &unordered)) continue;
     const auto [i, e] = unordered;
     ErrorLocation where;
     where.node = node;
@@ -226,8 +241,8 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     }
     bool merged_into = false;
     for (const std::size_t a : order) {
-      if (!alive[a] || !exact(orders, groups[a], waiters[b], nullptr) ||
-          !exact(orders, groups[b], waiters[a], nullptr)) {
+      if (!alive[a] || !exact(orders, p, groups[a], waiters[b], nullptr) ||
+          !exact(orders, p, groups[b], waiters[a], nullptr)) {
         continue;
       }
       std::vector<int>& merged = groups[a];

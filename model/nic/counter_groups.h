@@ -17,6 +17,7 @@ namespace mt::packing {
 struct NodePack {
   std::vector<int> incoming;                      // message ids received (local index order)
   std::vector<int> entries;                       // message ids sent, in issue order
+  std::vector<std::vector<int>> entry_deps;       // per entry: its deps (local incoming indices)
   std::vector<std::vector<int>> groups;           // counter groups (local incoming indices)
   std::vector<char> free_group;                   // per group: nobody waits on it
   std::vector<std::vector<std::size_t>> waiters;  // per group: entries waiting on it
@@ -43,6 +44,8 @@ class NodeOrders {
   bool before(int i, std::size_t e) { return order_of(i, e) == kBefore; }
   /// Incoming message i arrives after entry e is issued.
   bool after(int i, std::size_t e) { return order_of(i, e) == kAfter; }
+  /// Incoming message j arrives before incoming message i is issued (so before i arrives).
+  bool precedes(int j, int i);
 
  private:
   static constexpr int kUnknown = 0, kBefore = 1, kAfter = 2, kUnordered = 3;
@@ -59,6 +62,7 @@ class NodeOrders {
   bool sparse_ = false;
   std::vector<std::uint8_t> dense_;
   std::unordered_map<std::uint64_t, std::uint8_t> map_;
+  std::unordered_map<std::uint64_t, bool> precedes_;  // (j, i) -> precedes(j, i)
 };
 
 /// The final counters of node `node`: checks that every group of group_by_deps is exact (else

@@ -60,7 +60,7 @@ TEST_CASE("typed parameters: each bad value is refused naming the algorithm and 
   // The registry's schemas list the keys their errors name.
   std::vector<std::string> names;
   for (const mt::ParamSpec& p : mt::algorithm_schema("tree_packing")) names.push_back(p.name);
-  CHECK(names == std::vector<std::string>{"pipeline", "trees", "bytes"});
+  CHECK(names == std::vector<std::string>{"pipeline", "trees", "window", "bytes"});
   CHECK(mt::algorithm_schema("ring").empty());
 }
 

@@ -172,6 +172,44 @@ TEST_CASE("tree_packing rejects switched topologies and bad parameters", "[beyon
   CHECK_THROWS_WITH(mt::build_schedule("tree_packing", mesh, {{"bytes", "big"}}),
                     "tree_packing: parameter 'bytes' must be a size such as 4096 or 16MiB, got "
                     "'big'");
-  CHECK_THROWS_WITH(mt::build_schedule("tree_packing", mesh, {{"depth", "2"}}),
-                    "tree_packing: unknown parameter 'depth' (known: pipeline, trees, bytes)");
+  CHECK_THROWS_WITH(mt::build_schedule("tree_packing", mesh, {{"window", "0"}}),
+                    "tree_packing: parameter 'window' must be >= 1, got 0");
+  CHECK_THROWS_WITH(
+      mt::build_schedule("tree_packing", mesh, {{"depth", "2"}}),
+      "tree_packing: unknown parameter 'depth' (known: pipeline, trees, window, bytes)");
+}
+
+TEST_CASE("tree_packing's window holds each tree's reduces behind its broadcasts",
+          "[beyond][packing]") {
+  // 4x4 mesh: 8 trees of height 4, so a node's broadcast of sub-chunk k comes at most 2 x 4 = 8
+  // steps after its reduce of k. Window 8: every non-root node's reduce of k >= 8 also waits for
+  // the broadcast of k - 8 into it, and no step moves. Window 4: the broadcast of k - 4 would
+  // come in the reduce's step or later, so sub-chunk k moves 8 - 4 steps later per window:
+  // 4 x floor(k / 4), 12 steps for the last of 16 sub-chunks.
+  const mt::Topology mesh = make("mesh:4x4");
+  const mt::Schedule plain = mt::build_schedule("tree_packing", mesh, {{"pipeline", "16"}});
+  for (const int window : {4, 8}) {
+    INFO("window " << window);
+    const mt::Schedule s = mt::build_schedule(
+        "tree_packing", mesh, {{"pipeline", "16"}, {"window", std::to_string(window)}});
+    CHECK(mt::verify(s, mesh).ok);
+    CHECK(s.num_steps == plain.num_steps + (window == 4 ? 12 : 0));
+    int windowed = 0;
+    for (const mt::Op& op : s.ops) {
+      if (op.kind != mt::OpKind::kReduce) continue;
+      const int sub = op.chunk % 16;
+      int waits = 0;
+      for (const int d : op.deps) {
+        const mt::Op& dep = s.ops[static_cast<std::size_t>(d)];
+        if (dep.kind != mt::OpKind::kBroadcast) continue;
+        ++waits;
+        CHECK(dep.peer == op.node);
+        CHECK(dep.chunk == op.chunk - window);
+        CHECK(dep.step < op.step);
+      }
+      CHECK(waits == (sub >= window ? 1 : 0));
+      windowed += waits;
+    }
+    CHECK(windowed == 8 * 15 * (16 - window));
+  }
 }

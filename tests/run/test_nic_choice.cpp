@@ -115,9 +115,13 @@ TEST_CASE("flow control auto keeps the faster of its two trials and says what bo
 }
 
 TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
-  // 4x4 mesh, 8 trees, 1 MiB: 4 KiB messages (32 per tree) under packet flow control and on the
-  // hardware scheduler (its counters bound the messages), sqrt(128 KiB / 8) = 128 per tree under
-  // message flow control issued by the host; auto runs as message flow control, software issue.
+  // 4x4 mesh, 8 trees of height 4, 1 MiB: 4 KiB messages (32 per tree) under packet flow control
+  // and on the hardware scheduler (its table's chunk field bounds the chunks), sqrt(128 KiB x 4 /
+  // 32) = 128 per tree under message flow control issued by the host; auto tries both. On the
+  // hardware scheduler the reduces wait a window of sub-chunks behind the broadcasts (its
+  // counters are reused every window): 1.5 x 8 hops x (150 + 1 + 256 cycles of a 4 KiB message)
+  // / (40960 bound cycles / 32 sub-chunks) = 3.8, so 2 x 4 = 8; issued by the host they do not
+  // wait.
   const std::string yaml = scratch("sized.yaml");
   write_file(
       yaml,
@@ -138,6 +142,19 @@ TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
   CHECK(prepared[3].nic.nic.flow_control == FlowControl::kPacket);
   CHECK(prepared[3].schedule.num_chunks == 8 * 32);
   CHECK(prepared[4].schedule.num_chunks == 8 * 32);
+  // Reduces that wait for a broadcast: the window's, only on the hardware scheduler; there every
+  // reduce of a sub-chunk k >= 8 waits for one (the broadcast of k - 8 into its sender).
+  const auto windowed = [](const Schedule& s) {
+    int n = 0;
+    for (const Op& op : s.ops) {
+      if (op.kind != OpKind::kReduce) continue;
+      for (const int d : op.deps)
+        n += s.ops[static_cast<std::size_t>(d)].kind == OpKind::kBroadcast;
+    }
+    return n;
+  };
+  CHECK(windowed(prepared[1].schedule) == 0);
+  CHECK(windowed(prepared[4].schedule) == 8 * 15 * (32 - 8));
 }
 
 // Cycles of the one run of `yaml` (mtsim run), and its nic_choice.
