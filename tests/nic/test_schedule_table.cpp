@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "model/collective/algorithm.h"
 #include "model/collective/verify.h"
@@ -259,6 +260,21 @@ TEST_CASE("the packer builds exact counters for every algorithm on a 4x4 torus",
   }
 }
 
+// tree_packing on the 4x4 mesh (8 trees, 4 NIC ports) with `params`, verified, and its tables
+// packed (ports by message id) and checked exact.
+std::pair<Schedule, PackedSchedule> packed_mesh_trees(const AlgorithmParams& params) {
+  TopologyConfig config = parse_topology_spec("mesh:4x4");
+  config.ports_per_node = 4;
+  const Topology topology(config);
+  Schedule s = build_schedule("tree_packing", topology, params);
+  REQUIRE(verify(s, topology).ok);
+  std::vector<int> ports;
+  for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
+  PackedSchedule packed = pack_schedule(s, ports, 4);
+  check_exact(s, packed);
+  return {std::move(s), std::move(packed)};
+}
+
 TEST_CASE("a pipelined tree schedule gets one counter per tree and sub-chunk a node forwards",
           "[nic][table]") {
   // tree_packing on the 4x4 mesh (8 trees) with 32 sub-chunks per tree: at a node that forwards
@@ -268,15 +284,8 @@ TEST_CASE("a pipelined tree schedule gets one counter per tree and sub-chunk a n
   // nobody and share the one counter of such messages. So a node has 32 counters per tree in
   // which it has children, plus one when it is a leaf of some tree. (More than 16 sub-chunks:
   // a counter finds its partner of the same chunk whatever its distance in creation order.)
-  TopologyConfig config = parse_topology_spec("mesh:4x4");
-  config.ports_per_node = 4;
-  const Topology topology(config);
   const int pipeline = 32;
-  const Schedule s = build_schedule("tree_packing", topology, {{"pipeline", "32"}});
-  std::vector<int> ports;
-  for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
-  const PackedSchedule packed = pack_schedule(s, ports, 4);
-  check_exact(s, packed);
+  const auto [s, packed] = packed_mesh_trees({{"pipeline", "32"}});
   for (int u = 0; u < s.nodes; ++u) {
     std::set<int> forwards;    // trees in which u receives reduce messages (has children)
     std::set<int> leaf_flows;  // trees in which u receives a broadcast and sends none
@@ -306,17 +315,8 @@ TEST_CASE("a windowed tree pipeline reuses a node's counters every window of sub
   // last 8 broadcasts, which nobody waits for, join the chains of their sub-chunks. Each tree
   // then needs 8 counters at every node (one per sub-chunk modulo the window): 8 x 8, against
   // 32 per tree it forwards in without the window (test above).
-  TopologyConfig config = parse_topology_spec("mesh:4x4");
-  config.ports_per_node = 4;
-  const Topology topology(config);
   const int window = 8;
-  const Schedule s =
-      build_schedule("tree_packing", topology, {{"pipeline", "32"}, {"window", "8"}});
-  REQUIRE(verify(s, topology).ok);
-  std::vector<int> ports;
-  for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
-  const PackedSchedule packed = pack_schedule(s, ports, 4);
-  check_exact(s, packed);
+  const auto [s, packed] = packed_mesh_trees({{"pipeline", "32"}, {"window", "8"}});
   for (int u = 0; u < s.nodes; ++u) {
     std::set<int> flows;
     for (const Op& op : s.ops)
