@@ -88,9 +88,9 @@ struct PointResults {
 };
 
 /// `flow_control: auto` decided: of the two trials of an entry at one size (same entry and size,
-/// message and packet flow control) keeps the faster (message on a tie) where the other was, and
-/// says in its nic_choice what both took; a failed trial is kept instead (a failure is reported,
-/// never hidden behind the other run). Other points pass unchanged.
+/// message then packet flow control) keeps the faster (message on a tie) at the first one's
+/// place, and says in its nic_choice what both took; a failed trial is kept instead (a failure
+/// is reported, never hidden behind the other run). Other points pass unchanged.
 PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<RunResult> results);
 
 }  // namespace mt
