@@ -88,8 +88,8 @@ int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short
 /// control, window 64: 4x4 mesh at 256 KiB (64 sub-chunks per tree) 14661 cycles with window 8,
 /// 12739 with 12, 12727 without; at 1 MiB (128) 44559 with 8, 44652 with 12 and without; 8x8
 /// mesh at 16 MiB (512) 601344 with 16 against 601346 without (256 counters per node against
-/// 7169). A window below 2 x height moves steps and stalls the step-ordered issue (4x4 mesh at
-/// 1 MiB, window 4: 64471 cycles).
+/// 7169). A window below 2 x height also moves later sub-chunks to later steps; at 4 on the 4x4
+/// mesh at 1 MiB (128 sub-chunks) it throttles the pipeline to 64471 cycles.
 int tree_packing_window(const Topology& topology, int trees, int height, int pipeline,
                         std::uint64_t bytes, const BuildContext& context);
 
