@@ -328,6 +328,36 @@ TEST_CASE("a windowed tree pipeline reuses a node's counters every window of sub
   }
 }
 
+TEST_CASE("a message that arrives after all of an entry's dependencies may share its counter",
+          "[nic][table]") {
+  // Node 0 waits for a (from 1) alone in entry d, and for a and c (from 2) together in entry e,
+  // so a and c share a counter. c is unordered with d's issue, but it is sent only after node 2
+  // received b, which node 0 sends once a has arrived: c cannot arrive before d's only
+  // dependency, so d's threshold (1) still says exactly "a has arrived".
+  Schedule s = test::empty_schedule(4, 1);
+  const auto op = [](int node, int peer, std::vector<int> deps) {
+    return test::make_op(node, peer, 0, OpKind::kReduce, std::move(deps));
+  };
+  s.add(op(1, 0, {}));      // 0: a
+  s.add(op(0, 2, {0}));     // 1: b, after a
+  s.add(op(2, 0, {1}));     // 2: c, after b
+  s.add(op(0, 3, {0}));     // 3: d, after a
+  s.add(op(0, 3, {0, 2}));  // 4: e, after a and c
+  const PackedSchedule packed = pack_schedule(s, {0, 0, 0, 0, 0}, 1);
+  check_exact(s, packed);
+  CHECK(packed.message_counter[0] == packed.message_counter[2]);
+  std::vector<int> counts;  // node 0's entries in issue order: b, d, e
+  for (const TableEntry& entry : packed.tables[0]) counts.push_back(entry.wait_count);
+  CHECK(counts == std::vector<int>{1, 1, 2});
+  // Without b -> c, c can arrive first and make b's (and d's) threshold early: refused, at the
+  // first entry waiting on the counter.
+  s.ops[2].deps.clear();
+  CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0, 0, 0}, 1),
+                    "node 0 entry 0 (message 1): its dependencies share a counter with message 2, "
+                    "which is unordered with the entry's issue: no arrival-count threshold "
+                    "expresses its dependencies exactly");
+}
+
 TEST_CASE("a schedule no counter threshold expresses is refused with a precise error",
           "[nic][table]") {
   Schedule s = test::empty_schedule(4, 1);
