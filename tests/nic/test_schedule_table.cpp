@@ -328,21 +328,31 @@ TEST_CASE("a windowed tree pipeline reuses a node's counters every window of sub
   }
 }
 
+// A one-chunk schedule over 4 nodes: reduce messages {sender, receiver, deps}, ids in order.
+struct Reduce {
+  int node;
+  int peer;
+  std::vector<int> deps;
+};
+Schedule four_node_reduces(const std::vector<Reduce>& messages) {
+  Schedule s = test::empty_schedule(4, 1);
+  for (const Reduce& m : messages) s.add(test::make_op(m.node, m.peer, 0, OpKind::kReduce, m.deps));
+  return s;
+}
+
 TEST_CASE("a message that arrives after all of an entry's dependencies may share its counter",
           "[nic][table]") {
   // Node 0 waits for a (from 1) alone in entry d, and for a and c (from 2) together in entry e,
   // so a and c share a counter. c is unordered with d's issue, but it is sent only after node 2
   // received b, which node 0 sends once a has arrived: c cannot arrive before d's only
   // dependency, so d's threshold (1) still says exactly "a has arrived".
-  Schedule s = test::empty_schedule(4, 1);
-  const auto op = [](int node, int peer, std::vector<int> deps) {
-    return test::make_op(node, peer, 0, OpKind::kReduce, std::move(deps));
-  };
-  s.add(op(1, 0, {}));      // 0: a
-  s.add(op(0, 2, {0}));     // 1: b, after a
-  s.add(op(2, 0, {1}));     // 2: c, after b
-  s.add(op(0, 3, {0}));     // 3: d, after a
-  s.add(op(0, 3, {0, 2}));  // 4: e, after a and c
+  Schedule s = four_node_reduces({
+      {1, 0, {}},      // 0: a
+      {0, 2, {0}},     // 1: b, after a
+      {2, 0, {1}},     // 2: c, after b
+      {0, 3, {0}},     // 3: d, after a
+      {0, 3, {0, 2}},  // 4: e, after a and c
+  });
   const PackedSchedule packed = pack_schedule(s, {0, 0, 0, 0, 0}, 1);
   check_exact(s, packed);
   CHECK(packed.message_counter[0] == packed.message_counter[2]);
@@ -360,15 +370,13 @@ TEST_CASE("a message that arrives after all of an entry's dependencies may share
 
 TEST_CASE("a schedule no counter threshold expresses is refused with a precise error",
           "[nic][table]") {
-  Schedule s = test::empty_schedule(4, 1);
-  const auto op = [](int node, int peer, std::vector<int> deps) {
-    return test::make_op(node, peer, 0, OpKind::kReduce, std::move(deps));
-  };
-  s.add(op(1, 0, {}));      // 0: a
-  s.add(op(2, 0, {}));      // 1: b
-  s.add(op(3, 0, {}));      // 2: c
-  s.add(op(0, 1, {0, 1}));  // 3: waits for a, b
-  s.add(op(0, 2, {1, 2}));  // 4: waits for b, c -> a, b, c share a counter; c unordered with 3
+  const Schedule s = four_node_reduces({
+      {1, 0, {}},      // 0: a
+      {2, 0, {}},      // 1: b
+      {3, 0, {}},      // 2: c
+      {0, 1, {0, 1}},  // 3: waits for a, b
+      {0, 2, {1, 2}},  // 4: waits for b, c -> a, b, c share a counter; c unordered with 3
+  });
   CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0, 0, 0}, 1),
                     "node 0 entry 0 (message 3): its dependencies share a counter with message 2, "
                     "which is unordered with the entry's issue: no arrival-count threshold "
