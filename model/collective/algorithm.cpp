@@ -102,7 +102,8 @@ const std::vector<Entry>& registry() {
        "with host issue), "
        "trees=<max trees> (default 32), window=<W: a node's reduce of sub-chunk p + W waits for "
        "its broadcast of sub-chunk p, so the co-designed NIC reuses its arrival counters every W "
-       "sub-chunks; default 2 x the tallest tree's height under hardware issue, none otherwise>",
+       "sub-chunks; default under hardware issue the larger of 2 x the tallest tree's height and "
+       "1.5 round trips' worth of sub-chunks, none otherwise>",
        {int_param("pipeline"),
         int_param("trees", "32"),
         int_param("window"),

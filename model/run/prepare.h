@@ -46,8 +46,7 @@ struct PreparedAlgorithm {
 /// when the entry's nic.scheduler needs a backend `backends` lacks).
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes,
-                          const RunBackends& backends = {},
-                          FlowControl flow = FlowControl::kMessage);
+                          const RunBackends& backends, FlowControl flow);
 
 /// One schedule per algorithm of the scenario, or one per size for algorithms that choose by
 /// size (auto); each twice, message flow control first, when the entry's flow_control is auto.
