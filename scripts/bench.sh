@@ -37,7 +37,7 @@ for dims in 4,4 8,8 12,12 16,16 32,32; do
   scale+=("torus${dims/,/x}-multitree-hw-1MiB|$paper|topology.dims=[$dims];collective.algorithms=[$hw];collective.sizes=[1MiB];collective.max_data_bytes=64KiB")
 done
 scale+=("torus8x8x8-multitree-hw-1MiB|$paper|topology.dims=[8,8,8];collective.algorithms=[$hw];collective.sizes=[1MiB];collective.max_data_bytes=64KiB")
-pod=("torus16x16x16-dbtree-1MiB|$root/scenarios/scale/torus16x16x16.yaml|collective.algorithms=[dbtree]")
+pod=("torus16x16x16-tree_packing-1MiB|$root/scenarios/scale/torus16x16x16.yaml|collective.algorithms=[tree_packing]")
 
 json_out=""
 max_nodes=0
