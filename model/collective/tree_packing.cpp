@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <utility>
 
 #include "model/collective/cost_model.h"
@@ -89,6 +90,11 @@ class Forests {
     return last;
   }
   int dist(int node) const { return dist_[static_cast<size_t>(node)]; }
+  /// The edge to `node`'s predecessor in the last search (undefined at its start).
+  int parent_edge(int node) const { return prev_edge_[static_cast<size_t>(node)]; }
+  int nodes() const { return static_cast<int>(dist_.size()); }
+  /// The endpoints the last search reached, in breadth-first order.
+  const std::vector<int>& order() const { return queue_; }
 
   /// A centre of a spanning tree and its height (hops from the centre to the farthest endpoint).
   std::pair<int, int> centre(int tree) {
@@ -252,6 +258,170 @@ void shorten_trees(Forests& forests, const std::vector<PackingEdge>& edges,
   }
 }
 
+/// The network's radius: no spanning tree is shorter from its centre.
+int graph_radius(const std::vector<PackingEdge>& edges, int nodes) {
+  std::vector<std::vector<int>> adj(static_cast<size_t>(nodes));
+  for (const PackingEdge& e : edges) {
+    adj[static_cast<size_t>(e.u)].push_back(e.v);
+    adj[static_cast<size_t>(e.v)].push_back(e.u);
+  }
+  int radius = nodes;
+  std::vector<int> dist;
+  std::vector<int> queue;
+  for (int from = 0; from < nodes; ++from) {
+    dist.assign(static_cast<size_t>(nodes), -1);
+    queue.assign(1, from);
+    dist[static_cast<size_t>(from)] = 0;
+    int far = 0;
+    for (size_t q = 0; q < queue.size() && far < radius; ++q) {
+      const int x = queue[q];
+      far = dist[static_cast<size_t>(x)];
+      for (int y : adj[static_cast<size_t>(x)]) {
+        if (dist[static_cast<size_t>(y)] >= 0) continue;
+        dist[static_cast<size_t>(y)] = far + 1;
+        queue.push_back(y);
+      }
+    }
+    if (queue.size() == static_cast<size_t>(nodes)) radius = std::min(radius, far);
+  }
+  return radius;
+}
+
+/// A tree's height from its centre and how many endpoints lie that deep; leaves the search from
+/// the centre in `forests` (its dist() and predecessor edges).
+std::pair<int, int> height_and_deepest(Forests& forests, int tree) {
+  const auto [centre, height] = forests.centre(tree);
+  forests.search(tree, centre);
+  int deepest = 0;
+  for (int x = 0; x < forests.nodes(); ++x) deepest += forests.dist(x) == height;
+  return {height, deepest};
+}
+
+/// What rehang_deepest lowers: the tallest height, the trees that tall, their deepest endpoints,
+/// then the heights' sum.
+std::tuple<int, int, int, int> rehang_score(const std::vector<int>& heights,
+                                            const std::vector<int>& deepest) {
+  const int top = *std::max_element(heights.begin(), heights.end());
+  int tallest = 0;
+  int at_top = 0;
+  for (size_t k = 0; k < heights.size(); ++k) {
+    if (heights[k] != top) continue;
+    ++tallest;
+    at_top += deepest[k];
+  }
+  return {top, tallest, at_top, std::accumulate(heights.begin(), heights.end(), 0)};
+}
+
+/// After shorten_trees, trees still taller than the network's radius (3D tori: the random
+/// exchanges leave them 1.7-2x the radius) are lowered by re-hanging subtrees: tree i cuts the
+/// subtree of z (a deepest endpoint or one of its ancestors) from z's parent, gives that edge to
+/// a tree j, and takes from j an edge f joining a member a of the subtree to an endpoint b outside
+/// it at least two levels shallower than a, when j stays a spanning tree without f. A move is
+/// kept unless it makes rehang_score worse (moves that keep it equal let the search cross
+/// plateaus). Nothing changes when every tree is at the radius (the 2D tori and meshes).
+void rehang_deepest(Forests& forests, const std::vector<PackingEdge>& edges,
+                    std::vector<int>& heights, int radius) {
+  const int t = forests.trees();
+  std::mt19937 rng(54321);
+  std::vector<int> deepest(static_cast<size_t>(t), 0);
+  for (int k = 0; k < t; ++k)
+    deepest[static_cast<size_t>(k)] = height_and_deepest(forests, k).second;
+  std::vector<int> candidates;
+  std::vector<int> holders;
+  // Moves kept since the heights were last lowered (undone at the end: the packing changes only
+  // where the tallest height or the heights' sum fell).
+  struct Move {
+    int i, j, e, f;
+  };
+  std::vector<Move> since_best;
+  std::vector<int> best_heights = heights;
+  auto exchange = [&](const Move& m, bool undo) {
+    const int give = undo ? m.f : m.e;
+    const int take = undo ? m.e : m.f;
+    forests.remove(m.i, give);
+    forests.add(m.i, take);
+    forests.remove(m.j, take);
+    forests.add(m.j, give);
+  };
+  const int budget = 10000 * t;
+  for (int attempt = 0; attempt < budget; ++attempt) {
+    std::vector<int> tall;
+    for (int k = 0; k < t; ++k)
+      if (heights[static_cast<size_t>(k)] > radius) tall.push_back(k);
+    if (tall.empty()) break;
+    const int i = tall[rng() % tall.size()];
+    const int height = height_and_deepest(forests, i).first;
+    candidates.clear();
+    for (int x = 0; x < forests.nodes(); ++x)
+      if (forests.dist(x) == height) candidates.push_back(x);
+    int z = candidates[rng() % candidates.size()];
+    // Cut the subtree of z, a deepest endpoint or one of its ancestors, from its parent...
+    const auto levels = static_cast<unsigned>(height / 2 + 1);
+    for (int up = static_cast<int>(rng() % levels); up > 0 && forests.dist(z) > 1; --up) {
+      const PackingEdge& pe = edges[static_cast<size_t>(forests.parent_edge(z))];
+      z = pe.u == z ? pe.v : pe.u;
+    }
+    const int e = forests.parent_edge(z);
+    std::vector<char> below(static_cast<size_t>(forests.nodes()), 0);
+    for (int v : forests.order()) {
+      if (v == z) {
+        below[static_cast<size_t>(v)] = 1;
+      } else if (forests.dist(v) > forests.dist(z)) {
+        const PackingEdge& pe = edges[static_cast<size_t>(forests.parent_edge(v))];
+        below[static_cast<size_t>(v)] = below[static_cast<size_t>(pe.u == v ? pe.v : pe.u)];
+      }
+    }
+    // ...and hang it again over an edge tree i does not hold, from a member a of the subtree to
+    // an endpoint b outside it at least two levels shallower than a.
+    candidates.clear();
+    for (size_t f = 0; f < edges.size(); ++f) {
+      const PackingEdge& fe = edges[f];
+      const bool u_in = below[static_cast<size_t>(fe.u)] != 0;
+      if (u_in == (below[static_cast<size_t>(fe.v)] != 0)) continue;
+      const int a = u_in ? fe.u : fe.v;
+      const int b = u_in ? fe.v : fe.u;
+      if (!forests.contains(i, static_cast<int>(f)) && forests.dist(b) < forests.dist(a) - 1)
+        candidates.push_back(static_cast<int>(f));
+    }
+    if (candidates.empty()) continue;
+    const int f = candidates[rng() % candidates.size()];
+    holders.clear();
+    for (int k = 0; k < t; ++k)
+      if (k != i && forests.contains(k, f) && !forests.contains(k, e)) holders.push_back(k);
+    if (holders.empty()) continue;
+    const int j = holders[rng() % holders.size()];
+    const PackingEdge& ee = edges[static_cast<size_t>(e)];
+    forests.remove(j, f);
+    forests.search(j, ee.u);
+    const bool reconnects = forests.dist(ee.v) < 0;
+    forests.add(j, f);
+    if (!reconnects) continue;
+    const Move move{i, j, e, f};
+    const auto before = rehang_score(heights, deepest);
+    const std::vector<int> old_heights = heights;
+    const std::vector<int> old_deepest = deepest;
+    exchange(move, false);
+    for (int k : {i, j}) {
+      const auto [h, d] = height_and_deepest(forests, k);
+      heights[static_cast<size_t>(k)] = h;
+      deepest[static_cast<size_t>(k)] = d;
+    }
+    const auto after = rehang_score(heights, deepest);
+    if (before < after) {
+      exchange(move, true);
+      heights = old_heights;
+      deepest = old_deepest;
+    } else if (score(heights) < score(best_heights)) {
+      best_heights = heights;
+      since_best.clear();
+    } else {
+      since_best.push_back(move);
+    }
+  }
+  for (auto it = since_best.rbegin(); it != since_best.rend(); ++it) exchange(*it, true);
+  heights = best_heights;
+}
+
 /// A packed tree hung from its root: breadth-first order (root first), parents, depths,
 /// children and subtree heights (hops to the deepest leaf below).
 struct OrientedTree {
@@ -358,6 +528,7 @@ TreePacking pack_spanning_trees(const Topology& topology, int max_trees) {
     packing.heights.resize(static_cast<size_t>(t));
     for (int r = 0; r < t; ++r) packing.heights[static_cast<size_t>(r)] = forests.centre(r).second;
     shorten_trees(forests, edges, packing.heights);
+    rehang_deepest(forests, edges, packing.heights, graph_radius(edges, n));
     std::vector<int> load(edges.size(), 0);
     for (int r = 0; r < t; ++r) {
       std::vector<int> members;
