@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libboost-graph-dev libboost-program-options-dev nlohmann-json3-dev
   yosys opensta qflow-tech-osu018 qflow graywolf qrouter z3
   python3 python3-matplotlib graphviz time
+  python3-scipy  # scripts/tree_overlap.py: the fluid model's linear program (HiGHS)
   slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)
   clang-format-14  # the format check of model/, tb/, tests/ (ctest lint.format_check)
