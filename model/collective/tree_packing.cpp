@@ -56,6 +56,24 @@ class Forests {
     --size_[static_cast<size_t>(tree)];
   }
 
+  /// Whether `tree` stays a spanning tree when it gives up edge `drop` for edge `take`.
+  bool can_swap(int tree, int drop, int take) {
+    const PackingEdge& in = edges_[static_cast<size_t>(take)];
+    remove(tree, drop);
+    search(tree, in.u);
+    const bool reconnects = dist(in.v) < 0;
+    add(tree, drop);
+    return reconnects;
+  }
+
+  /// Tree i gives edge `give` to tree j and takes edge `take` from it (every load unchanged).
+  void exchange(int i, int j, int give, int take) {
+    remove(i, give);
+    add(i, take);
+    remove(j, take);
+    add(j, give);
+  }
+
   /// Edge ids on the forest path from u to v; false when they are in different components.
   bool path(int tree, int u, int v, std::vector<int>& out) {
     out.clear();
@@ -231,27 +249,15 @@ void shorten_trees(Forests& forests, const std::vector<PackingEdge>& edges,
     const PackingEdge& fe = edges[static_cast<size_t>(f)];
     forests.path(i, fe.u, fe.v, cycle);
     const int e = cycle[rng() % cycle.size()];
-    if (forests.contains(j, e)) continue;
-    const PackingEdge& ee = edges[static_cast<size_t>(e)];
-    forests.remove(j, f);
-    forests.search(j, ee.u);
-    const bool reconnects = forests.dist(ee.v) < 0;
-    forests.add(j, f);
-    if (!reconnects) continue;
+    if (forests.contains(j, e) || !forests.can_swap(j, f, e)) continue;
     const auto before = score(heights);
     const int old_i = heights[static_cast<size_t>(i)];
     const int old_j = heights[static_cast<size_t>(j)];
-    auto exchange = [&](int give_i, int take_i) {
-      forests.remove(i, give_i);
-      forests.add(i, take_i);
-      forests.remove(j, take_i);
-      forests.add(j, give_i);
-    };
-    exchange(e, f);
+    forests.exchange(i, j, e, f);
     heights[static_cast<size_t>(i)] = forests.centre(i).second;
     heights[static_cast<size_t>(j)] = forests.centre(j).second;
     if (score(heights) > before) {
-      exchange(f, e);
+      forests.exchange(i, j, f, e);
       heights[static_cast<size_t>(i)] = old_i;
       heights[static_cast<size_t>(j)] = old_j;
     }
@@ -336,12 +342,7 @@ void rehang_deepest(Forests& forests, const std::vector<PackingEdge>& edges,
   std::vector<Move> since_best;
   std::vector<int> best_heights = heights;
   auto exchange = [&](const Move& m, bool undo) {
-    const int give = undo ? m.f : m.e;
-    const int take = undo ? m.e : m.f;
-    forests.remove(m.i, give);
-    forests.add(m.i, take);
-    forests.remove(m.j, take);
-    forests.add(m.j, give);
+    forests.exchange(m.i, m.j, undo ? m.f : m.e, undo ? m.e : m.f);
   };
   const int budget = 10000 * t;
   for (int attempt = 0; attempt < budget; ++attempt) {
@@ -390,12 +391,7 @@ void rehang_deepest(Forests& forests, const std::vector<PackingEdge>& edges,
       if (k != i && forests.contains(k, f) && !forests.contains(k, e)) holders.push_back(k);
     if (holders.empty()) continue;
     const int j = holders[rng() % holders.size()];
-    const PackingEdge& ee = edges[static_cast<size_t>(e)];
-    forests.remove(j, f);
-    forests.search(j, ee.u);
-    const bool reconnects = forests.dist(ee.v) < 0;
-    forests.add(j, f);
-    if (!reconnects) continue;
+    if (!forests.can_swap(j, f, e)) continue;
     const Move move{i, j, e, f};
     const auto before = rehang_score(heights, deepest);
     const std::vector<int> old_heights = heights;
