@@ -34,7 +34,9 @@ struct TreePacking {
 };
 
 /// Finds the packing with the smallest load ratio c/t for t <= max_trees (ties: fewest trees),
-/// then shortens the trees by load-preserving edge exchanges between pairs of trees. Feasibility
+/// then shortens the trees by load-preserving edge exchanges between pairs of trees (random ones,
+/// then, for trees still taller than the network's radius, ones that re-hang the deepest
+/// subtrees from shallower endpoints: the 3D tori). Feasibility
 /// per (t, c) is decided exactly by Edmonds' matroid-partition augmenting paths, so a ratio is
 /// skipped only when no packing exists. Deterministic (fixed seed). Throws AlgorithmError for a
 /// topology with switches or a disconnected one.

@@ -76,7 +76,7 @@ TEST_CASE("tree packings load every link equally and span every endpoint", "[bey
   // link-disjoint spanning trees. Heights: the 4x4 and 8x8 trees reach the network's radius (4
   // and 8), the least any spanning tree can have; a 7-ring's trees are 7-node paths (height 3);
   // on the 3x5 mesh (radius 3) the tallest tree is one hop above it. The 3D tori take the ratio
-  // 1/3 (three link-disjoint spanning trees, every link in one); their random exchanges leave
+  // 1/3 (three link-disjoint spanning trees, a few links in none); their random exchanges leave
   // trees of 8 and 20 hops (radius 6 and 12), which re-hanging the deepest subtrees lowers to 7
   // and 16.
   const std::vector<PackingCase> cases = {
