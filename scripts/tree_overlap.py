@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """How far can a pipelined tree schedule overlap its fill and drain with streaming? (issue 16)
 
-  tree_overlap.py SCHEDULE.json [--sub-chunks P] [--cycles C ...] [--hop-cycles A]
+  tree_overlap.py SCHEDULE.json [--cycles C ... --tree-bytes D] [--hop-cycles A]
                   [--link-bytes-per-cycle W] [--message-bytes M] [--head-bytes H] [--slot S]
+
+e.g. mtsim schedule -t mesh:4x4 -a tree_packing --bytes 256KiB -p pipeline=64 -f json > tp.json
+     scripts/tree_overlap.py tp.json --tree-bytes 32768 --cycles 11300 11700 12100
 
 SCHEDULE.json: a tree schedule as `mtsim schedule --format json` writes it (tree_packing,
 multitree_opt, dbtree): flow t is tree t, and the reduce messages of its first sub-chunk (the
@@ -42,7 +45,11 @@ def load_trees(path):
 def shape(parent):
     """Root, depth and subtree height per endpoint, and the tree's height."""
     nodes = set(parent) | set(parent.values())
-    root = next(v for v in nodes if v not in parent)
+    roots = [v for v in nodes if v not in parent]
+    if len(roots) != 1:
+        raise ValueError(f"a flow's first reduces form no tree ({len(roots)} roots): "
+                         "not a tree schedule")
+    root = roots[0]
     children = collections.defaultdict(list)
     for child, up in parent.items():
         children[up].append(child)
@@ -116,16 +123,17 @@ def main():
     args = ap.parse_args()
     try:
         trees = load_trees(args.schedule)
+        links = uses(trees)
     except (OSError, ValueError, KeyError) as e:
         print(f"tree_overlap.py: {args.schedule}: {e}", file=sys.stderr)
         return 2
-    links = uses(trees)
     slack = {link: min(p for _, p, _ in u) + min(g for _, _, g in u) for link, u in links.items()}
     hop = args.hop_cycles + (args.message_bytes + args.head_bytes) / args.link_bytes_per_cycle
     print(f"{len(trees)} trees, heights {sorted(shape(p)[3] for p in trees)}, "
           f"{len(links)} directed links; a hop takes {hop:.0f} cycles")
     histogram = collections.Counter(slack.values())
-    print("links by slack S (hops):", ", ".join(f"S={s}: {n}" for s, n in sorted(histogram.items())))
+    counts = ", ".join(f"S={s}: {n}" for s, n in sorted(histogram.items()))
+    print(f"links by slack S (hops): {counts}")
     print(f"largest S = {max(slack.values())}: T >= B + {max(slack.values())} x {hop:.0f} cycles")
     if args.cycles:
         if not args.tree_bytes:
