@@ -264,31 +264,15 @@ void shorten_trees(Forests& forests, const std::vector<PackingEdge>& edges,
   }
 }
 
-/// The network's radius: no spanning tree is shorter from its centre.
-int graph_radius(const std::vector<PackingEdge>& edges, int nodes) {
-  std::vector<std::vector<int>> adj(static_cast<size_t>(nodes));
-  for (const PackingEdge& e : edges) {
-    adj[static_cast<size_t>(e.u)].push_back(e.v);
-    adj[static_cast<size_t>(e.v)].push_back(e.u);
-  }
-  int radius = nodes;
-  std::vector<int> dist;
-  std::vector<int> queue;
-  for (int from = 0; from < nodes; ++from) {
-    dist.assign(static_cast<size_t>(nodes), -1);
-    queue.assign(1, from);
-    dist[static_cast<size_t>(from)] = 0;
+/// The network's radius (the least eccentricity of an endpoint): no spanning tree is shorter from
+/// its centre.
+int graph_radius(const Topology& topology) {
+  const int n = topology.nodes();
+  int radius = n;
+  for (int u = 0; u < n; ++u) {
     int far = 0;
-    for (size_t q = 0; q < queue.size() && far < radius; ++q) {
-      const int x = queue[q];
-      far = dist[static_cast<size_t>(x)];
-      for (int y : adj[static_cast<size_t>(x)]) {
-        if (dist[static_cast<size_t>(y)] >= 0) continue;
-        dist[static_cast<size_t>(y)] = far + 1;
-        queue.push_back(y);
-      }
-    }
-    if (queue.size() == static_cast<size_t>(nodes)) radius = std::min(radius, far);
+    for (int v = 0; v < n && far < radius; ++v) far = std::max(far, topology.distance(u, v));
+    radius = std::min(radius, far);
   }
   return radius;
 }
@@ -524,7 +508,7 @@ TreePacking pack_spanning_trees(const Topology& topology, int max_trees) {
     packing.heights.resize(static_cast<size_t>(t));
     for (int r = 0; r < t; ++r) packing.heights[static_cast<size_t>(r)] = forests.centre(r).second;
     shorten_trees(forests, edges, packing.heights);
-    rehang_deepest(forests, edges, packing.heights, graph_radius(edges, n));
+    rehang_deepest(forests, edges, packing.heights, graph_radius(topology));
     std::vector<int> load(edges.size(), 0);
     for (int r = 0; r < t; ++r) {
       std::vector<int> members;
