@@ -44,8 +44,11 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
   // router's injection port has no dateline class, so every VC of it takes packets.
   const auto range = params_.drives_links ? env_.routing->vc_range(0, params_.tx_vcs)
                                           : std::make_pair(0, params_.tx_vcs);
-  for (TxPort& port : tx_) {
-    port.credits.assign(static_cast<std::size_t>(params_.tx_vcs), params_.tx_credits_per_vc);
+  tx_credits_.assign(static_cast<std::size_t>(params_.ports * params_.tx_vcs),
+                     params_.tx_credits_per_vc);
+  for (std::size_t p = 0; p < tx_.size(); ++p) {
+    TxPort& port = tx_[p];
+    port.credits = tx_credits_.data() + p * static_cast<std::size_t>(params_.tx_vcs);
     port.vc_first = range.first;
     port.vc_last = range.second;
     port.vc_next = range.first;
@@ -85,8 +88,7 @@ void Nic::process() {
     const Timed credit = credits_.front();
     std::pop_heap(credits_.begin(), credits_.end(), std::greater<Timed>());
     credits_.pop_back();
-    tx_[static_cast<std::size_t>(credit.port)].credits[static_cast<std::size_t>(credit.vc)] +=
-        credit.flits;
+    tx_[static_cast<std::size_t>(credit.port)].credits[credit.vc] += credit.flits;
   }
   while (!reducing_.empty() && reducing_.front().cycle <= now) {
     const Timed item = reducing_.front();

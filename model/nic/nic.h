@@ -28,7 +28,6 @@
 #include <tlm>
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,6 +36,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/ring_queue.h"
 #include "model/nic/data_store.h"
 #include "model/nic/message_record.h"
 #include "model/nic/scheduler.h"
@@ -154,6 +154,8 @@ class Nic : public sc_core::sc_module {
   static std::uint64_t reduce_cycles(int elements, double elems_per_cycle);
 
  private:
+  // A started message keeps what each of its packets' headers needs, so sending a packet reads
+  // no schedule or routing record (they are out of cache by the next packet at scale).
   struct TxMessage {
     int index = -1;  // program index
     int message = -1;
@@ -163,15 +165,24 @@ class Nic : public sc_core::sc_module {
     std::uint64_t bytes = 0;
     std::uint64_t start = 0;  // cycle the host has issued it (software overhead done)
     int message_vc = -1;      // VC the message's head took (message flow control)
+    int peer = 0;             // the operation's receiver, flow, chunk, step and kind
+    int flow = 0;
+    int chunk = 0;
+    int step = 0;
+    OpKind kind = OpKind::kReduce;
+    int rx_port = -1;                        // receiver port it must be ejected to (-1: any)
+    int dst_counter = 0;                     // receiver's arrival counter (hardware issue)
+    unsigned half_way = 0;                   // dimensions where both ways are shortest
+    const std::vector<int>* path = nullptr;  // its route (when half_way is 0)
   };
   /// The DMA hands a message's packets to a port's transmit queue at one per cycle.
   static constexpr std::uint64_t kDmaPacketsPerCycle = 1;
   struct TxPort {
-    std::deque<TxMessage> queue;  // messages started on this port, sent in order
+    RingQueue<TxMessage> queue;  // messages started on this port, sent in order
     int unsent_packets = 0;       // packets of the queued messages not yet injected
     std::uint64_t dma_until = 0;  // cycle the DMA has handed the last message's packets over
     std::uint64_t busy_until = 0;
-    std::vector<int> credits;  // per VC of the downstream buffer, flits
+    int* credits = nullptr;  // per VC of the downstream buffer, flits (in tx_credits_)
     int vc_next = 0;
     int vc_first = 0;
     int vc_last = 1;
@@ -209,14 +220,15 @@ class Nic : public sc_core::sc_module {
   std::unique_ptr<Scheduler> scheduler_;
   const CycleClock& clock_;
   std::vector<TxPort> tx_;
+  std::vector<int> tx_credits_;  // every port's credits, port by port
   std::vector<Timed> credits_;  // min-heap: credits coming back to tx ports
-  std::deque<Timed> reducing_;  // packets received, by reduction completion cycle
+  RingQueue<Timed> reducing_;  // packets received, by reduction completion cycle
   struct Aggregation {
     std::uint64_t cycle;  // the whole-message sum is done
     int message;
     int counter;
   };
-  std::deque<Aggregation> aggregating_;  // whole-message sums under way, in order
+  RingQueue<Aggregation> aggregating_;  // whole-message sums under way, in order
   // Receive staging: complete messages held until this node issues their Op::apply_after (key).
   std::unordered_map<int, std::vector<Aggregation>> held_;
   /// Starts the whole-message sum of `message` (or its copy, for a broadcast) at `now` or when

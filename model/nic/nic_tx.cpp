@@ -19,6 +19,17 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   m.address = begin * static_cast<std::uint64_t>(params_.element_bytes);
   m.bytes =
       (env_.chunk_bounds[chunk + 1] - begin) * static_cast<std::uint64_t>(params_.element_bytes);
+  m.peer = op.peer;
+  m.flow = op.flow;
+  m.chunk = op.chunk;
+  m.step = op.step;
+  m.kind = op.kind;
+  m.rx_port = env_.rx_ports.empty() ? -1 : env_.rx_ports[static_cast<std::size_t>(message)];
+  m.dst_counter = params_.program_counters.empty()
+                      ? 0
+                      : params_.program_counters[static_cast<std::size_t>(index)];
+  m.half_way = env_.half_way.empty() ? 0 : env_.half_way[static_cast<std::size_t>(message)];
+  m.path = env_.paths[static_cast<std::size_t>(message)];
   m.packets = packets_for(m.bytes, params_.packet_bytes);
   m.start = std::max(now, host_free_) + params_.software_issue_cycles;
   host_free_ = m.start;
@@ -57,7 +68,6 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   TxMessage& m = port.queue.front();
   if (m.start > now) return false;
 
-  const Op& op = env_.schedule->ops[static_cast<std::size_t>(m.message)];
   const std::uint64_t offset =
       static_cast<std::uint64_t>(m.next_packet) * static_cast<std::uint64_t>(params_.packet_bytes);
   const int payload_bytes = static_cast<int>(
@@ -69,19 +79,19 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   int vc = -1;
   if (!head) {
     // Body packets follow their head on its VC (they carry no header to demultiplex them by).
-    if (port.credits[static_cast<std::size_t>(m.message_vc)] >= flits) vc = m.message_vc;
+    if (port.credits[m.message_vc] >= flits) vc = m.message_vc;
   } else {
     const int start = ((port.vc_next - port.vc_first) % span + span) % span;
     for (int k = 0; k < span; ++k) {
       const int candidate = port.vc_first + (start + k) % span;
-      if (port.credits[static_cast<std::size_t>(candidate)] >= flits) {
+      if (port.credits[candidate] >= flits) {
         vc = candidate;
         break;
       }
     }
   }
   if (vc < 0) return false;  // wait for a credit
-  port.credits[static_cast<std::size_t>(vc)] -= flits;
+  port.credits[vc] -= flits;
   port.vc_next = vc + 1;
   if (head) m.message_vc = vc;
 
@@ -92,25 +102,24 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   payload->set_data_length(static_cast<unsigned int>(payload_bytes));
   PacketExtension& packet = packet_of(*payload);
   packet.src = params_.node;
-  packet.dst = op.peer;
-  packet.flow = op.flow;
-  packet.chunk = op.chunk;
-  packet.message = op.id;
-  packet.step = op.step;
-  packet.kind = op.kind;
+  packet.dst = m.peer;
+  packet.flow = m.flow;
+  packet.chunk = m.chunk;
+  packet.message = m.message;
+  packet.step = m.step;
+  packet.kind = m.kind;
   packet.index = m.next_packet;
   packet.packets = m.packets;
   packet.payload_bytes = payload_bytes;
   packet.elements = (payload_bytes + params_.element_bytes - 1) / params_.element_bytes;
   packet.flits = flits;
-  packet.path = env_.paths[static_cast<std::size_t>(op.id)];
-  if (!env_.half_way.empty() && env_.half_way[static_cast<std::size_t>(op.id)] != 0) {
+  packet.path = m.path;
+  if (m.half_way != 0) {
     // Each packet picks its ways where both are shortest; under message flow control the body
     // packets follow their head, so the message picks once.
     const int draw = params_.message_flow_control ? 0 : m.next_packet;
-    packet.path = &env_.routing->route(
-        op.node, op.peer,
-        half_way_ways(op.id, draw) & env_.half_way[static_cast<std::size_t>(op.id)]);
+    packet.path =
+        &env_.routing->route(params_.node, m.peer, half_way_ways(m.message, draw) & m.half_way);
   }
   packet.vc = vc;
   packet.route = RouteState{};
@@ -118,10 +127,8 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.credit_vc = 0;
   packet.head = head;
   packet.message_flow = params_.message_flow_control;
-  packet.rx_port = env_.rx_ports.empty() ? -1 : env_.rx_ports[static_cast<std::size_t>(op.id)];
-  packet.dst_counter = params_.program_counters.empty()
-                           ? 0
-                           : params_.program_counters[static_cast<std::size_t>(m.index)];
+  packet.rx_port = m.rx_port;
+  packet.dst_counter = m.dst_counter;
   if (params_.drives_links) {
     // The port is the first link of the route: the packet has taken it once it is sent.
     packet.hop = 1;

@@ -22,19 +22,29 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   const int inputs = params_.network_inputs + params_.local_ports;
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
-  input_vc_last_.assign(static_cast<std::size_t>(inputs), params_.vcs - 1);
-  input_busy_until_.assign(static_cast<std::size_t>(inputs), 0);
-  input_reserved_by_.assign(static_cast<std::size_t>(inputs), -1);
+  inputs_.assign(static_cast<std::size_t>(inputs), Input{0, params_.vcs - 1, -1});
   for (int i = 0; i < inputs; ++i) {
     in_socket[static_cast<std::size_t>(i)].register_nb_transport_fw(this, &Router::in_fw, i);
   }
+  // The arena first (its pointers must not move): per output its credits, its VCs' owners and
+  // a requester slot for every FIFO.
+  std::size_t arena = 0;
+  for (const RouterOutputConfig& config : params_.outputs) {
+    arena += 2 * static_cast<std::size_t>(config.vcs) + fifos_.size();
+  }
+  arena_.assign(arena, 0);
+  int* slot = arena_.data();
   for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
     Output output;
     output.config = params_.outputs[o];
-    output.credits.assign(static_cast<std::size_t>(output.config.vcs),
-                          output.config.credits_per_vc);
-    output.vc_owner.assign(static_cast<std::size_t>(output.config.vcs), -1);
-    outputs_.push_back(std::move(output));
+    const auto vcs = static_cast<std::size_t>(output.config.vcs);
+    output.credits = slot;
+    std::fill(slot, slot + vcs, output.config.credits_per_vc);
+    output.vc_owner = slot + vcs;
+    std::fill(slot + vcs, slot + 2 * vcs, -1);
+    output.requesters.slots = slot + 2 * vcs;
+    slot += 2 * vcs + fifos_.size();
+    outputs_.push_back(output);
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
   SC_METHOD(process);
@@ -88,7 +98,7 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
     entry.vc_last = outputs_[static_cast<std::size_t>(entry.out)].config.vcs;
   }
   const int fifo = port * params_.vcs + packet.vc;
-  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
+  RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
   fifo_flits_[static_cast<std::size_t>(fifo)] += packet.flits;
   if (fifo_flits_[static_cast<std::size_t>(fifo)] > params_.buffer_flits) {
     SC_REPORT_ERROR(name(), "input buffer overflow: credit protocol violated (model bug)");
@@ -132,12 +142,13 @@ void Router::revisit_requesters_of(int port) {
 void Router::add_requester(const Entry& entry, int fifo) {
   if (!entry.eject) {
     Output& output = outputs_[static_cast<std::size_t>(entry.out)];
-    output.requesters.push_back(fifo);
+    output.requesters.slots[output.requesters.count++] = fifo;
     output.gained_requester = 1;
     return;
   }
   for (std::size_t o = static_cast<std::size_t>(entry.out); o < outputs_.size(); ++o) {
-    outputs_[o].requesters.push_back(fifo);
+    RequesterList& list = outputs_[o].requesters;
+    list.slots[list.count++] = fifo;
     outputs_[o].gained_requester = 1;
   }
 }
@@ -151,11 +162,10 @@ void Router::remove_requesters(const Entry& entry, int fifo) {
 }
 
 void Router::remove_requester(int out, int fifo) {
-  std::vector<int>& list = outputs_[static_cast<std::size_t>(out)].requesters;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (list[i] == fifo) {
-      list[i] = list.back();
-      list.pop_back();
+  RequesterList& list = outputs_[static_cast<std::size_t>(out)].requesters;
+  for (int i = 0; i < list.count; ++i) {
+    if (list.slots[i] == fifo) {
+      list.slots[i] = list.slots[--list.count];
       return;
     }
   }
@@ -184,8 +194,7 @@ void Router::land(std::vector<Credit>& credits, std::uint64_t now) {
       landed = static_cast<int>(static_cast<std::uint64_t>(credit.flits) *
                                 (now - credit.start + 1) / credit.span);
     }
-    outputs_[static_cast<std::size_t>(credit.out)].credits[static_cast<std::size_t>(credit.vc)] +=
-        landed - credit.applied;
+    outputs_[static_cast<std::size_t>(credit.out)].credits[credit.vc] += landed - credit.applied;
     credit.applied = landed;
     if (credit.applied == credit.flits) {
       credit = credits.back();
@@ -281,7 +290,7 @@ void Router::schedule_wakeup(std::uint64_t now) {
     for (const int fifo : output.requesters) {
       const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
       const std::uint64_t input_free =
-          input_busy_until_[static_cast<std::size_t>(fifo / params_.vcs)];
+          inputs_[static_cast<std::size_t>(fifo / params_.vcs)].busy_until;
       if (ready > now) {
         next = std::min(next, std::max(ready, input_free));
       } else if (input_free > now) {

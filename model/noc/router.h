@@ -19,10 +19,10 @@
 #include <tlm>
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
+#include "model/core/ring_queue.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/cycle_wakeup.h"
 #include "model/noc/packet.h"
@@ -96,17 +96,34 @@ class Router : public sc_core::sc_module {
     bool cross = false;             // lost an arbitration to a packet of another flow
     std::uint64_t cross_cycle = 0;  // cycle it first lost (a grant in a later cycle is a wait)
   };
+  /// The input FIFOs whose head packet wants one output: a slice of the router's arena with room
+  /// for every FIFO (a FIFO's head wants one output, or every ejection port).
+  struct RequesterList {
+    int* slots = nullptr;
+    int count = 0;
+    const int* begin() const { return slots; }
+    const int* end() const { return slots + count; }
+    bool empty() const { return count == 0; }
+  };
+  // The state allocation reads on every run sits together: the outputs in one array, their
+  // per-VC credits and owners and their requesters in one arena (see README "Speed").
   struct Output {
     RouterOutputConfig config;
     std::uint64_t busy_until = 0;
-    std::vector<int> credits;     // flits per downstream VC
+    int* credits = nullptr;       // flits per downstream VC (config.vcs of them, in arena_)
+    int* vc_owner = nullptr;      // per downstream VC: message holding it (-1: free)
+    RequesterList requesters;     // input FIFOs whose head packet wants this output
     int vc_next = 0;              // round-robin pointer over VCs
     int input_last = -1;          // round-robin pointer over input ports (last granted)
-    std::vector<int> requesters;  // input FIFOs whose head packet wants this output
     int last_flow = -1;           // flow of the last packet granted (-1: none yet)
-    std::vector<int> vc_owner;    // per downstream VC: message holding it (-1: free)
-    char gained_requester = 0;    // a requester was added since process() last visited it
     int reserved_fifo = -1;       // message FC: input FIFO whose turn it is, waiting for its port
+    char gained_requester = 0;    // a requester was added since process() last visited it
+  };
+  /// One input port's allocation state.
+  struct Input {
+    std::uint64_t busy_until = 0;  // its current packet has left
+    int vc_last = 0;               // VC it last sent from
+    int reserved_by = -1;          // output waiting for it (-1: none)
   };
   /// Buffer space returned to an output: `flits` flits, all at `start` (span 0 or 1) or one by
   /// one as the downstream packet drains, evenly over `span` cycles from `start` on.
@@ -162,12 +179,11 @@ class Router : public sc_core::sc_module {
   RouterParams params_;
   RoutingTable& routing_;
   const CycleClock& clock_;
-  std::vector<std::deque<Entry>> fifos_;  // index: input port * vcs + vc
+  std::vector<RingQueue<Entry>> fifos_;  // index: input port * vcs + vc
   std::vector<int> fifo_flits_;
-  std::vector<int> input_vc_last_;               // per input port: VC it last sent from
-  std::vector<std::uint64_t> input_busy_until_;  // per input port: its current packet has left
-  std::vector<int> input_reserved_by_;           // per input port: output waiting for it (-1)
+  std::vector<Input> inputs_;
   std::vector<Output> outputs_;
+  std::vector<int> arena_;  // per output: its credits, VC owners and requester slots
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
   int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)

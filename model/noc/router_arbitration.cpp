@@ -15,8 +15,8 @@ int Router::pick_vc(const Output& output, const Entry& entry, const PacketExtens
   if (!packet.head) {
     // A body packet (message flow control) follows its head on the VC the head locked.
     for (int vc = entry.vc_first; vc < entry.vc_last; ++vc) {
-      if (output.vc_owner[static_cast<std::size_t>(vc)] == packet.message) {
-        return output.credits[static_cast<std::size_t>(vc)] >= flits ? vc : -1;
+      if (output.vc_owner[vc] == packet.message) {
+        return output.credits[vc] >= flits ? vc : -1;
       }
     }
     return -1;
@@ -26,8 +26,8 @@ int Router::pick_vc(const Output& output, const Entry& entry, const PacketExtens
   const int start = ((output.vc_next - entry.vc_first) % span + span) % span;
   for (int k = 0; k < span; ++k) {
     const int vc = entry.vc_first + (start + k) % span;
-    if (output.vc_owner[static_cast<std::size_t>(vc)] >= 0) continue;  // locked by a message
-    if (output.credits[static_cast<std::size_t>(vc)] >= flits) return vc;
+    if (output.vc_owner[vc] >= 0) continue;  // locked by a message
+    if (output.credits[vc] >= flits) return vc;
   }
   return -1;
 }
@@ -36,11 +36,11 @@ bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
                                  const std::vector<int>& visit_rank) const {
   const int port = fifo / params_.vcs;
   const int vc = fifo % params_.vcs;
-  const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+  const int vc_last = inputs_[static_cast<std::size_t>(port)].vc_last;
   const int mine = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
   for (int d = 0; d < mine; ++d) {
     const int other = port * params_.vcs + (vc_last + 1 + d) % params_.vcs;
-    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
+    const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
     if (queue.empty() || queue.front().ready > now) continue;
     const Entry& head = queue.front();
     const PacketExtension& packet = packet_of(*head.payload);
@@ -71,13 +71,13 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     // The output waits for the input port whose turn it is (see below), unless that turn lapsed.
     const int fifo = output.reserved_fifo;
     const int port = fifo / params_.vcs;
-    const std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
+    const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
     const bool wants = std::find(output.requesters.begin(), output.requesters.end(), fifo) !=
                        output.requesters.end();
     const int vc = wants ? pick_vc(output, queue.front(), packet_of(*queue.front().payload)) : -1;
-    if (vc >= 0 && input_busy_until_[static_cast<std::size_t>(port)] > now) return false;
+    if (vc >= 0 && inputs_[static_cast<std::size_t>(port)].busy_until > now) return false;
     output.reserved_fifo = -1;
-    input_reserved_by_[static_cast<std::size_t>(port)] = -1;
+    inputs_[static_cast<std::size_t>(port)].reserved_by = -1;
     if (vc >= 0) {
       best_fifo = fifo;
       best_vc = vc;
@@ -87,25 +87,25 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   }
   int reserve_fifo = -1;
   std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
-  static const std::vector<int> kNoCandidates;
-  const std::vector<int>& candidates = best_fifo >= 0 ? kNoCandidates : output.requesters;
+  const RequesterList candidates =
+      best_fifo >= 0 ? RequesterList{output.requesters.slots, 0} : output.requesters;
   for (const int fifo : candidates) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
     const int port = fifo / params_.vcs;
     const int vc = fifo % params_.vcs;
     const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
-    const int vc_last = input_vc_last_[static_cast<std::size_t>(port)];
+    const int vc_last = inputs_[static_cast<std::size_t>(port)].vc_last;
     const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
     // One packet at a time leaves an input port (no input speedup).
-    if (input_busy_until_[static_cast<std::size_t>(port)] > now) {
+    if (inputs_[static_cast<std::size_t>(port)].busy_until > now) {
       // A packet whose turn it is at this output but whose input port is sending another VC's
       // packet keeps its turn (keeps_turn: message flow control, or every packet with
       // router.turn_reservation all): the output waits for the port (otherwise the port and the
       // output can stay out of phase and starve the packet for thousands of cycles; a flit-level
       // switch would interleave the two). Turns as in the grant below: ports, then their VCs.
       const PacketExtension& packet = packet_of(*head.payload);
-      if (keeps_turn(packet) && input_reserved_by_[static_cast<std::size_t>(port)] < 0) {
+      if (keeps_turn(packet) && inputs_[static_cast<std::size_t>(port)].reserved_by < 0) {
         const std::int64_t key = port_distance * params_.vcs + vc_distance;
         if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
           reserve_key = key;
@@ -115,7 +115,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       continue;
     }
     // An input port an output waits for goes to that output.
-    const int reserved_by = input_reserved_by_[static_cast<std::size_t>(port)];
+    const int reserved_by = inputs_[static_cast<std::size_t>(port)].reserved_by;
     if (reserved_by >= 0 && reserved_by != out) continue;
     // The input port serves its VCs in turn: a VC nearer in its round robin that another output
     // can take in this pass goes first (output-first rotation alone can starve a VC).
@@ -143,7 +143,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   if (deferred) output.gained_requester = 1;
   if (reserve_fifo >= 0 && reserve_key < best_key) {
     output.reserved_fifo = reserve_fifo;
-    input_reserved_by_[static_cast<std::size_t>(reserve_fifo / params_.vcs)] = out;
+    inputs_[static_cast<std::size_t>(reserve_fifo / params_.vcs)].reserved_by = out;
     return false;
   }
   if (best_fifo < 0) return false;
@@ -171,7 +171,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     }
     output.last_flow = flow;
   }
-  std::deque<Entry>& queue = fifos_[static_cast<std::size_t>(best_fifo)];
+  RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(best_fifo)];
   const Entry entry = queue.front();
   queue.pop_front();
   --buffered_;
@@ -180,7 +180,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   remove_requesters(entry, best_fifo);
   if (!queue.empty()) add_requester(queue.front(), best_fifo);
   output.input_last = best_fifo / params_.vcs;
-  input_vc_last_[static_cast<std::size_t>(best_fifo / params_.vcs)] = best_fifo % params_.vcs;
+  inputs_[static_cast<std::size_t>(best_fifo / params_.vcs)].vc_last = best_fifo % params_.vcs;
   output.vc_next = best_vc + 1;
 
   tlm::tlm_generic_payload& payload = *entry.payload;
@@ -188,10 +188,10 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   const int in_port = best_fifo / params_.vcs;
   const int in_vc = best_fifo % params_.vcs;
   fifo_flits_[static_cast<std::size_t>(best_fifo)] -= packet.flits;
-  output.credits[static_cast<std::size_t>(best_vc)] -= packet.flits;
+  output.credits[best_vc] -= packet.flits;
   if (packet.message_flow) {
     // Lock the VC from the head's grant until the message's last packet has passed.
-    int& owner = output.vc_owner[static_cast<std::size_t>(best_vc)];
+    int& owner = output.vc_owner[best_vc];
     if (packet.head && packet.packets > 1) owner = packet.message;
     if (packet.index == packet.packets - 1) owner = -1;
   }
@@ -206,7 +206,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   output.busy_until = now + serialization;
-  input_busy_until_[static_cast<std::size_t>(in_port)] = now + serialization;
+  inputs_[static_cast<std::size_t>(in_port)].busy_until = now + serialization;
   // The port is now busy, which lets another output reserve it (keeps_turn): outputs that
   // wanted it visit again, so one process() call per cycle decides what several would.
   if (keeps_turn(packet)) revisit_requesters_of(in_port);
