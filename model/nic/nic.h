@@ -178,7 +178,7 @@ class Nic : public sc_core::sc_module {
   /// The DMA hands a message's packets to a port's transmit queue at one per cycle.
   static constexpr std::uint64_t kDmaPacketsPerCycle = 1;
   struct TxPort {
-    RingQueue<TxMessage> queue;  // messages started on this port, sent in order
+    RingQueue<TxMessage> queue;   // messages started on this port, sent in order
     int unsent_packets = 0;       // packets of the queued messages not yet injected
     std::uint64_t dma_until = 0;  // cycle the DMA has handed the last message's packets over
     std::uint64_t busy_until = 0;
@@ -221,8 +221,8 @@ class Nic : public sc_core::sc_module {
   const CycleClock& clock_;
   std::vector<TxPort> tx_;
   std::vector<int> tx_credits_;  // every port's credits, port by port
-  std::vector<Timed> credits_;  // min-heap: credits coming back to tx ports
-  RingQueue<Timed> reducing_;  // packets received, by reduction completion cycle
+  std::vector<Timed> credits_;   // min-heap: credits coming back to tx ports
+  RingQueue<Timed> reducing_;    // packets received, by reduction completion cycle
   struct Aggregation {
     std::uint64_t cycle;  // the whole-message sum is done
     int message;

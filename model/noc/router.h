@@ -110,14 +110,14 @@ class Router : public sc_core::sc_module {
   struct Output {
     RouterOutputConfig config;
     std::uint64_t busy_until = 0;
-    int* credits = nullptr;       // flits per downstream VC (config.vcs of them, in arena_)
-    int* vc_owner = nullptr;      // per downstream VC: message holding it (-1: free)
-    RequesterList requesters;     // input FIFOs whose head packet wants this output
-    int vc_next = 0;              // round-robin pointer over VCs
-    int input_last = -1;          // round-robin pointer over input ports (last granted)
-    int last_flow = -1;           // flow of the last packet granted (-1: none yet)
-    int reserved_fifo = -1;       // message FC: input FIFO whose turn it is, waiting for its port
-    char gained_requester = 0;    // a requester was added since process() last visited it
+    int* credits = nullptr;     // flits per downstream VC (config.vcs of them, in arena_)
+    int* vc_owner = nullptr;    // per downstream VC: message holding it (-1: free)
+    RequesterList requesters;   // input FIFOs whose head packet wants this output
+    int vc_next = 0;            // round-robin pointer over VCs
+    int input_last = -1;        // round-robin pointer over input ports (last granted)
+    int last_flow = -1;         // flow of the last packet granted (-1: none yet)
+    int reserved_fifo = -1;     // message FC: input FIFO whose turn it is, waiting for its port
+    char gained_requester = 0;  // a requester was added since process() last visited it
   };
   /// One input port's allocation state.
   struct Input {
@@ -183,7 +183,7 @@ class Router : public sc_core::sc_module {
   std::vector<int> fifo_flits_;
   std::vector<Input> inputs_;
   std::vector<Output> outputs_;
-  std::vector<int> arena_;  // per output: its credits, VC owners and requester slots
+  std::vector<int> arena_;       // per output: its credits, VC owners and requester slots
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
   int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)
