@@ -177,15 +177,16 @@ class Nic : public sc_core::sc_module {
   };
   /// The DMA hands a message's packets to a port's transmit queue at one per cycle.
   static constexpr std::uint64_t kDmaPacketsPerCycle = 1;
-  struct TxPort {
-    RingQueue<TxMessage> queue;   // messages started on this port, sent in order
-    int unsent_packets = 0;       // packets of the queued messages not yet injected
-    std::uint64_t dma_until = 0;  // cycle the DMA has handed the last message's packets over
-    std::uint64_t busy_until = 0;
-    int* credits = nullptr;  // per VC of the downstream buffer, flits (in tx_credits_)
+  // One cache line per port (every process() run looks at every port).
+  struct alignas(64) TxPort {
+    RingQueue<TxMessage> queue;  // messages started on this port, sent in order
+    int unsent_packets = 0;      // packets of the queued messages not yet injected
     int vc_next = 0;
     int vc_first = 0;
     int vc_last = 1;
+    std::uint64_t dma_until = 0;  // cycle the DMA has handed the last message's packets over
+    std::uint64_t busy_until = 0;
+    int* credits = nullptr;  // per VC of the downstream buffer, flits (in tx_credits_)
   };
   struct Timed {
     std::uint64_t cycle;

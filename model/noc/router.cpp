@@ -26,13 +26,15 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   for (int i = 0; i < inputs; ++i) {
     in_socket[static_cast<std::size_t>(i)].register_nb_transport_fw(this, &Router::in_fw, i);
   }
-  // The arena first (its pointers must not move): per output its credits, its VCs' owners and
-  // a requester slot for every FIFO.
+  // The arenas first (their pointers must not move): per output its credits and its VCs'
+  // owners, and a requester bit per FIFO.
   std::size_t arena = 0;
   for (const RouterOutputConfig& config : params_.outputs) {
-    arena += 2 * static_cast<std::size_t>(config.vcs) + fifos_.size();
+    arena += 2 * static_cast<std::size_t>(config.vcs);
   }
   arena_.assign(arena, 0);
+  const std::size_t words = (fifos_.size() + 63) / 64;
+  requester_words_.assign(words * params_.outputs.size(), 0);
   int* slot = arena_.data();
   for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
     Output output;
@@ -42,8 +44,9 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
     std::fill(slot, slot + vcs, output.config.credits_per_vc);
     output.vc_owner = slot + vcs;
     std::fill(slot + vcs, slot + 2 * vcs, -1);
-    output.requesters.slots = slot + 2 * vcs;
-    slot += 2 * vcs + fifos_.size();
+    slot += 2 * vcs;
+    output.requesters.words = requester_words_.data() + o * words;
+    output.requesters.word_count = static_cast<int>(words);
     outputs_.push_back(output);
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
@@ -142,13 +145,12 @@ void Router::revisit_requesters_of(int port) {
 void Router::add_requester(const Entry& entry, int fifo) {
   if (!entry.eject) {
     Output& output = outputs_[static_cast<std::size_t>(entry.out)];
-    output.requesters.slots[output.requesters.count++] = fifo;
+    output.requesters.insert(fifo);
     output.gained_requester = 1;
     return;
   }
   for (std::size_t o = static_cast<std::size_t>(entry.out); o < outputs_.size(); ++o) {
-    RequesterList& list = outputs_[o].requesters;
-    list.slots[list.count++] = fifo;
+    outputs_[o].requesters.insert(fifo);
     outputs_[o].gained_requester = 1;
   }
 }
@@ -162,13 +164,7 @@ void Router::remove_requesters(const Entry& entry, int fifo) {
 }
 
 void Router::remove_requester(int out, int fifo) {
-  RequesterList& list = outputs_[static_cast<std::size_t>(out)].requesters;
-  for (int i = 0; i < list.count; ++i) {
-    if (list.slots[i] == fifo) {
-      list.slots[i] = list.slots[--list.count];
-      return;
-    }
-  }
+  outputs_[static_cast<std::size_t>(out)].requesters.erase(fifo);
 }
 
 void Router::apply_credits(std::uint64_t now) {

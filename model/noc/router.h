@@ -96,23 +96,65 @@ class Router : public sc_core::sc_module {
     bool cross = false;             // lost an arbitration to a packet of another flow
     std::uint64_t cross_cycle = 0;  // cycle it first lost (a grant in a later cycle is a wait)
   };
-  /// The input FIFOs whose head packet wants one output: a slice of the router's arena with room
-  /// for every FIFO (a FIFO's head wants one output, or every ejection port).
-  struct RequesterList {
-    int* slots = nullptr;
+  /// The input FIFOs whose head packet wants one output: a bit per FIFO (its words in the
+  /// router's requester_words_); iteration visits them in FIFO order.
+  struct RequesterSet {
+    std::uint64_t* words = nullptr;
+    int word_count = 0;
     int count = 0;
-    const int* begin() const { return slots; }
-    const int* end() const { return slots + count; }
     bool empty() const { return count == 0; }
+    bool contains(int fifo) const { return ((words[fifo >> 6] >> (fifo & 63)) & 1U) != 0; }
+    void insert(int fifo) {
+      words[fifo >> 6] |= std::uint64_t{1} << (fifo & 63);
+      ++count;
+    }
+    void erase(int fifo) {
+      if (!contains(fifo)) return;
+      words[fifo >> 6] &= ~(std::uint64_t{1} << (fifo & 63));
+      --count;
+    }
+    /// Visits the set bits.
+    struct Iterator {
+      const std::uint64_t* words;
+      int word;
+      int last;
+      std::uint64_t bits;
+      int operator*() const { return word * 64 + __builtin_ctzll(bits); }
+      Iterator& operator++() {
+        bits &= bits - 1;
+        settle();
+        return *this;
+      }
+      bool operator!=(const Iterator& other) const {
+        return word != other.word || bits != other.bits;
+      }
+      void settle() {
+        while (bits == 0) {
+          if (++word >= last) {
+            word = last;
+            return;
+          }
+          bits = words[word];
+        }
+      }
+    };
+    Iterator begin() const {
+      if (word_count == 0) return end();
+      Iterator it{words, 0, word_count, words[0]};
+      it.settle();
+      return it;
+    }
+    Iterator end() const { return Iterator{words, word_count, word_count, 0}; }
   };
   // The state allocation reads on every run sits together: the outputs in one array, their
-  // per-VC credits and owners and their requesters in one arena (see README "Speed").
+  // per-VC credits and owners in one arena, their requester bits in another (see README
+  // "Speed").
   struct Output {
     RouterOutputConfig config;
     std::uint64_t busy_until = 0;
     int* credits = nullptr;     // flits per downstream VC (config.vcs of them, in arena_)
     int* vc_owner = nullptr;    // per downstream VC: message holding it (-1: free)
-    RequesterList requesters;   // input FIFOs whose head packet wants this output
+    RequesterSet requesters;    // input FIFOs whose head packet wants this output
     int vc_next = 0;            // round-robin pointer over VCs
     int input_last = -1;        // round-robin pointer over input ports (last granted)
     int last_flow = -1;         // flow of the last packet granted (-1: none yet)
@@ -183,12 +225,13 @@ class Router : public sc_core::sc_module {
   std::vector<int> fifo_flits_;
   std::vector<Input> inputs_;
   std::vector<Output> outputs_;
-  std::vector<int> arena_;       // per output: its credits, VC owners and requester slots
-  SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
-  std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
-  int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)
-  std::vector<Credit> credits_;  // on their way, none landed yet: min-heap by cycle
-  std::vector<Credit> landing_;  // landing flit by flit, in no order
+  std::vector<int> arena_;                      // per output: its credits and VC owners
+  std::vector<std::uint64_t> requester_words_;  // per output: its requester bits
+  SwitchAllocator allocator_;                   // rotating order in which outputs arbitrate
+  std::vector<int> visit_rank_;                 // per output: its position in a pass starting at...
+  int visit_rank_start_ = -1;                   // ...this output (-1: not computed yet)
+  std::vector<Credit> credits_;                 // on their way, none landed yet: min-heap by cycle
+  std::vector<Credit> landing_;                 // landing flit by flit, in no order
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   CycleWakeup wakeup_;    // the one pending wake-up of process()
   bool blocked_ = false;  // a ready packet waits for a credit

@@ -72,8 +72,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     const int fifo = output.reserved_fifo;
     const int port = fifo / params_.vcs;
     const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
-    const bool wants = std::find(output.requesters.begin(), output.requesters.end(), fifo) !=
-                       output.requesters.end();
+    const bool wants = output.requesters.contains(fifo);
     const int vc = wants ? pick_vc(output, queue.front(), packet_of(*queue.front().payload)) : -1;
     if (vc >= 0 && inputs_[static_cast<std::size_t>(port)].busy_until > now) return false;
     output.reserved_fifo = -1;
@@ -87,9 +86,9 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   }
   int reserve_fifo = -1;
   std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
-  const RequesterList candidates =
-      best_fifo >= 0 ? RequesterList{output.requesters.slots, 0} : output.requesters;
-  for (const int fifo : candidates) {
+  // (A served reservation needs no search.)
+  const RequesterSet none;
+  for (const int fifo : best_fifo >= 0 ? none : output.requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
     const int port = fifo / params_.vcs;
