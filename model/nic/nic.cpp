@@ -196,6 +196,11 @@ void Nic::process() {
   if (next != kNever) wakeup_.at(next);
 }
 
+void Nic::end_of_elaboration() {
+  for (auto& socket : tx_socket) tx_fw_.push_back(socket.operator->());
+  for (auto& socket : rx_socket) rx_bw_.push_back(socket.operator->());
+}
+
 bool Nic::barrier_allows(int step, std::uint64_t now) const {
   if (!params_.step_barrier) return true;
   // Steps strictly in order: only the lowest step with operations left, and when that is a new

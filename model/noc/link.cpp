@@ -56,7 +56,7 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
   tlm::tlm_phase forward_phase = tlm::BEGIN_REQ;
   sc_core::sc_time forward_delay =
       delay + clock_.to_time(static_cast<std::uint64_t>(params_.latency_cycles));
-  out_socket->nb_transport_fw(payload, forward_phase, forward_delay);
+  downstream_->nb_transport_fw(payload, forward_phase, forward_delay);
 
   phase = tlm::END_REQ;
   delay += clock_.to_time(ser);
@@ -70,7 +70,12 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payloa
     return tlm::TLM_COMPLETED;
   }
   delay += clock_.to_time(static_cast<std::uint64_t>(params_.latency_cycles));
-  return in_socket->nb_transport_bw(payload, phase, delay);
+  return upstream_->nb_transport_bw(payload, phase, delay);
+}
+
+void LinkChannel::end_of_elaboration() {
+  downstream_ = out_socket.operator->();
+  upstream_ = in_socket.operator->();
 }
 
 }  // namespace mt

@@ -134,6 +134,11 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   return tlm::TLM_COMPLETED;
 }
 
+void Router::end_of_elaboration() {
+  for (auto& socket : out_socket) out_fw_.push_back(socket.operator->());
+  for (auto& socket : in_socket) in_bw_.push_back(socket.operator->());
+}
+
 void Router::revisit_requesters_of(int port) {
   for (Output& output : outputs_) {
     for (const int fifo : output.requesters) {

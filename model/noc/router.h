@@ -192,6 +192,8 @@ class Router : public sc_core::sc_module {
   tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
   void process();
+  /// Keeps the interfaces the sockets are bound to (see out_fw_).
+  void end_of_elaboration() override;
   /// True when some free output has a ready packet it could take now (downstream VC and
   /// credits) or a reservation: otherwise allocate() would change nothing at `now`.
   bool can_move(std::uint64_t now) const;
@@ -227,11 +229,15 @@ class Router : public sc_core::sc_module {
   std::vector<Output> outputs_;
   std::vector<int> arena_;                      // per output: its credits and VC owners
   std::vector<std::uint64_t> requester_words_;  // per output: its requester bits
-  SwitchAllocator allocator_;                   // rotating order in which outputs arbitrate
-  std::vector<int> visit_rank_;                 // per output: its position in a pass starting at...
-  int visit_rank_start_ = -1;                   // ...this output (-1: not computed yet)
-  std::vector<Credit> credits_;                 // on their way, none landed yet: min-heap by cycle
-  std::vector<Credit> landing_;                 // landing flit by flit, in no order
+  // The interfaces bound to out_socket[o] and to in_socket[i]'s backward path, called directly
+  // (a call through a socket first reads the socket and its port: cache lines at scale).
+  std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;
+  std::vector<tlm::tlm_bw_transport_if<>*> in_bw_;
+  SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
+  std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
+  int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)
+  std::vector<Credit> credits_;  // on their way, none landed yet: min-heap by cycle
+  std::vector<Credit> landing_;  // landing flit by flit, in no order
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   CycleWakeup wakeup_;    // the one pending wake-up of process()
   bool blocked_ = false;  // a ready packet waits for a credit
