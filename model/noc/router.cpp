@@ -68,6 +68,11 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   entry.ready = clock_.now() + clock_.to_cycles(delay) +
                 (packet.head ? static_cast<std::uint64_t>(params_.pipeline_cycles) : 0);
   entry.route = packet.route;
+  entry.flits = packet.flits;
+  entry.message = packet.message;
+  entry.flow = packet.flow;
+  entry.head = packet.head;
+  entry.message_flow = packet.message_flow;
   const std::size_t hops = packet.path->size();
   if (static_cast<std::size_t>(packet.hop) < hops) {
     const int link = (*packet.path)[static_cast<std::size_t>(packet.hop)];
@@ -80,8 +85,8 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
     routing_.advance(link, entry.route);
     const auto range = routing_.vc_range(entry.route.vc_class,
                                          outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
-    entry.vc_first = range.first;
-    entry.vc_last = range.second;
+    entry.vc_first = static_cast<std::int16_t>(range.first);
+    entry.vc_last = static_cast<std::int16_t>(range.second);
   } else {
     if (params_.local_ports == 0) {
       SC_REPORT_ERROR(
@@ -98,7 +103,8 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
       entry.eject = false;
     }
     entry.vc_first = 0;
-    entry.vc_last = outputs_[static_cast<std::size_t>(entry.out)].config.vcs;
+    entry.vc_last =
+        static_cast<std::int16_t>(outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
   }
   const int fifo = port * params_.vcs + packet.vc;
   RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
@@ -222,7 +228,7 @@ bool Router::can_move(std::uint64_t now) const {
     if (output.reserved_fifo >= 0) return true;  // the reservation may lapse or be served
     for (const int fifo : output.requesters) {
       const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
-      if (head.ready <= now && pick_vc(output, head, packet_of(*head.payload)) >= 0) return true;
+      if (head.ready <= now && pick_vc(output, head) >= 0) return true;
     }
   }
   return false;

@@ -85,17 +85,25 @@ class Router : public sc_core::sc_module {
   std::uint64_t last_progress_cycle() const { return last_progress_; }
 
  private:
-  struct Entry {
+  // A packet in an input FIFO, with the header fields allocation reads (so deciding reads no
+  // payload: at scale each would be a cache miss), in one cache line.
+  struct alignas(64) Entry {
     tlm::tlm_generic_payload* payload = nullptr;
-    std::uint64_t ready = 0;  // cycle the head may leave (arrival + pipeline)
-    int out = 0;              // output port (the first ejection port when `eject`)
-    bool eject = false;       // leaves by any ejection port to the NIC
-    int vc_first = 0;         // allowed downstream VCs [vc_first, vc_last)
-    int vc_last = 1;
-    RouteState route;               // VC class state after the hop
-    bool cross = false;             // lost an arbitration to a packet of another flow
+    std::uint64_t ready = 0;        // cycle the head may leave (arrival + pipeline)
     std::uint64_t cross_cycle = 0;  // cycle it first lost (a grant in a later cycle is a wait)
+    RouteState route;               // VC class state after the hop
+    int out = 0;                    // output port (the first ejection port when `eject`)
+    std::int16_t vc_first = 0;      // allowed downstream VCs [vc_first, vc_last)
+    std::int16_t vc_last = 1;
+    int flits = 1;  // the packet's flits, message and flow (PacketExtension)
+    int message = 0;
+    int flow = 0;
+    bool eject = false;         // leaves by any ejection port to the NIC
+    bool cross = false;         // lost an arbitration to a packet of another flow
+    bool head = true;           // PacketExtension::head
+    bool message_flow = false;  // PacketExtension::message_flow
   };
+  static_assert(sizeof(Entry) == 64, "a FIFO entry is one cache line");
   /// The input FIFOs whose head packet wants one output: a bit per FIFO (its words in the
   /// router's requester_words_); iteration visits them in FIFO order.
   struct RequesterSet {
@@ -208,11 +216,11 @@ class Router : public sc_core::sc_module {
   /// position in the pass).
   bool input_prefers_other(int fifo, int out, std::uint64_t now,
                            const std::vector<int>& visit_rank) const;
-  int pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const;
+  int pick_vc(const Output& output, const Entry& entry) const;
   /// True when `packet` keeps its turn at an output while its input port is busy: under message
   /// flow control, or for every packet with turn_reservation_all (never with step_priority).
-  bool keeps_turn(const PacketExtension& packet) const {
-    return (packet.message_flow || params_.turn_reservation_all) && !params_.step_priority;
+  bool keeps_turn(bool message_flow) const {
+    return (message_flow || params_.turn_reservation_all) && !params_.step_priority;
   }
   void add_requester(const Entry& entry, int fifo);
   /// Makes every output with a requester on input port `port` arbitrate again in this process().

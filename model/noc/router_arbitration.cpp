@@ -10,12 +10,12 @@
 #include "model/noc/router.h"
 
 namespace mt {
-int Router::pick_vc(const Output& output, const Entry& entry, const PacketExtension& packet) const {
-  const int flits = packet.flits;
-  if (!packet.head) {
+int Router::pick_vc(const Output& output, const Entry& entry) const {
+  const int flits = entry.flits;
+  if (!entry.head) {
     // A body packet (message flow control) follows its head on the VC the head locked.
     for (int vc = entry.vc_first; vc < entry.vc_last; ++vc) {
-      if (output.vc_owner[vc] == packet.message) {
+      if (output.vc_owner[vc] == entry.message) {
         return output.credits[vc] >= flits ? vc : -1;
       }
     }
@@ -43,7 +43,6 @@ bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
     const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
     if (queue.empty() || queue.front().ready > now) continue;
     const Entry& head = queue.front();
-    const PacketExtension& packet = packet_of(*head.payload);
     const int last = head.eject ? static_cast<int>(outputs_.size()) : head.out + 1;
     for (int o = head.out; o < last; ++o) {
       if (o == out ||
@@ -51,7 +50,7 @@ bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
         continue;  // only an output still to arbitrate in this pass can take it
       }
       const Output& candidate = outputs_[static_cast<std::size_t>(o)];
-      if (candidate.busy_until <= now && pick_vc(candidate, head, packet) >= 0) return true;
+      if (candidate.busy_until <= now && pick_vc(candidate, head) >= 0) return true;
     }
   }
   return false;
@@ -73,7 +72,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     const int port = fifo / params_.vcs;
     const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
     const bool wants = output.requesters.contains(fifo);
-    const int vc = wants ? pick_vc(output, queue.front(), packet_of(*queue.front().payload)) : -1;
+    const int vc = wants ? pick_vc(output, queue.front()) : -1;
     if (vc >= 0 && inputs_[static_cast<std::size_t>(port)].busy_until > now) return false;
     output.reserved_fifo = -1;
     inputs_[static_cast<std::size_t>(port)].reserved_by = -1;
@@ -103,10 +102,10 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       // router.turn_reservation all): the output waits for the port (otherwise the port and the
       // output can stay out of phase and starve the packet for thousands of cycles; a flit-level
       // switch would interleave the two). Turns as in the grant below: ports, then their VCs.
-      const PacketExtension& packet = packet_of(*head.payload);
-      if (keeps_turn(packet) && inputs_[static_cast<std::size_t>(port)].reserved_by < 0) {
+      if (keeps_turn(head.message_flow) &&
+          inputs_[static_cast<std::size_t>(port)].reserved_by < 0) {
         const std::int64_t key = port_distance * params_.vcs + vc_distance;
-        if (key < reserve_key && pick_vc(output, head, packet) >= 0) {
+        if (key < reserve_key && pick_vc(output, head) >= 0) {
           reserve_key = key;
           reserve_fifo = fifo;
         }
@@ -132,7 +131,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       key += static_cast<std::int64_t>(packet_of(*head.payload).step) * inputs * params_.vcs;
     }
     if (key >= best_key) continue;
-    const int out_vc = pick_vc(output, head, packet_of(*head.payload));
+    const int out_vc = pick_vc(output, head);
     if (out_vc < 0) continue;
     best_key = key;
     best_fifo = fifo;
@@ -151,7 +150,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   // ready losers of another flow now wait behind the winner.
   {
     const Entry& head = fifos_[static_cast<std::size_t>(best_fifo)].front();
-    const int flow = packet_of(*head.payload).flow;
+    const int flow = head.flow;
     const bool behind = head.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
                         output.busy_until > head.ready;
     // A loss counts once the packet has really waited: another ejection port may still take it
@@ -162,8 +161,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       Entry& other = fifos_[static_cast<std::size_t>(fifo)].front();
       // Only a packet this output could have taken now loses to the winner (not a body packet
       // whose message holds another output, not one without credit here).
-      if (other.ready <= now && !other.cross && packet_of(*other.payload).flow != flow &&
-          pick_vc(output, other, packet_of(*other.payload)) >= 0) {
+      if (other.ready <= now && !other.cross && other.flow != flow && pick_vc(output, other) >= 0) {
         other.cross = true;
         other.cross_cycle = now;
       }
@@ -208,7 +206,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   inputs_[static_cast<std::size_t>(in_port)].busy_until = now + serialization;
   // The port is now busy, which lets another output reserve it (keeps_turn): outputs that
   // wanted it visit again, so one process() call per cycle decides what several would.
-  if (keeps_turn(packet)) revisit_requesters_of(in_port);
+  if (keeps_turn(packet.message_flow)) revisit_requesters_of(in_port);
 
   // The buffer space frees as the packet leaves: from a network input flit by flit (the first
   // flit's slot a cycle after the grant, the tail's after the serialisation); a NIC injection
