@@ -47,6 +47,8 @@ class RingQueue {
   const T& front() const { return slots_[head_]; }
   /// The `i`-th element from the front, i < size().
   const T& operator[](std::size_t i) const { return slots_[(head_ + i) & mask_]; }
+  /// The `i`-th element from the front, i < size().
+  T& operator[](std::size_t i) { return slots_[(head_ + i) & mask_]; }
   /// Appends `value` at the back.
   void push_back(const T& value) {
     if (size_ == mask_ + 1) grow();

@@ -35,6 +35,9 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   arena_.assign(arena, 0);
   const std::size_t words = (fifos_.size() + 63) / 64;
   requester_words_.assign(words * params_.outputs.size(), 0);
+  requester_base_ = requester_words_.data();
+  requester_words_per_output_ = static_cast<int>(words);
+  scan_.assign(params_.outputs.size(), OutputScan{});
   int* slot = arena_.data();
   for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
     Output output;
@@ -45,8 +48,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
     output.vc_owner = slot + vcs;
     std::fill(slot + vcs, slot + 2 * vcs, -1);
     slot += 2 * vcs;
-    output.requesters.words = requester_words_.data() + o * words;
-    output.requesters.word_count = static_cast<int>(words);
     outputs_.push_back(output);
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
@@ -129,9 +130,13 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
   }
   const PacketExtension& packet = packet_of(payload);
   const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
-  credits_.push_back(
-      Credit{cycle, cycle, packet.credit_span, port, packet.credit_vc, packet.flits, 0});
-  std::push_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
+  RingQueue<Credit>& returning = outputs_[static_cast<std::size_t>(port)].returning;
+  if (!returning.empty() && returning[returning.size() - 1].start > cycle) {
+    SC_REPORT_ERROR(name(), "credits returned out of order (model bug)");
+  }
+  returning.push_back(Credit{cycle, cycle, packet.credit_span, packet.credit_vc, packet.flits, 0});
+  OutputScan& scan = scan_[static_cast<std::size_t>(port)];
+  scan.credit_cycle = std::min(scan.credit_cycle, cycle);
   // A credit on its way back is progress to come: a sender waiting for it is not stalled.
   const std::uint64_t last = packet.credit_span > 0 ? cycle + packet.credit_span - 1 : cycle;
   last_progress_ = std::max(last_progress_, last);
@@ -146,23 +151,25 @@ void Router::end_of_elaboration() {
 }
 
 void Router::revisit_requesters_of(int port) {
-  for (Output& output : outputs_) {
-    for (const int fifo : output.requesters) {
-      if (fifo / params_.vcs == port) output.gained_requester = 1;
+  for (std::size_t o = 0; o < scan_.size(); ++o) {
+    if (scan_[o].requesters == 0) continue;
+    for (const int fifo : requesters_of(static_cast<int>(o))) {
+      if (fifo / params_.vcs == port) scan_[o].gained_requester = 1;
     }
   }
 }
 
 void Router::add_requester(const Entry& entry, int fifo) {
   if (!entry.eject) {
-    Output& output = outputs_[static_cast<std::size_t>(entry.out)];
-    output.requesters.insert(fifo);
-    output.gained_requester = 1;
+    requesters_of(entry.out).insert(fifo);
+    ++scan_[static_cast<std::size_t>(entry.out)].requesters;
+    scan_[static_cast<std::size_t>(entry.out)].gained_requester = 1;
     return;
   }
-  for (std::size_t o = static_cast<std::size_t>(entry.out); o < outputs_.size(); ++o) {
-    outputs_[o].requesters.insert(fifo);
-    outputs_[o].gained_requester = 1;
+  for (int o = entry.out; o < static_cast<int>(scan_.size()); ++o) {
+    requesters_of(o).insert(fifo);
+    ++scan_[static_cast<std::size_t>(o)].requesters;
+    scan_[static_cast<std::size_t>(o)].gained_requester = 1;
   }
 }
 
@@ -175,25 +182,28 @@ void Router::remove_requesters(const Entry& entry, int fifo) {
 }
 
 void Router::remove_requester(int out, int fifo) {
-  outputs_[static_cast<std::size_t>(out)].requesters.erase(fifo);
+  if (requesters_of(out).erase(fifo)) --scan_[static_cast<std::size_t>(out)].requesters;
 }
 
 void Router::apply_credits(std::uint64_t now) {
-  // Credits still on the link wait in a heap by first landing; the few landing flit by flit now
-  // are kept apart (a flit at a time through the heap cost more than the rest of the router).
-  while (!credits_.empty() && credits_.front().cycle <= now) {
-    landing_.push_back(credits_.front());
-    std::pop_heap(credits_.begin(), credits_.end(), std::greater<Credit>());
-    credits_.pop_back();
+  for (std::size_t o = 0; o < scan_.size(); ++o) {
+    if (scan_[o].credit_cycle <= now) land(o, now);
   }
-  land(landing_, now);
 }
 
-void Router::land(std::vector<Credit>& credits, std::uint64_t now) {
-  for (std::size_t k = 0; k < credits.size();) {
-    Credit& credit = credits[k];
+void Router::land(std::size_t out, std::uint64_t now) {
+  Output& output = outputs_[out];
+  RingQueue<Credit>& returning = output.returning;
+  std::uint64_t next = kNever;
+  for (std::size_t k = 0; k < returning.size(); ++k) {
+    Credit& credit = returning[k];
+    if (credit.start > now) {  // by start cycle: the rest start later still
+      next = std::min(next, credit.cycle);
+      break;
+    }
+    if (credit.applied == credit.flits) continue;  // landed, behind one still landing
     if (credit.cycle > now) {
-      ++k;
+      next = std::min(next, credit.cycle);
       continue;
     }
     int landed = credit.flits;
@@ -201,34 +211,35 @@ void Router::land(std::vector<Credit>& credits, std::uint64_t now) {
       landed = static_cast<int>(static_cast<std::uint64_t>(credit.flits) *
                                 (now - credit.start + 1) / credit.span);
     }
-    outputs_[static_cast<std::size_t>(credit.out)].credits[credit.vc] += landed - credit.applied;
+    output.credits[credit.vc] += landed - credit.applied;
     credit.applied = landed;
-    if (credit.applied == credit.flits) {
-      credit = credits.back();
-      credits.pop_back();
-      continue;
-    }
+    if (credit.applied == credit.flits) continue;
     // The first cycle at which one more flit has landed.
     const std::uint64_t need = static_cast<std::uint64_t>(credit.applied + 1) * credit.span;
     const std::uint64_t flits = static_cast<std::uint64_t>(credit.flits);
     credit.cycle = credit.start - 1 + (need + flits - 1) / flits;
-    ++k;
+    next = std::min(next, credit.cycle);
   }
+  while (!returning.empty() && returning.front().applied == returning.front().flits) {
+    returning.pop_front();
+  }
+  scan_[out].credit_cycle = next;
 }
 
 std::uint64_t Router::next_credit_cycle() const {
-  std::uint64_t next = credits_.empty() ? kNever : credits_.front().cycle;
-  for (const Credit& credit : landing_) next = std::min(next, credit.cycle);
+  std::uint64_t next = kNever;
+  for (const OutputScan& scan : scan_) next = std::min(next, scan.credit_cycle);
   return next;
 }
 
 bool Router::can_move(std::uint64_t now) const {
-  for (const Output& output : outputs_) {
-    if (output.requesters.empty() || output.busy_until > now) continue;
-    if (output.reserved_fifo >= 0) return true;  // the reservation may lapse or be served
-    for (const int fifo : output.requesters) {
+  for (std::size_t o = 0; o < scan_.size(); ++o) {
+    const OutputScan& scan = scan_[o];
+    if (scan.requesters == 0 || scan.busy_until > now) continue;
+    if (scan.reserved_fifo >= 0) return true;  // the reservation may lapse or be served
+    for (const int fifo : requesters_of(static_cast<int>(o))) {
       const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
-      if (head.ready <= now && pick_vc(output, head) >= 0) return true;
+      if (head.ready <= now && pick_vc(outputs_[o], head) >= 0) return true;
     }
   }
   return false;
@@ -266,11 +277,11 @@ void Router::allocate(std::uint64_t now) {
     moved = false;
     for (int k = 0, out = visit_rank_start_; k < outputs;
          ++k, out = out + 1 == outputs ? 0 : out + 1) {
-      Output& output = outputs_[static_cast<std::size_t>(out)];
-      if (!first_pass && !output.gained_requester) continue;
-      output.gained_requester = 0;
+      OutputScan& scan = scan_[static_cast<std::size_t>(out)];
+      if (!first_pass && !scan.gained_requester) continue;
+      scan.gained_requester = 0;
       // A busy output or one nobody waits for cannot grant (arbitrate would say so first).
-      if (output.busy_until > now || output.requesters.empty()) continue;
+      if (scan.busy_until > now || scan.requesters == 0) continue;
       if (arbitrate(out, now, first_pass ? &visit_rank_ : nullptr)) {
         allocator_.granted(out);
         moved = true;
@@ -278,7 +289,7 @@ void Router::allocate(std::uint64_t now) {
     }
     if (first_pass) {
       // An output that deferred to a later one visits again even if nothing moved.
-      for (const Output& output : outputs_) moved = moved || output.gained_requester != 0;
+      for (const OutputScan& scan : scan_) moved = moved || scan.gained_requester != 0;
     }
     first_pass = false;
   }
@@ -288,13 +299,14 @@ void Router::allocate(std::uint64_t now) {
 void Router::schedule_wakeup(std::uint64_t now) {
   std::uint64_t next = kNever;
   blocked_ = false;
-  for (const Output& output : outputs_) {
-    if (output.requesters.empty()) continue;
-    if (output.busy_until > now) {
-      next = std::min(next, output.busy_until);
+  for (std::size_t o = 0; o < scan_.size(); ++o) {
+    const OutputScan& scan = scan_[o];
+    if (scan.requesters == 0) continue;
+    if (scan.busy_until > now) {
+      next = std::min(next, scan.busy_until);
       continue;
     }
-    for (const int fifo : output.requesters) {
+    for (const int fifo : requesters_of(static_cast<int>(o))) {
       const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
       const std::uint64_t input_free =
           inputs_[static_cast<std::size_t>(fifo / params_.vcs)].busy_until;

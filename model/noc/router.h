@@ -109,17 +109,13 @@ class Router : public sc_core::sc_module {
   struct RequesterSet {
     std::uint64_t* words = nullptr;
     int word_count = 0;
-    int count = 0;
-    bool empty() const { return count == 0; }
     bool contains(int fifo) const { return ((words[fifo >> 6] >> (fifo & 63)) & 1U) != 0; }
-    void insert(int fifo) {
-      words[fifo >> 6] |= std::uint64_t{1} << (fifo & 63);
-      ++count;
-    }
-    void erase(int fifo) {
-      if (!contains(fifo)) return;
+    void insert(int fifo) { words[fifo >> 6] |= std::uint64_t{1} << (fifo & 63); }
+    /// Removes `fifo`; true when it was there.
+    bool erase(int fifo) {
+      if (!contains(fifo)) return false;
       words[fifo >> 6] &= ~(std::uint64_t{1} << (fifo & 63));
-      --count;
+      return true;
     }
     /// Visits the set bits.
     struct Iterator {
@@ -154,44 +150,54 @@ class Router : public sc_core::sc_module {
     }
     Iterator end() const { return Iterator{words, word_count, word_count, 0}; }
   };
-  // The state allocation reads on every run sits together: the outputs in one array, their
-  // per-VC credits and owners in one arena, their requester bits in another (see README
-  // "Speed").
-  struct Output {
-    RouterOutputConfig config;
-    std::uint64_t busy_until = 0;
-    int* credits = nullptr;     // flits per downstream VC (config.vcs of them, in arena_)
-    int* vc_owner = nullptr;    // per downstream VC: message holding it (-1: free)
-    RequesterSet requesters;    // input FIFOs whose head packet wants this output
-    int vc_next = 0;            // round-robin pointer over VCs
-    int input_last = -1;        // round-robin pointer over input ports (last granted)
-    int last_flow = -1;         // flow of the last packet granted (-1: none yet)
-    int reserved_fifo = -1;     // message FC: input FIFO whose turn it is, waiting for its port
-    char gained_requester = 0;  // a requester was added since process() last visited it
-  };
-  /// One input port's allocation state.
-  struct Input {
-    std::uint64_t busy_until = 0;  // its current packet has left
-    int vc_last = 0;               // VC it last sent from
-    int reserved_by = -1;          // output waiting for it (-1: none)
-  };
+  // The state allocation reads on every run sits together: what every run scans of the outputs
+  // in one small array (OutputScan), the rest of them in another, their per-VC credits and
+  // owners in one arena, their requester bits in another (see README "Speed").
   /// Buffer space returned to an output: `flits` flits, all at `start` (span 0 or 1) or one by
   /// one as the downstream packet drains, evenly over `span` cycles from `start` on.
   struct Credit {
     std::uint64_t cycle;  // next cycle at which more of it lands
     std::uint64_t start;
     std::uint64_t span;
-    int out;
     int vc;
     int flits;
     int applied;  // flits already added to the output's credits
-    bool operator>(const Credit& other) const { return cycle > other.cycle; }
+  };
+  struct OutputScan {
+    std::uint64_t busy_until = 0;
+    std::int32_t reserved_fifo =
+        -1;                       // message FC: input FIFO whose turn it is, waiting for its port
+    std::int16_t requesters = 0;  // input FIFOs whose head packet wants it (requesters_of)
+    std::int16_t gained_requester = 0;  // a requester was added since process() last visited it
+    std::uint64_t credit_cycle = ~std::uint64_t{0};  // next cycle one of its credits lands
+  };
+  struct Output {
+    RouterOutputConfig config;
+    int* credits = nullptr;   // flits per downstream VC (config.vcs of them, in arena_)
+    int* vc_owner = nullptr;  // per downstream VC: message holding it (-1: free)
+    int vc_next = 0;          // round-robin pointer over VCs
+    int input_last = -1;      // round-robin pointer over input ports (last granted)
+    int last_flow = -1;       // flow of the last packet granted (-1: none yet)
+    // Credits on their way back or landing, in the order their packets left the downstream
+    // input port (one at a time, so by start cycle; out_bw checks it).
+    RingQueue<Credit> returning;
+  };
+  /// The input FIFOs whose head packet wants output `out`.
+  RequesterSet requesters_of(int out) const {
+    return RequesterSet{requester_base_ + out * requester_words_per_output_,
+                        requester_words_per_output_};
+  }
+  /// One input port's allocation state.
+  struct Input {
+    std::uint64_t busy_until = 0;  // its current packet has left
+    int vc_last = 0;               // VC it last sent from
+    int reserved_by = -1;          // output waiting for it (-1: none)
   };
   /// Adds to the outputs' credits what has landed by `now`.
   void apply_credits(std::uint64_t now);
-  /// Adds to the outputs' credits what `credits` (each with its next landing cycle) have landed
-  /// by `now`, advancing each to its next landing and dropping those landed in full.
-  void land(std::vector<Credit>& credits, std::uint64_t now);
+  /// Adds to output `out`'s credits what its returning credits have landed by `now`, advancing
+  /// each to its next landing, dropping those landed in full and updating its credit_cycle.
+  void land(std::size_t out, std::uint64_t now);
   /// The next cycle at which a credit on its way lands one more flit (kNever: none on its way).
   std::uint64_t next_credit_cycle() const;
 
@@ -234,9 +240,12 @@ class Router : public sc_core::sc_module {
   std::vector<RingQueue<Entry>> fifos_;  // index: input port * vcs + vc
   std::vector<int> fifo_flits_;
   std::vector<Input> inputs_;
+  std::vector<OutputScan> scan_;  // per output
   std::vector<Output> outputs_;
   std::vector<int> arena_;                      // per output: its credits and VC owners
   std::vector<std::uint64_t> requester_words_;  // per output: its requester bits
+  std::uint64_t* requester_base_ = nullptr;     // requester_words_.data()
+  int requester_words_per_output_ = 0;
   // The interfaces bound to out_socket[o] and to in_socket[i]'s backward path, called directly
   // (a call through a socket first reads the socket and its port: cache lines at scale).
   std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;
@@ -244,8 +253,6 @@ class Router : public sc_core::sc_module {
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
   int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)
-  std::vector<Credit> credits_;  // on their way, none landed yet: min-heap by cycle
-  std::vector<Credit> landing_;  // landing flit by flit, in no order
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   CycleWakeup wakeup_;    // the one pending wake-up of process()
   bool blocked_ = false;  // a ready packet waits for a credit

@@ -49,16 +49,20 @@ bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
           visit_rank[static_cast<std::size_t>(o)] <= visit_rank[static_cast<std::size_t>(out)]) {
         continue;  // only an output still to arbitrate in this pass can take it
       }
-      const Output& candidate = outputs_[static_cast<std::size_t>(o)];
-      if (candidate.busy_until <= now && pick_vc(candidate, head) >= 0) return true;
+      if (scan_[static_cast<std::size_t>(o)].busy_until <= now &&
+          pick_vc(outputs_[static_cast<std::size_t>(o)], head) >= 0) {
+        return true;
+      }
     }
   }
   return false;
 }
 
 bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit_rank) {
+  OutputScan& scan = scan_[static_cast<std::size_t>(out)];
+  if (scan.busy_until > now || scan.requesters == 0) return false;
   Output& output = outputs_[static_cast<std::size_t>(out)];
-  if (output.busy_until > now || output.requesters.empty()) return false;
+  const RequesterSet requesters = requesters_of(out);
   // Round robin over input ports (starting after the last port granted this output), and within
   // a port over its VCs (starting after the last VC that port sent).
   const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
@@ -66,15 +70,15 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   int best_vc = -1;
   std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
   bool deferred = false;
-  if (output.reserved_fifo >= 0) {
+  if (scan.reserved_fifo >= 0) {
     // The output waits for the input port whose turn it is (see below), unless that turn lapsed.
-    const int fifo = output.reserved_fifo;
+    const int fifo = scan.reserved_fifo;
     const int port = fifo / params_.vcs;
     const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
-    const bool wants = output.requesters.contains(fifo);
+    const bool wants = requesters.contains(fifo);
     const int vc = wants ? pick_vc(output, queue.front()) : -1;
     if (vc >= 0 && inputs_[static_cast<std::size_t>(port)].busy_until > now) return false;
-    output.reserved_fifo = -1;
+    scan.reserved_fifo = -1;
     inputs_[static_cast<std::size_t>(port)].reserved_by = -1;
     if (vc >= 0) {
       best_fifo = fifo;
@@ -87,7 +91,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
   // (A served reservation needs no search.)
   const RequesterSet none;
-  for (const int fifo : best_fifo >= 0 ? none : output.requesters) {
+  for (const int fifo : best_fifo >= 0 ? none : requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
     const int port = fifo / params_.vcs;
@@ -138,9 +142,9 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     best_vc = out_vc;
   }
   // An output that left an input to another output visits again in the next pass.
-  if (deferred) output.gained_requester = 1;
+  if (deferred) scan.gained_requester = 1;
   if (reserve_fifo >= 0 && reserve_key < best_key) {
-    output.reserved_fifo = reserve_fifo;
+    scan.reserved_fifo = reserve_fifo;
     inputs_[static_cast<std::size_t>(reserve_fifo / params_.vcs)].reserved_by = out;
     return false;
   }
@@ -152,11 +156,11 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     const Entry& head = fifos_[static_cast<std::size_t>(best_fifo)].front();
     const int flow = head.flow;
     const bool behind = head.ready < now && output.last_flow >= 0 && output.last_flow != flow &&
-                        output.busy_until > head.ready;
+                        scan.busy_until > head.ready;
     // A loss counts once the packet has really waited: another ejection port may still take it
     // in the cycle it lost at the first.
     if ((head.cross && now > head.cross_cycle) || behind) ++cross_flow_waits_;
-    for (const int fifo : output.requesters) {
+    for (const int fifo : requesters) {
       if (fifo == best_fifo) continue;
       Entry& other = fifos_[static_cast<std::size_t>(fifo)].front();
       // Only a packet this output could have taken now loses to the winner (not a body packet
@@ -202,7 +206,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
       out_fw_[static_cast<std::size_t>(out)]->nb_transport_fw(payload, phase, delay);
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
-  output.busy_until = now + serialization;
+  scan.busy_until = now + serialization;
   inputs_[static_cast<std::size_t>(in_port)].busy_until = now + serialization;
   // The port is now busy, which lets another output reserve it (keeps_turn): outputs that
   // wanted it visit again, so one process() call per cycle decides what several would.
