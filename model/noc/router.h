@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "model/core/bit_set_view.h"
 #include "model/core/ring_queue.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/cycle_wakeup.h"
@@ -104,55 +105,6 @@ class Router : public sc_core::sc_module {
     bool message_flow = false;  // PacketExtension::message_flow
   };
   static_assert(sizeof(Entry) == 64, "a FIFO entry is one cache line");
-  /// The input FIFOs whose head packet wants one output: a bit per FIFO (its words in the
-  /// router's requester_words_); iteration visits them in FIFO order.
-  struct RequesterSet {
-    std::uint64_t* words = nullptr;
-    int word_count = 0;
-    bool contains(int fifo) const { return ((words[fifo >> 6] >> (fifo & 63)) & 1U) != 0; }
-    void insert(int fifo) { words[fifo >> 6] |= std::uint64_t{1} << (fifo & 63); }
-    /// Removes `fifo`; true when it was there.
-    bool erase(int fifo) {
-      if (!contains(fifo)) return false;
-      words[fifo >> 6] &= ~(std::uint64_t{1} << (fifo & 63));
-      return true;
-    }
-    /// Visits the set bits.
-    struct Iterator {
-      const std::uint64_t* words;
-      int word;
-      int last;
-      std::uint64_t bits;
-      int operator*() const { return word * 64 + __builtin_ctzll(bits); }
-      Iterator& operator++() {
-        bits &= bits - 1;
-        settle();
-        return *this;
-      }
-      bool operator!=(const Iterator& other) const {
-        return word != other.word || bits != other.bits;
-      }
-      void settle() {
-        while (bits == 0) {
-          if (++word >= last) {
-            word = last;
-            return;
-          }
-          bits = words[word];
-        }
-      }
-    };
-    Iterator begin() const {
-      if (word_count == 0) return end();
-      Iterator it{words, 0, word_count, words[0]};
-      it.settle();
-      return it;
-    }
-    Iterator end() const { return Iterator{words, word_count, word_count, 0}; }
-  };
-  // The state allocation reads on every run sits together: what every run scans of the outputs
-  // in one small array (OutputScan), the rest of them in another, their per-VC credits and
-  // owners in one arena, their requester bits in another (see README "Speed").
   /// Buffer space returned to an output: `flits` flits, all at `start` (span 0 or 1) or one by
   /// one as the downstream packet drains, evenly over `span` cycles from `start` on.
   struct Credit {
@@ -163,11 +115,14 @@ class Router : public sc_core::sc_module {
     int flits;
     int applied;  // flits already added to the output's credits
   };
+  // The state allocation reads on every run sits together: what every run scans of the outputs
+  // in one small array (OutputScan), the rest of them in another, their per-VC credits and
+  // owners in one arena, their requester bits in another (see README "Speed").
   struct OutputScan {
     std::uint64_t busy_until = 0;
-    std::int32_t reserved_fifo =
-        -1;                       // message FC: input FIFO whose turn it is, waiting for its port
-    std::int16_t requesters = 0;  // input FIFOs whose head packet wants it (requesters_of)
+    // Message FC: input FIFO whose turn it is, waiting for its port (-1: none).
+    std::int32_t reserved_fifo = -1;
+    std::int16_t requesters = 0;        // input FIFOs whose head packet wants it (requesters_of)
     std::int16_t gained_requester = 0;  // a requester was added since process() last visited it
     std::uint64_t credit_cycle = ~std::uint64_t{0};  // next cycle one of its credits lands
   };
@@ -182,10 +137,10 @@ class Router : public sc_core::sc_module {
     // input port (one at a time, so by start cycle; out_bw checks it).
     RingQueue<Credit> returning;
   };
-  /// The input FIFOs whose head packet wants output `out`.
-  RequesterSet requesters_of(int out) const {
-    return RequesterSet{requester_base_ + out * requester_words_per_output_,
-                        requester_words_per_output_};
+  /// The input FIFOs whose head packet wants output `out`, a bit per FIFO.
+  BitSetView requesters_of(int out) const {
+    return BitSetView{requester_base_ + out * requester_words_per_output_,
+                      requester_words_per_output_};
   }
   /// One input port's allocation state.
   struct Input {

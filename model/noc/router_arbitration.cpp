@@ -62,7 +62,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   OutputScan& scan = scan_[static_cast<std::size_t>(out)];
   if (scan.busy_until > now || scan.requesters == 0) return false;
   Output& output = outputs_[static_cast<std::size_t>(out)];
-  const RequesterSet requesters = requesters_of(out);
+  const BitSetView requesters = requesters_of(out);
   // Round robin over input ports (starting after the last port granted this output), and within
   // a port over its VCs (starting after the last VC that port sent).
   const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
@@ -90,7 +90,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   int reserve_fifo = -1;
   std::int64_t reserve_key = std::numeric_limits<std::int64_t>::max();
   // (A served reservation needs no search.)
-  const RequesterSet none;
+  const BitSetView none;
   for (const int fifo : best_fifo >= 0 ? none : requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;

@@ -1,0 +1,62 @@
+#pragma once
+// A set of small non-negative integers as bits in words someone else owns (e.g. one slice of an
+// arena per router output), iterated in increasing order.
+
+#include <cstdint>
+
+namespace mt {
+
+/// A view of `word_count` 64-bit words as a set of the integers 0 .. 64 * word_count - 1.
+struct BitSetView {
+  std::uint64_t* words = nullptr;
+  int word_count = 0;
+
+  /// True when `i` is in the set.
+  bool contains(int i) const { return ((words[i >> 6] >> (i & 63)) & 1U) != 0; }
+  /// Adds `i`.
+  void insert(int i) { words[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  /// Removes `i`; true when it was there.
+  bool erase(int i) {
+    if (!contains(i)) return false;
+    words[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
+    return true;
+  }
+
+  /// Visits the members in increasing order.
+  struct Iterator {
+    const std::uint64_t* words;
+    int word;
+    int last;
+    std::uint64_t bits;  // members of words[word] not visited yet
+    int operator*() const { return word * 64 + __builtin_ctzll(bits); }
+    Iterator& operator++() {
+      bits &= bits - 1;
+      settle();
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const {
+      return word != other.word || bits != other.bits;
+    }
+    /// Moves to the next word with a member (or to the end).
+    void settle() {
+      while (bits == 0) {
+        if (++word >= last) {
+          word = last;
+          return;
+        }
+        bits = words[word];
+      }
+    }
+  };
+  /// The smallest member.
+  Iterator begin() const {
+    if (word_count == 0) return end();
+    Iterator it{words, 0, word_count, words[0]};
+    it.settle();
+    return it;
+  }
+  /// Past the largest member.
+  Iterator end() const { return Iterator{words, word_count, word_count, 0}; }
+};
+
+}  // namespace mt
