@@ -9,7 +9,10 @@ namespace mt {
 
 LinkChannel::LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params,
                          const CycleClock& clock)
-    : sc_core::sc_module(name), params_(params), clock_(clock) {
+    : sc_core::sc_module(name),
+      latency_cycles_(params.latency_cycles),
+      clock_(clock),
+      params_(params) {
   in_socket.register_nb_transport_fw(this, &LinkChannel::nb_transport_fw);
   out_socket.register_nb_transport_bw(this, &LinkChannel::nb_transport_bw);
 }
@@ -55,7 +58,7 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
 
   tlm::tlm_phase forward_phase = tlm::BEGIN_REQ;
   sc_core::sc_time forward_delay =
-      delay + clock_.to_time(static_cast<std::uint64_t>(params_.latency_cycles));
+      delay + clock_.to_time(static_cast<std::uint64_t>(latency_cycles_));
   downstream_->nb_transport_fw(payload, forward_phase, forward_delay);
 
   phase = tlm::END_REQ;
@@ -69,7 +72,7 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payloa
     SC_REPORT_ERROR(name(), "unexpected phase on a link's backward path");
     return tlm::TLM_COMPLETED;
   }
-  delay += clock_.to_time(static_cast<std::uint64_t>(params_.latency_cycles));
+  delay += clock_.to_time(static_cast<std::uint64_t>(latency_cycles_));
   return upstream_->nb_transport_bw(payload, phase, delay);
 }
 

@@ -57,18 +57,21 @@ class LinkChannel : public sc_core::sc_module {
   /// Keeps the interfaces the sockets are bound to (see downstream_).
   void end_of_elaboration() override;
 
-  LinkParams params_;
+  // What a packet's forward and backward calls read comes first, in one cache line (the backward
+  // call, a credit, reads only it); the statistics and the parameters follow.
+  // The interfaces bound to out_socket and in_socket's backward path are called directly: a call
+  // through a socket first reads the socket's port, one more cache line per packet at scale.
+  alignas(64) tlm::tlm_bw_transport_if<>* upstream_ = nullptr;
+  int latency_cycles_ = 0;  // params_.latency_cycles
+  int last_flits_ = -1;     // flits of the last packet and its serialisation, cycles
+  tlm::tlm_fw_transport_if<>* downstream_ = nullptr;
   const CycleClock& clock_;
   std::uint64_t busy_until_ = 0;          // cycle the current packet's tail has left
-  int last_flits_ = -1;                   // flits of the last packet and its serialisation, cycles
   std::uint64_t last_serialization_ = 0;  // (packets of a run mostly have one or two sizes)
   std::uint64_t bytes_ = 0;
   std::uint64_t busy_cycles_ = 0;
   std::uint64_t packets_ = 0;
-  // The interfaces bound to out_socket and in_socket's backward path, called directly: a call
-  // through a socket first reads the socket's port, one more cache line per packet at scale.
-  tlm::tlm_fw_transport_if<>* downstream_ = nullptr;
-  tlm::tlm_bw_transport_if<>* upstream_ = nullptr;
+  LinkParams params_;
 };
 
 }  // namespace mt
