@@ -1,7 +1,6 @@
 #include "model/noc/router.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <string>
 
