@@ -1,0 +1,63 @@
+// The small containers of model/core that the router and NIC keep their hot state in.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "model/core/bit_set_view.h"
+#include "model/core/ring_queue.h"
+
+namespace {
+
+TEST_CASE("a ring queue keeps first-in first-out order when it grows with its front wrapped") {
+  mt::RingQueue<int> queue(4);
+  for (int i = 0; i < 3; ++i) queue.push_back(i);
+  queue.pop_front();
+  queue.pop_front();  // front at slot 2: the next pushes wrap around the 4 slots
+  for (int i = 3; i < 10; ++i) queue.push_back(i);  // grows at 4 elements, then at 8
+  REQUIRE(queue.size() == 8);
+  CHECK(queue[0] == 2);
+  CHECK(queue[7] == 9);
+  std::vector<int> order;
+  while (!queue.empty()) {
+    order.push_back(queue.front());
+    queue.pop_front();
+  }
+  CHECK(order == std::vector<int>{2, 3, 4, 5, 6, 7, 8, 9});
+  queue.push_back(42);  // still usable after draining
+  CHECK(queue.front() == 42);
+  CHECK(queue.size() == 1);
+}
+
+TEST_CASE("a ring queue copy holds the same elements in the same order") {
+  mt::RingQueue<int> queue(2);
+  for (int i = 0; i < 5; ++i) queue.push_back(i * 10);
+  queue.pop_front();
+  const mt::RingQueue<int> copy(queue);
+  REQUIRE(copy.size() == 4);
+  for (std::size_t i = 0; i < copy.size(); ++i) CHECK(copy[i] == static_cast<int>(i + 1) * 10);
+}
+
+TEST_CASE("a bit set view visits its members in increasing order across words") {
+  std::vector<std::uint64_t> words(3, 0);
+  mt::BitSetView set{words.data(), 3};
+  for (const int i : {130, 0, 64, 5, 191, 63}) set.insert(i);
+  CHECK(set.erase(5));
+  CHECK_FALSE(set.erase(5));
+  CHECK_FALSE(set.contains(5));
+  CHECK(set.contains(191));
+  std::vector<int> members;
+  for (const int i : set) members.push_back(i);
+  CHECK(members == std::vector<int>{0, 63, 64, 130, 191});
+  CHECK(words[1] == 1U);  // 64 is bit 0 of the second word
+
+  const mt::BitSetView none;
+  int visited = 0;
+  for (const int i : none) visited += i + 1;
+  CHECK(visited == 0);
+  std::vector<std::uint64_t> zero(2, 0);
+  const mt::BitSetView empty{zero.data(), 2};
+  CHECK_FALSE(empty.begin() != empty.end());
+}
+
+}  // namespace
