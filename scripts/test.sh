@@ -16,7 +16,7 @@ ctest --test-dir "$root/build" -j "$jobs" --output-on-failure --timeout 600
 
 if [ "${MT_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== build (ASan+UBSan, unit tests) =="
-  unit_areas="topology collective nic noc sim workload"
+  unit_areas="core topology collective nic noc sim workload"
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON >/dev/null
   # shellcheck disable=SC2046  # one target per area
   cmake --build "$root/build-asan" -j "$jobs" --target $(printf 'test_%s ' $unit_areas)
