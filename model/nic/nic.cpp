@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "model/noc/link.h"
+
 namespace mt {
 
 Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnvironment& env,
@@ -197,8 +199,13 @@ void Nic::process() {
 }
 
 void Nic::end_of_elaboration() {
-  for (auto& socket : tx_socket) tx_fw_.push_back(socket.operator->());
-  for (auto& socket : rx_socket) rx_bw_.push_back(socket.operator->());
+  for (int p = 0; p < params_.ports; ++p) {
+    tx_fw_.push_back(LinkChannel::attach_sender(tx_socket[static_cast<std::size_t>(p)].operator->(),
+                                                PortEntry::method<Nic, &Nic::tx_bw>(this, p)));
+    rx_bw_.push_back(
+        LinkChannel::attach_receiver(rx_socket[static_cast<std::size_t>(p)].operator->(),
+                                     PortEntry::method<Nic, &Nic::rx_fw>(this, p)));
+  }
 }
 
 bool Nic::barrier_allows(int step, std::uint64_t now) const {

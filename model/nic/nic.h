@@ -43,6 +43,7 @@
 #include "model/noc/cycle_clock.h"
 #include "model/noc/cycle_wakeup.h"
 #include "model/noc/packet.h"
+#include "model/noc/port_entry.h"
 #include "model/noc/routing.h"
 
 namespace mt {
@@ -205,7 +206,7 @@ class Nic : public sc_core::sc_module {
   tlm::tlm_sync_enum rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay);
   void process();
-  /// Keeps the interfaces the sockets are bound to (see tx_fw_).
+  /// Attaches to what the sockets are bound to (see tx_fw_).
   void end_of_elaboration() override;
   void complete_packet(const Timed& item, std::uint64_t now);
   /// Message `message` is in the node's buffer (and reduced): dependents may issue; `counter` is
@@ -224,10 +225,9 @@ class Nic : public sc_core::sc_module {
   const CycleClock& clock_;
   std::vector<TxPort> tx_;
   std::vector<int> tx_credits_;  // every port's credits, port by port
-  // The interfaces bound to tx_socket[p] and to rx_socket[p]'s backward path, called directly
-  // (a call through a socket first reads the socket and its port: cache lines at scale).
-  std::vector<tlm::tlm_fw_transport_if<>*> tx_fw_;
-  std::vector<tlm::tlm_bw_transport_if<>*> rx_bw_;
+  // Where tx_socket[p]'s packets and rx_socket[p]'s credits go (see PortEntry).
+  std::vector<PortEntry> tx_fw_;
+  std::vector<PortEntry> rx_bw_;
   std::vector<Timed> credits_;  // min-heap: credits coming back to tx ports
   RingQueue<Timed> reducing_;   // packets received, by reduction completion cycle
   struct Aggregation {

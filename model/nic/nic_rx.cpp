@@ -58,7 +58,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
   packet.credit_span = 0;
   tlm::tlm_phase phase = tlm::BEGIN_RESP;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  rx_bw_[static_cast<std::size_t>(item.port)]->nb_transport_bw(payload, phase, delay);
+  rx_bw_[static_cast<std::size_t>(item.port)](payload, phase, delay);
 
   MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(packet.message)];
   if (record.receive(packet.index, packet.payload_bytes)) {

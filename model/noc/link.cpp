@@ -10,11 +10,27 @@ namespace mt {
 LinkChannel::LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params,
                          const CycleClock& clock)
     : sc_core::sc_module(name),
-      latency_cycles_(params.latency_cycles),
       clock_(clock),
+      latency_cycles_(params.latency_cycles),
       params_(params) {
-  in_socket.register_nb_transport_fw(this, &LinkChannel::nb_transport_fw);
-  out_socket.register_nb_transport_bw(this, &LinkChannel::nb_transport_bw);
+  in_socket.bind(*this);
+  out_socket.bind(*this);
+}
+
+PortEntry LinkChannel::attach_sender(tlm::tlm_fw_transport_if<>* target,
+                                     const PortEntry& credits) {
+  auto* channel = dynamic_cast<LinkChannel*>(target);
+  if (channel == nullptr) return PortEntry::forward(target);
+  channel->upstream_ = credits;
+  return PortEntry::method<LinkChannel, &LinkChannel::forward>(channel, 0);
+}
+
+PortEntry LinkChannel::attach_receiver(tlm::tlm_bw_transport_if<>* initiator,
+                                       const PortEntry& packets) {
+  auto* channel = dynamic_cast<LinkChannel*>(initiator);
+  if (channel == nullptr) return PortEntry::backward(initiator);
+  channel->downstream_ = packets;
+  return PortEntry::method<LinkChannel, &LinkChannel::backward>(channel, 0);
 }
 
 std::uint64_t LinkChannel::serialization_cycles(int flits, int flit_bytes, double bytes_per_cycle) {
@@ -32,6 +48,28 @@ std::uint64_t LinkChannel::serialization_cycles(int flits, int flit_bytes, doubl
 
 tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payload,
                                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  return forward(0, payload, phase, delay);
+}
+
+tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payload,
+                                                tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  return backward(0, payload, phase, delay);
+}
+
+void LinkChannel::b_transport(tlm::tlm_generic_payload& /*payload*/, sc_core::sc_time& /*delay*/) {
+  SC_REPORT_ERROR(name(), "b_transport on a link (packets use nb_transport)");
+}
+
+bool LinkChannel::get_direct_mem_ptr(tlm::tlm_generic_payload& /*payload*/, tlm::tlm_dmi& /*dmi*/) {
+  return false;
+}
+
+unsigned int LinkChannel::transport_dbg(tlm::tlm_generic_payload& /*payload*/) { return 0; }
+
+void LinkChannel::invalidate_direct_mem_ptr(sc_dt::uint64 /*start*/, sc_dt::uint64 /*end*/) {}
+
+tlm::tlm_sync_enum LinkChannel::forward(int /*port*/, tlm::tlm_generic_payload& payload,
+                                        tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) {
     SC_REPORT_ERROR(name(), "unexpected phase on a link's forward path");
     return tlm::TLM_COMPLETED;
@@ -59,26 +97,26 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
   tlm::tlm_phase forward_phase = tlm::BEGIN_REQ;
   sc_core::sc_time forward_delay =
       delay + clock_.to_time(static_cast<std::uint64_t>(latency_cycles_));
-  downstream_->nb_transport_fw(payload, forward_phase, forward_delay);
+  downstream_(payload, forward_phase, forward_delay);
 
   phase = tlm::END_REQ;
   delay += clock_.to_time(ser);
   return tlm::TLM_UPDATED;
 }
 
-tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payload,
-                                                tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum LinkChannel::backward(int /*port*/, tlm::tlm_generic_payload& payload,
+                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_RESP) {
     SC_REPORT_ERROR(name(), "unexpected phase on a link's backward path");
     return tlm::TLM_COMPLETED;
   }
   delay += clock_.to_time(static_cast<std::uint64_t>(latency_cycles_));
-  return upstream_->nb_transport_bw(payload, phase, delay);
+  return upstream_(payload, phase, delay);
 }
 
 void LinkChannel::end_of_elaboration() {
-  downstream_ = out_socket.operator->();
-  upstream_ = in_socket.operator->();
+  if (!downstream_.bound()) downstream_ = PortEntry::forward(out_socket.operator->());
+  if (!upstream_.bound()) upstream_ = PortEntry::backward(in_socket.operator->());
 }
 
 }  // namespace mt

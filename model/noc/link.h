@@ -4,14 +4,13 @@
 // latency; a full-duplex cable is two LinkChannels. Also used, with zero latency, for the local
 // injection/ejection ports between a NIC and its router.
 
-#include <tlm_utils/passthrough_target_socket.h>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
 
 #include <cstdint>
 
 #include "model/noc/cycle_clock.h"
+#include "model/noc/port_entry.h"
 
 namespace mt {
 
@@ -24,13 +23,16 @@ struct LinkParams {
 };
 
 /// A directed channel between an upstream sender (router output or NIC port) and a downstream
-/// receiver (router input or NIC port). See model/noc/packet.h for the hop protocol.
-class LinkChannel : public sc_core::sc_module {
+/// receiver (router input or NIC port). See model/noc/packet.h for the hop protocol. The channel
+/// is its sockets' TLM interface itself (forward for the sender, backward for the receiver).
+class LinkChannel : public sc_core::sc_module,
+                    public tlm::tlm_fw_transport_if<>,
+                    public tlm::tlm_bw_transport_if<> {
  public:
   /// From the upstream sender: BEGIN_REQ starts a packet; credits go back through it.
-  tlm_utils::passthrough_target_socket<LinkChannel> in_socket{"in_socket"};
+  tlm::tlm_target_socket<> in_socket{"in_socket"};
   /// To the downstream receiver.
-  tlm_utils::simple_initiator_socket<LinkChannel> out_socket{"out_socket"};
+  tlm::tlm_initiator_socket<> out_socket{"out_socket"};
 
   /// A channel with `params`; `clock` converts cycles to SystemC time.
   LinkChannel(const sc_core::sc_module_name& name, const LinkParams& params,
@@ -39,6 +41,17 @@ class LinkChannel : public sc_core::sc_module {
   /// Cycles a packet of `flits` flits occupies a channel: ceil(flits * flit_bytes /
   /// bytes_per_cycle).
   static std::uint64_t serialization_cycles(int flits, int flit_bytes, double bytes_per_cycle);
+
+  /// For a sender whose socket is bound to `target` (at the end of elaboration): the entry its
+  /// packets take. When `target` is a LinkChannel, the channel's forward handler, and the
+  /// channel returns credits straight to `credits` (the sender's backward handler); otherwise
+  /// the interface.
+  static PortEntry attach_sender(tlm::tlm_fw_transport_if<>* target, const PortEntry& credits);
+  /// For a receiver whose socket is bound to `initiator`: the entry its credits take. When that
+  /// is a LinkChannel, its backward handler, and the channel delivers packets straight to
+  /// `packets` (the receiver's forward handler); otherwise the interface.
+  static PortEntry attach_receiver(tlm::tlm_bw_transport_if<>* initiator,
+                                   const PortEntry& packets);
 
   /// Parameters the channel was built with.
   const LinkParams& params() const { return params_; }
@@ -49,23 +62,36 @@ class LinkChannel : public sc_core::sc_module {
   /// Packets carried so far.
   std::uint64_t packets() const { return packets_; }
 
- private:
+  /// TLM forward path (the sender's socket): BEGIN_REQ starts a packet.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
+                                     sc_core::sc_time& delay) override;
+  /// TLM backward path (the receiver's socket): BEGIN_RESP returns a credit.
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
-                                     sc_core::sc_time& delay);
-  /// Keeps the interfaces the sockets are bound to (see downstream_).
+                                     sc_core::sc_time& delay) override;
+  /// Not part of the hop protocol: reports an error.
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) override;
+  /// No direct memory interface: false.
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& payload, tlm::tlm_dmi& dmi) override;
+  /// No debug transport: 0 bytes.
+  unsigned int transport_dbg(tlm::tlm_generic_payload& payload) override;
+  /// No direct memory interface: nothing to invalidate.
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
+
+ private:
+  tlm::tlm_sync_enum forward(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                             sc_core::sc_time& delay);
+  tlm::tlm_sync_enum backward(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                              sc_core::sc_time& delay);
+  /// Where packets and credits go when no component attached itself (any TLM peer).
   void end_of_elaboration() override;
 
   // What a packet's forward and backward calls read comes first, in one cache line (the backward
-  // call, a credit, reads only it); the statistics and the parameters follow.
-  // The interfaces bound to out_socket and in_socket's backward path are called directly: a call
-  // through a socket first reads the socket's port, one more cache line per packet at scale.
-  alignas(64) tlm::tlm_bw_transport_if<>* upstream_ = nullptr;
+  // call, a credit, reads only it); the serialisation state and statistics follow.
+  alignas(64) PortEntry downstream_;  // the receiver's forward handler
+  PortEntry upstream_;                 // the sender's backward handler
+  const CycleClock& clock_;
   int latency_cycles_ = 0;  // params_.latency_cycles
   int last_flits_ = -1;     // flits of the last packet and its serialisation, cycles
-  tlm::tlm_fw_transport_if<>* downstream_ = nullptr;
-  const CycleClock& clock_;
   std::uint64_t busy_until_ = 0;          // cycle the current packet's tail has left
   std::uint64_t last_serialization_ = 0;  // (packets of a run mostly have one or two sizes)
   std::uint64_t bytes_ = 0;

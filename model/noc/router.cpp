@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "model/noc/link.h"
 #include "model/noc/packet.h"
 
 namespace mt {
@@ -145,8 +146,16 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
 }
 
 void Router::end_of_elaboration() {
-  for (auto& socket : out_socket) out_fw_.push_back(socket.operator->());
-  for (auto& socket : in_socket) in_bw_.push_back(socket.operator->());
+  for (std::size_t o = 0; o < out_socket.size(); ++o) {
+    out_fw_.push_back(LinkChannel::attach_sender(
+        out_socket[o].operator->(),
+        PortEntry::method<Router, &Router::out_bw>(this, static_cast<int>(o))));
+  }
+  for (std::size_t i = 0; i < in_socket.size(); ++i) {
+    in_bw_.push_back(LinkChannel::attach_receiver(
+        in_socket[i].operator->(),
+        PortEntry::method<Router, &Router::in_fw>(this, static_cast<int>(i))));
+  }
 }
 
 void Router::revisit_requesters_of(int port) {

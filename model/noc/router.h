@@ -27,6 +27,7 @@
 #include "model/noc/cycle_clock.h"
 #include "model/noc/cycle_wakeup.h"
 #include "model/noc/packet.h"
+#include "model/noc/port_entry.h"
 #include "model/noc/routing.h"
 #include "model/noc/switch_allocator.h"
 
@@ -161,7 +162,7 @@ class Router : public sc_core::sc_module {
   tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
   void process();
-  /// Keeps the interfaces the sockets are bound to (see out_fw_).
+  /// Attaches to what the sockets are bound to (see out_fw_).
   void end_of_elaboration() override;
   /// True when some free output has a ready packet it could take now (downstream VC and
   /// credits) or a reservation: otherwise allocate() would change nothing at `now`.
@@ -201,10 +202,9 @@ class Router : public sc_core::sc_module {
   std::vector<std::uint64_t> requester_words_;  // per output: its requester bits
   std::uint64_t* requester_base_ = nullptr;     // requester_words_.data()
   int requester_words_per_output_ = 0;
-  // The interfaces bound to out_socket[o] and to in_socket[i]'s backward path, called directly
-  // (a call through a socket first reads the socket and its port: cache lines at scale).
-  std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;
-  std::vector<tlm::tlm_bw_transport_if<>*> in_bw_;
+  // Where out_socket[o]'s packets and in_socket[i]'s credits go (see PortEntry).
+  std::vector<PortEntry> out_fw_;
+  std::vector<PortEntry> in_bw_;
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
   int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)

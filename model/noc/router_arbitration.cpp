@@ -203,7 +203,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   const tlm::tlm_sync_enum status =
-      out_fw_[static_cast<std::size_t>(out)]->nb_transport_fw(payload, phase, delay);
+      out_fw_[static_cast<std::size_t>(out)](payload, phase, delay);
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   scan.busy_until = now + serialization;
@@ -220,7 +220,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   packet.credit_span = per_flit ? serialization : 0;
   tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
   sc_core::sc_time credit_delay = clock_.to_time(per_flit ? 1 : serialization);
-  in_bw_[static_cast<std::size_t>(in_port)]->nb_transport_bw(payload, credit_phase, credit_delay);
+  in_bw_[static_cast<std::size_t>(in_port)](payload, credit_phase, credit_delay);
   return true;
 }
 

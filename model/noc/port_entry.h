@@ -1,0 +1,66 @@
+#pragma once
+// PortEntry: where a packet (or its credit) goes next, called directly. Links, routers and NICs are
+// bound by TLM-2.0 sockets as usual; at the end of elaboration each keeps, per socket, one entry
+// into what the socket is bound to (see LinkChannel::attach_sender/attach_receiver). A call then
+// reads only the entry, which sits in the caller's own state, and lands in the handler of the
+// component behind it: a call through a socket first reads the socket's port, then the peer
+// socket's callback object, two cache lines per hop that no cache holds at pod scale (README
+// "Speed").
+
+#include <systemc>
+#include <tlm>
+
+namespace mt {
+
+/// A direct entry into one port's nb_transport handler of a component, or into a TLM interface.
+struct PortEntry {
+  /// Calls the handler of `owner` for `port`.
+  using Call = tlm::tlm_sync_enum (*)(void* owner, int port, tlm::tlm_generic_payload& payload,
+                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
+
+  void* owner = nullptr;  ///< the component (or interface) called
+  Call call = nullptr;    ///< its handler
+  int port = 0;           ///< the port (socket tag) the handler is called for
+
+  /// True once the entry leads somewhere.
+  bool bound() const { return call != nullptr; }
+  /// Hands the payload to the handler.
+  tlm::tlm_sync_enum operator()(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                sc_core::sc_time& delay) const {
+    return call(owner, port, payload, phase, delay);
+  }
+
+  /// The entry into `Method` of `owner` (a tagged socket's callback) for `port`.
+  template <class T, tlm::tlm_sync_enum (T::*Method)(int, tlm::tlm_generic_payload&,
+                                                     tlm::tlm_phase&, sc_core::sc_time&)>
+  static PortEntry method(T* owner, int port) {
+    return PortEntry{owner,
+                     [](void* self, int tag, tlm::tlm_generic_payload& payload,
+                        tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+                       return (static_cast<T*>(self)->*Method)(tag, payload, phase, delay);
+                     },
+                     port};
+  }
+  /// The entry into a forward interface (any TLM target).
+  static PortEntry forward(tlm::tlm_fw_transport_if<>* target) {
+    return PortEntry{target,
+                     [](void* self, int, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                        sc_core::sc_time& delay) {
+                       return static_cast<tlm::tlm_fw_transport_if<>*>(self)->nb_transport_fw(
+                           payload, phase, delay);
+                     },
+                     0};
+  }
+  /// The entry into a backward interface (any TLM initiator).
+  static PortEntry backward(tlm::tlm_bw_transport_if<>* initiator) {
+    return PortEntry{initiator,
+                     [](void* self, int, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                        sc_core::sc_time& delay) {
+                       return static_cast<tlm::tlm_bw_transport_if<>*>(self)->nb_transport_bw(
+                           payload, phase, delay);
+                     },
+                     0};
+  }
+};
+
+}  // namespace mt
