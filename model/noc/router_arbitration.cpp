@@ -202,8 +202,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum status =
-      out_fw_[static_cast<std::size_t>(out)](payload, phase, delay);
+  const tlm::tlm_sync_enum status = out_fw_[static_cast<std::size_t>(out)](payload, phase, delay);
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   scan.busy_until = now + serialization;
