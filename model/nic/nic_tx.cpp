@@ -137,8 +137,7 @@ bool Nic::send_packet(int p, std::uint64_t now) {
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum status =
-      tx_fw_[static_cast<std::size_t>(p)](*payload, phase, delay);
+  const tlm::tlm_sync_enum status = tx_fw_[static_cast<std::size_t>(p)](*payload, phase, delay);
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   port.busy_until = now + serialization;

@@ -17,8 +17,7 @@ LinkChannel::LinkChannel(const sc_core::sc_module_name& name, const LinkParams& 
   out_socket.bind(*this);
 }
 
-PortEntry LinkChannel::attach_sender(tlm::tlm_fw_transport_if<>* target,
-                                     const PortEntry& credits) {
+PortEntry LinkChannel::attach_sender(tlm::tlm_fw_transport_if<>* target, const PortEntry& credits) {
   auto* channel = dynamic_cast<LinkChannel*>(target);
   if (channel == nullptr) return PortEntry::forward(target);
   channel->upstream_ = credits;
@@ -64,7 +63,9 @@ bool LinkChannel::get_direct_mem_ptr(tlm::tlm_generic_payload& /*payload*/, tlm:
   return false;
 }
 
-unsigned int LinkChannel::transport_dbg(tlm::tlm_generic_payload& /*payload*/) { return 0; }
+unsigned int LinkChannel::transport_dbg(tlm::tlm_generic_payload& /*payload*/) {
+  return 0;
+}
 
 void LinkChannel::invalidate_direct_mem_ptr(sc_dt::uint64 /*start*/, sc_dt::uint64 /*end*/) {}
 

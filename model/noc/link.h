@@ -50,8 +50,7 @@ class LinkChannel : public sc_core::sc_module,
   /// For a receiver whose socket is bound to `initiator`: the entry its credits take. When that
   /// is a LinkChannel, its backward handler, and the channel delivers packets straight to
   /// `packets` (the receiver's forward handler); otherwise the interface.
-  static PortEntry attach_receiver(tlm::tlm_bw_transport_if<>* initiator,
-                                   const PortEntry& packets);
+  static PortEntry attach_receiver(tlm::tlm_bw_transport_if<>* initiator, const PortEntry& packets);
 
   /// Parameters the channel was built with.
   const LinkParams& params() const { return params_; }
@@ -88,10 +87,10 @@ class LinkChannel : public sc_core::sc_module,
   // What a packet's forward and backward calls read comes first, in one cache line (the backward
   // call, a credit, reads only it); the serialisation state and statistics follow.
   alignas(64) PortEntry downstream_;  // the receiver's forward handler
-  PortEntry upstream_;                 // the sender's backward handler
+  PortEntry upstream_;                // the sender's backward handler
   const CycleClock& clock_;
-  int latency_cycles_ = 0;  // params_.latency_cycles
-  int last_flits_ = -1;     // flits of the last packet and its serialisation, cycles
+  int latency_cycles_ = 0;                // params_.latency_cycles
+  int last_flits_ = -1;                   // flits of the last packet and its serialisation, cycles
   std::uint64_t busy_until_ = 0;          // cycle the current packet's tail has left
   std::uint64_t last_serialization_ = 0;  // (packets of a run mostly have one or two sizes)
   std::uint64_t bytes_ = 0;
