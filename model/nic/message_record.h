@@ -20,8 +20,13 @@ struct MessageRecord {
   std::uint64_t arrival_cycle = 0;   ///< cycle its last packet was reduced at the peer
   std::uint64_t bytes = 0;           ///< payload bytes the message carries (its chunk), bytes
   std::uint64_t bytes_received = 0;  ///< payload bytes received so far at the peer, bytes
-  std::vector<std::uint8_t> seen;    ///< per packet index: times received (released on arrival)
-  int bad_indices = 0;               ///< packets received with an index outside 0..packets-1
+  /// Which packet indices arrived: for up to 64 packets a bit per index in `once` (received at
+  /// least once) and `more` (more than once), in the record itself; beyond that a count per index
+  /// in `seen` (saturating; released by release_indices()).
+  std::uint64_t once = 0;
+  std::uint64_t more = 0;
+  std::vector<std::uint8_t> seen;
+  int bad_indices = 0;  ///< packets received with an index outside 0..packets-1
   bool staged = false;  ///< receive staging: packets landed unreduced (Op::apply_after unissued)
 
   /// Sender side, at issue: the message is split into `packets` packets carrying `bytes` payload
@@ -33,6 +38,12 @@ struct MessageRecord {
   /// After completion: empty when the payload bytes received equal the message's bytes and every
   /// packet index 0..packets-1 arrived exactly once; else what is wrong, naming message `id`.
   std::string check_complete(int id) const;
+  /// After completion: frees the per-index counts of a long message (memory then follows the
+  /// messages in flight, not the data size).
+  void release_indices() { std::vector<std::uint8_t>().swap(seen); }
+
+  /// Messages of up to this many packets keep their indices in `once` and `more`.
+  static constexpr int kInlinePackets = 64;
 };
 
 }  // namespace mt

@@ -67,9 +67,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     if (!problem.empty() && env_.data_error != nullptr && env_.data_error->empty()) {
       *env_.data_error = problem;
     }
-    // Per-packet counts are needed only while the message is in flight: release them so memory
-    // follows the messages in flight, not the data size.
-    std::vector<std::uint8_t>().swap(record.seen);
+    record.release_indices();
     if (awaits_own_issue(packet.message)) {
       // Receive staging: held until this node has issued its own message of the chunk.
       const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;

@@ -74,5 +74,28 @@ TEST_CASE("start resets the accounting of a reused record", "[nic][data]") {
   CHECK(record.check_complete(0).empty());
 }
 
+// Up to 64 packets the indices are bits in the record, beyond that counts in a vector: the same
+// accounting either way, including at the edges of the bit set.
+TEST_CASE("missing and repeated indices are found in short and long messages alike",
+          "[nic][data]") {
+  for (const int packets : {64, 65, 100}) {
+    CAPTURE(packets);
+    MessageRecord record = started(static_cast<std::uint64_t>(packets) * 256, 256);
+    REQUIRE(record.packets == packets);
+    // Index 0 twice, the last index never; every other index once.
+    bool done = false;
+    for (int index = 0; index < packets - 1; ++index) done = record.receive(index, 256);
+    CHECK_FALSE(done);
+    CHECK(record.receive(0, 256));
+    CHECK(record.check_complete(3) ==
+          "data error: message 3 completed with " + std::to_string(packets) +
+              " packets but 1 packet index(es) missing (first " + std::to_string(packets - 1) +
+              "); 1 packet index(es) received more than once (first 0)");
+    record.start(packets, static_cast<std::uint64_t>(packets) * 256);
+    for (int index = packets - 1; index >= 0; --index) record.receive(index, 256);
+    CHECK(record.check_complete(3).empty());
+  }
+}
+
 }  // namespace
 }  // namespace mt
