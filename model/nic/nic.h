@@ -174,7 +174,9 @@ class Nic : public sc_core::sc_module {
     int rx_port = -1;                        // receiver port it must be ejected to (-1: any)
     int dst_counter = 0;                     // receiver's arrival counter (hardware issue)
     unsigned half_way = 0;                   // dimensions where both ways are shortest
-    const std::vector<int>* path = nullptr;  // its route (when half_way is 0)
+    const std::vector<int>* path = nullptr;  // its route (when half_way is 0)...
+    int hops = 0;                            // ...its length...
+    int first_link = -1;                     // ...and first link
   };
   /// The DMA hands a message's packets to a port's transmit queue at one per cycle.
   static constexpr std::uint64_t kDmaPacketsPerCycle = 1;

@@ -30,6 +30,10 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
                       : params_.program_counters[static_cast<std::size_t>(index)];
   m.half_way = env_.half_way.empty() ? 0 : env_.half_way[static_cast<std::size_t>(message)];
   m.path = env_.paths[static_cast<std::size_t>(message)];
+  if (m.path != nullptr && !m.path->empty()) {
+    m.hops = static_cast<int>(m.path->size());
+    m.first_link = m.path->front();
+  }
   m.packets = packets_for(m.bytes, params_.packet_bytes);
   m.start = std::max(now, host_free_) + params_.software_issue_cycles;
   host_free_ = m.start;
@@ -113,27 +117,27 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   packet.payload_bytes = payload_bytes;
   packet.elements = (payload_bytes + params_.element_bytes - 1) / params_.element_bytes;
   packet.flits = flits;
-  packet.path = m.path;
+  // The port is the first link of the route when the NIC drives links: the packet has taken it
+  // once it is sent.
+  const int taken = params_.drives_links ? 1 : 0;
   if (m.half_way != 0) {
     // Each packet picks its ways where both are shortest; under message flow control the body
     // packets follow their head, so the message picks once.
     const int draw = params_.message_flow_control ? 0 : m.next_packet;
-    packet.path =
-        &env_.routing->route(params_.node, m.peer, half_way_ways(m.message, draw) & m.half_way);
+    const std::vector<int>& path =
+        env_.routing->route(params_.node, m.peer, half_way_ways(m.message, draw) & m.half_way);
+    packet.set_route(&path, static_cast<int>(path.size()), path.front(), taken);
+  } else {
+    packet.set_route(m.path, m.hops, m.first_link, taken);
   }
   packet.vc = vc;
   packet.route = RouteState{};
-  packet.hop = 0;
   packet.credit_vc = 0;
   packet.head = head;
   packet.message_flow = params_.message_flow_control;
   packet.rx_port = m.rx_port;
   packet.dst_counter = m.dst_counter;
-  if (params_.drives_links) {
-    // The port is the first link of the route: the packet has taken it once it is sent.
-    packet.hop = 1;
-    env_.routing->advance((*packet.path)[0], packet.route);
-  }
+  if (params_.drives_links) env_.routing->advance((*packet.path)[0], packet.route);
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

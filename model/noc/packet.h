@@ -51,9 +51,11 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   int flits = 1;                  ///< flits on the wire (payload + head flit bytes, rounded up)
   const std::vector<int>* path = nullptr;  ///< directed link ids from src to dst (source route)
   int hop = 0;                             ///< index in *path of the next link to take
-  int vc = 0;         ///< virtual channel of the buffer the packet is heading to / sits in
-  RouteState route;   ///< VC class state along the route (see RoutingTable::advance)
-  int credit_vc = 0;  ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
+  int hops = 0;                            ///< path->size(), kept here with...
+  int next_link = -1;  ///< ...(*path)[hop] (-1 past the end): a router reads no path memory
+  int vc = 0;          ///< virtual channel of the buffer the packet is heading to / sits in
+  RouteState route;    ///< VC class state along the route (see RoutingTable::advance)
+  int credit_vc = 0;   ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
   /// In a BEGIN_RESP credit return: 0 when all `flits` are free after the annotated delay;
   /// otherwise the space frees flit by flit as the packet drains, evenly over this many cycles
   /// from the annotated delay on (the first flit's credit arrives then, the last span - 1 cycles
@@ -70,6 +72,20 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   int dst_counter = 0;  ///< receiver's arrival counter the message increments (hardware issue)
   /// Receiver NIC port the message must be ejected to (-1: any free ejection port).
   int rx_port = -1;
+
+  /// Starts the packet at link `hop` of `path` (of `hops` links, the first `first_link`).
+  void set_route(const std::vector<int>* route_path, int route_hops, int first_link, int at) {
+    path = route_path;
+    hops = route_hops;
+    hop = 0;
+    next_link = first_link;
+    while (hop < at) take_hop();
+  }
+  /// The packet has taken next_link.
+  void take_hop() {
+    ++hop;
+    next_link = hop < hops ? (*path)[static_cast<std::size_t>(hop)] : -1;
+  }
 };
 
 /// A payload as PacketPool makes it: the header lives next to the payload, so reading it is one

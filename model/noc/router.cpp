@@ -49,6 +49,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
     std::fill(slot + vcs, slot + 2 * vcs, -1);
     slot += 2 * vcs;
     outputs_.push_back(output);
+    out_hops_.push_back(output.config.link >= 0 ? routing_.hop(output.config.link)
+                                                : RoutingTable::LinkHop{});
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
   SC_METHOD(process);
@@ -74,16 +76,19 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   entry.flow = packet.flow;
   entry.head = packet.head;
   entry.message_flow = packet.message_flow;
-  const std::size_t hops = packet.path->size();
-  if (static_cast<std::size_t>(packet.hop) < hops) {
-    const int link = (*packet.path)[static_cast<std::size_t>(packet.hop)];
-    if (routing_.topology().link(link).src != params_.vertex) {
+  if (packet.hop < packet.hops) {
+    const int link = packet.next_link;
+    entry.out = -1;
+    for (std::size_t o = 0; o < out_hops_.size(); ++o) {
+      if (out_hops_[o].link == link) entry.out = static_cast<int>(o);
+    }
+    if (entry.out < 0) {
       SC_REPORT_ERROR(name(), ("message " + std::to_string(packet.message) + ": route link " +
                                std::to_string(link) + " does not leave this router")
                                   .c_str());
+      return tlm::TLM_COMPLETED;
     }
-    entry.out = routing_.out_index(link);
-    routing_.advance(link, entry.route);
+    routing_.advance(out_hops_[static_cast<std::size_t>(entry.out)], entry.route);
     const auto range = routing_.vc_range(entry.route.vc_class,
                                          outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
     entry.vc_first = static_cast<std::int16_t>(range.first);

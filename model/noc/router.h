@@ -197,6 +197,8 @@ class Router : public sc_core::sc_module {
   std::vector<int> fifo_flits_;
   std::vector<Input> inputs_;
   std::vector<OutputScan> scan_;  // per output
+  // Per output: the link it drives (link -1 for an ejection port), for routing arriving packets.
+  std::vector<RoutingTable::LinkHop> out_hops_;
   std::vector<Output> outputs_;
   std::vector<int> arena_;                      // per output: its credits and VC owners
   std::vector<std::uint64_t> requester_words_;  // per output: its requester bits

@@ -65,22 +65,30 @@ const std::vector<int>& RoutingTable::route(int src, int dst, unsigned half_way_
   return it->second;
 }
 
-void RoutingTable::advance(int link, RouteState& state) const {
+RoutingTable::LinkHop RoutingTable::hop(int link) const {
+  const Link& l = topology_.link(link);
+  LinkHop hop;
+  hop.link = link;
+  hop.dim = static_cast<std::int16_t>(link_dimension(link));
+  hop.wraps = link_wraps(link);
+  hop.switch_pair = topology_.is_switch(l.src) && topology_.is_switch(l.dst);
+  return hop;
+}
+
+void RoutingTable::advance(const LinkHop& hop, RouteState& state) const {
   if (hop_classes_) {
-    const Link& l = topology_.link(link);
-    if (topology_.is_switch(l.src) && topology_.is_switch(l.dst)) {
+    if (hop.switch_pair) {
       if (state.switch_hops > 0) state.vc_class = 1;
       ++state.switch_hops;
     }
     return;
   }
   if (!dateline_) return;
-  const int d = link_dimension(link);
-  if (d != state.dim) {
-    state.dim = d;
+  if (hop.dim != state.dim) {
+    state.dim = hop.dim;
     state.vc_class = 0;
   }
-  if (link_wraps(link)) state.vc_class = 1;
+  if (hop.wraps) state.vc_class = 1;
 }
 
 std::pair<int, int> RoutingTable::vc_range(int vc_class, int vcs) const {

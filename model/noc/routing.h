@@ -35,6 +35,15 @@ unsigned half_way_ways(int message, int packet);
 /// Routes and virtual-channel policy for one topology.
 class RoutingTable {
  public:
+  /// What a route's VC class needs to know of one link, compact enough that a router keeps its
+  /// outputs' records beside its own state (see Router::in_fw).
+  struct LinkHop {
+    int link = -1;             ///< link id (-1: not a network link)
+    std::int16_t dim = -1;     ///< link_dimension()
+    bool wraps = false;        ///< link_wraps()
+    bool switch_pair = false;  ///< both ends are switches
+  };
+
   /// Routing for `topology`, which must outlive the table: VC classes (dateline on ring/torus,
   /// hop classes on BiGraph), output/input port indices of every link; routes are computed on
   /// first use.
@@ -65,7 +74,11 @@ class RoutingTable {
   /// with one class the links a -> b -> a' -> b' -> a would close a cycle of buffer
   /// dependencies; with the rule, class-0 buffers wait only on class-1 or ejection buffers, and
   /// class-1 buffers only on ejection.
-  void advance(int link, RouteState& state) const;
+  void advance(int link, RouteState& state) const { advance(hop(link), state); }
+  /// advance() with the link's record.
+  void advance(const LinkHop& hop, RouteState& state) const;
+  /// The record of `link`.
+  LinkHop hop(int link) const;
   /// VCs [first, last) a packet of `vc_class` may use when a buffer has `vcs` VCs.
   std::pair<int, int> vc_range(int vc_class, int vcs) const;
   /// Throws RoutingError unless `path` is a chain of links from endpoint src to endpoint dst.

@@ -157,8 +157,8 @@ inline tlm::tlm_generic_payload* make_packet(PacketPool& pool, int message, int 
   p.message = message;
   p.flits = flits;
   p.payload_bytes = flits * 16;
-  p.path = path;
-  p.hop = hop;
+  p.set_route(path, path == nullptr ? 0 : static_cast<int>(path->size()),
+              path == nullptr || path->empty() ? -1 : path->front(), hop);
   p.vc = vc;
   return payload;
 }
