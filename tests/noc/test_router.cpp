@@ -117,6 +117,18 @@ TEST_CASE("a head leaves pipeline_cycles after it arrives; the input's credit fo
   CHECK(b.router->buffered_packets() == 0);
 }
 
+TEST_CASE("a packet whose next link does not leave the router is reported, naming the link",
+          "[noc][router]") {
+  RouterBench b;
+  // Hop 0 of the route from endpoint 0 is the link into the switch, not one of its outputs.
+  const auto& path = b.to_node2[0];
+  b.senders[0]->send_at(5, test::make_packet(b.pool, 42, 0, 2, &path, 0, kFlits));
+  CHECK_THROWS_WITH(b.run(100),
+                    Catch::Contains("message 42: route link " + std::to_string(path[0]) +
+                                    " does not leave this router"));
+  CHECK(b.out2().empty());
+}
+
 TEST_CASE("packets of one input leave one link serialisation apart, on the output VCs in turn",
           "[noc][router]") {
   // A real link: 4 flits of 16 B at 12 B/cycle = ceil(64 / 12) = 6 cycles, latency 9.
