@@ -202,10 +202,13 @@ void Nic::end_of_elaboration() {
   for (int p = 0; p < params_.ports; ++p) {
     tx_fw_.push_back(LinkChannel::attach_sender(tx_socket[static_cast<std::size_t>(p)].operator->(),
                                                 PortEntry::method<Nic, &Nic::tx_bw>(this, p)));
-    rx_bw_.push_back(
-        LinkChannel::attach_receiver(rx_socket[static_cast<std::size_t>(p)].operator->(),
-                                     PortEntry::method<Nic, &Nic::rx_fw>(this, p)));
+    LinkChannel::attach_receiver(rx_socket[static_cast<std::size_t>(p)].operator->(),
+                                 PortEntry::method<Nic, &Nic::rx_fw>(this, p));
   }
+}
+
+void Nic::start_of_simulation() {
+  for (auto& socket : rx_socket) rx_bw_.push_back(LinkChannel::credit_path(socket.operator->()));
 }
 
 bool Nic::barrier_allows(int step, std::uint64_t now) const {

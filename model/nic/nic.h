@@ -210,6 +210,8 @@ class Nic : public sc_core::sc_module {
   void process();
   /// Attaches to what the sockets are bound to (see tx_fw_).
   void end_of_elaboration() override;
+  /// Finds where the receive ports' credits go (see rx_bw_).
+  void start_of_simulation() override;
   void complete_packet(const Timed& item, std::uint64_t now);
   /// Message `message` is in the node's buffer (and reduced): dependents may issue; `counter` is
   /// the arrival counter it increments (hardware issue).
@@ -229,7 +231,7 @@ class Nic : public sc_core::sc_module {
   std::vector<int> tx_credits_;  // every port's credits, port by port
   // Where tx_socket[p]'s packets and rx_socket[p]'s credits go (see PortEntry).
   std::vector<PortEntry> tx_fw_;
-  std::vector<PortEntry> rx_bw_;
+  std::vector<CreditPath> rx_bw_;
   std::vector<Timed> credits_;  // min-heap: credits coming back to tx ports
   RingQueue<Timed> reducing_;   // packets received, by reduction completion cycle
   struct Aggregation {

@@ -24,12 +24,16 @@ PortEntry LinkChannel::attach_sender(tlm::tlm_fw_transport_if<>* target, const P
   return PortEntry::method<LinkChannel, &LinkChannel::forward>(channel, 0);
 }
 
-PortEntry LinkChannel::attach_receiver(tlm::tlm_bw_transport_if<>* initiator,
-                                       const PortEntry& packets) {
+void LinkChannel::attach_receiver(tlm::tlm_bw_transport_if<>* initiator, const PortEntry& packets) {
   auto* channel = dynamic_cast<LinkChannel*>(initiator);
-  if (channel == nullptr) return PortEntry::backward(initiator);
-  channel->downstream_ = packets;
-  return PortEntry::method<LinkChannel, &LinkChannel::backward>(channel, 0);
+  if (channel != nullptr) channel->downstream_ = packets;
+}
+
+CreditPath LinkChannel::credit_path(tlm::tlm_bw_transport_if<>* initiator) {
+  const auto* channel = dynamic_cast<const LinkChannel*>(initiator);
+  if (channel == nullptr) return CreditPath{PortEntry::backward(initiator)};
+  return CreditPath{channel->upstream_,
+                    channel->clock_.to_time(static_cast<std::uint64_t>(channel->latency_cycles_))};
 }
 
 std::uint64_t LinkChannel::serialization_cycles(int flits, int flit_bytes, double bytes_per_cycle) {

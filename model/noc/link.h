@@ -47,10 +47,14 @@ class LinkChannel : public sc_core::sc_module,
   /// channel returns credits straight to `credits` (the sender's backward handler); otherwise
   /// the interface.
   static PortEntry attach_sender(tlm::tlm_fw_transport_if<>* target, const PortEntry& credits);
-  /// For a receiver whose socket is bound to `initiator`: the entry its credits take. When that
-  /// is a LinkChannel, its backward handler, and the channel delivers packets straight to
-  /// `packets` (the receiver's forward handler); otherwise the interface.
-  static PortEntry attach_receiver(tlm::tlm_bw_transport_if<>* initiator, const PortEntry& packets);
+  /// For a receiver whose socket is bound to `initiator` (at the end of elaboration): when that
+  /// is a LinkChannel, the channel delivers packets straight to `packets` (the receiver's forward
+  /// handler).
+  static void attach_receiver(tlm::tlm_bw_transport_if<>* initiator, const PortEntry& packets);
+  /// For that receiver, once every component is attached (at the start of simulation): where its
+  /// credits go. Through a LinkChannel, straight to the sender's backward handler after the
+  /// wire's latency; otherwise into the interface.
+  static CreditPath credit_path(tlm::tlm_bw_transport_if<>* initiator);
 
   /// Parameters the channel was built with.
   const LinkParams& params() const { return params_; }
@@ -84,8 +88,9 @@ class LinkChannel : public sc_core::sc_module,
   /// Where packets and credits go when no component attached itself (any TLM peer).
   void end_of_elaboration() override;
 
-  // What a packet's forward and backward calls read comes first, in one cache line (the backward
-  // call, a credit, reads only it); the serialisation state and statistics follow.
+  // What a packet's forward call reads comes first, in one cache line; the serialisation state
+  // and statistics follow. (Credits from a receiver attached by credit_path() skip the channel;
+  // the backward call reads only this line.)
   alignas(64) PortEntry downstream_;  // the receiver's forward handler
   PortEntry upstream_;                // the sender's backward handler
   const CycleClock& clock_;

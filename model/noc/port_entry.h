@@ -63,4 +63,19 @@ struct PortEntry {
   }
 };
 
+/// Where a receiver's credits go: to the sender's backward handler, `latency` later. A credit
+/// crossing a LinkChannel changes nothing in the channel but the time, so the receiver keeps the
+/// sender's entry and the wire's latency (LinkChannel::credit_path) and calls the sender directly.
+struct CreditPath {
+  PortEntry to;                                      ///< the sender's backward handler
+  sc_core::sc_time latency = sc_core::SC_ZERO_TIME;  ///< added to the credit's delay
+
+  /// Returns the credit to the sender.
+  tlm::tlm_sync_enum operator()(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
+                                sc_core::sc_time& delay) const {
+    delay += latency;
+    return to(payload, phase, delay);
+  }
+};
+
 }  // namespace mt

@@ -157,10 +157,14 @@ void Router::end_of_elaboration() {
         PortEntry::method<Router, &Router::out_bw>(this, static_cast<int>(o))));
   }
   for (std::size_t i = 0; i < in_socket.size(); ++i) {
-    in_bw_.push_back(LinkChannel::attach_receiver(
+    LinkChannel::attach_receiver(
         in_socket[i].operator->(),
-        PortEntry::method<Router, &Router::in_fw>(this, static_cast<int>(i))));
+        PortEntry::method<Router, &Router::in_fw>(this, static_cast<int>(i)));
   }
+}
+
+void Router::start_of_simulation() {
+  for (auto& socket : in_socket) in_bw_.push_back(LinkChannel::credit_path(socket.operator->()));
 }
 
 void Router::revisit_requesters_of(int port) {

@@ -164,6 +164,8 @@ class Router : public sc_core::sc_module {
   void process();
   /// Attaches to what the sockets are bound to (see out_fw_).
   void end_of_elaboration() override;
+  /// Finds where the inputs' credits go (see in_bw_).
+  void start_of_simulation() override;
   /// True when some free output has a ready packet it could take now (downstream VC and
   /// credits) or a reservation: otherwise allocate() would change nothing at `now`.
   bool can_move(std::uint64_t now) const;
@@ -206,7 +208,7 @@ class Router : public sc_core::sc_module {
   int requester_words_per_output_ = 0;
   // Where out_socket[o]'s packets and in_socket[i]'s credits go (see PortEntry).
   std::vector<PortEntry> out_fw_;
-  std::vector<PortEntry> in_bw_;
+  std::vector<CreditPath> in_bw_;
   SwitchAllocator allocator_;    // rotating order in which outputs arbitrate
   std::vector<int> visit_rank_;  // per output: its position in a pass starting at...
   int visit_rank_start_ = -1;    // ...this output (-1: not computed yet)
