@@ -87,16 +87,18 @@ tlm::tlm_sync_enum LinkChannel::forward(int /*port*/, tlm::tlm_generic_payload& 
                                 .c_str());
   }
   if (packet.flits != last_flits_) {
+    // A new run: its predecessor's packets go to the totals.
+    bytes_before_ = bytes();
+    busy_cycles_before_ = busy_cycles();
+    packets_before_ = packets();
+    run_packets_ = 0;
     last_flits_ = packet.flits;
     last_serialization_ =
         serialization_cycles(packet.flits, params_.flit_bytes, params_.bytes_per_cycle);
   }
   const std::uint64_t ser = last_serialization_;
   busy_until_ = start + ser;
-  busy_cycles_ += ser;
-  bytes_ +=
-      static_cast<std::uint64_t>(packet.flits) * static_cast<std::uint64_t>(params_.flit_bytes);
-  ++packets_;
+  ++run_packets_;
   packet.serialization_cycles = ser;
 
   tlm::tlm_phase forward_phase = tlm::BEGIN_REQ;

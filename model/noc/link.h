@@ -7,6 +7,7 @@
 #include <systemc>
 #include <tlm>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "model/noc/cycle_clock.h"
@@ -59,11 +60,16 @@ class LinkChannel : public sc_core::sc_module,
   /// Parameters the channel was built with.
   const LinkParams& params() const { return params_; }
   /// Wire bytes serialised so far (payload + headers, whole flits).
-  std::uint64_t bytes() const { return bytes_; }
+  std::uint64_t bytes() const {
+    return bytes_before_ + run_packets_ * static_cast<std::uint64_t>(std::max(last_flits_, 0)) *
+                               static_cast<std::uint64_t>(params_.flit_bytes);
+  }
   /// Cycles spent serialising so far.
-  std::uint64_t busy_cycles() const { return busy_cycles_; }
+  std::uint64_t busy_cycles() const {
+    return busy_cycles_before_ + run_packets_ * last_serialization_;
+  }
   /// Packets carried so far.
-  std::uint64_t packets() const { return packets_; }
+  std::uint64_t packets() const { return packets_before_ + run_packets_; }
 
   /// TLM forward path (the sender's socket): BEGIN_REQ starts a packet.
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
@@ -88,19 +94,21 @@ class LinkChannel : public sc_core::sc_module,
   /// Where packets and credits go when no component attached itself (any TLM peer).
   void end_of_elaboration() override;
 
-  // What a packet's forward call reads comes first, in one cache line; the serialisation state
-  // and statistics follow. (Credits from a receiver attached by credit_path() skip the channel;
-  // the backward call reads only this line.)
+  // What a packet's forward call reads and writes, in one cache line: the statistics count the
+  // packets of the current run of one size only (a run's packets have one serialisation), and
+  // the totals of earlier runs sit in the next line, written when the size changes. (Credits
+  // from a receiver attached by credit_path() skip the channel.)
   alignas(64) PortEntry downstream_;  // the receiver's forward handler
-  PortEntry upstream_;                // the sender's backward handler
   const CycleClock& clock_;
-  int latency_cycles_ = 0;                // params_.latency_cycles
-  int last_flits_ = -1;                   // flits of the last packet and its serialisation, cycles
   std::uint64_t busy_until_ = 0;          // cycle the current packet's tail has left
-  std::uint64_t last_serialization_ = 0;  // (packets of a run mostly have one or two sizes)
-  std::uint64_t bytes_ = 0;
-  std::uint64_t busy_cycles_ = 0;
-  std::uint64_t packets_ = 0;
+  std::uint64_t last_serialization_ = 0;  // serialisation of a packet of last_flits_, cycles
+  int latency_cycles_ = 0;                // params_.latency_cycles
+  int last_flits_ = -1;                   // flits of the packets of the current run
+  std::uint64_t run_packets_ = 0;         // packets of the current run
+  PortEntry upstream_;                    // the sender's backward handler
+  std::uint64_t bytes_before_ = 0;        // totals of the runs before the current one
+  std::uint64_t busy_cycles_before_ = 0;
+  std::uint64_t packets_before_ = 0;
   LinkParams params_;
 };
 

@@ -79,6 +79,28 @@ TEST_CASE("packets sent back to back arrive one serialisation apart", "[noc][lin
   CHECK(b.link.packets() == 3);
 }
 
+TEST_CASE("packets of different sizes: each serialises for its own flits, the counts add up",
+          "[noc][link]") {
+  LinkBench b;
+  // 17, 17, 5, 17 flits at 32 B/cycle: 9, 9, 3, 9 cycles, back to back from cycle 0.
+  const std::uint64_t short_ser =
+      LinkChannel::serialization_cycles(5, 16, LinkBench::kBytesPerCycle);
+  REQUIRE(short_ser == 3);
+  const int flits[] = {17, 17, 5, 17};
+  std::uint64_t cycle = 0;
+  for (int k = 0; k < 4; ++k) {
+    b.sender.send_at(cycle, test::make_packet(b.pool, k, 0, 1, nullptr, 0, flits[k]));
+    cycle += flits[k] == 5 ? short_ser : b.ser;
+  }
+  b.run(200);
+  REQUIRE(b.receiver.received.size() == 4);
+  CHECK(b.receiver.received[3].cycle == 2 * b.ser + short_ser + LinkBench::kLatency);
+  CHECK(b.sender.end_req_delays == std::vector<std::uint64_t>{b.ser, b.ser, short_ser, b.ser});
+  CHECK(b.link.bytes() == (17 + 17 + 5 + 17) * 16);
+  CHECK(b.link.busy_cycles() == 3 * b.ser + short_ser);
+  CHECK(b.link.packets() == 4);
+}
+
 TEST_CASE("a packet sent before the previous one has left is a model bug the link reports",
           "[noc][link]") {
   LinkBench b;
