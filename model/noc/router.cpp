@@ -41,16 +41,17 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   int* slot = arena_.data();
   for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
     Output output;
-    output.config = params_.outputs[o];
-    const auto vcs = static_cast<std::size_t>(output.config.vcs);
+    const RouterOutputConfig& config = params_.outputs[o];
+    output.link = config.link;
+    output.vcs = config.vcs;
+    const auto vcs = static_cast<std::size_t>(config.vcs);
     output.credits = slot;
-    std::fill(slot, slot + vcs, output.config.credits_per_vc);
+    std::fill(slot, slot + vcs, config.credits_per_vc);
     output.vc_owner = slot + vcs;
     std::fill(slot + vcs, slot + 2 * vcs, -1);
     slot += 2 * vcs;
     outputs_.push_back(output);
-    out_hops_.push_back(output.config.link >= 0 ? routing_.hop(output.config.link)
-                                                : RoutingTable::LinkHop{});
+    out_hops_.push_back(config.link >= 0 ? routing_.hop(config.link) : RoutingTable::LinkHop{});
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
   SC_METHOD(process);
@@ -89,8 +90,8 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
       return tlm::TLM_COMPLETED;
     }
     routing_.advance(out_hops_[static_cast<std::size_t>(entry.out)], entry.route);
-    const auto range = routing_.vc_range(entry.route.vc_class,
-                                         outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
+    const auto range =
+        routing_.vc_range(entry.route.vc_class, outputs_[static_cast<std::size_t>(entry.out)].vcs);
     entry.vc_first = static_cast<std::int16_t>(range.first);
     entry.vc_last = static_cast<std::int16_t>(range.second);
   } else {
@@ -109,8 +110,7 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
       entry.eject = false;
     }
     entry.vc_first = 0;
-    entry.vc_last =
-        static_cast<std::int16_t>(outputs_[static_cast<std::size_t>(entry.out)].config.vcs);
+    entry.vc_last = static_cast<std::int16_t>(outputs_[static_cast<std::size_t>(entry.out)].vcs);
   }
   const int fifo = port * params_.vcs + packet.vc;
   RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];

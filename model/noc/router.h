@@ -127,16 +127,18 @@ class Router : public sc_core::sc_module {
     std::int16_t gained_requester = 0;  // a requester was added since process() last visited it
     std::uint64_t credit_cycle = ~std::uint64_t{0};  // next cycle one of its credits lands
   };
-  struct Output {
-    RouterOutputConfig config;
-    int* credits = nullptr;   // flits per downstream VC (config.vcs of them, in arena_)
+  // One cache line per output.
+  struct alignas(64) Output {
+    int* credits = nullptr;   // flits per downstream VC (vcs of them, in arena_)
     int* vc_owner = nullptr;  // per downstream VC: message holding it (-1: free)
-    int vc_next = 0;          // round-robin pointer over VCs
-    int input_last = -1;      // round-robin pointer over input ports (last granted)
-    int last_flow = -1;       // flow of the last packet granted (-1: none yet)
     // Credits on their way back or landing, in the order their packets left the downstream
     // input port (one at a time, so by start cycle; out_bw checks it).
     RingQueue<Credit> returning;
+    int link = -1;        // RouterOutputConfig::link
+    int vcs = 1;          // RouterOutputConfig::vcs
+    int vc_next = 0;      // round-robin pointer over VCs
+    int input_last = -1;  // round-robin pointer over input ports (last granted)
+    int last_flow = -1;   // flow of the last packet granted (-1: none yet)
   };
   /// The input FIFOs whose head packet wants output `out`, a bit per FIFO.
   BitSetView requesters_of(int out) const {
