@@ -56,7 +56,12 @@ tlm::tlm_sync_enum LinkChannel::nb_transport_fw(tlm::tlm_generic_payload& payloa
 
 tlm::tlm_sync_enum LinkChannel::nb_transport_bw(tlm::tlm_generic_payload& payload,
                                                 tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  return backward(0, payload, phase, delay);
+  if (phase != tlm::BEGIN_RESP) {
+    SC_REPORT_ERROR(name(), "unexpected phase on a link's backward path");
+    return tlm::TLM_COMPLETED;
+  }
+  delay += clock_.to_time(static_cast<std::uint64_t>(latency_cycles_));
+  return upstream_(payload, phase, delay);
 }
 
 void LinkChannel::b_transport(tlm::tlm_generic_payload& /*payload*/, sc_core::sc_time& /*delay*/) {
@@ -109,16 +114,6 @@ tlm::tlm_sync_enum LinkChannel::forward(int /*port*/, tlm::tlm_generic_payload& 
   phase = tlm::END_REQ;
   delay += clock_.to_time(ser);
   return tlm::TLM_UPDATED;
-}
-
-tlm::tlm_sync_enum LinkChannel::backward(int /*port*/, tlm::tlm_generic_payload& payload,
-                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  if (phase != tlm::BEGIN_RESP) {
-    SC_REPORT_ERROR(name(), "unexpected phase on a link's backward path");
-    return tlm::TLM_COMPLETED;
-  }
-  delay += clock_.to_time(static_cast<std::uint64_t>(latency_cycles_));
-  return upstream_(payload, phase, delay);
 }
 
 void LinkChannel::end_of_elaboration() {

@@ -87,10 +87,9 @@ class LinkChannel : public sc_core::sc_module,
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
 
  private:
+  /// nb_transport_fw with the tag of a PortEntry (attach_sender).
   tlm::tlm_sync_enum forward(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                              sc_core::sc_time& delay);
-  tlm::tlm_sync_enum backward(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
-                              sc_core::sc_time& delay);
   /// Where packets and credits go when no component attached itself (any TLM peer).
   void end_of_elaboration() override;
 

@@ -9,7 +9,8 @@
 //     BEGIN_REQ downstream with a delay = wire latency (the head arrives then).
 //   receiver --BEGIN_RESP (backward)--> Link --> sender: credit return. The receiver's buffer slot
 //     of PacketExtension::credit_vc with PacketExtension::flits flits is free after the annotated
-//     delay (the Link adds its wire latency), or frees flit by flit from then on over
+//     delay (the Link adds its wire latency; a receiver attached to a LinkChannel adds it itself
+//     and calls the sender directly, see CreditPath), or frees flit by flit from then on over
 //     PacketExtension::credit_span cycles. The sender reads the extension during the call.
 // The header rides in the payload object itself (PooledPayload), not as an attached extension.
 // Packet data is not carried: the NIC snapshots the chunk at issue and applies it at the receiver

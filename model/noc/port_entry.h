@@ -41,25 +41,26 @@ struct PortEntry {
                      },
                      port};
   }
-  /// The entry into a forward interface (any TLM target).
-  static PortEntry forward(tlm::tlm_fw_transport_if<>* target) {
+  /// The entry into `Method` of interface `target` (the port is not passed).
+  template <class I, tlm::tlm_sync_enum (I::*Method)(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                                     sc_core::sc_time&)>
+  static PortEntry interface(I* target) {
     return PortEntry{target,
                      [](void* self, int, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                         sc_core::sc_time& delay) {
-                       return static_cast<tlm::tlm_fw_transport_if<>*>(self)->nb_transport_fw(
-                           payload, phase, delay);
+                       return (static_cast<I*>(self)->*Method)(payload, phase, delay);
                      },
                      0};
   }
+  /// The entry into a forward interface (any TLM target).
+  static PortEntry forward(tlm::tlm_fw_nonblocking_transport_if<>* target) {
+    return interface<tlm::tlm_fw_nonblocking_transport_if<>,
+                     &tlm::tlm_fw_nonblocking_transport_if<>::nb_transport_fw>(target);
+  }
   /// The entry into a backward interface (any TLM initiator).
-  static PortEntry backward(tlm::tlm_bw_transport_if<>* initiator) {
-    return PortEntry{initiator,
-                     [](void* self, int, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
-                        sc_core::sc_time& delay) {
-                       return static_cast<tlm::tlm_bw_transport_if<>*>(self)->nb_transport_bw(
-                           payload, phase, delay);
-                     },
-                     0};
+  static PortEntry backward(tlm::tlm_bw_nonblocking_transport_if<>* initiator) {
+    return interface<tlm::tlm_bw_nonblocking_transport_if<>,
+                     &tlm::tlm_bw_nonblocking_transport_if<>::nb_transport_bw>(initiator);
   }
 };
 
