@@ -42,7 +42,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
   for (std::size_t o = 0; o < params_.outputs.size(); ++o) {
     Output output;
     const RouterOutputConfig& config = params_.outputs[o];
-    output.link = config.link;
     output.vcs = config.vcs;
     const auto vcs = static_cast<std::size_t>(config.vcs);
     output.credits = slot;

@@ -134,7 +134,6 @@ class Router : public sc_core::sc_module {
     // Credits on their way back or landing, in the order their packets left the downstream
     // input port (one at a time, so by start cycle; out_bw checks it).
     RingQueue<Credit> returning;
-    int link = -1;        // RouterOutputConfig::link
     int vcs = 1;          // RouterOutputConfig::vcs
     int vc_next = 0;      // round-robin pointer over VCs
     int input_last = -1;  // round-robin pointer over input ports (last granted)
@@ -201,7 +200,8 @@ class Router : public sc_core::sc_module {
   std::vector<int> fifo_flits_;
   std::vector<Input> inputs_;
   std::vector<OutputScan> scan_;  // per output
-  // Per output: the link it drives (link -1 for an ejection port), for routing arriving packets.
+  // Per output: the link it drives (link -1 for an ejection port): arriving packets find their
+  // output here, and a packet granted onto a link has taken a hop of its route.
   std::vector<RoutingTable::LinkHop> out_hops_;
   std::vector<Output> outputs_;
   std::vector<int> arena_;                      // per output: its credits and VC owners

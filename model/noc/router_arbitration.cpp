@@ -198,7 +198,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   }
   packet.vc = best_vc;
   packet.route = entry.route;
-  if (output.link >= 0) packet.take_hop();
+  if (out_hops_[static_cast<std::size_t>(out)].link >= 0) packet.take_hop();
 
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
