@@ -80,7 +80,10 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
     const int link = packet.next_link;
     entry.out = -1;
     for (std::size_t o = 0; o < out_hops_.size(); ++o) {
-      if (out_hops_[o].link == link) entry.out = static_cast<int>(o);
+      if (out_hops_[o].link == link) {
+        entry.out = static_cast<int>(o);
+        break;
+      }
     }
     if (entry.out < 0) {
       SC_REPORT_ERROR(name(), ("message " + std::to_string(packet.message) + ": route link " +

@@ -74,7 +74,9 @@ class RoutingTable {
   /// with one class the links a -> b -> a' -> b' -> a would close a cycle of buffer
   /// dependencies; with the rule, class-0 buffers wait only on class-1 or ejection buffers, and
   /// class-1 buffers only on ejection.
-  void advance(int link, RouteState& state) const { advance(hop(link), state); }
+  void advance(int link, RouteState& state) const {
+    if (uses_vc_classes()) advance(hop(link), state);  // (hop() reads the link's records)
+  }
   /// advance() with the link's record.
   void advance(const LinkHop& hop, RouteState& state) const;
   /// The record of `link`.
