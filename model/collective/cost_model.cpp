@@ -26,6 +26,62 @@ double wire_bytes(double payload, const CostParams& params) {
   return payload + std::ceil(payload / packet) * params.head_flit_bytes;
 }
 
+/// Cheapest endpoint-to-endpoint path of the farthest pair: links weighted by wire latency plus
+/// the pipeline of the router they enter (`per_hop`), the source's own pipeline included.
+/// Dijkstra per source; when every link weighs the same (a direct topology with one wire
+/// latency) a breadth-first search per source finds the same paths and adds the same weights in
+/// the same order.
+double farthest_pair_cycles(const Topology& topology, double per_hop) {
+  const int n = topology.nodes();
+  const auto router = [&topology](int v) { return topology.is_direct() || topology.is_switch(v); };
+  bool uniform = topology.is_direct() && !topology.links().empty();
+  for (const Link& link : topology.links())
+    uniform = uniform && link.latency_cycles == topology.link(0).latency_cycles;
+  constexpr double kUnreached = 1e300;
+  std::vector<double> dist(static_cast<size_t>(topology.vertices()));
+  std::vector<int> visit;
+  using Item = std::pair<double, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  double farthest = 0;
+  for (int src = 0; src < n; ++src) {
+    std::fill(dist.begin(), dist.end(), kUnreached);
+    dist[static_cast<size_t>(src)] = router(src) ? per_hop : 0.0;
+    if (uniform) {
+      visit.assign(1, src);
+      for (size_t q = 0; q < visit.size(); ++q) {
+        const int u = visit[q];
+        for (int l : topology.out_links(u)) {
+          const Link& link = topology.link(l);
+          if (dist[static_cast<size_t>(link.dst)] != kUnreached) continue;
+          dist[static_cast<size_t>(link.dst)] =
+              dist[static_cast<size_t>(u)] + link.latency_cycles + per_hop;
+          visit.push_back(link.dst);
+        }
+      }
+    } else {
+      queue.push({dist[static_cast<size_t>(src)], src});
+      while (!queue.empty()) {
+        const auto [d, u] = queue.top();
+        queue.pop();
+        if (d > dist[static_cast<size_t>(u)]) continue;
+        if (u != src && !router(u)) continue;  // endpoints of switched topologies do not forward
+        for (int l : topology.out_links(u)) {
+          const Link& link = topology.link(l);
+          const double next = d + link.latency_cycles + (router(link.dst) ? per_hop : 0);
+          if (next < dist[static_cast<size_t>(link.dst)]) {
+            dist[static_cast<size_t>(link.dst)] = next;
+            queue.push({next, link.dst});
+          }
+        }
+      }
+    }
+    for (int v = 0; v < n; ++v) {
+      if (v != src) farthest = std::max(farthest, dist[static_cast<size_t>(v)]);
+    }
+  }
+  return farthest;
+}
+
 }  // namespace
 
 // Per-step synchronous estimate: step s starts when step s-1 has ended everywhere. Its cost is
@@ -245,36 +301,7 @@ double latency_bound_cycles(const Topology& topology, std::uint64_t bytes,
                             const CostParams& params) {
   const int n = topology.nodes();
   if (n < 2 || bytes == 0) return 0;
-  const int vertices = topology.vertices();
-  const auto router = [&topology](int v) { return topology.is_direct() || topology.is_switch(v); };
-  // Cheapest endpoint-to-endpoint path (Dijkstra per source), links weighted by wire latency
-  // plus the pipeline of the router they enter; the farthest pair sets the bound.
-  double farthest = 0;
-  for (int src = 0; src < n; ++src) {
-    std::vector<double> dist(static_cast<size_t>(vertices), 1e300);
-    using Item = std::pair<double, int>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-    dist[static_cast<size_t>(src)] = router(src) ? params.per_hop_cycles : 0.0;
-    queue.push({dist[static_cast<size_t>(src)], src});
-    while (!queue.empty()) {
-      const auto [d, u] = queue.top();
-      queue.pop();
-      if (d > dist[static_cast<size_t>(u)]) continue;
-      if (u != src && !router(u)) continue;  // endpoints of switched topologies do not forward
-      for (int l : topology.out_links(u)) {
-        const Link& link = topology.link(l);
-        const double next =
-            d + link.latency_cycles + (router(link.dst) ? params.per_hop_cycles : 0);
-        if (next < dist[static_cast<size_t>(link.dst)]) {
-          dist[static_cast<size_t>(link.dst)] = next;
-          queue.push({next, link.dst});
-        }
-      }
-    }
-    for (int v = 0; v < n; ++v) {
-      if (v != src) farthest = std::max(farthest, dist[static_cast<size_t>(v)]);
-    }
-  }
+  const double farthest = farthest_pair_cycles(topology, params.per_hop_cycles);
   double fastest = 0;
   for (const Link& link : topology.links()) fastest = std::max(fastest, link.bytes_per_cycle);
   const int flit = std::max(1, params.flit_bytes);

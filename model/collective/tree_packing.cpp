@@ -23,6 +23,7 @@ class Forests {
              std::vector<std::vector<std::pair<int, int>>>(static_cast<size_t>(nodes))),
         in_(static_cast<size_t>(trees), std::vector<char>(edges.size(), 0)),
         size_(static_cast<size_t>(trees), 0),
+        centres_(static_cast<size_t>(trees)),
         prev_edge_(static_cast<size_t>(nodes)),
         dist_(static_cast<size_t>(nodes)) {}
 
@@ -42,6 +43,7 @@ class Forests {
     adj[static_cast<size_t>(e.v)].emplace_back(e.u, edge);
     in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] = 1;
     ++size_[static_cast<size_t>(tree)];
+    centres_[static_cast<size_t>(tree)].valid = false;
   }
 
   void remove(int tree, int edge) {
@@ -54,16 +56,36 @@ class Forests {
     }
     in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] = 0;
     --size_[static_cast<size_t>(tree)];
+    centres_[static_cast<size_t>(tree)].valid = false;
   }
 
-  /// Whether `tree` stays a spanning tree when it gives up edge `drop` for edge `take`.
+  /// Whether `tree` stays a spanning tree when it gives up edge `drop` for edge `take`: whether
+  /// `take`'s endpoints are apart without `drop` (a search from one that stops at the other).
+  /// Moves `drop` to the end of its endpoints' adjacency lists, as removing and adding it again
+  /// would (the order decides ties in later searches).
   bool can_swap(int tree, int drop, int take) {
+    const PackingEdge& out = edges_[static_cast<size_t>(drop)];
+    auto& adj = adj_[static_cast<size_t>(tree)];
+    for (int end : {out.u, out.v}) {
+      auto& list = adj[static_cast<size_t>(end)];
+      std::rotate(std::find_if(list.begin(), list.end(),
+                               [drop](const std::pair<int, int>& a) { return a.second == drop; }),
+                  list.end() - 1, list.end());
+    }
+    centres_[static_cast<size_t>(tree)].valid = false;
     const PackingEdge& in = edges_[static_cast<size_t>(take)];
-    remove(tree, drop);
-    search(tree, in.u);
-    const bool reconnects = dist(in.v) < 0;
-    add(tree, drop);
-    return reconnects;
+    std::fill(dist_.begin(), dist_.end(), -1);
+    queue_.assign(1, in.u);
+    dist_[static_cast<size_t>(in.u)] = 0;
+    for (size_t i = 0; i < queue_.size(); ++i) {
+      for (const auto& [y, e] : adjacent(tree, queue_[i])) {
+        if (e == drop || dist_[static_cast<size_t>(y)] >= 0) continue;
+        if (y == in.v) return false;
+        dist_[static_cast<size_t>(y)] = 0;
+        queue_.push_back(y);
+      }
+    }
+    return true;
   }
 
   /// Tree i gives edge `give` to tree j and takes edge `take` from it (every load unchanged).
@@ -115,7 +137,21 @@ class Forests {
   const std::vector<int>& order() const { return queue_; }
 
   /// A centre of a spanning tree and its height (hops from the centre to the farthest endpoint).
+  /// Kept until the tree's next add or remove (either reorders its adjacency lists, and with them
+  /// which of two centres the searches find), so a repeated call costs no search.
   std::pair<int, int> centre(int tree) {
+    Centre& known = centres_[static_cast<size_t>(tree)];
+    if (!known.valid) known = {find_centre(tree), true};
+    return known.result;
+  }
+
+ private:
+  struct Centre {
+    std::pair<int, int> result;
+    bool valid = false;
+  };
+
+  std::pair<int, int> find_centre(int tree) {
     const int a = search(tree, 0);
     const int b = search(tree, a);
     const int diameter = dist(b);
@@ -127,11 +163,11 @@ class Forests {
     return {x, diameter - diameter / 2};
   }
 
- private:
   const std::vector<PackingEdge>& edges_;
   std::vector<std::vector<std::vector<std::pair<int, int>>>> adj_;  // tree, node: (peer, edge)
   std::vector<std::vector<char>> in_;                               // tree, edge
   std::vector<int> size_;
+  std::vector<Centre> centres_;
   std::vector<int> prev_edge_;
   std::vector<int> dist_;
   std::vector<int> queue_;
@@ -318,6 +354,13 @@ void rehang_deepest(Forests& forests, const std::vector<PackingEdge>& edges,
     deepest[static_cast<size_t>(k)] = height_and_deepest(forests, k).second;
   std::vector<int> candidates;
   std::vector<int> holders;
+  std::vector<std::vector<int>> incident(static_cast<size_t>(forests.nodes()));
+  for (size_t f = 0; f < edges.size(); ++f) {
+    incident[static_cast<size_t>(edges[f].u)].push_back(static_cast<int>(f));
+    incident[static_cast<size_t>(edges[f].v)].push_back(static_cast<int>(f));
+  }
+  std::vector<char> below(static_cast<size_t>(forests.nodes()), 0);
+  std::vector<int> members;  // the endpoints below the cut, breadth-first
   // Moves kept since the heights were last lowered (undone at the end: the packing changes only
   // where the tallest height or the heights' sum fell).
   struct Move {
@@ -347,7 +390,8 @@ void rehang_deepest(Forests& forests, const std::vector<PackingEdge>& edges,
       z = pe.u == z ? pe.v : pe.u;
     }
     const int e = forests.parent_edge(z);
-    std::vector<char> below(static_cast<size_t>(forests.nodes()), 0);
+    std::fill(below.begin(), below.end(), 0);
+    members.clear();
     for (int v : forests.order()) {
       if (v == z) {
         below[static_cast<size_t>(v)] = 1;
@@ -355,20 +399,22 @@ void rehang_deepest(Forests& forests, const std::vector<PackingEdge>& edges,
         const PackingEdge& pe = edges[static_cast<size_t>(forests.parent_edge(v))];
         below[static_cast<size_t>(v)] = below[static_cast<size_t>(pe.u == v ? pe.v : pe.u)];
       }
+      if (below[static_cast<size_t>(v)]) members.push_back(v);
     }
     // ...and hang it again over an edge tree i does not hold, from a member a of the subtree to
-    // an endpoint b outside it at least two levels shallower than a.
+    // an endpoint b outside it at least two levels shallower than a (in edge order).
     candidates.clear();
-    for (size_t f = 0; f < edges.size(); ++f) {
-      const PackingEdge& fe = edges[f];
-      const bool u_in = below[static_cast<size_t>(fe.u)] != 0;
-      if (u_in == (below[static_cast<size_t>(fe.v)] != 0)) continue;
-      const int a = u_in ? fe.u : fe.v;
-      const int b = u_in ? fe.v : fe.u;
-      if (!forests.contains(i, static_cast<int>(f)) && forests.dist(b) < forests.dist(a) - 1)
-        candidates.push_back(static_cast<int>(f));
+    for (int a : members) {
+      for (int f : incident[static_cast<size_t>(a)]) {
+        const PackingEdge& fe = edges[static_cast<size_t>(f)];
+        const int b = fe.u == a ? fe.v : fe.u;
+        if (!below[static_cast<size_t>(b)] && !forests.contains(i, f) &&
+            forests.dist(b) < forests.dist(a) - 1)
+          candidates.push_back(f);
+      }
     }
     if (candidates.empty()) continue;
+    std::sort(candidates.begin(), candidates.end());
     const int f = candidates[rng() % candidates.size()];
     holders.clear();
     for (int k = 0; k < t; ++k)

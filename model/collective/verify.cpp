@@ -360,10 +360,19 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
       apply(s.ops[static_cast<size_t>(message)], data);
     staged.erase(held);
   }
+  // Whether a set holds all n contributions (word by word; the last word's unused bits are 0).
+  const std::uint64_t last_word =
+      n % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n % 64)) - 1;
+  const auto holds_all = [&](const std::uint64_t* set) {
+    for (std::uint64_t w = 0; w + 1 < words; ++w)
+      if (set[w] != ~std::uint64_t{0}) return false;
+    return set[words - 1] == last_word;
+  };
   std::vector<int> missing;
   for (std::uint64_t u = 0; u < n; ++u) {
     for (std::uint64_t c = 0; c < chunks; ++c) {
       const std::uint64_t* set = &sets[(u * chunks + c) * words];
+      if (holds_all(set)) continue;
       missing.clear();
       for (std::uint64_t v = 0; v < n; ++v) {
         if (!((set[v / 64] >> (v % 64)) & 1u)) missing.push_back(static_cast<int>(v));

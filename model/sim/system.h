@@ -42,7 +42,8 @@ using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(
 
 /// Builds the SystemC design for one scenario point, runs it to completion and returns the result.
 /// `bytes`: all-reduce size per node buffer, bytes (4-byte elements). NIC ports per node are
-/// topology.ports_per_node(). Elaborates SystemC: call at most once per process.
+/// topology.ports_per_node(). Elaborates SystemC: call at most once per process. The design it
+/// ran is kept until the process ends (it is never torn down; see system.cpp).
 RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
                    const Schedule& schedule, std::uint64_t bytes);
 /// Same, with `factory` building every NIC's scheduler when scenario.nic.issue is "hardware"
