@@ -17,30 +17,42 @@ namespace {
 /// t forests over the same endpoints, each edge in a forest at most once; paths by search.
 class Forests {
  public:
+  /// A node's neighbours in one forest, (peer, edge) in the order the edges were added.
+  struct Neighbours {
+    const std::pair<int, int>* first;
+    const std::pair<int, int>* last;
+    const std::pair<int, int>* begin() const { return first; }
+    const std::pair<int, int>* end() const { return last; }
+  };
+
   Forests(int nodes, int trees, const std::vector<PackingEdge>& edges)
       : edges_(edges),
-        adj_(static_cast<size_t>(trees),
-             std::vector<std::vector<std::pair<int, int>>>(static_cast<size_t>(nodes))),
+        trees_(trees),
+        nodes_(nodes),
+        capacity_(max_degree(nodes, edges)),
+        slots_(static_cast<size_t>(trees) * static_cast<size_t>(nodes) *
+               static_cast<size_t>(capacity_)),
+        degree_(static_cast<size_t>(trees) * static_cast<size_t>(nodes), 0),
         in_(static_cast<size_t>(trees), std::vector<char>(edges.size(), 0)),
         size_(static_cast<size_t>(trees), 0),
         centres_(static_cast<size_t>(trees)),
         prev_edge_(static_cast<size_t>(nodes)),
         dist_(static_cast<size_t>(nodes)) {}
 
-  int trees() const { return static_cast<int>(adj_.size()); }
+  int trees() const { return trees_; }
   int size(int tree) const { return size_[static_cast<size_t>(tree)]; }
   bool contains(int tree, int edge) const {
     return in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] != 0;
   }
-  const std::vector<std::pair<int, int>>& adjacent(int tree, int node) const {
-    return adj_[static_cast<size_t>(tree)][static_cast<size_t>(node)];
+  Neighbours adjacent(int tree, int node) const {
+    const std::pair<int, int>* first = slots_.data() + slot(tree, node);
+    return {first, first + degree_[list(tree, node)]};
   }
 
   void add(int tree, int edge) {
     const PackingEdge& e = edges_[static_cast<size_t>(edge)];
-    auto& adj = adj_[static_cast<size_t>(tree)];
-    adj[static_cast<size_t>(e.u)].emplace_back(e.v, edge);
-    adj[static_cast<size_t>(e.v)].emplace_back(e.u, edge);
+    slots_[slot(tree, e.u) + static_cast<size_t>(degree_[list(tree, e.u)]++)] = {e.v, edge};
+    slots_[slot(tree, e.v) + static_cast<size_t>(degree_[list(tree, e.v)]++)] = {e.u, edge};
     in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] = 1;
     ++size_[static_cast<size_t>(tree)];
     centres_[static_cast<size_t>(tree)].valid = false;
@@ -48,11 +60,11 @@ class Forests {
 
   void remove(int tree, int edge) {
     const PackingEdge& e = edges_[static_cast<size_t>(edge)];
-    auto& adj = adj_[static_cast<size_t>(tree)];
     for (int end : {e.u, e.v}) {
-      auto& list = adj[static_cast<size_t>(end)];
-      list.erase(std::find_if(list.begin(), list.end(),
-                              [edge](const std::pair<int, int>& a) { return a.second == edge; }));
+      std::pair<int, int>* first = slots_.data() + slot(tree, end);
+      std::pair<int, int>* last = first + degree_[list(tree, end)]--;
+      std::pair<int, int>* at = find(first, last, edge);
+      std::copy(at + 1, last, at);
     }
     in_[static_cast<size_t>(tree)][static_cast<size_t>(edge)] = 0;
     --size_[static_cast<size_t>(tree)];
@@ -65,12 +77,11 @@ class Forests {
   /// would (the order decides ties in later searches).
   bool can_swap(int tree, int drop, int take) {
     const PackingEdge& out = edges_[static_cast<size_t>(drop)];
-    auto& adj = adj_[static_cast<size_t>(tree)];
     for (int end : {out.u, out.v}) {
-      auto& list = adj[static_cast<size_t>(end)];
-      std::rotate(std::find_if(list.begin(), list.end(),
-                               [drop](const std::pair<int, int>& a) { return a.second == drop; }),
-                  list.end() - 1, list.end());
+      std::pair<int, int>* first = slots_.data() + slot(tree, end);
+      std::pair<int, int>* last = first + degree_[list(tree, end)];
+      std::pair<int, int>* at = find(first, last, drop);
+      std::rotate(at, at + 1, last);
     }
     centres_[static_cast<size_t>(tree)].valid = false;
     const PackingEdge& in = edges_[static_cast<size_t>(take)];
@@ -164,8 +175,34 @@ class Forests {
   }
 
   const std::vector<PackingEdge>& edges_;
-  std::vector<std::vector<std::vector<std::pair<int, int>>>> adj_;  // tree, node: (peer, edge)
-  std::vector<std::vector<char>> in_;                               // tree, edge
+  /// The most edges at one endpoint: every forest's adjacency list of a node fits in it.
+  static int max_degree(int nodes, const std::vector<PackingEdge>& edges) {
+    std::vector<int> degree(static_cast<size_t>(nodes), 0);
+    for (const PackingEdge& e : edges) {
+      ++degree[static_cast<size_t>(e.u)];
+      ++degree[static_cast<size_t>(e.v)];
+    }
+    return degree.empty() ? 0 : *std::max_element(degree.begin(), degree.end());
+  }
+  size_t list(int tree, int node) const {
+    return static_cast<size_t>(tree) * static_cast<size_t>(nodes_) + static_cast<size_t>(node);
+  }
+  size_t slot(int tree, int node) const {
+    return list(tree, node) * static_cast<size_t>(capacity_);
+  }
+  static std::pair<int, int>* find(std::pair<int, int>* first, std::pair<int, int>* last,
+                                   int edge) {
+    return std::find_if(first, last,
+                        [edge](const std::pair<int, int>& a) { return a.second == edge; });
+  }
+
+  int trees_;
+  int nodes_;
+  int capacity_;
+  // Per forest and node, `capacity_` slots of (peer, edge), the first degree_ of them in use.
+  std::vector<std::pair<int, int>> slots_;
+  std::vector<int> degree_;
+  std::vector<std::vector<char>> in_;  // tree, edge
   std::vector<int> size_;
   std::vector<Centre> centres_;
   std::vector<int> prev_edge_;
