@@ -27,6 +27,9 @@ struct MessageRecord {
   std::uint64_t more = 0;
   std::vector<std::uint8_t> seen;
   int bad_indices = 0;  ///< packets received with an index outside 0..packets-1
+  /// The message's Op::apply_after (-1: none), copied here at elaboration: the receiver asks for
+  /// it per packet and reads this record anyway, while the schedule's Op is out of cache at scale.
+  int apply_after = -1;
   bool staged = false;  ///< receive staging: packets landed unreduced (Op::apply_after unissued)
 
   /// Sender side, at issue: the message is split into `packets` packets carrying `bytes` payload

@@ -42,6 +42,7 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
   }
 
   tx_.resize(static_cast<std::size_t>(params_.ports));
+  timing_.resize(static_cast<std::size_t>(params_.ports));
   // A port that drives a network link itself sends on the VCs of the route's first class; a
   // router's injection port has no dateline class, so every VC of it takes packets.
   const auto range = params_.drives_links ? env_.routing->vc_range(0, params_.tx_vcs)
@@ -173,23 +174,26 @@ void Nic::process() {
   }
   if (scheduler_->cycle_level() && scheduler_->issued() < scheduler_->size()) {
     // The scheduler must see a port's ready level rise when the port frees.
-    for (const TxPort& port : tx_) {
-      if (port.queue.empty() && port.busy_until > now) next = std::min(next, port.busy_until);
+    for (const PortTiming& port : timing_) {
+      if (port.front_start == kNever && port.busy_until > now) {
+        next = std::min(next, port.busy_until);
+      }
     }
   }
   if (scheduler_->issued() < scheduler_->size()) {
     // A port with a transmit queue frees when its DMA is done (and its queue has room).
-    for (const TxPort& port : tx_) {
+    for (const PortTiming& port : timing_) {
       if (port.dma_until > now) next = std::min(next, port.dma_until);
     }
   }
   for (int p = 0; p < params_.ports; ++p) {
-    const TxPort& port = tx_[static_cast<std::size_t>(p)];
-    if (port.queue.empty() && scheduler_->next_ready(queue_of(p), now) < 0) continue;
+    const PortTiming& port = timing_[static_cast<std::size_t>(p)];
+    const bool empty = port.front_start == kNever;
+    if (empty && scheduler_->next_ready(queue_of(p), now) < 0) continue;
     if (port.busy_until > now) {
       next = std::min(next, port.busy_until);
-    } else if (!port.queue.empty() && port.queue.front().start > now) {
-      next = std::min(next, port.queue.front().start);
+    } else if (!empty && port.front_start > now) {
+      next = std::min(next, port.front_start);
     } else {
       blocked_ = true;  // waiting for a credit
     }
@@ -224,11 +228,11 @@ bool Nic::barrier_allows(int step, std::uint64_t now) const {
 }
 
 bool Nic::port_free(int p, std::uint64_t now) const {
-  const TxPort& port = tx_[static_cast<std::size_t>(p)];
+  const PortTiming& port = timing_[static_cast<std::size_t>(p)];
   if (params_.tx_queue_packets > 0) {
     return port.dma_until <= now && port.unsent_packets <= params_.tx_queue_packets;
   }
-  return port.queue.empty() && port.busy_until <= now;
+  return port.front_start == kNever && port.busy_until <= now;
 }
 
 }  // namespace mt

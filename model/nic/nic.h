@@ -180,16 +180,22 @@ class Nic : public sc_core::sc_module {
   };
   /// The DMA hands a message's packets to a port's transmit queue at one per cycle.
   static constexpr std::uint64_t kDmaPacketsPerCycle = 1;
-  // One cache line per port (every process() run looks at every port).
-  struct alignas(64) TxPort {
+  // A port's queue and VC state, read when it starts a message or sends a packet.
+  struct TxPort {
     RingQueue<TxMessage> queue;  // messages started on this port, sent in order
-    int unsent_packets = 0;      // packets of the queued messages not yet injected
     int vc_next = 0;
     int vc_first = 0;
     int vc_last = 1;
-    std::uint64_t dma_until = 0;  // cycle the DMA has handed the last message's packets over
-    std::uint64_t busy_until = 0;
     int* credits = nullptr;  // per VC of the downstream buffer, flits (in tx_credits_)
+  };
+  // What every process() run asks of every port (free to start a message? a packet to send? when
+  // next?), 32 bytes per port side by side in timing_: a run reads a port's TxPort and queue
+  // only when that port starts or sends something.
+  struct PortTiming {
+    std::uint64_t busy_until = 0;        // cycle the last packet's serialisation ends
+    std::uint64_t dma_until = 0;         // cycle the DMA has handed the last message's packets over
+    std::uint64_t front_start = kNever;  // the queue's first message issued (kNever: queue empty)
+    int unsent_packets = 0;              // packets of the queued messages not yet injected
   };
   struct Timed {
     std::uint64_t cycle;
@@ -228,7 +234,8 @@ class Nic : public sc_core::sc_module {
   std::unique_ptr<Scheduler> scheduler_;
   const CycleClock& clock_;
   std::vector<TxPort> tx_;
-  std::vector<int> tx_credits_;  // every port's credits, port by port
+  std::vector<PortTiming> timing_;  // per port, as tx_
+  std::vector<int> tx_credits_;     // every port's credits, port by port
   // Where tx_socket[p]'s packets and rx_socket[p]'s credits go (see PortEntry).
   std::vector<PortEntry> tx_fw_;
   std::vector<CreditPath> rx_bw_;

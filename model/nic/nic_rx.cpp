@@ -70,8 +70,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
     record.release_indices();
     if (awaits_own_issue(packet.message)) {
       // Receive staging: held until this node has issued its own message of the chunk.
-      const int own = env_.schedule->ops[static_cast<std::size_t>(packet.message)].apply_after;
-      held_[own].push_back(Aggregation{now, packet.message, packet.dst_counter});
+      held_[record.apply_after].push_back(Aggregation{now, packet.message, packet.dst_counter});
     } else if (record.staged || (packet.kind == OpKind::kReduce && params_.reduce_whole_messages)) {
       aggregate(packet.message, packet.dst_counter, now);
     } else {
@@ -82,7 +81,7 @@ void Nic::complete_packet(const Timed& item, std::uint64_t now) {
 }
 
 bool Nic::awaits_own_issue(int message) const {
-  const int own = env_.schedule->ops[static_cast<std::size_t>(message)].apply_after;
+  const int own = (*env_.messages)[static_cast<std::size_t>(message)].apply_after;
   return own >= 0 && !(*env_.messages)[static_cast<std::size_t>(own)].issued;
 }
 

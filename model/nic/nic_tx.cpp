@@ -53,8 +53,10 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
     }
   }
   last_progress_ = std::max(last_progress_, now);
-  port.unsent_packets += m.packets;
-  port.dma_until = m.start + static_cast<std::uint64_t>(m.packets) / kDmaPacketsPerCycle;
+  PortTiming& timing = timing_[static_cast<std::size_t>(p)];
+  timing.unsent_packets += m.packets;
+  timing.dma_until = m.start + static_cast<std::uint64_t>(m.packets) / kDmaPacketsPerCycle;
+  if (timing.front_start == kNever) timing.front_start = m.start;  // the queue was empty
   port.queue.push_back(m);
   if (params_.step_barrier) {
     barrier_step_ = std::max(op.step, 0);
@@ -67,10 +69,11 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
 }
 
 bool Nic::send_packet(int p, std::uint64_t now) {
+  PortTiming& timing = timing_[static_cast<std::size_t>(p)];
+  // (An empty queue's front_start is kNever.)
+  if (timing.front_start > now || timing.busy_until > now) return false;
   TxPort& port = tx_[static_cast<std::size_t>(p)];
-  if (port.queue.empty() || port.busy_until > now) return false;
   TxMessage& m = port.queue.front();
-  if (m.start > now) return false;
 
   const std::uint64_t offset =
       static_cast<std::uint64_t>(m.next_packet) * static_cast<std::uint64_t>(params_.packet_bytes);
@@ -144,12 +147,13 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   const tlm::tlm_sync_enum status = tx_fw_[static_cast<std::size_t>(p)](*payload, phase, delay);
   const std::uint64_t serialization =
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
-  port.busy_until = now + serialization;
+  timing.busy_until = now + serialization;
   ++packets_sent_;
   last_progress_ = std::max(last_progress_, now);
-  --port.unsent_packets;
+  --timing.unsent_packets;
   if (++m.next_packet == m.packets) {
     port.queue.pop_front();
+    timing.front_start = port.queue.empty() ? kNever : port.queue.front().start;
   }
   return true;
 }

@@ -38,6 +38,9 @@ void System::Impl::setup_data() {
 
   // Per message: route and NIC port. Per node: program and incoming messages.
   messages.assign(schedule.ops.size(), MessageRecord{});
+  for (std::size_t m = 0; m < messages.size(); ++m) {
+    messages[m].apply_after = schedule.ops[m].apply_after;
+  }
   env.schedule = &schedule;
   env.routing = &routing;
   env.data = data.get();
