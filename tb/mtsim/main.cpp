@@ -5,6 +5,7 @@
 #include <systemc>
 
 #include "tb/mtsim/cli.h"
+#include "tb/mtsim/huge_pages.h"
 
 namespace {
 
@@ -63,8 +64,10 @@ int sc_main(int argc, char* argv[]) {
 }
 
 // SystemC's own main() prints its banner on stderr before it calls sc_main, so sc_main cannot
-// turn it off; this main sets the switch first, then runs the kernel's usual entry.
+// turn it off; this main sets the switch first (after restarting with huge pages, which only a
+// fresh start can turn on), then runs the kernel's usual entry.
 int main(int argc, char* argv[]) {
+  mt::cli::restart_with_huge_pages(argv);
   ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,0 +1,16 @@
+#pragma once
+// Transparent huge pages for mtsim's heap (see restart_with_huge_pages).
+
+namespace mt::cli {
+
+/// At pod scale a run's state (hundreds of MiB to GiB: routers, links, NICs, per-message records)
+/// is visited in no locality-friendly order, and with 4 KiB pages most of those visits also miss
+/// the TLB. glibc's malloc backs its heap with transparent huge pages when the tunable
+/// glibc.malloc.hugetlb=1 is set at start-up, which only the environment can do: so, once, mtsim
+/// starts itself again with the tunable added to GLIBC_TUNABLES (same arguments, same process
+/// id). Nothing happens when the tunable is already set (by the user, or by this restart), when
+/// MT_HUGE_PAGES=0, or when the restart fails (the run goes on with small pages). The kernel still
+/// decides: with /sys/kernel/mm/transparent_hugepage/enabled at `never` it changes nothing.
+void restart_with_huge_pages(char* argv[]);
+
+}  // namespace mt::cli
