@@ -148,8 +148,8 @@ class Forests {
   const std::vector<int>& order() const { return queue_; }
 
   /// A centre of a spanning tree and its height (hops from the centre to the farthest endpoint).
-  /// Kept until the tree's next add or remove (either reorders its adjacency lists, and with them
-  /// which of two centres the searches find), so a repeated call costs no search.
+  /// Kept until the tree's next add, remove or can_swap (each reorders its adjacency lists, and
+  /// with them which of two centres the searches find), so a repeated call costs no search.
   std::pair<int, int> centre(int tree) {
     Centre& known = centres_[static_cast<size_t>(tree)];
     if (!known.valid) known = {find_centre(tree), true};
