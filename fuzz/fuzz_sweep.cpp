@@ -1,9 +1,9 @@
 // Fuzz target: the sweep loader and the expansion of its axes into points. The base scenario is
 // looked up in fuzz/sweep_base/ (scripts/fuzz.sh runs from the repository root).
 #include "fuzz/fuzz_support.h"
-#include "model/run/sweep.h"
 #include "model/config/scenario_loader.h"
 #include "model/config/sweep_loader.h"
+#include "model/run/sweep.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

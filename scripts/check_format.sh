@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every C++ file of model/, tb/ and tests/ is formatted as the committed .clang-format
+# Checks that every C++ file of model/, tb/, tests/ and fuzz/ is formatted as the committed .clang-format
 # says (clang-format --dry-run -Werror); names each file that differs and exits 1 when one does.
 #   scripts/check_format.sh [CLANG_FORMAT]    (default: clang-format-14, else clang-format)
 #   clang-format-14 -i FILE...                 formats them
@@ -11,7 +11,7 @@ if [ -z "$tool" ]; then
   exit 2
 fi
 cd "$root" || exit 2
-mapfile -t files < <(find model tb tests -name '*.h' -o -name '*.cpp' | sort)
+mapfile -t files < <(find model tb tests fuzz -name '*.h' -o -name '*.cpp' | sort)
 # One run over every file; its warnings name each file that differs (file:line:col: error: ...).
 mapfile -t differ < <("$tool" --style=file --dry-run -Werror "${files[@]}" 2>&1 >/dev/null |
   sed -nE 's/^([^:]+):[0-9]+:[0-9]+: (error|warning): .*/\1/p' | sort -u)

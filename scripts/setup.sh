@@ -12,7 +12,7 @@ packages=(
   python3-scipy  # scripts/tree_overlap.py: the fluid model's linear program (HiGHS)
   slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)
-  clang-format-14  # the format check of model/, tb/, tests/ (ctest lint.format_check)
+  clang-format-14  # the format check of model/, tb/, tests/, fuzz/ (ctest lint.format_check)
 )
 
 missing=()
