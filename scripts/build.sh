@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Configures and builds mtsim (Release) into build/ (or $MT_BUILD_DIR). Extra args go to cmake.
 #
-# Profile-guided: the first build of a build folder first builds an instrumented mtsim
-# (<build>/pgo-gen/, mtsim only), runs it on a short training set (every algorithm family, both
-# NIC modes, torus, mesh, 3D torus and fat-tree, full and sampled data; about a minute) and then
-# compiles the Release build with that profile (<build>/pgo-profile/). Same cycles and results,
-# 10-18% less wall time on 16-64 node networks, ~3% at 144+ (README "Speed"). Later builds reuse
-# the profile; a source edited since is compiled without its part of it.
-#   MT_PGO=0 scripts/build.sh        builds without profile (and leaves an existing one alone)
-#   rm -rf build/pgo-profile         takes a new profile at the next build
+# Profile-guided: the Release build is compiled with a profile of a training run
+# (<build>/pgo-profile/): an instrumented mtsim (<build>/pgo-gen/, mtsim only) simulates a short
+# training set (every algorithm family, both NIC modes, torus, mesh, 3D torus and fat-tree, full
+# and sampled data; about 30 s). Same cycles and results, 10-18% less wall time on 16-64 node
+# networks, a few % at 144+ (README "Speed"). The profile is taken again whenever a source under
+# model/, tb/ or rtl/ (or a CMakeLists.txt) is newer than it: GCC stops with an error (not a named
+# warning, so -Werror makes it fatal) when an edited function's callers still have profile counts
+# for it. The instrumented build is incremental, so an edit costs its compile twice plus the
+# training.
+#   MT_PGO=0 scripts/build.sh        builds without profile (e.g. MT_BUILD_DIR=build-dev MT_PGO=0)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MT_BUILD_DIR:-$root/build}
@@ -31,23 +33,29 @@ train() {
     "$mtsim" schedule --topology torus:8x8x8 --algorithm tree_packing --bytes 1MiB
 }
 
+# A source newer than the profile (or no profile): take it again.
+stale_profile() {
+  [ ! -f "$profile/complete" ] ||
+    [ -n "$(find "$root/model" "$root/tb" "$root/rtl" "$root/CMakeLists.txt" \
+      -newer "$profile/complete" -print -quit)" ]
+}
+
 profile_args=()
 if [ "${MT_PGO:-1}" != 0 ]; then
-  if [ ! -f "$profile/complete" ]; then
-    echo "== profile-guided build: instrumented mtsim, training runs (once per build folder) =="
+  if stale_profile; then
+    echo "== profile-guided build: instrumented mtsim, training runs (after any source change) =="
     gen=$build/pgo-gen
-    rm -rf "$profile"
     cmake -S "$root" -B "$gen" -DCMAKE_BUILD_TYPE=Release -DMT_BUILD_TESTS=OFF \
       -DMT_PROFILE=generate -DMT_PROFILE_DIR="$profile" >/dev/null
     cmake --build "$gen" -j "$jobs" --target mtsim
+    rm -rf "$profile"
+    mkdir -p "$profile"
     if train "$gen/bin/mtsim" >"$gen/training.log" 2>&1; then
       touch "$profile/complete"
     else
-      # A broken training run leaves a partial profile: build with it, say so, retry next time.
+      # A failed training run leaves a partial profile: build with it, say so, retry next time.
       echo "build.sh: a training run failed (log: $gen/training.log); building with a partial profile" >&2
     fi
-    # Objects compiled before (with an older profile or none) do not depend on it in CMake's eyes.
-    if [ -f "$build/CMakeCache.txt" ]; then cmake --build "$build" --target clean; fi
   fi
   profile_args=(-DMT_PROFILE=use -DMT_PROFILE_DIR="$profile")
 elif [ -f "$build/CMakeCache.txt" ]; then
