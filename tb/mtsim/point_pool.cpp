@@ -14,10 +14,8 @@
 #include "tb/mtsim/process_pool.h"
 
 #ifdef MT_PROFILE_GENERATE
-// The profile-collecting build of scripts/build.sh: a point process starts from the counts its
-// parent had at the fork (which the parent writes itself), so it clears them, and it leaves by
-// _exit, which skips libgcov's write of its profile, so it writes it first.
-extern "C" void __gcov_reset();
+// The profile-collecting build of scripts/build.sh: a point process leaves by _exit, which skips
+// libgcov's write of its profile, so it writes it first.
 extern "C" void __gcov_dump();
 #endif
 
@@ -28,9 +26,6 @@ namespace {
 // Child side: simulate, send the result as JSON through the pipe, leave without unwinding SystemC.
 [[noreturn]] void simulate_in_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                                     std::uint64_t bytes, bool with_messages, int fd) {
-#ifdef MT_PROFILE_GENERATE
-  __gcov_reset();
-#endif
   std::string text;
   try {
     text = json_text(to_json(run_point(scenario, p, bytes), with_messages));
