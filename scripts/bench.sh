@@ -60,8 +60,9 @@ printf '%-36s %6s %8s %8s %8s %12s %10s %10s %9s %8s\n' case nodes wall_s sim_s 
 for c in "${cases[@]}"; do
   IFS='|' read -r name scenario sets <<<"$c"
   if [ "$max_nodes" -gt 0 ]; then
-    nodes=$(grep -o 'torus[0-9x]*' <<<"$name" | head -1 | tr -dc '0-9x' | tr 'x' '*')
-    [ "$((nodes))" -gt "$max_nodes" ] && continue
+    # The case name starts with its network, e.g. torus16x16x16 or mesh8x8.
+    nodes=$(grep -oE '^[a-z]+[0-9]+(x[0-9]+)*' <<<"$name" | tr -dc '0-9x' | tr 'x' '*' || true)
+    [ -n "$nodes" ] && [ "$((nodes))" -gt "$max_nodes" ] && continue
   fi
   args=()
   IFS=';' read -r -a kv <<<"$sets"

@@ -7,7 +7,7 @@
 # The set: scenarios/default.yaml; the paper's 4x4 torus at 32 KiB, 1 MiB, 4 MiB; its 4x4 mesh at
 # 32 KiB, 1 MiB; fat-tree k=8 and BiGraph 4x8 at 32 KiB; MultiTree (co-designed and baseline NIC)
 # and the 2D ring on the 8x8 torus at 1 MiB; MultiTree on the co-designed NIC on a 16x16 torus at
-# 1 MiB (81 runs; the 16x16 one takes the longest).
+# 1 MiB (71 runs; the 16x16 one takes the longest).
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: scripts/cycles_check.sh MTSIM OUT_DIR" >&2; exit 2; }
 m=$(realpath "$1")

@@ -9,7 +9,8 @@ Plots simulated packets per CPU second of the whole `mtsim run` against the numb
 the MultiTree co-designed-NIC 1 MiB cases (`torus*-multitree-hw-1MiB`, timing-only), one line per
 file (before / after an optimisation). --issue-table adds the figures of issue 17's table
 (before the optimisation: packets per second of simulation wall time on the idle machine).
---instructions adds a second panel: callgrind instructions per simulated packet (whole point
+--targets marks issue 17's speed targets (1 M packets per second at 16 nodes; at 256 and 1024
+nodes within 2x of the 16-node figure of AFTER). --instructions adds a second panel: callgrind instructions per simulated packet (whole point
 process and sc_start alone) before and after, from a JSON list of
 {nodes, packets, before_instructions, after_instructions, before_sim_instructions,
 after_sim_instructions}.
@@ -35,6 +36,7 @@ def main():
     ap.add_argument("after")
     ap.add_argument("--before")
     ap.add_argument("--issue-table", action="store_true")
+    ap.add_argument("--targets", action="store_true")
     ap.add_argument("--instructions")
     ap.add_argument("--out", default="docs/speed_scale.png")
     ap.add_argument("--before-label", default="before issue 17")
@@ -73,6 +75,12 @@ def main():
             if "x8x8" in case:
                 ax.annotate("8x8x8", (n, pps / 1e6), textcoords="offset points", xytext=(4, 4),
                             fontsize=8)
+    if a.targets:
+        sixteen = [p[1] for p in points(a.after) if p[0] == 16]
+        ax.plot([16], [1.0], "*", color="tab:red", markersize=10, label="target at 16 nodes")
+        if sixteen:
+            ax.plot([256, 1024], [sixteen[0] / 2e6] * 2, "-", color="tab:red", linewidth=3,
+                    alpha=0.5, label="target: half the 16-node figure")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("nodes (torus; 512 = 8x8x8, others 2D)")
     ax.set_ylabel("simulated packets per CPU second (millions)")
