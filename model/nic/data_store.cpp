@@ -132,7 +132,7 @@ double DataStore::initial_value(Dtype dtype, int node, std::uint64_t element) {
   return static_cast<double>((u * p.node_mul + element * p.element_mul) % p.modulus);
 }
 
-void DataStore::initial_row(int node, std::vector<std::uint32_t>& row) const {
+void DataStore::initial_row(int node, BulkVector<std::uint32_t>& row) const {
   // (u * node_mul + element * element_mul) % modulus = (node term + element term) % modulus.
   const Pattern p = pattern_of(dtype_);
   const auto node_term =
@@ -180,7 +180,7 @@ int DataStore::snapshot(int node, int chunk) {
     handle = free_snapshots_.back();
     free_snapshots_.pop_back();
   }
-  const std::vector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
+  const BulkVector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
   const auto first = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk)));
   const auto last =
       static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk) + 1));
@@ -191,8 +191,8 @@ int DataStore::snapshot(int node, int chunk) {
 
 void DataStore::apply(int node, int chunk, OpKind kind, int handle) {
   if (mode_ == DataMode::kOff || handle < 0) return;
-  std::vector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
-  const std::vector<std::uint32_t>& data = snapshots_.at(static_cast<std::size_t>(handle));
+  BulkVector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
+  const BulkVector<std::uint32_t>& data = snapshots_.at(static_cast<std::size_t>(handle));
   const std::size_t first = chunk_offset_.at(static_cast<std::size_t>(chunk));
   std::uint32_t* out = buffer.data() + first;
   if (kind == OpKind::kReduce) {
@@ -212,14 +212,14 @@ double DataStore::value(int node, std::uint64_t element) const {
 
 std::string DataStore::check() const {
   if (mode_ == DataMode::kOff) return "";
-  std::vector<std::uint32_t> expected(index_.size(), 0);
+  BulkVector<std::uint32_t> expected(index_.size(), 0);
   if (dtype_ == Dtype::kFp32) {
     const float zero = 0.0f;
     std::uint32_t bits = 0;
     std::memcpy(&bits, &zero, sizeof(bits));
     std::fill(expected.begin(), expected.end(), bits);
   }
-  std::vector<std::uint32_t> row;
+  BulkVector<std::uint32_t> row;
   for (int u = 0; u < nodes_; ++u) {
     initial_row(u, row);
     add_row(row.data(), expected.data(), index_.size(), dtype_ == Dtype::kFp32);
@@ -227,7 +227,7 @@ std::string DataStore::check() const {
   std::uint64_t differ = 0;
   std::ostringstream first;
   for (int u = 0; u < nodes_; ++u) {
-    const std::vector<std::uint32_t>& buffer = buffers_[static_cast<std::size_t>(u)];
+    const BulkVector<std::uint32_t>& buffer = buffers_[static_cast<std::size_t>(u)];
     for (std::size_t j = 0; j < index_.size(); ++j) {
       if (buffer[j] == expected[j]) continue;
       if (differ++ == 0) {

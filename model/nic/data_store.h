@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/core/bulk_allocator.h"
 #include "model/core/enum_names.h"
 #include "model/core/error.h"
 
@@ -74,7 +75,7 @@ class DataStore {
   std::uint32_t bits_of(double value) const;
   // Node's initial values of every tracked element (index_ order) into `row`: one addition per
   // element to element_term_ (no division, no branch on the element type inside the loop).
-  void initial_row(int node, std::vector<std::uint32_t>& row) const;
+  void initial_row(int node, BulkVector<std::uint32_t>& row) const;
   std::uint32_t add(std::uint32_t a, std::uint32_t b) const;
   double to_double(std::uint32_t bits) const;
 
@@ -83,11 +84,13 @@ class DataStore {
   int nodes_;
   int num_chunks_;
   std::uint64_t elements_;
-  std::vector<std::uint64_t> index_;         // tracked position -> element index
+  // Full data: 4 bytes per element and node (buffers), the snapshots in flight and 12 bytes per
+  // element: in BulkVectors (4 KiB pages, see BulkAllocator).
+  BulkVector<std::uint64_t> index_;          // tracked position -> element index
   std::vector<std::uint64_t> chunk_offset_;  // chunk -> first tracked position (num_chunks + 1)
-  std::vector<std::uint32_t> element_term_;  // tracked position -> element's term of the pattern
-  std::vector<std::vector<std::uint32_t>> buffers_;    // per node
-  std::vector<std::vector<std::uint32_t>> snapshots_;  // pool of message snapshots
+  BulkVector<std::uint32_t> element_term_;   // tracked position -> element's term of the pattern
+  std::vector<BulkVector<std::uint32_t>> buffers_;    // per node
+  std::vector<BulkVector<std::uint32_t>> snapshots_;  // pool of message snapshots
   std::vector<int> free_snapshots_;
 };
 
