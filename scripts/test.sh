@@ -7,26 +7,30 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
+started=$SECONDS
+# A stage's header with the time spent so far (where CI's time goes).
+stage() { echo "== $1 [$((SECONDS - started)) s since start] =="; }
 "$root/scripts/setup.sh"
 
-echo "== build (Release) =="
+stage "build (Release)"
 "$root/scripts/build.sh"
-echo "== ctest (Release) =="
+stage "ctest (Release)"
 ctest --test-dir "$root/build" -j "$jobs" --output-on-failure --timeout 600
 
 if [ "${MT_SKIP_SANITIZE:-0}" != 1 ]; then
-  echo "== build (ASan+UBSan, unit tests) =="
+  stage "build (ASan+UBSan, unit tests)"
   unit_areas="core topology collective nic noc sim workload"
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON >/dev/null
   # shellcheck disable=SC2046  # one target per area
   cmake --build "$root/build-asan" -j "$jobs" --target $(printf 'test_%s ' $unit_areas)
-  echo "== ctest (ASan+UBSan, unit tests) =="
+  stage "ctest (ASan+UBSan, unit tests)"
   # SystemC's kernel keeps its coroutine stacks alive at exit: leak reports there are not ours.
   ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$root/build-asan" -j "$jobs" --output-on-failure --timeout 900 -L "^($(echo $unit_areas | tr ' ' '|'))\$"
 fi
 
 if [ "${MT_SKIP_FUZZ:-0}" != 1 ]; then
-  echo "== fuzz (libFuzzer, ASan+UBSan, 20 s per target) =="
+  stage "fuzz (libFuzzer, ASan+UBSan, 20 s per target)"
   MT_FUZZ_SECONDS=${MT_FUZZ_SECONDS:-20} "$root/scripts/fuzz.sh"
 fi
+stage "done"

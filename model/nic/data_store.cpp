@@ -92,13 +92,22 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
   const int num_chunks = num_chunks_;
   chunk_offset_.assign(static_cast<std::size_t>(num_chunks) + 1, 0);
   if (mode_ == DataMode::kOff) return;
+  const auto samples = static_cast<std::uint64_t>(std::max(samples_per_chunk, 2));
+  // Chunk c tracks all its elements (full data, or no more than `samples`) or `samples` of them.
+  const auto tracked = [&](int c) {
+    const std::uint64_t n =
+        bounds[static_cast<std::size_t>(c) + 1] - bounds[static_cast<std::size_t>(c)];
+    return mode_ == DataMode::kFull ? n : std::min(n, samples);
+  };
+  std::uint64_t total = 0;
+  for (int c = 0; c < num_chunks; ++c) total += tracked(c);
+  index_.reserve(total);  // one block, not a doubling series of copies (128 MiB at 64 MiB)
   for (int c = 0; c < num_chunks; ++c) {
     chunk_offset_[static_cast<std::size_t>(c)] = index_.size();
     const std::uint64_t begin = bounds[static_cast<std::size_t>(c)];
     const std::uint64_t end = bounds[static_cast<std::size_t>(c) + 1];
     const std::uint64_t n = end - begin;
-    const auto samples = static_cast<std::uint64_t>(std::max(samples_per_chunk, 2));
-    if (mode_ == DataMode::kFull || n <= samples) {
+    if (tracked(c) == n) {
       for (std::uint64_t e = begin; e < end; ++e) index_.push_back(e);
     } else {
       for (std::uint64_t k = 0; k < samples; ++k)
