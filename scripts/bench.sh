@@ -14,6 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "${MT_BENCH_MTSIM:-}" ]; then
   "$root/scripts/setup.sh"
+  echo "building with scripts/build.sh (quiet; a first profile-guided build takes about 12 minutes)" >&2
   "$root/scripts/build.sh" >/dev/null
 fi
 mtsim="${MT_BENCH_MTSIM:-$root/build/bin/mtsim}"
