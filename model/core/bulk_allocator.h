@@ -12,6 +12,13 @@
 #include <new>
 #include <vector>
 
+// GCC says it builds with AddressSanitizer by __SANITIZE_ADDRESS__, clang by __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MT_CLANG_ASAN 1
+#endif
+#endif
+
 namespace mt {
 
 /// A std::allocator whose blocks of at least kMinBytes are private anonymous mappings without
@@ -19,8 +26,14 @@ namespace mt {
 template <class T>
 struct BulkAllocator {
   using value_type = T;
+#if defined(__SANITIZE_ADDRESS__) || defined(MT_CLANG_ASAN)
+  // Under AddressSanitizer every block comes from operator new, which it checks (it cannot see
+  // overruns of a mapping of our own).
+  static constexpr std::size_t kMinBytes = ~std::size_t{0};
+#else
   /// Blocks from this size on are mapped directly (a huge page's size).
   static constexpr std::size_t kMinBytes = std::size_t{2} << 20;
+#endif
 
   BulkAllocator() = default;
   /// Rebinding copy (std::allocator protocol).
