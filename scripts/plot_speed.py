@@ -10,8 +10,9 @@ the MultiTree co-designed-NIC 1 MiB cases (`torus*-multitree-hw-1MiB`, timing-on
 file (before / after an optimisation). --issue-table adds the figures of issue 17's table
 (before the optimisation: packets per second of simulation wall time on the idle machine).
 --targets marks issue 17's speed targets (1 M packets per second at 16 nodes; at 256 and 1024
-nodes within 2x of the 16-node figure of AFTER). --instructions adds a second panel: callgrind instructions per simulated packet (whole point
-process and sc_start alone) before and after, from a JSON list of
+nodes within 2x of the 16-node figure of AFTER). --instructions adds a second panel: callgrind
+instructions per simulated packet (whole point process and sc_start alone) before and after,
+from a JSON list of
 {nodes, packets, before_instructions, after_instructions, before_sim_instructions,
 after_sim_instructions}.
 """

@@ -11,6 +11,7 @@ namespace mt::cli {
 /// id). Nothing happens when the tunable is already set (by the user, or by this restart), when
 /// MT_HUGE_PAGES=0, or when the restart fails (the run goes on with small pages). The kernel still
 /// decides: with /sys/kernel/mm/transparent_hugepage/enabled at `never` it changes nothing.
+/// Streamed bulk data (the all-reduce's data buffers) opts out: see BulkAllocator.
 void restart_with_huge_pages(char* argv[]);
 
 }  // namespace mt::cli
