@@ -5,15 +5,9 @@
 #include <sstream>
 #include <utility>
 
+#include "model/core/power_of_two.h"
+
 namespace mt {
-
-namespace {
-
-bool power_of_two(int n) {
-  return n > 0 && (n & (n - 1)) == 0;
-}
-
-}  // namespace
 
 std::string AutoCandidate::label() const {
   std::string out = algorithm;
@@ -39,7 +33,7 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology, const Build
     c.push_back({"ring2d", {}});
   }
   c.push_back({"dbtree", {}});
-  if (power_of_two(n)) c.push_back({"halving_doubling", {}});
+  if (is_power_of_two(n)) c.push_back({"halving_doubling", {}});
   c.push_back({"multitree", {}});
   // Pipelined trees only on direct topologies. On switch topologies the simulator finds both the
   // switch-aware trees of multitree_opt and the pipelined published stars slower than the plain

@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "model/core/power_of_two.h"
+
 namespace mt {
 
 std::vector<int> halving_doubling_ranks(const Topology& topology) {
@@ -13,7 +15,7 @@ std::vector<int> halving_doubling_ranks(const Topology& topology) {
 Schedule build_halving_doubling(const Topology& topology, const TypedParams&, const BuildContext&) {
   require_min_nodes("halving_doubling", topology);
   const int n = topology.nodes();
-  if ((n & (n - 1)) != 0) {
+  if (!is_power_of_two(n)) {
     throw AlgorithmError("halving_doubling needs a power-of-two number of endpoints, topology " +
                          topology.name() + " has " + std::to_string(n));
   }

@@ -6,21 +6,13 @@
 
 namespace mt {
 
-namespace {
-
-std::string str(int v) {
-  return std::to_string(v);
-}
-
-}  // namespace
-
 std::string TopologicalOrder::cycle_text() const {
   if (cycle.empty()) return {};
-  std::string text = "dependency cycle: message " + str(cycle[0]);
+  std::string text = "dependency cycle: message " + std::to_string(cycle[0]);
   for (std::size_t i = 1; i < cycle.size(); ++i) {
-    text += (i == 1 ? " waits for " : ", which waits for ") + str(cycle[i]);
+    text += (i == 1 ? " waits for " : ", which waits for ") + std::to_string(cycle[i]);
   }
-  text += (cycle.size() == 1 ? " waits for " : ", which waits for ") + str(cycle[0]);
+  text += (cycle.size() == 1 ? " waits for " : ", which waits for ") + std::to_string(cycle[0]);
   return text;
 }
 
@@ -111,8 +103,9 @@ ScheduleGraph::ScheduleGraph(const Schedule& schedule)
   for (int i = 0; i < m; ++i) {
     for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) {
       if (d < 0 || d >= m) {
-        throw ScheduleError("message " + str(i) + " depends on message " + str(d) +
-                            ", which does not exist (ids are 0.." + str(m - 1) + ")");
+        throw ScheduleError("message " + std::to_string(i) + " depends on message " +
+                            std::to_string(d) + ", which does not exist (ids are 0.." +
+                            std::to_string(m - 1) + ")");
       }
       dependents_[static_cast<std::size_t>(d)].push_back(i);
     }
@@ -156,59 +149,70 @@ bool check_ops(const Schedule& s, const OpChecks& checks,
   };
   for (int i = 0; i < m; ++i) {
     const Op& op = s.ops[static_cast<std::size_t>(i)];
-    const std::string msg = "message " + str(i);
-    if (op.id != i) fail("ops[" + str(i) + "] has id " + str(op.id) + "; ids must equal the index");
+    const std::string msg = "message " + std::to_string(i);
+    if (op.id != i)
+      fail("ops[" + std::to_string(i) + "] has id " + std::to_string(op.id) +
+           "; ids must equal the index");
     if (op.node < 0 || op.node >= n) {
-      fail(msg + ": node " + str(op.node) + " is out of range 0.." + str(n - 1));
+      fail(msg + ": node " + std::to_string(op.node) + " is out of range 0.." +
+           std::to_string(n - 1));
     }
     if (op.peer < 0 || op.peer >= n) {
-      fail(msg + ": peer " + str(op.peer) + " is out of range 0.." + str(n - 1));
+      fail(msg + ": peer " + std::to_string(op.peer) + " is out of range 0.." +
+           std::to_string(n - 1));
     } else if (op.peer == op.node) {
-      fail(msg + ": node " + str(op.node) + " sends to itself");
+      fail(msg + ": node " + std::to_string(op.node) + " sends to itself");
     }
     if (checks.fields) {
       if (op.chunk < 0 || op.chunk >= s.num_chunks) {
-        fail(msg + ": chunk " + str(op.chunk) + " is out of range 0.." + str(s.num_chunks - 1));
+        fail(msg + ": chunk " + std::to_string(op.chunk) + " is out of range 0.." +
+             std::to_string(s.num_chunks - 1));
       }
       if (op.step < 0) {
-        fail(msg + ": step " + str(op.step) + " is negative");
+        fail(msg + ": step " + std::to_string(op.step) + " is negative");
       } else if (op.step >= s.num_steps) {
-        fail(msg + ": step " + str(op.step) + " is >= num_steps " + str(s.num_steps));
+        fail(msg + ": step " + std::to_string(op.step) + " is >= num_steps " +
+             std::to_string(s.num_steps));
       }
       if (op.flow < 0) {
-        fail(msg + ": flow " + str(op.flow) + " is negative");
+        fail(msg + ": flow " + std::to_string(op.flow) + " is negative");
       } else if (op.flow >= s.num_flows) {
-        fail(msg + ": flow " + str(op.flow) + " is >= num_flows " + str(s.num_flows));
+        fail(msg + ": flow " + std::to_string(op.flow) + " is >= num_flows " +
+             std::to_string(s.num_flows));
       }
     }
     if (checks.ports > 0 && (op.port < -1 || op.port >= checks.ports)) {
-      fail(msg + ": port " + str(op.port) + " is out of range (-1 = any, or 0.." +
-           str(checks.ports - 1) + ")");
+      fail(msg + ": port " + std::to_string(op.port) + " is out of range (-1 = any, or 0.." +
+           std::to_string(checks.ports - 1) + ")");
     }
     if (checks.fields && op.kind != OpKind::kReduce && op.kind != OpKind::kBroadcast) {
-      fail(msg + ": kind " + str(static_cast<int>(op.kind)) + " is neither reduce nor broadcast");
+      fail(msg + ": kind " + std::to_string(static_cast<int>(op.kind)) +
+           " is neither reduce nor broadcast");
     }
     if (op.apply_after != -1) {
       const int k = op.apply_after;
       const Op* own = k >= 0 && k < m ? &s.ops[static_cast<std::size_t>(k)] : nullptr;
       if (own == nullptr) {
-        fail(msg + ": apply_after " + str(k) + " is neither -1 nor a message id (0.." + str(m - 1) +
-             ")");
+        fail(msg + ": apply_after " + std::to_string(k) + " is neither -1 nor a message id (0.." +
+             std::to_string(m - 1) + ")");
       } else if (own->node != op.peer || own->chunk != op.chunk || k == i) {
-        fail(msg + " (node " + str(op.node) + " -> " + str(op.peer) + ", chunk " + str(op.chunk) +
-             "): apply_after names message " + str(k) + " (node " + str(own->node) + " -> " +
-             str(own->peer) + ", chunk " + str(own->chunk) + "); it must name a message node " +
-             str(op.peer) + " sends with chunk " + str(op.chunk));
+        fail(msg + " (node " + std::to_string(op.node) + " -> " + std::to_string(op.peer) +
+             ", chunk " + std::to_string(op.chunk) + "): apply_after names message " +
+             std::to_string(k) + " (node " + std::to_string(own->node) + " -> " +
+             std::to_string(own->peer) + ", chunk " + std::to_string(own->chunk) +
+             "); it must name a message node " + std::to_string(op.peer) + " sends with chunk " +
+             std::to_string(op.chunk));
       }
     }
     for (const int d : op.deps) {
       if (d < 0 || d >= m) {
-        fail(msg + " depends on message " + str(d) + ", which does not exist (ids are 0.." +
-             str(m - 1) + ")");
+        fail(msg + " depends on message " + std::to_string(d) +
+             ", which does not exist (ids are 0.." + std::to_string(m - 1) + ")");
       } else if (s.ops[static_cast<std::size_t>(d)].peer != op.node) {
-        fail(msg + " at node " + str(op.node) + " depends on message " + str(d) +
-             ", which is sent to node " + str(s.ops[static_cast<std::size_t>(d)].peer) +
-             ", not node " + str(op.node));
+        fail(msg + " at node " + std::to_string(op.node) + " depends on message " +
+             std::to_string(d) + ", which is sent to node " +
+             std::to_string(s.ops[static_cast<std::size_t>(d)].peer) + ", not node " +
+             std::to_string(op.node));
       }
     }
   }

@@ -2,13 +2,11 @@
 
 #include <algorithm>
 
+#include "model/core/power_of_two.h"
+
 namespace mt {
 
 namespace {
-
-bool power_of_two(int n) {
-  return n > 0 && (n & (n - 1)) == 0;
-}
 
 int log2_exact(int n) {
   int k = 0;
@@ -37,7 +35,7 @@ SwingPattern swing_pattern(const Topology& topology, int index) {
   const std::vector<int>& dims = topology.dims();
   std::vector<int> active;  // dimensions with more than one node
   for (size_t d = 0; d < dims.size(); ++d) {
-    if (!power_of_two(dims[d])) {
+    if (!is_power_of_two(dims[d])) {
       throw AlgorithmError("swing needs power-of-two dimensions, topology " + topology.name() +
                            " has " + std::to_string(dims[d]) + " in dimension " +
                            std::to_string(d));

@@ -47,17 +47,13 @@ class ErrorList {
   size_t suppressed_ = 0;
 };
 
-std::string str(int v) {
-  return std::to_string(v);
-}
-
 // "node 7" or "nodes 7, 9" (at most 8 ids, then "and K more").
 std::string node_list(const std::vector<int>& ids) {
   std::string s = ids.size() == 1 ? "node " : "nodes ";
   const size_t shown = std::min<size_t>(ids.size(), 8);
   for (size_t i = 0; i < shown; ++i) {
     if (i) s += ", ";
-    s += str(ids[i]);
+    s += std::to_string(ids[i]);
   }
   if (ids.size() > shown) s += " and " + std::to_string(ids.size() - shown) + " more";
   return s;
@@ -66,12 +62,12 @@ std::string node_list(const std::vector<int>& ids) {
 // Validates ids, ranges and dependency targets. Returns false when replay would be meaningless.
 bool check_structure(const Schedule& s, const Topology& t, ErrorList& errors) {
   if (s.nodes != t.nodes()) {
-    errors.add("schedule is for " + str(s.nodes) + " nodes but topology " + t.name() + " has " +
-               str(t.nodes()) + " endpoints");
+    errors.add("schedule is for " + std::to_string(s.nodes) + " nodes but topology " + t.name() +
+               " has " + std::to_string(t.nodes()) + " endpoints");
     return false;
   }
   if (s.num_chunks < 1) {
-    errors.add("schedule has num_chunks " + str(s.num_chunks) + "; it must be >= 1");
+    errors.add("schedule has num_chunks " + std::to_string(s.num_chunks) + "; it must be >= 1");
     return false;
   }
   const std::string offsets = check_chunk_offsets(s);
@@ -99,23 +95,25 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
       bool good = true;
       for (int l : op.path) {
         if (l < 0 || l >= num_links) {
-          errors.add("message " + str(op.id) + ": path link " + str(l) +
-                     " does not exist (links are 0.." + str(num_links - 1) + ")");
+          errors.add("message " + std::to_string(op.id) + ": path link " + std::to_string(l) +
+                     " does not exist (links are 0.." + std::to_string(num_links - 1) + ")");
           good = false;
           break;
         }
         if (t.link(l).src != cur) {
-          errors.add("message " + str(op.id) + ": path from node " + str(op.node) + " to node " +
-                     str(op.peer) + " is not connected: link " + str(l) + " leaves vertex " +
-                     str(t.link(l).src) + ", expected vertex " + str(cur));
+          errors.add("message " + std::to_string(op.id) + ": path from node " +
+                     std::to_string(op.node) + " to node " + std::to_string(op.peer) +
+                     " is not connected: link " + std::to_string(l) + " leaves vertex " +
+                     std::to_string(t.link(l).src) + ", expected vertex " + std::to_string(cur));
           good = false;
           break;
         }
         cur = t.link(l).dst;
       }
       if (good && cur != op.peer) {
-        errors.add("message " + str(op.id) + ": path from node " + str(op.node) +
-                   " ends at vertex " + str(cur) + ", not at peer " + str(op.peer));
+        errors.add("message " + std::to_string(op.id) + ": path from node " +
+                   std::to_string(op.node) + " ends at vertex " + std::to_string(cur) +
+                   ", not at peer " + std::to_string(op.peer));
         good = false;
       }
       if (!good) {
@@ -273,16 +271,17 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
     }
     const Op& a = s.ops[static_cast<size_t>(c.a)];
     const Op& b = s.ops[static_cast<size_t>(c.b)];
-    const std::string where = "node " + str(a.peer) + " chunk " + str(a.chunk) + ": ";
+    const std::string where =
+        "node " + std::to_string(a.peer) + " chunk " + std::to_string(a.chunk) + ": ";
     if (c.arrival_pair) {
-      errors.add(where + "arrivals of messages " + str(std::min(a.id, b.id)) + " (" +
+      errors.add(where + "arrivals of messages " + std::to_string(std::min(a.id, b.id)) + " (" +
                  to_string(s.ops[static_cast<size_t>(std::min(a.id, b.id))].kind) + ") and " +
-                 str(std::max(a.id, b.id)) + " (" +
+                 std::to_string(std::max(a.id, b.id)) + " (" +
                  to_string(s.ops[static_cast<size_t>(std::max(a.id, b.id))].kind) +
                  ") are unordered: the final value depends on timing");
     } else {
-      errors.add(where + "arrival of message " + str(a.id) + " and issue of message " + str(b.id) +
-                 " are unordered: the value sent depends on timing");
+      errors.add(where + "arrival of message " + std::to_string(a.id) + " and issue of message " +
+                 std::to_string(b.id) + " are unordered: the value sent depends on timing");
     }
     ok = false;
   }
@@ -337,10 +336,10 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
       dst[w] |= data[w];
     }
     if (!twice.empty()) {
-      errors.add("node " + str(op.peer) + " chunk " + str(op.chunk) + ": contribution" +
-                 (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
-                 (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " + str(op.id) +
-                 "; already held)");
+      errors.add("node " + std::to_string(op.peer) + " chunk " + std::to_string(op.chunk) +
+                 ": contribution" + (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
+                 (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " +
+                 std::to_string(op.id) + "; already held)");
       ok = false;
     }
   };

@@ -7,10 +7,6 @@ namespace mt {
 
 namespace {
 
-std::string str(long long v) {
-  return std::to_string(v);
-}
-
 // Field order of the packed layout (LSB first).
 struct FieldRef {
   const char* name;
@@ -70,7 +66,8 @@ TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int s
                               int max_count) {
   const auto need = [](int v, const char* what) {
     if (v < 1)
-      throw TableError(std::string("table format: ") + what + " must be >= 1, got " + str(v));
+      throw TableError(std::string("table format: ") + what + " must be >= 1, got " +
+                       std::to_string(v));
   };
   need(nodes, "nodes");
   need(ports, "ports");
@@ -79,7 +76,7 @@ TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int s
   need(steps, "steps");
   need(counters, "counters");
   if (max_count < 0)
-    throw TableError("table format: max_count must be >= 0, got " + str(max_count));
+    throw TableError("table format: max_count must be >= 0, got " + std::to_string(max_count));
   TableFormat f;
   f.port_bits = width_for(ports);
   f.peer_bits = width_for(nodes);
@@ -91,7 +88,7 @@ TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int s
   for (const FieldRef& field : fields(f)) {
     if (field.width > 32) {
       throw TableError(std::string("table format: field ") + field.name + " would need " +
-                       str(field.width) + " bits (limit 32)");
+                       std::to_string(field.width) + " bits (limit 32)");
     }
   }
   return f;
@@ -110,8 +107,8 @@ std::vector<std::uint64_t> encode_entry(const TableEntry& entry, const TableForm
   int bit = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
     if (v[i] < 0 || (f[i].width < 63 && v[i] >= (std::int64_t{1} << f[i].width))) {
-      throw TableError(std::string("entry field ") + f[i].name + " = " + str(v[i]) +
-                       " does not fit " + str(f[i].width) + " bits");
+      throw TableError(std::string("entry field ") + f[i].name + " = " + std::to_string(v[i]) +
+                       " does not fit " + std::to_string(f[i].width) + " bits");
     }
     for (int b = 0; b < f[i].width; ++b, ++bit) {
       if ((static_cast<std::uint64_t>(v[i]) >> b) & 1u) {
@@ -124,8 +121,8 @@ std::vector<std::uint64_t> encode_entry(const TableEntry& entry, const TableForm
 
 TableEntry decode_entry(const std::vector<std::uint64_t>& words, const TableFormat& format) {
   if (static_cast<int>(words.size()) < format.entry_words()) {
-    throw TableError("decode_entry: " + str(static_cast<long long>(words.size())) +
-                     " words, an entry needs " + str(format.entry_words()));
+    throw TableError("decode_entry: " + std::to_string(static_cast<long long>(words.size())) +
+                     " words, an entry needs " + std::to_string(format.entry_words()));
   }
   const std::vector<FieldRef> f = fields(format);
   std::vector<std::int64_t> v(f.size(), 0);
@@ -159,7 +156,7 @@ std::vector<std::uint64_t> encode_table(const std::vector<TableEntry>& table,
     try {
       w = encode_entry(table[i], format);
     } catch (const TableError& e) {
-      throw TableError("entry " + str(static_cast<long long>(i)) + ": " + e.what());
+      throw TableError("entry " + std::to_string(static_cast<long long>(i)) + ": " + e.what());
     }
     words.insert(words.end(), w.begin(), w.end());
   }
@@ -170,9 +167,9 @@ std::vector<TableEntry> decode_table(const std::vector<std::uint64_t>& words, st
                                      const TableFormat& format) {
   const auto per = static_cast<std::size_t>(format.entry_words());
   if (words.size() < entries * per) {
-    throw TableError("decode_table: " + str(static_cast<long long>(words.size())) + " words for " +
-                     str(static_cast<long long>(entries)) + " entries of " +
-                     str(static_cast<long long>(per)) + " words");
+    throw TableError("decode_table: " + std::to_string(static_cast<long long>(words.size())) +
+                     " words for " + std::to_string(static_cast<long long>(entries)) +
+                     " entries of " + std::to_string(static_cast<long long>(per)) + " words");
   }
   std::vector<TableEntry> table;
   table.reserve(entries);

@@ -10,10 +10,6 @@ namespace mt {
 
 namespace {
 
-std::string str(long long v) {
-  return std::to_string(v);
-}
-
 // The place of table entry `entry` (message `message`) of node `node`, for TableError.
 ErrorLocation table_entry(long long node, long long entry, int message) {
   ErrorLocation at;
@@ -28,8 +24,8 @@ void check_inputs(const Schedule& schedule, const std::vector<int>& ports, int n
   const std::size_t m = schedule.ops.size();
   if (num_ports < 1) throw TableError("pack_schedule: ports must be >= 1");
   if (ports.size() != m) {
-    throw TableError("pack_schedule: " + str(static_cast<long long>(ports.size())) + " ports for " +
-                     str(static_cast<long long>(m)) + " messages");
+    throw TableError("pack_schedule: " + std::to_string(static_cast<long long>(ports.size())) +
+                     " ports for " + std::to_string(static_cast<long long>(m)) + " messages");
   }
   OpChecks references;
   references.fields = false;
@@ -37,8 +33,8 @@ void check_inputs(const Schedule& schedule, const std::vector<int>& ports, int n
   for (const Op& op : schedule.ops) {
     const int p = ports[static_cast<std::size_t>(op.id)];
     if (p < 0 || p >= num_ports) {
-      throw TableError("message " + str(op.id) + ": port " + str(p) + " out of range (" +
-                       str(num_ports) + " ports)");
+      throw TableError("message " + std::to_string(op.id) + ": port " + std::to_string(p) +
+                       " out of range (" + std::to_string(num_ports) + " ports)");
     }
   }
 }
@@ -55,7 +51,7 @@ std::vector<std::uint64_t> release_cycles_of(int u, const packing::NodePack& p,
       ErrorLocation at;
       at.node = u;
       at.message = id;
-      throw TableError("message " + str(id) + " at node " + str(u) +
+      throw TableError("message " + std::to_string(id) + " at node " + std::to_string(u) +
                            " has both dependencies and a release_cycle: a table entry waits on "
                            "one counter, so only messages without dependencies may have a "
                            "release time",
@@ -194,9 +190,9 @@ void check_fits(const PackedSchedule& packed, const TableFormat& format) {
       try {
         (void)encode_entry(packed.tables[u][e], format);
       } catch (const TableError& err) {
-        throw TableError("node " + str(static_cast<long long>(u)) + " entry " +
-                             str(static_cast<long long>(e)) + " (message " +
-                             str(packed.messages[u][e]) + "): " + err.what(),
+        throw TableError("node " + std::to_string(static_cast<long long>(u)) + " entry " +
+                             std::to_string(static_cast<long long>(e)) + " (message " +
+                             std::to_string(packed.messages[u][e]) + "): " + err.what(),
                          table_entry(static_cast<long long>(u), static_cast<long long>(e),
                                      packed.messages[u][e]));
       }

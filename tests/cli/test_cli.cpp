@@ -13,12 +13,11 @@ namespace {
 
 using mt::test::CliResult;
 using mt::test::exists;
+using mt::test::kSource;
 using mt::test::mtsim;
 using mt::test::read_json;
 using mt::test::scratch;
 using mt::test::write_file;
-
-const std::string kSource = MT_SOURCE_DIR;
 
 }  // namespace
 

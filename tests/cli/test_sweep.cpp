@@ -24,6 +24,7 @@ namespace {
 
 using mt::test::CliResult;
 using mt::test::exists;
+using mt::test::kSource;
 using mt::test::mtsim;
 using mt::test::read_file;
 using mt::test::read_json;
@@ -31,7 +32,6 @@ using mt::test::run_shell;
 using mt::test::scratch_dir;
 using mt::test::write_file;
 
-const std::string kSource = MT_SOURCE_DIR;
 const std::string kDefaultScenario = kSource + "/scenarios/default.yaml";
 
 // The tiny sweep of these tests: 2 topologies x 2 algorithms x 2 sizes = 8 points.

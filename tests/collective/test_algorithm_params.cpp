@@ -8,6 +8,9 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/algorithm_params.h"
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
+
+using mt::test::make;
 
 namespace {
 
@@ -20,10 +23,6 @@ const std::vector<mt::ParamSpec> kSchema = {
 
 mt::TypedParams parse(const mt::AlgorithmParams& raw) {
   return mt::TypedParams("demo", kSchema, raw);
-}
-
-mt::Topology make(const std::string& spec) {
-  return mt::Topology(mt::parse_topology_spec(spec));
 }
 
 }  // namespace

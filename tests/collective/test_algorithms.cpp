@@ -14,14 +14,11 @@
 #include "model/collective/ring.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
+
+using mt::test::make;
 
 namespace {
-
-mt::Topology make(const std::string& spec, int ports = 0) {
-  mt::TopologyConfig config = mt::parse_topology_spec(spec);
-  config.ports_per_node = ports;
-  return mt::Topology(config);
-}
 
 /// Topologies of the test matrix (direct and switched).
 std::vector<std::string> common_specs() {

@@ -7,16 +7,9 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/cost_model.h"
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
 
-namespace {
-
-mt::Topology make(const std::string& spec, int ports = 0) {
-  mt::TopologyConfig config = mt::parse_topology_spec(spec);
-  config.ports_per_node = ports;
-  return mt::Topology(config);
-}
-
-}  // namespace
+using mt::test::make;
 
 TEST_CASE("cost of ring on ring:4, derived by hand", "[cost_model]") {
   const mt::Topology t = make("ring:4");  // 16 B/cycle links, 150-cycle wires

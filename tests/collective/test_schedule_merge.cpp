@@ -11,12 +11,11 @@
 #include "model/collective/schedule_merge.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
+
+using mt::test::make;
 
 namespace {
-
-mt::Topology make(const std::string& spec) {
-  return mt::Topology(mt::parse_topology_spec(spec));
-}
 
 std::string bounds_error(const mt::Schedule& s, std::uint64_t elements) {
   try {

@@ -8,12 +8,11 @@
 #include "model/collective/schedule.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
+
+using mt::test::make;
 
 namespace {
-
-mt::Topology make(const std::string& spec) {
-  return mt::Topology(mt::parse_topology_spec(spec));
-}
 
 // Ring all-reduce on N nodes with N chunks: reduce-scatter (steps 0..N-2) then all-gather (steps
 // N-1..2N-3). Message id = step * N + sender; each depends on what the sender got the step before.

@@ -21,7 +21,8 @@ const char* const kBase =
     "  algorithms: [ring]\n"
     "  sizes: [1KiB]\n";
 
-std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+std::string range_error_of(const std::string& text,
+                           const std::vector<std::string>& overrides = {}) {
   try {
     mt::load_scenario_text(text, "s.yaml", overrides);
   } catch (const ScenarioError& e) {
@@ -50,28 +51,29 @@ TEST_CASE("the simulated-time horizon is 2^62 ps in whole clock periods") {
 }
 
 TEST_CASE("a clock too slow for the time resolution's horizon is rejected at load") {
-  CHECK(error_of(std::string(kBase) + "clock_ghz: 1e-13\n") ==
+  CHECK(range_error_of(std::string(kBase) + "clock_ghz: 1e-13\n") ==
         "s.yaml:5:12: clock_ghz: \"1e-13\" is out of range: must be >= 0.001 and <= 100");
-  CHECK(error_of(std::string(kBase) + "clock_ghz: 0.001\n").empty());
+  CHECK(range_error_of(std::string(kBase) + "clock_ghz: 0.001\n").empty());
 }
 
 TEST_CASE("a link so slow that one buffer outlasts the horizon is rejected at load") {
   // 1KiB + 16-byte head + one flit at 1e-17 B/cycle: 1056e17 cycles > 2^62 / 1000.
-  const std::string e = error_of(std::string(kBase), {"topology.link_bytes_per_cycle=1e-17"});
+  const std::string e = range_error_of(std::string(kBase), {"topology.link_bytes_per_cycle=1e-17"});
   CHECK(e ==
         "--set topology.link_bytes_per_cycle=1e-17: topology.link_bytes_per_cycle: 1e-17 "
         "bytes/cycle: moving one 1KiB buffer over one link takes 1.056e+20 cycles, beyond "
         "4611686018427387 cycles, the simulated-time horizon at clock_ghz 1 (SystemC's 64-bit "
         "picosecond time, kept below 2^62 ps)");
-  CHECK_THAT(error_of(kBase, {"topology.link_bytes_per_cycle=1e-13"}),
+  CHECK_THAT(range_error_of(kBase, {"topology.link_bytes_per_cycle=1e-13"}),
              Catch::Contains("1.056e+16 cycles, beyond 4611686018427387"));
   // 1056 / 1e-12 = 1.056e15 cycles: inside the horizon.
-  CHECK(error_of(kBase, {"topology.link_bytes_per_cycle=1e-12"}).empty());
+  CHECK(range_error_of(kBase, {"topology.link_bytes_per_cycle=1e-12"}).empty());
 }
 
 TEST_CASE("watchdog_cycles beyond the horizon of a slow clock is rejected") {
   // At 1 MHz the horizon is 2^62 / 10^6 = 4611686018427 cycles.
-  CHECK(error_of(std::string(kBase) + "clock_ghz: 0.001\nwatchdog_cycles: 1125899906842624\n") ==
+  CHECK(range_error_of(std::string(kBase) +
+                       "clock_ghz: 0.001\nwatchdog_cycles: 1125899906842624\n") ==
         "s.yaml:6:18: watchdog_cycles: 1125899906842624 is beyond 4611686018427 cycles, the "
         "simulated-time horizon at clock_ghz 0.001 (SystemC's 64-bit picosecond time, kept "
         "below 2^62 ps)");
@@ -82,7 +84,7 @@ TEST_CASE("sizes whose packet count overflows 31 bits are rejected but 1TiB is a
   CHECK(mt::parse_byte_size("1024GiB") == (std::uint64_t{1} << 40));
   CHECK(mt::parse_byte_size("2TB") == 2000000000000ull);
   // 2^40 / 256 = 2^32 packets.
-  CHECK(error_of(kBase, {"collective.sizes=[1024GiB]"}) ==
+  CHECK(range_error_of(kBase, {"collective.sizes=[1024GiB]"}) ==
         "--set collective.sizes=[1024GiB]: collective.sizes[0]: 1TiB is 4294967296 packets of "
         "nic.packet_bytes 256; the model counts a message's packets in 31 bits (at most "
         "2147483647): use larger packets or a smaller size");
@@ -91,7 +93,7 @@ TEST_CASE("sizes whose packet count overflows 31 bits are rejected but 1TiB is a
       kBase, "s.yaml",
       {"collective.sizes=[1TiB]", "nic.packet_bytes=1024", "router.buffer_flits=128"});
   CHECK(s.collective.sizes_bytes == std::vector<std::uint64_t>{std::uint64_t{1} << 40});
-  CHECK_THAT(error_of(kBase, {"collective.sizes=[2TiB]", "nic.packet_bytes=1024"}),
+  CHECK_THAT(range_error_of(kBase, {"collective.sizes=[2TiB]", "nic.packet_bytes=1024"}),
              Catch::Contains("\"2TiB\" is larger than the 1TiB limit"));
 }
 
@@ -114,7 +116,7 @@ TEST_CASE("byte sizes are parsed exactly without library text in the errors") {
   CHECK(error("1.3B") == "\"1.3B\" is not a whole number of bytes");
   CHECK(error("0.0") == "\"0.0\" is not a positive size");
   CHECK(error("2000000TB") == "\"2000000TB\" is too large");  // 2e18 > 1e18
-  CHECK_THAT(error_of(kBase, {"collective.sizes=[.]"}),
+  CHECK_THAT(range_error_of(kBase, {"collective.sizes=[.]"}),
              Catch::EndsWith("is not a size: expected "
                              "a positive number of bytes "
                              "with an optional unit B, "
@@ -123,17 +125,17 @@ TEST_CASE("byte sizes are parsed exactly without library text in the errors") {
 }
 
 TEST_CASE("NIC values the simulator would refuse after simulating are rejected at load") {
-  CHECK(error_of(std::string(kBase) + "nic:\n  packet_bytes: 6\n") ==
+  CHECK(range_error_of(std::string(kBase) + "nic:\n  packet_bytes: 6\n") ==
         "s.yaml:6:17: nic.packet_bytes: 6 is not a whole number of 4-byte elements (the reduction "
         "unit adds fp32/int32 elements; a packet carries whole ones)");
-  CHECK(error_of(std::string(kBase) + "nic: {scheduler: rtl}\n") ==
+  CHECK(range_error_of(std::string(kBase) + "nic: {scheduler: rtl}\n") ==
         "s.yaml:5:18: nic.scheduler: rtl is the co-designed hardware scheduler: it needs "
         "nic.issue: hardware or auto (nic.issue is software)");
-  CHECK(error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: hardware}\n").empty());
-  CHECK(error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: auto}\n").empty());
+  CHECK(range_error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: hardware}\n").empty());
+  CHECK(range_error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: auto}\n").empty());
   // A per-algorithm nic override is checked the same way, named by its entry.
-  CHECK(error_of("topology: ring:2\ncollective:\n  algorithms:\n    - {name: ring, nic: "
-                 "{packet_bytes: 10}}\n") ==
+  CHECK(range_error_of("topology: ring:2\ncollective:\n  algorithms:\n    - {name: ring, nic: "
+                       "{packet_bytes: 10}}\n") ==
         "s.yaml:4:7: nic.packet_bytes: 10 is not a whole number of 4-byte elements (the "
         "reduction unit adds fp32/int32 elements; a packet carries whole ones)");
   // The entry's place and the key inside it are fields of the error.
@@ -153,42 +155,42 @@ TEST_CASE("NIC values the simulator would refuse after simulating are rejected a
 
 TEST_CASE("text the JSON writer cannot hold is rejected at load") {
   // U+D800 encoded in UTF-8 form (a surrogate), an overlong '/', and U+110000.
-  CHECK(error_of("name: \"a\xed\xa0\x80\"\n" + std::string(kBase)) ==
+  CHECK(range_error_of("name: \"a\xed\xa0\x80\"\n" + std::string(kBase)) ==
         "s.yaml:1:9: the file is not valid UTF-8 (byte 8)");
-  CHECK(error_of("name: \xc0\xaf\n" + std::string(kBase)) ==
+  CHECK(range_error_of("name: \xc0\xaf\n" + std::string(kBase)) ==
         "s.yaml:1:7: the file is not valid UTF-8 (byte 6)");
-  CHECK(error_of("name: \xf4\x90\x80\x80\n" + std::string(kBase)) ==
+  CHECK(range_error_of("name: \xf4\x90\x80\x80\n" + std::string(kBase)) ==
         "s.yaml:1:7: the file is not valid UTF-8 (byte 6)");
-  CHECK(error_of(kBase, {"name=\xed\xa0\x80"}) == "--set: the override is not valid UTF-8");
-  CHECK(error_of("name: \"\xe2\x82\xac\xf0\x9f\x98\x80\"\n" + std::string(kBase)).empty());
+  CHECK(range_error_of(kBase, {"name=\xed\xa0\x80"}) == "--set: the override is not valid UTF-8");
+  CHECK(range_error_of("name: \"\xe2\x82\xac\xf0\x9f\x98\x80\"\n" + std::string(kBase)).empty());
 }
 
 TEST_CASE("a second YAML document and deep nesting are reported as such") {
-  CHECK(error_of(std::string(kBase) + "---\nname: other\n") ==
+  CHECK(range_error_of(std::string(kBase) + "---\nname: other\n") ==
         "s.yaml:5:1: a second YAML document (after '---' or '...'): a file holds exactly one");
-  CHECK(error_of(std::string(kBase) + "...\nname: other\n") ==
+  CHECK(range_error_of(std::string(kBase) + "...\nname: other\n") ==
         "s.yaml:6:1: a second YAML document (after '---' or '...'): a file holds exactly one");
-  CHECK(error_of("---\n" + std::string(kBase) + "...\n").empty());
+  CHECK(range_error_of("---\n" + std::string(kBase) + "...\n").empty());
   // Found by fuzzing: yaml-cpp's LoadAll never returns on this text (the loader once used it).
-  CHECK(error_of(",key") ==
+  CHECK(range_error_of(",key") ==
         "s.yaml:1:1: the scenario is empty; expected a mapping with at least topology and "
         "collective");
   const std::string deep =
       std::string(kBase) + "description: " + std::string(3000, '[') + std::string(3000, ']') + "\n";
-  CHECK_THAT(error_of(deep), Catch::StartsWith("s.yaml:5:") &&
-                                 Catch::Contains("the YAML nests deeper than") &&
-                                 Catch::Contains("levels (the parser's limit)"));
+  CHECK_THAT(range_error_of(deep), Catch::StartsWith("s.yaml:5:") &&
+                                       Catch::Contains("the YAML nests deeper than") &&
+                                       Catch::Contains("levels (the parser's limit)"));
 }
 
 TEST_CASE("malformed --set keys are blamed on the override and not the file") {
-  CHECK(error_of(kBase, {"a.=1"}) ==
+  CHECK(range_error_of(kBase, {"a.=1"}) ==
         "--set a.=1: \"a.\" is not a scenario key path (names of letters, digits and '_' joined "
         "by '.')");
-  CHECK(error_of(kBase, {".a=1"}) ==
+  CHECK(range_error_of(kBase, {".a=1"}) ==
         "--set .a=1: \".a\" is not a scenario key path (names of letters, digits and '_' joined "
         "by '.')");
   // nic.ports is not in the file: the override created it as a mapping.
-  CHECK(error_of(kBase, {"nic.ports.x=1"}) ==
+  CHECK(range_error_of(kBase, {"nic.ports.x=1"}) ==
         "--set nic.ports.x=1: nic.ports: expected an integer, got a mapping");
 }
 

@@ -16,6 +16,9 @@
 
 namespace mt::test {
 
+/// The source tree (scenarios/, tests/data/).
+inline const std::string kSource = MT_SOURCE_DIR;
+
 /// Exit status and output of one command.
 struct CliResult {
   int status = -1;     ///< exit status; -1 when the command was killed by a signal

@@ -1,6 +1,6 @@
 #pragma once
-// Shared checks of the collective tests: topology construction by spec and the MultiTree forest
-// construction invariants.
+// Shared checks of the collective tests: the MultiTree forest construction invariants (and
+// topologies by spec, tests/support/topologies.h).
 
 #include <set>
 #include <string>
@@ -8,14 +8,9 @@
 
 #include "model/collective/multitree.h"
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
 
 namespace mt::test {
-
-inline mt::Topology make(const std::string& spec, int ports = 0) {
-  mt::TopologyConfig config = mt::parse_topology_spec(spec);
-  config.ports_per_node = ports;
-  return mt::Topology(config);
-}
 
 /// Checks the construction invariants of a forest; returns the number of violations.
 inline int check_forest(const mt::Topology& t, const mt::MultiTreeForest& f) {

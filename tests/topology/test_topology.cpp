@@ -8,12 +8,11 @@
 #include <vector>
 
 #include "model/topology/topology.h"
+#include "tests/support/topologies.h"
+
+using mt::test::make;
 
 namespace {
-
-mt::Topology make(const std::string& spec) {
-  return mt::Topology(mt::parse_topology_spec(spec));
-}
 
 // Checks that `path` is a chain of links from endpoint src to endpoint dst.
 void require_connected_path(const mt::Topology& t, const std::vector<int>& path, int src, int dst) {
