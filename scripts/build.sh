@@ -8,8 +8,8 @@
 # networks, a few % at 144+ (README "Speed"). The profile is taken again whenever a source under
 # model/, tb/ or rtl/ (or a CMakeLists.txt) is newer than it: GCC stops with an error (not a named
 # warning, so -Werror makes it fatal) when an edited function's callers still have profile counts
-# for it. The instrumented build is incremental, so an edit costs its compile twice plus the
-# training.
+# for it. The instrumented build is incremental, so an edit costs the compile of its unity batch
+# (8 files) twice plus the training.
 #   MT_PGO=0 scripts/build.sh        builds without profile (e.g. MT_BUILD_DIR=build-dev MT_PGO=0)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
