@@ -74,3 +74,5 @@ template <class T>
 using BulkVector = std::vector<T, BulkAllocator<T>>;
 
 }  // namespace mt
+
+#undef MT_CLANG_ASAN  // only for the allocator above, not for the files that include this one

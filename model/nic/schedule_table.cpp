@@ -121,8 +121,8 @@ std::vector<std::uint64_t> encode_entry(const TableEntry& entry, const TableForm
 
 TableEntry decode_entry(const std::vector<std::uint64_t>& words, const TableFormat& format) {
   if (static_cast<int>(words.size()) < format.entry_words()) {
-    throw TableError("decode_entry: " + std::to_string(static_cast<long long>(words.size())) +
-                     " words, an entry needs " + std::to_string(format.entry_words()));
+    throw TableError("decode_entry: " + std::to_string(words.size()) + " words, an entry needs " +
+                     std::to_string(format.entry_words()));
   }
   const std::vector<FieldRef> f = fields(format);
   std::vector<std::int64_t> v(f.size(), 0);
@@ -156,7 +156,7 @@ std::vector<std::uint64_t> encode_table(const std::vector<TableEntry>& table,
     try {
       w = encode_entry(table[i], format);
     } catch (const TableError& e) {
-      throw TableError("entry " + std::to_string(static_cast<long long>(i)) + ": " + e.what());
+      throw TableError("entry " + std::to_string(i) + ": " + e.what());
     }
     words.insert(words.end(), w.begin(), w.end());
   }
@@ -167,9 +167,8 @@ std::vector<TableEntry> decode_table(const std::vector<std::uint64_t>& words, st
                                      const TableFormat& format) {
   const auto per = static_cast<std::size_t>(format.entry_words());
   if (words.size() < entries * per) {
-    throw TableError("decode_table: " + std::to_string(static_cast<long long>(words.size())) +
-                     " words for " + std::to_string(static_cast<long long>(entries)) +
-                     " entries of " + std::to_string(static_cast<long long>(per)) + " words");
+    throw TableError("decode_table: " + std::to_string(words.size()) + " words for " +
+                     std::to_string(entries) + " entries of " + std::to_string(per) + " words");
   }
   std::vector<TableEntry> table;
   table.reserve(entries);

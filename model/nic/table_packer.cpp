@@ -24,8 +24,8 @@ void check_inputs(const Schedule& schedule, const std::vector<int>& ports, int n
   const std::size_t m = schedule.ops.size();
   if (num_ports < 1) throw TableError("pack_schedule: ports must be >= 1");
   if (ports.size() != m) {
-    throw TableError("pack_schedule: " + std::to_string(static_cast<long long>(ports.size())) +
-                     " ports for " + std::to_string(static_cast<long long>(m)) + " messages");
+    throw TableError("pack_schedule: " + std::to_string(ports.size()) + " ports for " +
+                     std::to_string(m) + " messages");
   }
   OpChecks references;
   references.fields = false;
@@ -190,9 +190,9 @@ void check_fits(const PackedSchedule& packed, const TableFormat& format) {
       try {
         (void)encode_entry(packed.tables[u][e], format);
       } catch (const TableError& err) {
-        throw TableError("node " + std::to_string(static_cast<long long>(u)) + " entry " +
-                             std::to_string(static_cast<long long>(e)) + " (message " +
-                             std::to_string(packed.messages[u][e]) + "): " + err.what(),
+        throw TableError("node " + std::to_string(u) + " entry " + std::to_string(e) +
+                             " (message " + std::to_string(packed.messages[u][e]) +
+                             "): " + err.what(),
                          table_entry(static_cast<long long>(u), static_cast<long long>(e),
                                      packed.messages[u][e]));
       }

@@ -11,10 +11,10 @@
 
 namespace {
 
-const std::string kSrc = MT_SOURCE_DIR;
+using mt::test::kSource;
 
 std::string train(const std::string& options) {
-  return "train " + kSrc + "/scenarios/workloads/mlp_small.yaml --scenario " + kSrc +
+  return "train " + kSource + "/scenarios/workloads/mlp_small.yaml --scenario " + kSource +
          "/scenarios/default.yaml " + options;
 }
 
@@ -30,7 +30,7 @@ TEST_CASE("mtsim train runs the small MLP on the default scenario with ring and 
   CHECK_THAT(r.output, Catch::Contains("exposed_cycles: iteration - compute"));
   CHECK_THAT(r.output,
              Catch::Contains("ring") && Catch::Contains("multitree") && Catch::Contains("22000"));
-  CHECK(mt::test::mtsim("train " + kSrc + "/scenarios/workloads/mlp_small.yaml").status == 2);
+  CHECK(mt::test::mtsim("train " + kSource + "/scenarios/workloads/mlp_small.yaml").status == 2);
   const mt::test::CliResult help = mt::test::mtsim("train --help");
   CHECK(help.status == 0);
   CHECK_THAT(help.output, Catch::Contains("mtsim train WORKLOAD.yaml"));

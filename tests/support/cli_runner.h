@@ -14,10 +14,9 @@
 #include <sstream>
 #include <string>
 
-namespace mt::test {
+#include "tests/support/source_dir.h"
 
-/// The source tree (scenarios/, tests/data/).
-inline const std::string kSource = MT_SOURCE_DIR;
+namespace mt::test {
 
 /// Exit status and output of one command.
 struct CliResult {

@@ -8,6 +8,7 @@
 
 #include "model/config/workload_loader.h"
 #include "model/workload/workload.h"
+#include "tests/support/source_dir.h"
 
 using mt::GradientBucket;
 using mt::IterationTimeline;
@@ -16,7 +17,7 @@ using mt::WorkloadConfig;
 
 namespace {
 
-const std::string kSource = MT_SOURCE_DIR;
+using mt::test::kSource;
 
 // mlp_small: forward 1000 + 2000 + 4000 = 7000 cycles; backprop fc3 2000 (ready at 9000),
 // fc2 4000 (13000), fc1 8000 (21000); optimizer 1000; compute 7000 + 14000 + 1000 = 22000.
