@@ -282,7 +282,7 @@ module nic_sched #(
 
   assign done_o = ring_empty && !fetch_valid && (window_empty == '1) && (grant_o == '0);
 
-  // Idle, registered (no logic between a flop and idle_o): nothing moved at the last two edges.
+  // Idle, from a flop (one inverter between it and idle_o): nothing moved at the last two edges.
   // busy_now covers every register but min_step_q (lanes, ready levels, table writes and loads,
   // refills, decisions, masks, grants, clear_i). A quiet edge leaves the state as it was, so
   // inputs held as they were (no arrival, doorbell, clear_i or table write; the same ready
@@ -327,8 +327,12 @@ module nic_sched #(
   `MT_ASSERT(EntryInRange_A, !(tbl_valid_i && !clear_i) || !entry_bad)
   `MT_ASSERT(TableSorted_A, !(tbl_valid_i && tbl_ready_o && !clear_i && last_valid_q) ||
                             (tbl_wdata_i[StepLsb +: StepBits] >= last_step_q))
-  `MT_ASSERT(ParamsValid_A, DecisionLatency >= 2 && Depth >= 1 && Window >= 1 &&
-                            ArrivalLanes >= 1 && (1 << IndexBits) >= Depth + 1 + Ports * (Window + 1))
+  // Parameters: checked at elaboration, so no tool builds an illegal configuration.
+  `MT_STATIC_ASSERT(ParamsValid_S, Nodes >= 1 && Ports >= 1 && DecisionLatency >= 2 &&
+                                   Depth >= 1 && Window >= 1 && ArrivalLanes >= 1 &&
+                                   Chunks >= 1 && Flows >= 1 && Steps >= 1 && Counters >= 1 &&
+                                   IndexBits <= 31 &&
+                                   (1 << IndexBits) >= Depth + 1 + Ports * (Window + 1))
 
   // Contracts on the decision: no grant before the entry's dependencies have arrived, none of a
   // later step than a pending entry (step order), so never a grant twice (entries leave).

@@ -46,7 +46,7 @@ module nic_sched_window #(
   input  logic [EntryBits-1:0]          ins_entry_i,    // packed entry
   input  logic [IndexBits-1:0]          ins_index_i,    // its table index
   input  logic [CountBits-1:0]          ins_rem_i,      // arrivals it needs beyond the counter
-  output logic                          full_o,         // Window entries held (registered)
+  output logic                          full_o,         // Window entries held (AND of the valid flops)
   // Arrivals counted at this edge.
   input  logic [Lanes-1:0]              lane_valid_i,
   input  logic [Lanes*CounterBits-1:0]  lane_counter_i,

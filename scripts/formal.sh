@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Formal proof of the NIC scheduler through its harness (rtl/formal/README.md): Yosys reads the RTL
 # with -formal (the MT_ASSERT/MT_ASSUME/MT_COVER macros become immediate assert/assume/cover),
-# flattens it and writes an AIGER model and an SMT-LIB2 model; ABC's PDR (yosys-abc) proves every
-# assertion for all depths (unbounded) under the assumptions; a failure's witness is replayed by
+# flattens it and writes an AIGER model and an SMT-LIB2 model; ABC's PDR (yosys-abc) tries to prove
+# every assertion for all depths (unbounded) under the assumptions (it finishes on the small
+# configuration of rtl/formal/README.md in about 15 s; on the default harness it does not finish
+# within 300 s: use --bound 12 there, as ctest does); a failure's witness is replayed by
 # yosys-smtbmc (z3) on the SMT2 model, which names the failing assertion and writes a VCD trace.
 # Cover runs: each cover point becomes a bad state that ABC's bmc3 must reach; the frame of the
 # witness is reported (a cover never reached within --cover-frames is an error: vacuity check).
@@ -25,6 +27,8 @@
 #   --covers       only the covers whose name matches the regex REGEX (default: every cover)
 #   --bound        bounded proof instead of pdr: ABC bmc3 to N frames (result "bounded")
 #   --out          output folder (default build/formal)
+#   --name         name of the report and folder (default: harness, mutant and mode, e.g.
+#                  nic_sched_formal_cover)
 #
 # Writes DIR/<name>.json (result, engine, time, failing property and frame, cover frames) and
 # DIR/<name>/ (sources, models, logs, trace.vcd on failure). Exit 0 proved (or failed as expected),
@@ -44,7 +48,7 @@ name=""
 params=()
 bound=""
 cover_re=""
-usage() { sed -n '2,31p' "$0"; }
+usage() { sed -n '2,35p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; shift 2 ;;

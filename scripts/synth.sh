@@ -17,8 +17,11 @@
 #
 #   --top        top module (default nic_sched); --sources: RTL globs relative to the repository
 #                (default "rtl/*.sv"; include dir rtl/include)
-#   --param      top-module parameter override (nic_sched: Nodes, Ports, Depth, Chunks, Flows,
-#                Steps, Counters, MaxCount, ArrivalLanes, DecisionLatency); repeatable
+#   --param      top-module parameter override, Name=integer, repeatable (nic_sched: Nodes, Ports,
+#                Depth, Window, Chunks, Flows, Steps, Counters, MaxCount, ArrivalLanes,
+#                DecisionLatency, IndexBits; the rules they must satisfy, e.g. 2^IndexBits >=
+#                Depth + 1 + Ports x (Window + 1), are rtl/README.md's Parameters: an illegal set
+#                stops at elaboration, exit 2)
 #   --clock-ns   clock period constraint for STA, ns (default 5)
 #   --uncertainty-ns  clock uncertainty (jitter + skew), ns (default 0.25)
 #   --io-fraction     input and output delay as a fraction of the period (default 0.3)
@@ -34,7 +37,7 @@
 #                instances once, no optimisation across them) for the area of every module
 #                (scripts/synth/area_breakdown.py DIR/<config>.stat); take timing from flat runs
 #   --out        output folder (default build/synth)
-#   --name       config name (default built from the parameters, e.g. nodes16_depth32)
+#   --name       config name (default the top and the parameters given, e.g. nic_sched_depth64)
 #
 # Writes DIR/<config>.json (area_um2, cells, flops, critical_path_ns, slack_ns, fmax_mhz,
 # parameters, ...), DIR/<config>.txt (readable report), DIR/<config>.v (ABC's netlist),
@@ -77,7 +80,7 @@ while [ $# -gt 0 ]; do
     --sources) sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -143,7 +146,17 @@ select -assert-none t:\$* t:\$paramod* %d
 tee -o $base.abc.stat stat -liberty $liberty
 write_verilog -noattr -noexpr -nohex -nodec -simple-lhs $base.v
 YS
-if ! yosys -q -l "$base.yosys.log" -s "$base.ys" >/dev/null; then
+if ! yosys -q -l "$base.yosys.log" -s "$base.ys" >/dev/null 2>&1; then
+  # Bad input first (exit 2): a parameter the top does not have, or an illegal set.
+  if unknown=$(grep -o "Can't find object for defparam \`[^\`']*" "$base.yosys.log"); then
+    echo "synth.sh: --param: $top has no parameter ${unknown##*\`} (see --help)" >&2
+    exit 2
+  fi
+  if grep -q "ParamsValid_S" "$base.yosys.log"; then
+    echo "synth.sh: --param ${params[*]}: an illegal parameter set for $top" \
+         "(its ParamsValid_S check; the rules: rtl/README.md, Parameters)" >&2
+    exit 2
+  fi
   echo "synth.sh: synthesis failed or found latches/unmapped cells, see $base.yosys.log" >&2
   grep -E "ERROR|Assertion" "$base.yosys.log" >&2 || true
   exit 1

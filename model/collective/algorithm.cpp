@@ -120,8 +120,9 @@ const std::vector<Entry>& registry() {
         int_param("collectives")}},
       {"auto",
        build_auto,
-       "picks the candidate with the smallest dataflow estimate at bytes=<size> (default "
-       "16MiB) among ring2d, dbtree, halving_doubling, multitree, multitree_opt, tree_packing, "
+       "picks the candidate with the smallest dataflow estimate at bytes=<size> (default: "
+       "the run's all-reduce size; mtsim schedule's --bytes) among ring2d, dbtree, "
+       "halving_doubling, multitree, multitree_opt, tree_packing, "
        "disjoint_rings (several pipeline depths) and swing (rings, tori); Schedule::algorithm "
        "names the choice "
        "(auto:<name(params)>)",
@@ -186,8 +187,25 @@ void require_min_nodes(const std::string& algorithm, const Topology& topology, i
   }
 }
 
+namespace {
+
+std::size_t node_chunk_states(int nodes, int chunks) {
+  const std::size_t states = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(chunks);
+  if (states > default_message_limit()) {
+    throw ScheduleTooLarge(std::to_string(chunks) + " chunks on " + std::to_string(nodes) +
+                           " nodes are " + std::to_string(states) +
+                           " node-chunk states, more than this machine can simulate (at most " +
+                           std::to_string(default_message_limit()) +
+                           ", one per 2 KiB of memory): fewer chunks (a smaller pipeline) or a "
+                           "smaller network");
+  }
+  return states;
+}
+
+}  // namespace
+
 ArrivalTracker::ArrivalTracker(int nodes, int chunks)
-    : chunks_(chunks), arrivals_(static_cast<size_t>(nodes) * static_cast<size_t>(chunks)) {}
+    : chunks_(chunks), arrivals_(node_chunk_states(nodes, chunks)) {}
 
 std::vector<int> ArrivalTracker::deps(int node, int chunk) const {
   return arrivals_.at(static_cast<size_t>(node) * static_cast<size_t>(chunks_) +

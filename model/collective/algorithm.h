@@ -57,7 +57,9 @@ void require_min_nodes(const std::string& algorithm, const Topology& topology, i
 /// commit(), so a node never depends on a message of the step it is sending in.
 class ArrivalTracker {
  public:
-  /// Tracker for `nodes` endpoints and `chunks` chunks, with no arrival yet.
+  /// Tracker for `nodes` endpoints and `chunks` chunks, with no arrival yet. Throws
+  /// ScheduleTooLarge when nodes x chunks passes default_message_limit() (every node holds every
+  /// chunk: more node-chunk states than a run could simulate on this machine).
   ArrivalTracker(int nodes, int chunks);
   /// Dependencies of a send of `chunk` by `node` (committed arrivals only).
   std::vector<int> deps(int node, int chunk) const;

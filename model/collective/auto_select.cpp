@@ -86,6 +86,8 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
       s = build_schedule(c.algorithm, topology, c.params, context);
     } catch (const AlgorithmError&) {
       continue;  // does not support this topology
+    } catch (const ScheduleTooLarge&) {
+      continue;  // more messages than this machine can simulate
     }
     const double est = estimate_schedule(s, topology, bytes, context.cost).cycles();
     choice.ranking.emplace_back(c.label(), est);

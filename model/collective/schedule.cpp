@@ -1,12 +1,31 @@
 #include "model/collective/schedule.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <utility>
 
 namespace mt {
 
+std::size_t default_message_limit() {
+  static const std::size_t limit = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_bytes = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_bytes <= 0) return std::size_t{1} << 23;  // 8 M: a 16 GiB machine's
+    return static_cast<std::size_t>(pages) / 2048 * static_cast<std::size_t>(page_bytes);
+  }();
+  return limit;
+}
+
 int Schedule::add(Op op) {
+  if (ops.size() >= message_limit) {
+    throw ScheduleTooLarge("the schedule passes " + std::to_string(message_limit) +
+                           " messages, the most this machine can simulate (one per 2 KiB of its " +
+                           std::to_string((message_limit * 2 + 1023) / 1024 / 1024) +
+                           " GiB of memory; a message costs about 0.7 KiB in all): fewer chunks "
+                           "(a smaller pipeline) or a smaller network");
+  }
   op.id = static_cast<int>(ops.size());
   num_steps = std::max(num_steps, op.step + 1);
   num_flows = std::max(num_flows, op.flow + 1);

@@ -3,6 +3,7 @@
 // simulator's NICs execute and the RTL scheduler's table is packed from. See
 // model/collective/SCHEDULE_FORMAT.md for the JSON form and the execution semantics.
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,12 @@ namespace mt {
 class ScheduleError : public Error {
  public:
   using Error::Error;
+};
+
+/// Thrown by Schedule::add when a schedule grows past its message_limit.
+class ScheduleTooLarge : public ScheduleError {
+ public:
+  using ScheduleError::ScheduleError;
 };
 
 /// What the receiver does with the data of a message.
@@ -55,6 +62,13 @@ struct Op {
 /// A complete all-reduce schedule for `nodes` endpoints. The data buffer of every node is split
 /// into `num_chunks` chunks: equal ones (chunk c holds elements [c*E/num_chunks,
 /// (c+1)*E/num_chunks)) unless `chunk_offsets` gives the boundaries (see chunk_bounds()).
+/// The most messages a schedule may hold on this machine: one per 2 KiB of physical memory (a
+/// simulated message costs about 0.6-0.7 KiB in all: the schedule, its packed tables, the NICs'
+/// programs, measured at 1024 nodes), so a schedule too large to simulate (a huge `pipeline`, an
+/// N-chunk schedule on thousands of nodes) stops while it is built, naming the cause, instead of
+/// exhausting the machine's memory.
+std::size_t default_message_limit();
+
 struct Schedule {
   std::string algorithm;  ///< CLI name of the algorithm that built it, e.g. "multitree"
   std::string topology;   ///< topology spec it was built for, e.g. "torus:4x4"
@@ -67,8 +81,12 @@ struct Schedule {
   /// non-decreasing, last = the buffer's elements (chunk c = [offsets[c], offsets[c+1])). Empty =
   /// the equal split of whatever buffer the schedule is run with.
   std::vector<std::uint64_t> chunk_offsets;
+  /// The most messages add() accepts (default_message_limit()).
+  std::size_t message_limit = default_message_limit();
 
   /// Appends an op, assigning its id, and keeps num_steps/num_flows up to date. Returns the id.
+  /// Throws ScheduleTooLarge when the schedule would pass message_limit: "the schedule passes
+  /// 25165824 messages, ...".
   int add(Op op);
   /// Ids of the ops sent by `node`, in program order.
   std::vector<int> ops_of(int node) const;

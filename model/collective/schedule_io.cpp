@@ -8,6 +8,8 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/core/json_text.h"
@@ -186,6 +188,14 @@ Schedule schedule_from_json(const nlohmann::json& json) {
   s.num_chunks = as_int(required(json, "num_chunks", ""), "num_chunks");
   s.num_flows = as_int(required(json, "num_flows", ""), "num_flows");
   s.num_steps = as_int(required(json, "num_steps", ""), "num_steps");
+  // Counts that cannot describe a schedule are malformed input; indices out of their range are
+  // the verifier's (a well-formed but wrong schedule: "message 3: chunk 999 is out of range").
+  for (const auto& [key, value, least] :
+       {std::tuple{"nodes", s.nodes, 1}, std::tuple{"num_chunks", s.num_chunks, 1},
+        std::tuple{"num_flows", s.num_flows, 0}, std::tuple{"num_steps", s.num_steps, 0}}) {
+    if (value < least)
+      fail(key, "is " + std::to_string(value) + "; it must be at least " + std::to_string(least));
+  }
   if (json.contains("chunk_offsets")) {
     const Json& offsets = json["chunk_offsets"];
     if (!offsets.is_array()) {

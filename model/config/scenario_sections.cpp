@@ -1,6 +1,9 @@
 #include "model/config/scenario_sections.h"
 
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mt {
 namespace {
@@ -54,11 +57,14 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
     }
     return;
   }
+  std::vector<std::pair<std::string, YAML::Node>> shape_keys;  // keys that only some kinds take
   r.each_key(
       node, path,
       {"kind", "dims", "k", "levels", "m", "n", "nodes", "switches", "edges",
        "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
       [&](const std::string& key, const YAML::Node& v, const std::string& p) {
+        if (key != "kind" && key.rfind("link", 0) != 0 && key.rfind("nic_link", 0) != 0)
+          shape_keys.emplace_back(key, v);
         if (key == "kind") {
           t.kind = r.choice_of<TopologyKind>(v, p);
         } else if (key == "dims") {
@@ -96,6 +102,30 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
           t.nic_link_latency_cycles = r.integer32(v, p, 0, 1000000);
         }
       });
+  // A key of another kind (dims of a fat-tree, k of a torus) would be ignored silently.
+  const auto kinds_of = [](const std::string& key) -> std::vector<TopologyKind> {
+    using K = TopologyKind;
+    if (key == "dims") return {K::kRing, K::kTorus, K::kMesh};
+    if (key == "k" || key == "levels") return {K::kFatTree};
+    if (key == "m" || key == "n") return {K::kBiGraph};
+    if (key == "nodes") return {K::kSwitch, K::kCustom};
+    return {K::kCustom};  // switches, edges
+  };
+  for (const auto& [key, value] : shape_keys) {
+    std::string takes;
+    bool applies = false;
+    for (const TopologyKind k : kinds_of(key)) {
+      applies = applies || k == t.kind;
+      takes += std::string(takes.empty() ? "" : ", ") + to_string(k);
+    }
+    if (!applies) {
+      r.fail(value, path + "." + key,
+             std::string("does not apply to a ") + to_string(t.kind) + " topology (only to " +
+                 takes +
+                 "); to change the kind from the command line, set the whole topology, "
+                 "e.g. --set topology=fattree:k=4");
+    }
+  }
 }
 
 void read_router(const YamlReader& r, const YAML::Node& node, const std::string& path,

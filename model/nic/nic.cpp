@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "model/nic/schedule_table.h"
 #include "model/noc/link.h"
 
 namespace mt {
@@ -28,7 +30,11 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
     program.push_back(
         SchedulerOp{op.id, params_.program_ports[i], op.step, op.deps, op.release_cycle});
   }
-  scheduler_->load(program, params_.any_port ? 1 : params_.ports);
+  try {
+    scheduler_->load(program, params_.any_port ? 1 : params_.ports);
+  } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
+    throw TableError("node " + std::to_string(params_.node) + ": " + e.what());
+  }
   if (params_.step_barrier) {
     for (const SchedulerOp& op : program) {
       const auto step = static_cast<std::size_t>(std::max(op.step, 0));

@@ -107,8 +107,7 @@ std::vector<std::uint64_t> encode_entry(const TableEntry& entry, const TableForm
   int bit = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
     if (v[i] < 0 || (f[i].width < 63 && v[i] >= (std::int64_t{1} << f[i].width))) {
-      throw TableError(std::string("entry field ") + f[i].name + " = " + std::to_string(v[i]) +
-                       " does not fit " + std::to_string(f[i].width) + " bits");
+      throw TableFieldError(f[i].name, v[i], f[i].width);
     }
     for (int b = 0; b < f[i].width; ++b, ++bit) {
       if ((static_cast<std::uint64_t>(v[i]) >> b) & 1u) {

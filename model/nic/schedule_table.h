@@ -24,6 +24,23 @@ class TableError : public Error {
   using Error::Error;
 };
 
+/// A value that does not fit its field of the table format (encode_entry): which field and what
+/// value, so a caller can name the build parameter to raise.
+class TableFieldError : public TableError {
+ public:
+  TableFieldError(const std::string& field, std::int64_t value, int width)
+      : TableError("entry field " + field + " = " + std::to_string(value) + " does not fit " +
+                   std::to_string(width) + " bits"),
+        field_(field),
+        value_(value) {}
+  const std::string& field() const { return field_; }
+  std::int64_t value() const { return value_; }
+
+ private:
+  std::string field_;
+  std::int64_t value_;
+};
+
 /// One schedule-table entry: a message this node sends.
 struct TableEntry {
   OpKind kind = OpKind::kReduce;  ///< what the receiver does with the data
@@ -68,7 +85,7 @@ int clog2(std::uint64_t n);
 
 /// Packs `entry` LSB-first into entry_words() 64-bit words (bit i of the entry is bit i % 64 of
 /// word i / 64), fields in the order kind, port, peer, chunk, flow, step, wait_counter, wait_count,
-/// dst_counter. Throws TableError naming the field when a value is negative or does not fit.
+/// dst_counter. Throws TableFieldError when a value is negative or does not fit.
 std::vector<std::uint64_t> encode_entry(const TableEntry& entry, const TableFormat& format);
 /// Inverse of encode_entry. Throws TableError when `words` has fewer than entry_words() words.
 TableEntry decode_entry(const std::vector<std::uint64_t>& words, const TableFormat& format);

@@ -71,6 +71,8 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     p.schedule = build_schedule(run.name, *p.topology, params, context);
   } catch (const AlgorithmError& e) {
     throw entry_error(run, e.what());
+  } catch (const ScheduleTooLarge& e) {
+    throw entry_error(run, e.what());
   }
   return p;
 }

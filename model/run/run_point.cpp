@@ -6,6 +6,17 @@
 
 namespace mt {
 
+namespace {
+
+// The NIC a point ran on, as its result names it (RunResult::nic_issue and the next two).
+void describe_nic(const NicConfig& nic, RunResult& r) {
+  r.nic_issue = to_string(nic.issue);
+  r.nic_flow_control = to_string(nic.flow_control);
+  r.nic_scheduler = nic.issue == IssueMode::kHardware ? to_string(nic.scheduler) : "host";
+}
+
+}  // namespace
+
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
   try {
@@ -16,6 +27,7 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     r.algorithm = p.run->label;
     r.schedule = p.schedule.algorithm;
     r.nic_choice = p.nic.chosen;
+    describe_nic(point.nic, r);
     return r;
   } catch (const std::exception& e) {
     return failed_result(scenario, p, bytes, e.what());
@@ -35,6 +47,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
   r.clock_ghz = scenario.clock_ghz;
   r.steps = p.schedule.num_steps;
   r.error = error;
+  describe_nic(p.nic.nic, r);
   return r;
 }
 

@@ -18,7 +18,7 @@ ScheduleAnalysis analyse_schedule(const Schedule& s, const Topology& t, std::uin
   a.step_lower_bound = step_lower_bound(t);
   a.diameter = t.diameter();
   a.bytes = bytes;
-  a.estimate = estimate_cost(s, t, bytes);
+  a.estimate = estimate_schedule(s, t, bytes);
   a.bound_cycles = bandwidth_bound_cycles(t, t.ports_per_node(), bytes);
   a.latency_bound_cycles = latency_bound_cycles(t, bytes);
   return a;
@@ -34,9 +34,10 @@ nlohmann::json to_json(const ScheduleAnalysis& a, const VerifyReport& v) {
           {"step_lower_bound", a.step_lower_bound},
           {"diameter", a.diameter},
           {"estimate_bytes", a.bytes},
-          {"estimate_cycles", a.estimate.cycles},
-          {"estimate_latency_cycles", a.estimate.latency_cycles},
-          {"estimate_bandwidth_cycles", a.estimate.bandwidth_cycles},
+          {"estimate_cycles", a.estimate.cycles()},
+          {"step_estimate_cycles", a.estimate.per_step.cycles},
+          {"step_estimate_latency_cycles", a.estimate.per_step.latency_cycles},
+          {"step_estimate_bandwidth_cycles", a.estimate.per_step.bandwidth_cycles},
           {"bound_cycles", a.bound_cycles},
           {"latency_bound_cycles", a.latency_bound_cycles}};
 }

@@ -24,8 +24,10 @@ struct ScheduleAnalysis {
   int step_lower_bound = 0;  ///< per phase: ceil(N(N-1) / directed links usable per step)
   int diameter = 0;          ///< network diameter, hops
   std::uint64_t bytes = 0;   ///< all-reduce size per node of the estimate and bounds, bytes
-  CostEstimate estimate;     ///< analytical alpha-beta estimate at `bytes`
-  double bound_cycles = 0;   ///< bandwidth lower bound at `bytes`, cycles
+  /// Both analytical estimates at `bytes` on the paper's network: cycles() (the dataflow one)
+  /// is what `mtsim run` reports as estimate_cycles and `auto` ranks by.
+  ScheduleEstimate estimate;
+  double bound_cycles = 0;          ///< bandwidth lower bound at `bytes`, cycles
   double latency_bound_cycles = 0;  ///< latency lower bound at `bytes`, cycles
   /// Per step: (reduce messages, broadcast messages).
   std::map<int, std::pair<int, int>> messages_per_step;

@@ -61,6 +61,9 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"algorithm", r.algorithm},
                       {"schedule", r.schedule},
                       {"nic_choice", r.nic_choice},
+                      {"nic_issue", r.nic_issue},
+                      {"nic_flow_control", r.nic_flow_control},
+                      {"nic_scheduler", r.nic_scheduler},
                       {"nodes", r.nodes},
                       {"ports", r.ports},
                       {"bytes", r.bytes},
@@ -98,6 +101,9 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.algorithm = j.at("algorithm").get<std::string>();
   r.schedule = j.value("schedule", r.algorithm);
   r.nic_choice = j.value("nic_choice", std::string());
+  r.nic_issue = j.value("nic_issue", std::string());
+  r.nic_flow_control = j.value("nic_flow_control", std::string());
+  r.nic_scheduler = j.value("nic_scheduler", std::string());
   r.nodes = j.at("nodes").get<int>();
   r.ports = j.at("ports").get<int>();
   r.bytes = j.at("bytes").get<std::uint64_t>();
@@ -151,6 +157,9 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (r.algorithm == reference_name && r.error.empty()) reference_ns[r.bytes] = r.completion_ns;
 
   const int speedup_width = static_cast<int>(std::max<std::size_t>(10, reference_name.size() + 5));
+  std::size_t longest_label = 0;  // labels of any length keep the columns aligned
+  for (const auto& r : runs) longest_label = std::max(longest_label, r.algorithm.size());
+  const int algorithm_width = static_cast<int>(std::max<std::size_t>(18, longest_label + 1));
   std::ostringstream os;
   const RunResult& first = runs.front();
   os << "scenario " << first.scenario << ": " << first.topology << ", " << first.nodes
@@ -165,7 +174,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     os << ' ' << std::right << std::setw(width - 1) << value;
   };
   left(9, "size");
-  left(18, "algorithm");
+  left(algorithm_width, "algorithm");
   right(6, "ports");
   right(7, "steps");
   right(13, "cycles");
@@ -181,7 +190,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (r.bytes != last_size) os << "\n";
     last_size = r.bytes;
     left(9, format_byte_size(r.bytes));
-    left(18, r.algorithm);
+    left(algorithm_width, r.algorithm);
     right(6, r.ports);
     right(7, r.steps);
     if (!r.error.empty() && r.completion_cycles == 0) {
@@ -198,7 +207,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
                                                     : "WRONG";
     right(13, r.completion_cycles);
     right(12, fixed(r.completion_ns / 1000, 3));
-    right(13, fixed(r.bound_cycles, 0));
+    right(13, fixed(r.bound_cycles, r.bound_cycles < 10 ? 2 : 0));  // 4 B: 0.12, not 0
     right(9, fixed(r.latency_bound_cycles, 0));
     right(8, fixed(r.efficiency, 3));
     right(speedup_width, speedup);
@@ -242,9 +251,12 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
         "bandwidth lower bound (2(N-1) x size over\n  all nodes' injection bandwidth: 2(N-1)/N x "
         "size over one node's when nodes are alike); lat_cyc = latency\n  lower bound (the "
         "farthest pair's cheapest path: link latencies + router pipelines, + one packet);\n  eff = "
-        "max(bound_cyc, lat_cyc) / cycles (at most 256/272 = 0.94 where the bandwidth bound "
-        "rules,\n"
-        "  with 256-byte packets and 16-byte heads: headers are not payload);\n  vs_"
+        "max(bound_cyc, lat_cyc) / cycles; bound_cyc counts payload only, so where it rules\n"
+        "  eff stays below payload / (payload + head) of each packet or message (256/272 = 0.94 "
+        "with\n"
+        "  packet flow control's default 256-byte packets and 16-byte heads) and the row's own "
+        "ports set\n"
+        "  its bound (compare eff between rows of equal ports, cycles between any);\n  vs_"
      << reference_name << " = speedup over " << reference_name
      << " at the same size; data = ok (every node's result equals the exact sum),\n  sampled "
         "(timing-only, sampled chunks checked), timing (not checked), WRONG or FAILED.\n";

@@ -26,6 +26,12 @@ struct RunResult {
   /// "software issue (host 0 cycles per message <= scheduler 2), message flow control (tried
   /// both: 2233 cycles against 2301 with packet)"; empty when not auto.
   std::string nic_choice;
+  /// The NIC the point ran on (the entry's, auto modes resolved): "software" or "hardware" issue,
+  /// "packet" or "message" flow control, and who issued under hardware issue: "tlm" (the C++
+  /// scheduler model) or "rtl" (the Verilated nic_sched); "host" under software issue.
+  std::string nic_issue;
+  std::string nic_flow_control;
+  std::string nic_scheduler;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes

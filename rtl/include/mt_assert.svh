@@ -5,6 +5,8 @@
 //   `MT_ASSUME(Name_M, expr)  input contract: the environment keeps expr true (same sampling).
 //                             Checked like an assertion in simulation, an assumption in proofs.
 //   `MT_COVER(Name_C, expr)   expr must be reachable (a cover point).
+//   `MT_STATIC_ASSERT(Name_S, expr)  expr, of parameters only, must hold at elaboration: an
+//                             illegal parameter set stops every tool before it builds anything.
 //
 // Expand to
 //   - concurrent assert/assume/cover properties under Verilator (and any other simulator):
@@ -14,10 +16,31 @@
 //     (FORMAL defined), the subset Yosys 0.23 accepts; scripts/formal.sh proves them with
 //     yosys-smtbmc (rtl/formal/README.md);
 //   - nothing for synthesis (SYNTHESIS defined, as scripts/synth.sh does).
+// MT_STATIC_ASSERT is a generate branch taken only when expr fails: under Verilator it holds
+// $error (the build stops naming Name_S); under Yosys (synthesis and proofs) an instance of the
+// module Name_S, which does not exist, because Yosys 0.23 reports $error even in a generate
+// branch that is not taken: "Module `\Name_S' referenced in module ... is not part of the design".
 // The enclosing module must have clk_i and rst_ni.
 
 `ifndef MT_ASSERT_SVH
 `define MT_ASSERT_SVH
+
+`ifdef SYNTHESIS
+  `define MT_STATIC_ASSERT(__name, __expr) \
+    if (!(__expr)) begin : __name \
+      __name illegal_parameters_see_rtl_readme (); \
+    end
+`elsif FORMAL
+  `define MT_STATIC_ASSERT(__name, __expr) \
+    if (!(__expr)) begin : __name \
+      __name illegal_parameters_see_rtl_readme (); \
+    end
+`else
+  `define MT_STATIC_ASSERT(__name, __expr) \
+    if (!(__expr)) begin : __name \
+      $error("parameter check %s failed: illegal parameters (rtl/README.md)", `"__name`"); \
+    end
+`endif
 
 `ifdef MT_FORMAL_COVERS
   // scripts/formal.sh cover runs: each cover becomes a bad state that the model checker must

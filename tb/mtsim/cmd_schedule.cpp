@@ -40,12 +40,14 @@ void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Sc
   os << "  link contention:    " << v.contention.size()
      << " (step, directed link) pairs used by more than one message\n";
   os << "  estimate at " << format_byte_size(a.bytes) << ": " << std::fixed << std::setprecision(0)
-     << a.estimate.cycles << " cycles (latency " << a.estimate.latency_cycles << " + bandwidth "
-     << a.estimate.bandwidth_cycles << "); bandwidth bound " << a.bound_cycles << ", latency bound "
-     << a.latency_bound_cycles << " cycles\n";
-  os << "  (cycles of the network clock; per-step alpha-beta model with default link latency "
-     << t.config().link_latency_cycles << " cycles and " << t.config().link_bytes_per_cycle
-     << " bytes/cycle per link)\n";
+     << a.estimate.cycles() << " cycles (dataflow model, as mtsim run's estimate_cycles and "
+     << "auto's ranking);\n    per-step alpha-beta model " << a.estimate.per_step.cycles
+     << " (latency " << a.estimate.per_step.latency_cycles << " + bandwidth "
+     << a.estimate.per_step.bandwidth_cycles << ", blind to pipelining); bandwidth bound "
+     << a.bound_cycles << ", latency bound " << a.latency_bound_cycles << " cycles\n";
+  os << "  (cycles of the network clock, link latency " << t.config().link_latency_cycles
+     << " cycles and " << t.config().link_bytes_per_cycle
+     << " bytes/cycle per link; simulate with mtsim run for the figure that counts)\n";
   os << "  messages per step:";
   for (const auto& [step, counts] : a.messages_per_step)
     os << " " << step << ":" << counts.first + counts.second;

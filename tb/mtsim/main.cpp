@@ -19,8 +19,9 @@ commands:
   sweep SWEEP.yaml      run the cross product of a sweep's axes, one process per point, with a
                         progress bar; --resume continues, --emit-slurm writes a Slurm job array
   train WORKLOAD.yaml --scenario NETWORK.yaml
-                        one DNN training iteration: per-layer (or bucket) all-reduces simulated on
-                        the network and overlapped with backpropagation (serialised, in issue order)
+                        one DNN training iteration: per-layer (or bucket) all-reduces released as
+                        backpropagation produces them and simulated together on the shared network
+                        (--serialised: each alone, queued in issue order)
   schedule              build and verify one schedule (no simulation); text, JSON or Graphviz DOT
   verify SCHEDULE.json  verify a schedule file: every node must end with every chunk reduced
                         from all N contributions exactly once, whatever the message timing
@@ -28,7 +29,8 @@ commands:
   import msccl IN.xml -o OUT.json
                         an MSCCL all-reduce algorithm as a verified mtsim schedule file
 
-Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB); times are cycles of the network
+Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB, TiB, or KB, MB, GB, TB in powers of
+1000); times are cycles of the network
 clock given in the scenario (clock_ghz) and nanoseconds.
 Exit status: 0 success, 1 a check failed (data or schedule verification, stalled run),
 2 bad input (options, scenario, topology, algorithm, unreadable file), 3 internal error (a bug).

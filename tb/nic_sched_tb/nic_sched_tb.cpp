@@ -88,7 +88,9 @@ SC_MODULE(Driver) {
   }
 
   void fail(const std::string& what) {
-    std::cerr << "nic_sched_tb: MISMATCH " << what << "\n";
+    // Cycles in messages count from the case's start; the VCD's time is the run's.
+    std::cerr << "nic_sched_tb: MISMATCH " << what << " (at " << sc_core::sc_time_stamp()
+              << " of the run, the time in a --trace VCD)\n";
     failed = true;
     sc_core::sc_stop();
   }
@@ -289,6 +291,24 @@ SC_MODULE(Driver) {
   }
 };
 
+const char* const kHelp =
+    "nic_sched_tb: the Verilated rtl/nic_sched against its C++ golden model, every grant and\n"
+    "done_o every cycle (exit 0 all equal, 1 a mismatch or a stall, 2 bad arguments)\n"
+    "\n"
+    "  --seed N            random seed for the random tables and the arrival, doorbell and\n"
+    "                      port-ready delays (default 1)\n"
+    "  --random N          random legal tables after the real ones (default 200): up to\n"
+    "                      4 x Depth + 8 entries, every port count, few or all counters\n"
+    "  --no-real           skip the real tables (every algorithm's packed tables on seven\n"
+    "                      topologies, every node)\n"
+    "  --step-order M      on, off or mixed (default): the step_order_i input per table\n"
+    "                      (mixed: on in three tables of four)\n"
+    "  --trace FILE.vcd    VCD of the DUT's signals for GTKWave (every case, back to back:\n"
+    "                      large; a case starts at each clear_i pulse)\n"
+    "  --model-latency L   run the golden model with decision latency L instead of the RTL's\n"
+    "                      (a deliberately wrong model: a mismatch must be reported)\n"
+    "  --coverage FILE     Verilator line/toggle coverage (a -DMT_RTL_COVERAGE=ON build)\n";
+
 int usage(const std::string& why) {
   std::cerr << "nic_sched_tb: " << why
             << "\nusage: nic_sched_tb [--seed N] [--random N] [--no-real] "
@@ -314,6 +334,10 @@ int sc_main(int argc, char** argv) {
       return argv[++i];
     };
     try {
+      if (arg == "--help" || arg == "-h") {
+        std::cout << kHelp;
+        return 0;
+      }
       if (arg == "--seed") {
         seed = std::stoull(value());
       } else if (arg == "--random") {
@@ -388,6 +412,10 @@ int sc_main(int argc, char** argv) {
     trace = std::make_unique<VerilatedVcdSc>();
     dut.trace(trace.get(), 99);
     trace->open(trace_file.c_str());
+    if (!trace->isOpen()) {
+      std::cerr << "nic_sched_tb: --trace " << trace_file << ": cannot write the file\n";
+      return 2;
+    }
   }
   sc_core::sc_start();
   if (trace) trace->close();

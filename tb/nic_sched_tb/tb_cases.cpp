@@ -21,13 +21,18 @@ std::string describe(const TableEntry& e) {
 std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int* skipped) {
   const std::vector<std::string> topologies = {"torus:4x4", "mesh:4x4", "switch:nodes=16", "ring:8",
                                                "torus:2x4", "mesh:3x5", "torus:8x8"};
+  // Built without the hardware-issue context: tree_packing's window (counters reused every W
+  // sub-chunks) is not applied, so its tables need more counters than the build has and are
+  // skipped (co-simulated instead). With the window applied its tables fit, but the random
+  // arrival stimulus stalls both the RTL and the model on torus:8x8 (an open question).
+  const mt::BuildContext context;
   std::vector<Case> cases;
   for (const std::string& spec : topologies) {
     const mt::Topology topology(mt::parse_topology_spec(spec));
     for (const std::string& algorithm : mt::algorithm_names()) {
       mt::Schedule schedule;
       try {
-        schedule = mt::build_schedule(algorithm, topology);
+        schedule = mt::build_schedule(algorithm, topology, {}, context);
       } catch (const std::exception&) {
         continue;  // the algorithm does not support this topology
       }
@@ -44,6 +49,16 @@ std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int*
                                std::to_string(packed.counters) + " counters do not fit the build");
         }
         mt::check_fits(packed, format);
+        // The RTL assumes a counter never counts past MaxCount (NoCounterOverflow_A).
+        for (const auto& arrivals : packed.counter_arrivals) {
+          for (const int n : arrivals) {
+            if (n > kMaxCount) {
+              throw mt::TableError("a counter receives " + std::to_string(n) +
+                                   " arrivals, more than the build's MaxCount " +
+                                   std::to_string(kMaxCount));
+            }
+          }
+        }
       } catch (const mt::TableError& e) {
         ++*skipped;
         std::cerr << "nic_sched_tb: skipping " << algorithm << " on " << spec << ": " << e.what()

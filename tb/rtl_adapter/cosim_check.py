@@ -86,6 +86,10 @@ def main():
             print("cosim_check: %s: skipped (%s)" % (what, a["error"]))
             continue
         problems = []
+        # Each result says which scheduler issued: the C++ model, then the Verilated RTL.
+        if (a.get("nic_scheduler"), b.get("nic_scheduler")) != ("tlm", "rtl"):
+            problems.append("nic_scheduler: tlm run '%s', rtl run '%s'"
+                            % (a.get("nic_scheduler"), b.get("nic_scheduler")))
         if a.get("error") or b.get("error"):
             problems.append("errors: tlm '%s', rtl '%s'" % (a.get("error"), b.get("error")))
         if a["completion_cycles"] != b["completion_cycles"] or a["completion_cycles"] <= 0:

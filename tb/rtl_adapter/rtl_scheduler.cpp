@@ -65,13 +65,30 @@ struct RtlCycleScheduler::Impl {
   }
 
   // Full table index of a granted entry from its low index_bits: every entry the RTL holds lies
-  // within the last 2^index_bits entries streamed (ParamsValid_A).
+  // within the last 2^index_bits entries streamed (nic_sched's ParamsValid_S).
   int full_index(std::uint64_t low) const {
     const std::uint64_t modulus = std::uint64_t{1} << build.index_bits;
     const std::uint64_t last = pushed - 1;
     return static_cast<int>(last - ((last - low) & (modulus - 1)));
   }
 };
+
+namespace {
+
+// The CMake setting (rtl/CMakeLists.txt) that widens a table field to hold `value`.
+std::string build_variable_for(const std::string& field, std::int64_t value) {
+  const std::string at_least = std::to_string(value + 1);
+  if (field == "port") return "-DMT_RTL_PORTS=" + at_least;
+  if (field == "peer") return "-DMT_RTL_NODES=" + at_least;
+  if (field == "chunk") return "-DMT_RTL_CHUNKS=" + at_least + " or more";
+  if (field == "flow") return "-DMT_RTL_FLOWS=" + at_least + " or more";
+  if (field == "step") return "-DMT_RTL_STEPS=" + at_least + " or more";
+  if (field == "wait_count") return "-DMT_RTL_MAX_COUNT=" + std::to_string(value);
+  if (field == "wait_counter" || field == "dst_counter") return "-DMT_RTL_COUNTERS=" + at_least;
+  return "the MT_RTL_* variables";
+}
+
+}  // namespace
 
 RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
     : impl_(std::make_unique<Impl>()) {
@@ -122,9 +139,10 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   for (std::size_t i = 0; i < table.size(); ++i) {
     try {
       words.push_back(encode_entry(table[i], m.format));
-    } catch (const TableError& e) {
-      throw TableError("RTL scheduler: entry " + std::to_string(i) + ": " + e.what() +
-                       " of the Verilated nic_sched (reconfigure with the MT_RTL_* variables)");
+    } catch (const TableFieldError& e) {
+      throw TableError("RTL scheduler: table entry " + std::to_string(i) + ": " + e.what() +
+                       " of the Verilated nic_sched (reconfigure with " +
+                       build_variable_for(e.field(), e.value()) + ")");
     }
   }
   Vnic_sched_cc& top = *m.top;
@@ -244,9 +262,14 @@ std::uint64_t RtlCycleScheduler::clocks() const {
 }
 
 SchedulerFactory make_rtl_scheduler_factory() {
-  return [](int /*node*/, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
+  return [](int node, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
             const TableFormat& /*format*/) -> std::unique_ptr<Scheduler> {
-    return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config), table);
+    try {
+      return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config),
+                                                 table);
+    } catch (const SchedulerError& e) {  // a configuration this build does not have: say whose
+      throw SchedulerError("node " + std::to_string(node) + ": " + e.what());
+    }
   };
 }
 

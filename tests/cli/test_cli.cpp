@@ -60,6 +60,16 @@ TEST_CASE("mtsim run rejects a bad scenario with file:line:col and writes nothin
   const CliResult missing = mtsim("run " + scratch("missing.yaml"));
   CHECK(missing.status == 2);
   CHECK_THAT(missing.output, Catch::Contains("cannot open the scenario file"));
+  // A schedule too large to simulate here stops at once, naming the entry (not "out of memory").
+  const std::string huge = scratch("huge.yaml");
+  write_file(huge,
+             "topology: torus:4x4\ncollective:\n  algorithms:\n"
+             "    - {name: disjoint_rings, params: {pipeline: 1000000}}\n  sizes: [64KiB]\n");
+  const CliResult too_large = mtsim("run " + huge);
+  CHECK(too_large.status == 2);
+  CHECK_THAT(too_large.output,
+             Catch::Contains(huge + ":4:7: collective.algorithms: disjoint_rings: 64000000 "
+                                    "chunks on 16 nodes are 1024000000 node-chunk states"));
 }
 
 TEST_CASE("mtsim run --error-json hands the error line, exit status and location to its caller") {

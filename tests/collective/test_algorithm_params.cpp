@@ -1,7 +1,9 @@
 // Typed algorithm parameters (one schema per algorithm, validated once, errors naming the key)
 // and the build context (the size and cost parameters a builder may use).
+#include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -84,4 +86,35 @@ TEST_CASE("the build context's size reaches tree_packing and auto like a bytes p
   small.bytes = 4096;
   CHECK(mt::build_schedule("auto", torus, {}, small).algorithm ==
         mt::build_schedule("auto", torus, {{"bytes", "4KiB"}}).algorithm);
+}
+
+TEST_CASE("a schedule too large for this machine stops while it is built, naming the cause",
+          "[params]") {
+  // The limit: one message per 2 KiB of physical memory.
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGE_SIZE);
+  CHECK(mt::default_message_limit() ==
+        static_cast<std::size_t>(pages) / 2048 * static_cast<std::size_t>(page_bytes));
+  // Schedule::add refuses the message past the schedule's limit, naming the limit.
+  mt::Schedule s;
+  s.message_limit = 2;
+  s.add(mt::Op{});
+  s.add(mt::Op{});
+  try {
+    s.add(mt::Op{});
+    FAIL("no error");
+  } catch (const mt::ScheduleTooLarge& e) {
+    CHECK(std::string(e.what()).rfind("the schedule passes 2 messages, the most this machine", 0) ==
+          0);
+  }
+  CHECK(s.ops.size() == 2);
+  // A pipeline whose chunks x nodes pass the limit is refused before anything is allocated for
+  // them (16 nodes x 4 rings x 16 positions x 10^6 sub-chunks).
+  try {
+    mt::build_schedule("disjoint_rings", make("torus:4x4"), {{"pipeline", "1000000"}});
+    FAIL("no error");
+  } catch (const mt::ScheduleTooLarge& e) {
+    CHECK(std::string(e.what()).rfind("64000000 chunks on 16 nodes are 1024000000 node-chunk", 0) ==
+          0);
+  }
 }

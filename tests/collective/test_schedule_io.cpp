@@ -163,6 +163,12 @@ TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
   j["ops"][1]["step"] = 4;
   CHECK(from_json_error(j) == "ops[1].step: is 4 but num_steps is 4");
   j = good;
+  j["nodes"] = -1;
+  CHECK(from_json_error(j) == "nodes: is -1; it must be at least 1");
+  j = good;
+  j["num_chunks"] = 0;
+  CHECK(from_json_error(j) == "num_chunks: is 0; it must be at least 1");
+  j = good;
   j["ops"][1]["flow"] = 3;
   CHECK(from_json_error(j) == "ops[1].flow: is 3 but num_flows is 3");
   j = good;

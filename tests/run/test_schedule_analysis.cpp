@@ -27,6 +27,23 @@ TEST_CASE("a ring all-reduce on ring:4 is analysed step by step", "[run]") {
   CHECK(j.at("steps") == 6);
 }
 
+TEST_CASE("estimate_cycles is the dataflow estimate mtsim run reports, the per-step one is named",
+          "[run]") {
+  // MultiTree-opt on the 4x4 torus at 1 MiB: the two models differ (the per-step sum cannot see
+  // that trees overlap), so a swapped field would show.
+  const ScheduleStudy study =
+      study_schedule(parse_topology_spec("torus:4x4"), "multitree_opt", {}, 1 << 20);
+  const Topology& t = *study.topology;
+  const nlohmann::json j = to_json(study.analysis, study.report);
+  const double dataflow = dataflow_estimate(study.schedule, t, 1 << 20, CostParams{});
+  const CostEstimate per_step = estimate_cost(study.schedule, t, 1 << 20, CostParams{});
+  CHECK(j.at("estimate_cycles").get<double>() == dataflow);
+  CHECK(j.at("step_estimate_cycles").get<double>() == per_step.cycles);
+  CHECK(j.at("step_estimate_latency_cycles").get<double>() == per_step.latency_cycles);
+  CHECK(j.at("step_estimate_bandwidth_cycles").get<double>() == per_step.bandwidth_cycles);
+  CHECK(dataflow != per_step.cycles);
+}
+
 TEST_CASE("an unknown algorithm is an AlgorithmError", "[run]") {
   CHECK_THROWS_AS(study_schedule(parse_topology_spec("ring:4"), "nosuch", {}, 1024),
                   AlgorithmError);
