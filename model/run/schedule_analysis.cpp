@@ -43,10 +43,14 @@ nlohmann::json to_json(const ScheduleAnalysis& a, const VerifyReport& v) {
 }
 
 ScheduleStudy study_schedule(const TopologyConfig& config, const std::string& algorithm,
-                             const AlgorithmParams& params, std::uint64_t bytes) {
+                             const AlgorithmParams& params, std::uint64_t bytes,
+                             bool hardware_issue) {
   ScheduleStudy study;
   study.topology = std::make_unique<Topology>(config);
-  study.schedule = build_schedule(algorithm, *study.topology, with_size(algorithm, params, bytes));
+  BuildContext context;
+  context.hardware_issue = hardware_issue;
+  study.schedule =
+      build_schedule(algorithm, *study.topology, with_size(algorithm, params, bytes), context);
   study.report = verify(study.schedule, *study.topology);
   study.analysis = analyse_schedule(study.schedule, *study.topology, bytes);
   return study;

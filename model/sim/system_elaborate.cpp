@@ -86,15 +86,8 @@ NicPlan System::Impl::plan_messages() {
     }
     sim_require(!path->empty(), "schedule message " + std::to_string(op.id) + ": empty route");
     env.paths[static_cast<std::size_t>(op.id)] = path;
-    const int first_port = routing.out_index(path->front());
-    int port = 0;
-    if (any_port) {
-      port = 0;  // one issue queue: the NIC picks a free port when the message starts
-    } else if (topology.is_direct()) {
-      port = op.port >= 0 ? op.port : first_port % ports;
-    } else {
-      port = first_port;  // the port is the endpoint's link: the route decides
-    }
+    const int port =
+        issue_queue(op, routing.out_index(path->front()), topology.is_direct(), ports, any_port);
     message_ports[static_cast<std::size_t>(op.id)] = port;
     NicParams& sender = nic_params[static_cast<std::size_t>(op.node)];
     sender.program.push_back(op.id);

@@ -15,6 +15,7 @@
 #include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
 #include "model/run/schedule_analysis.h"
+#include "model/run/table_dump.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;
@@ -85,6 +86,7 @@ int schedule_command(const std::vector<std::string>& args) {
   std::string topology_spec, algorithm, format = "text", size = "1MiB";
   std::vector<std::string> param_items;
   int ports = 0;
+  int node = -1;
   opts.add_options()("help,h", "show this help")(
       "topology,t", po::value(&topology_spec),
       "topology spec: ring:16, torus:4x4, torus:4x4x4, mesh:8x8, fattree:k=8,levels=2, "
@@ -102,26 +104,44 @@ int schedule_command(const std::vector<std::string>& args) {
       "output: text (summary), json (schedule file readable by "
       "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
       "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
-      "mtsim import msccl reads it back)");
+      "mtsim import msccl reads it back), table (JSON: the co-designed NIC's packed tables as "
+      "a hardware-issue run holds them, every entry decoded and as hex; "
+      "model/nic/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
+      "node", po::value(&node),
+      "with --format table: that node only; with memh: the node (required)");
   std::string algorithms_help = "\nalgorithms:\n";
   for (const auto& name : algorithm_names())
     algorithms_help += "  " + name + ": " + algorithm_help(name) + "\n";
   if (!parse_command(args, opts, nullptr, algorithms_help)) return kExitOk;
   if (topology_spec.empty()) throw UsageError("--topology is required (e.g. --topology torus:4x4)");
   if (algorithm.empty()) throw UsageError("--algorithm is required (e.g. --algorithm multitree)");
-  if (format != "text" && format != "json" && format != "dot" && format != "msccl")
-    throw UsageError("--format " + format + ": expected text, json, dot or msccl");
+  const bool table = format == "table" || format == "memh";
+  if (format != "text" && format != "json" && format != "dot" && format != "msccl" && !table)
+    throw UsageError("--format " + format + ": expected text, json, dot, msccl, table or memh");
+  if (format == "memh" && node < 0)
+    throw UsageError("--format memh writes one node's table: give --node N");
   const std::uint64_t bytes = parse_size_option("bytes", size);
 
   TopologyConfig config = parse_topology_spec(topology_spec);
   config.ports_per_node = ports;
-  const ScheduleStudy study = study_schedule(config, algorithm, parse_params(param_items), bytes);
+  const ScheduleStudy study =
+      study_schedule(config, algorithm, parse_params(param_items), bytes, table);
   const Topology& topology = *study.topology;
   const Schedule& schedule = study.schedule;
   const VerifyReport& report = study.report;
   const ScheduleAnalysis& analysis = study.analysis;
 
-  if (format == "json") {
+  if (table && report.ok) {
+    if (node >= schedule.nodes)
+      throw UsageError("--node " + std::to_string(node) + ": the schedule has nodes 0.." +
+                       std::to_string(schedule.nodes - 1));
+    const PackedSchedule packed = pack_for_hardware(schedule, topology);
+    if (format == "memh") {
+      std::cout << packed_table_memh(packed, node);
+    } else {
+      std::cout << json_text(packed_tables_json(packed, node), 1) << "\n";
+    }
+  } else if (format == "json") {
     nlohmann::json j = to_json(schedule);
     j["analysis"] = to_json(analysis, report);
     std::cout << json_text(j, 1) << "\n";

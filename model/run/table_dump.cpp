@@ -1,0 +1,107 @@
+#include "model/run/table_dump.h"
+
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+#include "model/noc/routing.h"
+
+namespace mt {
+
+namespace {
+
+// One packed entry as a hexadecimal number of entry_bits bits, most significant digit first.
+std::string entry_hex(const TableEntry& entry, const TableFormat& format) {
+  const std::vector<std::uint64_t> words = encode_entry(entry, format);
+  const int digits = (format.entry_bits() + 3) / 4;
+  std::string hex;
+  for (int d = digits - 1; d >= 0; --d) {
+    const std::uint64_t word = words[static_cast<std::size_t>(d / 16)];
+    hex += "0123456789abcdef"[(word >> (4 * (d % 16))) & 0xf];
+  }
+  return hex;
+}
+
+void check_node(const PackedSchedule& packed, int node) {
+  if (node < -1 || node >= static_cast<int>(packed.tables.size())) {
+    throw TableError("node " + std::to_string(node) + " is out of range 0.." +
+                     std::to_string(static_cast<int>(packed.tables.size()) - 1));
+  }
+}
+
+}  // namespace
+
+PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology) {
+  RoutingTable routing(topology);
+  const int ports = topology.ports_per_node();
+  std::vector<int> queues(schedule.ops.size(), 0);
+  for (const Op& op : schedule.ops) {
+    const std::vector<int>& path = op.path.empty() ? routing.route(op.node, op.peer) : op.path;
+    if (path.empty()) throw TableError("message " + std::to_string(op.id) + " has no route");
+    queues[static_cast<std::size_t>(op.id)] =
+        issue_queue(op, routing.out_index(path.front()), topology.is_direct(), ports, false);
+  }
+  return pack_schedule(schedule, queues, ports);
+}
+
+nlohmann::json packed_tables_json(const PackedSchedule& packed, int node) {
+  check_node(packed, node);
+  const TableFormat& f = packed.format;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int u = 0; u < static_cast<int>(packed.tables.size()); ++u) {
+    if (node >= 0 && u != node) continue;
+    const auto index = static_cast<std::size_t>(u);
+    nlohmann::json entries = nlohmann::json::array();
+    for (std::size_t i = 0; i < packed.tables[index].size(); ++i) {
+      const TableEntry& e = packed.tables[index][i];
+      entries.push_back({{"message", packed.messages[index][i]},
+                         {"kind", to_string(e.kind)},
+                         {"port", e.port},
+                         {"peer", e.peer},
+                         {"chunk", e.chunk},
+                         {"flow", e.flow},
+                         {"step", e.step},
+                         {"wait_counter", e.wait_counter},
+                         {"wait_count", e.wait_count},
+                         {"dst_counter", e.dst_counter},
+                         {"hex", entry_hex(e, f)}});
+    }
+    nodes.push_back({{"node", u},
+                     {"counter_arrivals", packed.counter_arrivals[index]},
+                     {"release_counter", packed.release_counter[index]},
+                     {"entries", std::move(entries)}});
+  }
+  return {{"format",
+           {{"kind_bits", f.kind_bits},
+            {"port_bits", f.port_bits},
+            {"peer_bits", f.peer_bits},
+            {"chunk_bits", f.chunk_bits},
+            {"flow_bits", f.flow_bits},
+            {"step_bits", f.step_bits},
+            {"counter_bits", f.counter_bits},
+            {"count_bits", f.count_bits},
+            {"entry_bits", f.entry_bits()},
+            {"entry_words", f.entry_words()}}},
+          {"ports", packed.ports},
+          {"depth", packed.depth},
+          {"counters", packed.counters},
+          {"nodes", std::move(nodes)}};
+}
+
+std::string packed_table_memh(const PackedSchedule& packed, int node) {
+  if (node < 0) throw TableError("a $readmemh file holds one node's table: give --node N");
+  check_node(packed, node);
+  const TableFormat& f = packed.format;
+  const auto& table = packed.tables[static_cast<std::size_t>(node)];
+  std::ostringstream os;
+  os << "// node " << node << ": " << table.size() << " entries of " << f.entry_bits()
+     << " bits, table order; " << packed.counters << " arrival counters\n"
+     << "// fields from bit 0: kind " << f.kind_bits << ", port " << f.port_bits << ", peer "
+     << f.peer_bits << ", chunk " << f.chunk_bits << ", flow " << f.flow_bits << ", step "
+     << f.step_bits << ", wait_counter " << f.counter_bits << ", wait_count " << f.count_bits
+     << ", dst_counter " << f.counter_bits << " (model/nic/SCHEDULE_TABLE.md)\n";
+  for (const TableEntry& e : table) os << entry_hex(e, f) << "\n";
+  return os.str();
+}
+
+}  // namespace mt

@@ -1,0 +1,33 @@
+#pragma once
+// The co-designed NIC's schedule tables of one schedule, as files a hardware engineer can load:
+// the packed tables exactly as a hardware-issue run holds them (same issue queues, same packer),
+// as JSON (format widths, per node its counters and entries, decoded and packed) or one node's
+// table for Verilog's $readmemh (`mtsim schedule --format table|memh`). Layout of an entry:
+// model/nic/SCHEDULE_TABLE.md.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/collective/schedule.h"
+#include "model/nic/table_packer.h"
+#include "model/topology/topology.h"
+
+namespace mt {
+
+/// Every node's table of `schedule` on `topology` as a run under hardware issue packs it, with
+/// its NIC ports bound to their routes (nic.port_binding route, the default). Throws TableError
+/// when the schedule cannot be packed.
+PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology);
+
+/// JSON of `packed`: "format" (every field's width, entry_bits, entry_words, the counts it was
+/// made for), "depth", "counters", and "nodes": per node (all, or only `node` when >= 0) its
+/// "node", "counter_arrivals" (messages that count each counter), "release_counter" and
+/// "entries" in table order, each with its schedule "message" id, the decoded fields and "hex":
+/// the packed entry as one hexadecimal number of entry_bits bits (bit 0 = kind).
+nlohmann::json packed_tables_json(const PackedSchedule& packed, int node = -1);
+
+/// Node `node`'s table for $readmemh: a comment header (format widths, field order, counters),
+/// then one entry per line as a hexadecimal number of entry_bits bits, in table order.
+std::string packed_table_memh(const PackedSchedule& packed, int node);
+
+}  // namespace mt
