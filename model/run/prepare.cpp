@@ -41,6 +41,10 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
   if (!backends.rtl_scheduler)
     throw entry_error(
         run, "nic.scheduler: rtl: co-simulation unavailable: " + backends.rtl_unavailable_reason);
+  if (backends.rtl_config_mismatch) {
+    const std::string mismatch = backends.rtl_config_mismatch(run.nic);
+    if (!mismatch.empty()) throw entry_error(run, "nic.scheduler: rtl: " + mismatch);
+  }
   return backends.rtl_scheduler;
 }
 

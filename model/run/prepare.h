@@ -3,6 +3,7 @@
 // topology and verified before anything is simulated. Shared by runs, training and sweeps.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,10 @@ struct RunBackends {
   /// Why `rtl_scheduler` is empty, for the error a scenario asking for it gets (for example
   /// "built without Verilator").
   std::string rtl_unavailable_reason = "no RTL scheduler was given";
+  /// Why a scenario's NIC cannot run on the RTL build (its scheduler_depth, scheduler_window or
+  /// decision_latency_cycles differ from the Verilated parameters), or empty; checked before
+  /// anything runs. Empty function: no check.
+  std::function<std::string(const NicConfig&)> rtl_config_mismatch;
 };
 
 /// One algorithm of a scenario, its schedule built once before any simulation (twice, one per

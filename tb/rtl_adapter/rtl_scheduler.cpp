@@ -90,6 +90,25 @@ std::string build_variable_for(const std::string& field, std::int64_t value) {
 
 }  // namespace
 
+std::string rtl_build_mismatch(int depth, int window, int decision_latency) {
+  const RtlBuildParams b = rtl_build_params();
+  const auto differs = [](const char* key, int want, const char* parameter, int have,
+                          const char* var) {
+    return std::string(key) + " " + std::to_string(want) + " but the Verilated nic_sched has " +
+           parameter + " " + std::to_string(have) + " (set " + key + ": " + std::to_string(have) +
+           ", or reconfigure the build with -D" + var + "=" + std::to_string(want) + ")";
+  };
+  if (depth != b.depth)
+    return differs("nic.scheduler_depth", depth, "Depth", b.depth, "MT_RTL_DEPTH");
+  if (window != b.window)
+    return differs("nic.scheduler_window", window, "Window", b.window, "MT_RTL_WINDOW");
+  if (decision_latency != b.decision_latency) {
+    return differs("nic.decision_latency_cycles", decision_latency, "DecisionLatency",
+                   b.decision_latency, "MT_RTL_DECISION_LATENCY");
+  }
+  return "";
+}
+
 RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
@@ -99,21 +118,13 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
                           " exceeds the Verilated nic_sched's " + std::to_string(have) +
                           " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
   };
-  const auto differs = [](const std::string& what, int want, int have, const char* var) {
-    return SchedulerError("RTL scheduler: " + what + " " + std::to_string(want) +
-                          " but the Verilated nic_sched has " + std::to_string(have) +
-                          " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
-  };
   if (config.ports > b.ports) throw too_big("ports", config.ports, b.ports, "MT_RTL_PORTS");
   if (config.counters > b.counters) {
     throw too_big("counters", config.counters, b.counters, "MT_RTL_COUNTERS");
   }
-  if (config.depth != b.depth) throw differs("table depth", config.depth, b.depth, "MT_RTL_DEPTH");
-  if (config.window != b.window) throw differs("window", config.window, b.window, "MT_RTL_WINDOW");
-  if (config.decision_latency_cycles != b.decision_latency) {
-    throw differs("nic.decision_latency_cycles", config.decision_latency_cycles, b.decision_latency,
-                  "MT_RTL_DECISION_LATENCY");
-  }
+  const std::string mismatch =
+      rtl_build_mismatch(config.depth, config.window, config.decision_latency_cycles);
+  if (!mismatch.empty()) throw SchedulerError("RTL scheduler: " + mismatch);
   m.config = config;
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");

@@ -9,6 +9,7 @@
 // Verilator stays behind a pimpl: including this header needs no Verilator include path.
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "model/nic/schedule_table.h"
@@ -37,6 +38,11 @@ struct RtlBuildParams {
 
 /// The parameters of the linked Verilated build.
 RtlBuildParams rtl_build_params();
+
+/// Why a NIC with this table `depth`, `window` and `decision_latency` cannot run on the linked
+/// build ("nic.scheduler_depth 16 but the Verilated nic_sched has Depth 32 (reconfigure with
+/// -DMT_RTL_DEPTH=16)"), or empty when it can.
+std::string rtl_build_mismatch(int depth, int window, int decision_latency);
 
 /// CycleScheduler over one instance of the Verilated nic_sched.
 class RtlCycleScheduler : public CycleScheduler {
