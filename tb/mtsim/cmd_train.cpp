@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
 #include "model/config/scenario_loader.h"
 #include "model/config/workload_loader.h"
@@ -150,8 +151,14 @@ int train_command(const std::vector<std::string>& args) {
     workload.launch_cycles = static_cast<std::uint64_t>(launch_cycles);
   }
   if (!algorithms.empty()) {
-    std::string list;
-    for (const auto& a : algorithms) list += (list.empty() ? "" : ",") + a;
+    const std::vector<std::string> known = algorithm_names();
+    std::string list, known_list;
+    for (const auto& k : known) known_list += (known_list.empty() ? "" : ", ") + k;
+    for (const auto& a : algorithms) {
+      if (std::find(known.begin(), known.end(), a) == known.end())
+        throw UsageError("--algorithm " + a + ": unknown algorithm (known: " + known_list + ")");
+      list += (list.empty() ? "" : ",") + a;
+    }
     overrides.push_back("collective.algorithms=[" + list + "]");
   }
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);

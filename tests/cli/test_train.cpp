@@ -35,6 +35,10 @@ TEST_CASE("mtsim train runs the small MLP on the default scenario with ring and 
   CHECK(help.status == 0);
   CHECK_THAT(help.output, Catch::Contains("mtsim train WORKLOAD.yaml"));
   CHECK(mt::test::mtsim(train("--launch-cycles -5")).status == 2);
+  // A mistyped --algorithm is named as the user typed it.
+  const mt::test::CliResult typo = mt::test::mtsim(train("-a multitre"));
+  CHECK(typo.status == 2);
+  CHECK_THAT(typo.output, Catch::Contains("--algorithm multitre: unknown algorithm (known: ring,"));
 }
 
 TEST_CASE("mtsim train --serialised queues stand-alone ring all-reduces in issue order") {
