@@ -187,25 +187,8 @@ void require_min_nodes(const std::string& algorithm, const Topology& topology, i
   }
 }
 
-namespace {
-
-std::size_t node_chunk_states(int nodes, int chunks) {
-  const std::size_t states = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(chunks);
-  if (states > default_message_limit()) {
-    throw ScheduleTooLarge(std::to_string(chunks) + " chunks on " + std::to_string(nodes) +
-                           " nodes are " + std::to_string(states) +
-                           " node-chunk states, more than this machine can simulate (at most " +
-                           std::to_string(default_message_limit()) +
-                           ", one per 2 KiB of memory): fewer chunks (a smaller pipeline) or a "
-                           "smaller network");
-  }
-  return states;
-}
-
-}  // namespace
-
 ArrivalTracker::ArrivalTracker(int nodes, int chunks)
-    : chunks_(chunks), arrivals_(node_chunk_states(nodes, chunks)) {}
+    : chunks_(chunks), arrivals_(static_cast<size_t>(nodes) * static_cast<size_t>(chunks)) {}
 
 std::vector<int> ArrivalTracker::deps(int node, int chunk) const {
   return arrivals_.at(static_cast<size_t>(node) * static_cast<size_t>(chunks_) +
@@ -288,12 +271,24 @@ int exchange_at_roots(Schedule& schedule) {
   return changed;
 }
 
-Schedule new_schedule(const std::string& algorithm, const Topology& topology, int chunks) {
+Schedule new_schedule(const std::string& algorithm, const Topology& topology, std::int64_t chunks) {
+  // Builders multiply at most a few int factors (rings x nodes x pipeline < 2^50), so the
+  // product with the node count (< 2^13) stays far inside 64 bits.
+  const auto limit = static_cast<std::int64_t>(default_message_limit());
+  const std::int64_t states = chunks * topology.nodes();
+  if (states > limit) {
+    throw ScheduleTooLarge(
+        std::to_string(chunks) + " chunks on " + std::to_string(topology.nodes()) + " nodes are " +
+        std::to_string(states) +
+        " node-chunk states, more than this machine can simulate (at most " +
+        std::to_string(limit) +
+        ", one per 2 KiB of memory): fewer chunks (a smaller pipeline) or a smaller network");
+  }
   Schedule schedule;
   schedule.algorithm = algorithm;
   schedule.topology = topology.name();
   schedule.nodes = topology.nodes();
-  schedule.num_chunks = chunks;
+  schedule.num_chunks = static_cast<int>(chunks);
   return schedule;
 }
 

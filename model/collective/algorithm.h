@@ -57,9 +57,8 @@ void require_min_nodes(const std::string& algorithm, const Topology& topology, i
 /// commit(), so a node never depends on a message of the step it is sending in.
 class ArrivalTracker {
  public:
-  /// Tracker for `nodes` endpoints and `chunks` chunks, with no arrival yet. Throws
-  /// ScheduleTooLarge when nodes x chunks passes default_message_limit() (every node holds every
-  /// chunk: more node-chunk states than a run could simulate on this machine).
+  /// Tracker for `nodes` endpoints and `chunks` chunks (a schedule new_schedule() admitted), with
+  /// no arrival yet.
   ArrivalTracker(int nodes, int chunks);
   /// Dependencies of a send of `chunk` by `node` (committed arrivals only).
   std::vector<int> deps(int node, int chunk) const;
@@ -82,8 +81,11 @@ class ArrivalTracker {
 };
 
 /// An empty schedule of `algorithm` for `topology` (its name and node count) with `chunks`
-/// chunks: what every builder starts from.
-Schedule new_schedule(const std::string& algorithm, const Topology& topology, int chunks);
+/// chunks: what every builder starts from, before it allocates anything per chunk. Builders
+/// pass the count as a 64-bit product of its factors (nodes x pipeline ...). Throws
+/// ScheduleTooLarge when nodes x chunks passes default_message_limit() (every node holds state
+/// for every chunk in a run: more than this machine could simulate).
+Schedule new_schedule(const std::string& algorithm, const Topology& topology, std::int64_t chunks);
 
 /// Root exchange on tree schedules (receive staging): for every chunk reduced up one tree to a
 /// root r and broadcast back, when one child c of r has the strictly tallest subtree, r's

@@ -151,7 +151,7 @@ Schedule build_colored(const Topology& topology, int pipeline, bool separate) {
   }
   const auto trees = double_binary_trees(n);
   const auto colour = two_tree_colours(trees);
-  Schedule schedule = new_schedule("dbtree", topology, 2 * pipeline);
+  Schedule schedule = new_schedule("dbtree", topology, std::int64_t{2} * pipeline);
   std::vector<std::vector<int>> up(2), down(2);
   int reduce_steps = 0;
   for (int t = 0; t < 2; ++t) {
@@ -252,7 +252,7 @@ Schedule build_dbtree(const Topology& topology, const TypedParams& params, const
   const int n = topology.nodes();
   const auto trees = double_binary_trees(n);
 
-  Schedule schedule = new_schedule("dbtree", topology, 2 * pipeline);
+  Schedule schedule = new_schedule("dbtree", topology, std::int64_t{2} * pipeline);
 
   // Per tree: reduce by height (leaves first, preorder within a height), broadcasts in preorder.
   std::vector<EmitterTree> emitter_trees;

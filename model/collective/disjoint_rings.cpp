@@ -299,7 +299,7 @@ Schedule build_disjoint_rings(const Topology& topology, const TypedParams& param
     set.rings.resize(static_cast<size_t>(max_rings));
   const int r = static_cast<int>(set.rings.size());
 
-  Schedule schedule = new_schedule("disjoint_rings", topology, r * n * pipeline);
+  Schedule schedule = new_schedule("disjoint_rings", topology, std::int64_t{r} * n * pipeline);
   ArrivalTracker tracker(n, schedule.num_chunks);
   std::vector<std::vector<std::vector<int>>> groups(static_cast<size_t>(r));
   for (int k = 0; k < r; ++k) {

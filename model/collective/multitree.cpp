@@ -309,11 +309,7 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
   const int n = topology.nodes();
   const int steps = forest.steps;
   const int pp = std::max(1, pipeline);
-  Schedule schedule;
-  schedule.algorithm = name;
-  schedule.topology = topology.name();
-  schedule.nodes = n;
-  schedule.num_chunks = n * pp;
+  Schedule schedule = new_schedule(name, topology, std::int64_t{n} * pp);
   const bool explicit_paths = !topology.is_direct();
   // Tree r is flow r; the edge of construction step t reduces at step T-1-t and broadcasts at
   // T+t. Edges by construction step, each step's in (root, edge) order.

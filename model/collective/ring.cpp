@@ -206,7 +206,7 @@ Schedule build_ring_bi(const Topology& topology, const TypedParams&, const Build
   const int n = topology.nodes();
   const RingOrder ring = find_ring_order(topology);
   std::vector<int> reverse(ring.order.rbegin(), ring.order.rend());
-  Schedule schedule = new_schedule("ring_bi", topology, 2 * n);
+  Schedule schedule = new_schedule("ring_bi", topology, std::int64_t{2} * n);
   std::vector<std::vector<int>> cw(static_cast<size_t>(n)), ccw(static_cast<size_t>(n));
   for (int g = 0; g < n; ++g) {
     cw[static_cast<size_t>(g)] = {g};

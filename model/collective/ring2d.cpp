@@ -29,7 +29,7 @@ Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildC
   const int n = nx * ny;
   const int per_half = n;
 
-  Schedule schedule = new_schedule("ring2d", topology, 2 * per_half);
+  Schedule schedule = new_schedule("ring2d", topology, std::int64_t{2} * per_half);
   ArrivalTracker tracker(n, 2 * per_half);
 
   auto id = [nx](int x, int y) { return x + nx * y; };

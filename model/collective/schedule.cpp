@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -10,6 +11,12 @@ namespace mt {
 
 std::size_t default_message_limit() {
   static const std::size_t limit = [] {
+    // MT_MAX_MESSAGES=N sets it (e.g. higher on a machine whose memory the guess undercounts).
+    if (const char* given = std::getenv("MT_MAX_MESSAGES")) {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(given, &end, 10);
+      if (end != given && *end == '\0' && n > 0) return static_cast<std::size_t>(n);
+    }
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page_bytes = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || page_bytes <= 0) return std::size_t{1} << 23;  // 8 M: a 16 GiB machine's

@@ -66,7 +66,8 @@ struct Op {
 /// simulated message costs about 0.6-0.7 KiB in all: the schedule, its packed tables, the NICs'
 /// programs, measured at 1024 nodes), so a schedule too large to simulate (a huge `pipeline`, an
 /// N-chunk schedule on thousands of nodes) stops while it is built, naming the cause, instead of
-/// exhausting the machine's memory.
+/// exhausting the machine's memory. The environment variable MT_MAX_MESSAGES (a positive
+/// integer) replaces the guess.
 std::size_t default_message_limit();
 
 struct Schedule {

@@ -134,7 +134,7 @@ Schedule build_swing(const Topology& topology, const TypedParams& params, const 
   const int steps = static_cast<int>(first.peers.size());
   if (params.choice("variant") == "latency") return swing_latency(topology, collectives, steps);
 
-  Schedule schedule = new_schedule("swing", topology, collectives * n);
+  Schedule schedule = new_schedule("swing", topology, std::int64_t{collectives} * n);
   ArrivalTracker tracker(n, schedule.num_chunks);
   std::vector<SwingPattern> patterns;
   // reach[c][s][v]: nodes collective c's node v reaches with steps s..L-1 (v included), sorted.

@@ -622,7 +622,8 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
       "pipeline", tree_packing_pipeline(packing.trees, tallest, bytes,
                                         context.cost.head_per_message && !context.hardware_issue));
   const int n = topology.nodes();
-  Schedule schedule = new_schedule("tree_packing", topology, packing.trees * pipeline);
+  Schedule schedule =
+      new_schedule("tree_packing", topology, std::int64_t{packing.trees} * pipeline);
   // Per tree: reduce leaves first (breadth-first order reversed), broadcast root first.
   std::vector<EmitterTree> emitter_trees;
   std::vector<std::vector<int>> up, down;

@@ -122,8 +122,8 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
       r.fail(value, path + "." + key,
              std::string("does not apply to a ") + to_string(t.kind) + " topology (only to " +
                  takes +
-                 "); to change the kind from the command line, set the whole topology, "
-                 "e.g. --set topology=fattree:k=4");
+                 "); to change the kind from the command line, replace the topology mapping, "
+                 "e.g. --set 'topology={kind: fattree, k: 4, link_latency_cycles: 150}'");
     }
   }
 }

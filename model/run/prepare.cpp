@@ -41,7 +41,7 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
   if (!backends.rtl_scheduler)
     throw entry_error(
         run, "nic.scheduler: rtl: co-simulation unavailable: " + backends.rtl_unavailable_reason);
-  if (backends.rtl_config_mismatch) {
+  if (backends.rtl_config_mismatch && run.nic.issue != IssueMode::kSoftware) {
     const std::string mismatch = backends.rtl_config_mismatch(run.nic);
     if (!mismatch.empty()) throw entry_error(run, "nic.scheduler: rtl: " + mismatch);
   }

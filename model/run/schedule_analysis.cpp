@@ -44,11 +44,10 @@ nlohmann::json to_json(const ScheduleAnalysis& a, const VerifyReport& v) {
 
 ScheduleStudy study_schedule(const TopologyConfig& config, const std::string& algorithm,
                              const AlgorithmParams& params, std::uint64_t bytes,
-                             bool hardware_issue) {
+                             BuildContext context) {
   ScheduleStudy study;
   study.topology = std::make_unique<Topology>(config);
-  BuildContext context;
-  context.hardware_issue = hardware_issue;
+  context.bytes = bytes;
   study.schedule =
       build_schedule(algorithm, *study.topology, with_size(algorithm, params, bytes), context);
   study.report = verify(study.schedule, *study.topology);

@@ -120,26 +120,35 @@ int schedule_command(const std::vector<std::string>& args) {
     throw UsageError("--format " + format + ": expected text, json, dot, msccl, table or memh");
   if (format == "memh" && node < 0)
     throw UsageError("--format memh writes one node's table: give --node N");
+  if (node >= 0 && !table) throw UsageError("--node goes with --format table or memh");
   const std::uint64_t bytes = parse_size_option("bytes", size);
 
   TopologyConfig config = parse_topology_spec(topology_spec);
   config.ports_per_node = ports;
+  // The tables: built as a run on the co-designed NIC (hardware issue, message flow control)
+  // builds its schedule, so that tree_packing's window and auto's choice are the run's.
+  BuildContext context;
+  context.hardware_issue = table;
+  context.cost.head_per_message = table;
   const ScheduleStudy study =
-      study_schedule(config, algorithm, parse_params(param_items), bytes, table);
+      study_schedule(config, algorithm, parse_params(param_items), bytes, context);
   const Topology& topology = *study.topology;
   const Schedule& schedule = study.schedule;
   const VerifyReport& report = study.report;
   const ScheduleAnalysis& analysis = study.analysis;
 
-  if (table && report.ok) {
+  if (table) {
     if (node >= schedule.nodes)
       throw UsageError("--node " + std::to_string(node) + ": the schedule has nodes 0.." +
                        std::to_string(schedule.nodes - 1));
-    const PackedSchedule packed = pack_for_hardware(schedule, topology);
-    if (format == "memh") {
-      std::cout << packed_table_memh(packed, node);
-    } else {
-      std::cout << json_text(packed_tables_json(packed, node), 1) << "\n";
+    // A schedule that fails verification has no tables to dump: the error below says why.
+    if (report.ok) {
+      const PackedSchedule packed = pack_for_hardware(schedule, topology);
+      if (format == "memh") {
+        std::cout << packed_table_memh(packed, node);
+      } else {
+        std::cout << json_text(packed_tables_json(packed, node), 1) << "\n";
+      }
     }
   } else if (format == "json") {
     nlohmann::json j = to_json(schedule);

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -293,53 +294,60 @@ TEST_CASE("nic.step_order auto issues MultiTree in step order and the tree packi
 
 TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-issue run holds") {
   // The tables of the run (its counters and table size) and of the dump must be the same: for
-  // MultiTree and for tree_packing, whose build under hardware issue reuses counters.
-  const std::string scenario = mt::test::scratch("tables.yaml");
-  const std::string results_path = mt::test::scratch("tables.json");
-  mt::test::write_file(scenario,
-                       "topology: {kind: torus, dims: [4, 4]}\n"
-                       "nic: {issue: hardware, flow_control: message}\n"
-                       "collective:\n  sizes: [256KiB]\n  algorithms: [multitree, tree_packing]\n");
-  const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
-  INFO(run.output);
-  REQUIRE(run.status == 0);
-  for (const auto& result : read_json(results_path).at("runs")) {
-    const std::string algorithm = result.at("algorithm");
-    const std::string dump_path = scratch(algorithm + "_tables.json");
-    REQUIRE(std::system((std::string(MT_MTSIM_BIN) + " schedule -t torus:4x4 -a " + algorithm +
-                         " --bytes 256KiB --format table > " + dump_path)
-                            .c_str()) == 0);
-    const nlohmann::json dump = read_json(dump_path);
-    CHECK(dump.at("counters") == result.at("table_counters"));
-    CHECK(dump.at("depth") == result.at("table_entries"));
-    REQUIRE(dump.at("nodes").size() == 16);
-    // Every message is one entry of its sender's table.
-    std::size_t entries = 0;
-    for (const auto& node : dump.at("nodes")) entries += node.at("entries").size();
-    CHECK(entries == result.at("messages").get<std::size_t>());
-    // An entry's hex is its fields packed from bit 0 in the documented order and widths.
-    const nlohmann::json& f = dump.at("format");
-    const nlohmann::json& e = dump.at("nodes").at(0).at("entries").at(0);
-    unsigned long long packed = 0;
-    int bit = 0;
-    for (const auto& [field, width] :
-         std::vector<std::pair<std::string, std::string>>{{"kind", "kind_bits"},
-                                                          {"port", "port_bits"},
-                                                          {"peer", "peer_bits"},
-                                                          {"chunk", "chunk_bits"},
-                                                          {"flow", "flow_bits"},
-                                                          {"step", "step_bits"},
-                                                          {"wait_counter", "counter_bits"},
-                                                          {"wait_count", "count_bits"},
-                                                          {"dst_counter", "counter_bits"}}) {
-      const unsigned long long value =
-          field == "kind" ? (e.at("kind") == "broadcast" ? 1 : 0) : e.at(field).get<int>();
-      packed |= value << bit;
-      bit += f.at(width).get<int>();
+  // MultiTree, for tree_packing, whose build under hardware issue reuses counters, and for auto,
+  // whose choice depends on message flow control's cost (on the 4x4 mesh at 128 KiB).
+  for (const auto& [spec, yaml_topology, size] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"torus:4x4", "{kind: torus, dims: [4, 4]}", "256KiB"},
+           {"mesh:4x4", "{kind: mesh, dims: [4, 4]}", "128KiB"}}) {
+    const std::string scenario = mt::test::scratch("tables.yaml");
+    const std::string results_path = mt::test::scratch("tables.json");
+    mt::test::write_file(scenario, "topology: " + yaml_topology +
+                                       "\nnic: {issue: hardware, flow_control: message}\n"
+                                       "collective:\n  sizes: [" +
+                                       size + "]\n  algorithms: [multitree, tree_packing, auto]\n");
+    const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    for (const auto& result : read_json(results_path).at("runs")) {
+      const std::string algorithm = result.at("algorithm");
+      INFO(spec << " " << algorithm);
+      const std::string dump_path = scratch(algorithm + "_tables.json");
+      REQUIRE(std::system((std::string(MT_MTSIM_BIN) + " schedule -t " + spec + " -a " + algorithm +
+                           " --bytes " + size + " --format table > " + dump_path)
+                              .c_str()) == 0);
+      const nlohmann::json dump = read_json(dump_path);
+      CHECK(dump.at("counters") == result.at("table_counters"));
+      CHECK(dump.at("depth") == result.at("table_entries"));
+      REQUIRE(dump.at("nodes").size() == 16);
+      // Every message is one entry of its sender's table.
+      std::size_t entries = 0;
+      for (const auto& node : dump.at("nodes")) entries += node.at("entries").size();
+      CHECK(entries == result.at("messages").get<std::size_t>());
+      // An entry's hex is its fields packed from bit 0 in the documented order and widths.
+      const nlohmann::json& f = dump.at("format");
+      const nlohmann::json& e = dump.at("nodes").at(0).at("entries").at(0);
+      unsigned long long packed = 0;
+      int bit = 0;
+      for (const auto& [field, width] :
+           std::vector<std::pair<std::string, std::string>>{{"kind", "kind_bits"},
+                                                            {"port", "port_bits"},
+                                                            {"peer", "peer_bits"},
+                                                            {"chunk", "chunk_bits"},
+                                                            {"flow", "flow_bits"},
+                                                            {"step", "step_bits"},
+                                                            {"wait_counter", "counter_bits"},
+                                                            {"wait_count", "count_bits"},
+                                                            {"dst_counter", "counter_bits"}}) {
+        const unsigned long long value =
+            field == "kind" ? (e.at("kind") == "broadcast" ? 1 : 0) : e.at(field).get<int>();
+        packed |= value << bit;
+        bit += f.at(width).get<int>();
+      }
+      REQUIRE(bit == f.at("entry_bits").get<int>());
+      REQUIRE(bit <= 64);
+      CHECK(std::stoull(e.at("hex").get<std::string>(), nullptr, 16) == packed);
     }
-    REQUIRE(bit == f.at("entry_bits").get<int>());
-    REQUIRE(bit <= 64);
-    CHECK(std::stoull(e.at("hex").get<std::string>(), nullptr, 16) == packed);
   }
   // memh: node 3's entries, one hex number per line after the comment header, as in the JSON.
   const CliResult memh = mtsim("schedule -t torus:4x4 -a multitree --format memh --node 3");

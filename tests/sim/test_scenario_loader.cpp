@@ -156,16 +156,16 @@ TEST_CASE("a topology key of another kind is refused, not ignored") {
   const std::string algos = "collective: {algorithms: [ring]}\n";
   CHECK(error_of("topology: {kind: torus, dims: [4, 4], k: 8}\n" + algos) ==
         "bad.yaml:1:42: topology.k: does not apply to a torus topology (only to fattree); to "
-        "change the kind from the command line, set the whole topology, e.g. --set "
-        "topology=fattree:k=4");
+        "change the kind from the command line, replace the topology mapping, e.g. "
+        "--set 'topology={kind: fattree, k: 4, link_latency_cycles: 150}'");
   CHECK(error_of("topology: {kind: fattree, dims: [4, 4]}\n" + algos) ==
         "bad.yaml:1:33: topology.dims: does not apply to a fattree topology (only to ring, torus, "
-        "mesh); to change the kind from the command line, set the whole topology, e.g. --set "
-        "topology=fattree:k=4");
+        "mesh); to change the kind from the command line, replace the topology mapping, e.g. "
+        "--set 'topology={kind: fattree, k: 4, link_latency_cycles: 150}'");
   CHECK(error_of("topology: {kind: bigraph, m: 2, n: 4, nodes: 8}\n" + algos) ==
         "bad.yaml:1:46: topology.nodes: does not apply to a bigraph topology (only to switch, "
-        "custom); to change the kind from the command line, set the whole topology, e.g. --set "
-        "topology=fattree:k=4");
+        "custom); to change the kind from the command line, replace the topology mapping, e.g. "
+        "--set 'topology={kind: fattree, k: 4, link_latency_cycles: 150}'");
 }
 
 TEST_CASE("impossible values are rejected") {
