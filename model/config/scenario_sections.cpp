@@ -1,5 +1,6 @@
 #include "model/config/scenario_sections.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -270,6 +271,12 @@ void read_collective(const YamlReader& r, const YAML::Node& node, const std::str
             const std::uint64_t b = r.bytes(s, sp);
             if (b % 4 != 0)
               r.fail(s, sp, std::to_string(b) + " bytes is not a whole number of 4-byte elements");
+            const auto same = std::find(c.sizes_bytes.begin(), c.sizes_bytes.end(), b);
+            if (same != c.sizes_bytes.end()) {
+              r.fail(s, sp,
+                     "the same size as " + p + "[" + std::to_string(same - c.sizes_bytes.begin()) +
+                         "]; list each size once (every point would run twice)");
+            }
             c.sizes_bytes.push_back(b);
           }
         } else if (key == "dtype") {

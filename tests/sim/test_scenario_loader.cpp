@@ -168,6 +168,13 @@ TEST_CASE("a topology key of another kind is refused, not ignored") {
         "--set 'topology={kind: fattree, k: 4, link_latency_cycles: 150}'");
 }
 
+TEST_CASE("a size listed twice is refused") {
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], sizes: [4KiB, 1MiB, "
+                 "4096]}\n") ==
+        "bad.yaml:2:54: collective.sizes[2]: the same size as collective.sizes[0]; list each size "
+        "once (every point would run twice)");
+}
+
 TEST_CASE("impossible values are rejected") {
   const std::string algos = "collective: {algorithms: [ring]}\n";
   CHECK(error_of("topology: {kind: torus, dims: [0, 4]}\n" + algos) ==
