@@ -47,7 +47,6 @@ ScheduleStudy study_schedule(const TopologyConfig& config, const std::string& al
                              BuildContext context) {
   ScheduleStudy study;
   study.topology = std::make_unique<Topology>(config);
-  context.bytes = bytes;
   study.schedule =
       build_schedule(algorithm, *study.topology, with_size(algorithm, params, bytes), context);
   study.report = verify(study.schedule, *study.topology);

@@ -17,28 +17,24 @@
 //     yosys-smtbmc (rtl/formal/README.md);
 //   - nothing for synthesis (SYNTHESIS defined, as scripts/synth.sh does).
 // MT_STATIC_ASSERT is a generate branch taken only when expr fails: under Verilator it holds
-// $error (the build stops naming Name_S); under Yosys (synthesis and proofs) an instance of the
-// module Name_S, which does not exist, because Yosys 0.23 reports $error even in a generate
-// branch that is not taken: "Module `\Name_S' referenced in module ... is not part of the design".
+// $error (the build stops naming Name_S); under any other tool (Yosys for synthesis and proofs)
+// an instance of the module Name_S, which does not exist, because Yosys 0.23 reports $error even
+// in a generate branch that is not taken: "Module `\Name_S' referenced in module ... is not part
+// of the design".
 // The enclosing module must have clk_i and rst_ni.
 
 `ifndef MT_ASSERT_SVH
 `define MT_ASSERT_SVH
 
-`ifdef SYNTHESIS
+`ifdef VERILATOR
   `define MT_STATIC_ASSERT(__name, __expr) \
     if (!(__expr)) begin : __name \
-      __name illegal_parameters_see_rtl_readme (); \
-    end
-`elsif FORMAL
-  `define MT_STATIC_ASSERT(__name, __expr) \
-    if (!(__expr)) begin : __name \
-      __name illegal_parameters_see_rtl_readme (); \
+      $error("parameter check %s failed: illegal parameters (rtl/README.md)", `"__name`"); \
     end
 `else
   `define MT_STATIC_ASSERT(__name, __expr) \
     if (!(__expr)) begin : __name \
-      $error("parameter check %s failed: illegal parameters (rtl/README.md)", `"__name`"); \
+      __name illegal_parameters_see_rtl_readme (); \
     end
 `endif
 
