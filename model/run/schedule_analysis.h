@@ -51,8 +51,9 @@ struct ScheduleStudy {
 /// Builds `algorithm` with `params` (the size added for algorithms that choose by size) on the
 /// topology `config`, verifies and analyses it at `bytes`, with `context` (the size reaches the
 /// builders through with_size()): e.g. hardware_issue and message flow control's cost
-/// parameters to build a schedule as a run on the co-designed NIC does. TopologyError or AlgorithmError on bad input; a
-/// schedule that fails verification is reported in `report`, not thrown.
+/// parameters to build a schedule as a run on the co-designed NIC does. TopologyError or
+/// AlgorithmError on bad input; a schedule that fails verification is reported in `report`, not
+/// thrown.
 ScheduleStudy study_schedule(const TopologyConfig& config, const std::string& algorithm,
                              const AlgorithmParams& params, std::uint64_t bytes,
                              BuildContext context = {});
