@@ -7,7 +7,9 @@
       panel per topology:
         allreduce_time   all-reduce completion time (us) vs size per algorithm, log-log
         algbw            algorithm bandwidth (size / time, GB/s) vs size
-        speedup          speedup over ring (ring time / time) vs size
+        speedup          speedup over ring (ring time / time at the same topology, size and
+                         other sweep-axis values; the ring is the run labelled "ring", else one
+                         whose schedule is the ring, such as the paper files' "ring-1port")
         efficiency       max(bandwidth bound, latency bound) / simulated time vs size
   plot.py --heatmap RESULTS.json --run INDEX [--out DIR]
       Per-link utilisation of run INDEX (0-based, in the file's "runs" list): on a 2D torus or
@@ -214,12 +216,33 @@ def metric_figure(grouped, metric, ylabel, title, out_dir, stem, logy=False, hli
     return written
 
 
-def reference_time(run, series):
-    ref = series.get(REFERENCE, {}).get(run["bytes"])
-    return ref["completion_ns"] if ref else None
+def extra_axes(run):
+    """The run's sweep-axis values other than topology, algorithm and size."""
+    return tuple(sorted((k, v) for k, v in (run.get("axes") or {}).items()
+                        if k not in AXIS_KEYS_SHOWN_ELSEWHERE))
 
 
-def plot_sweep(runs, out_dir):
+def reference_times(runs):
+    """{(topology, other axes, bytes): completion_ns} of the ring runs: a run labelled "ring", else
+    one whose schedule is the ring under another label (e.g. the paper files' "ring-1port")."""
+    times = {}
+    for exact in (True, False):
+        for run in runs:
+            if not usable(run):
+                continue
+            label = run["algorithm"]
+            if exact and label != REFERENCE:
+                continue
+            if not exact and (run.get("schedule") != REFERENCE or label.startswith("auto")):
+                continue
+            times.setdefault((run["topology"], extra_axes(run), run["bytes"]), run["completion_ns"])
+    return times
+
+
+def plot_sweep(runs, out_dir, source):
+    if runs and not any("completion_cycles" in run for run in runs):
+        raise InputError(f"{source}: no run has completion_cycles: not results of `mtsim run` or "
+                         "`mtsim sweep` (scripts/train_table.py tabulates `mtsim train` results)")
     grouped, dropped = group(runs)
     if not grouped:
         raise InputError("no successful runs to plot")
@@ -235,12 +258,14 @@ def plot_sweep(runs, out_dir):
     written += metric_figure(
         grouped, lambda r, s: r["bytes"] / r["completion_ns"], "algorithm bandwidth (GB/s)",
         "Algorithm bandwidth: size per node / all-reduce time", out_dir, "algbw")
-    have_ref = any(REFERENCE in series for series in grouped.values())
-    if have_ref:
+    refs = reference_times(runs)
+    if refs:
+        def speedup(run, _series):
+            ref = refs.get((run["topology"], extra_axes(run), run["bytes"]))
+            return ref / run["completion_ns"] if ref else None
         written += metric_figure(
-            grouped,
-            lambda r, s: (reference_time(r, s) / r["completion_ns"]) if reference_time(r, s) else None,
-            f"speedup over {REFERENCE} (×)", f"Speedup over {REFERENCE} (same topology and size)",
+            grouped, speedup, f"speedup over {REFERENCE} (×)",
+            f"Speedup over {REFERENCE} (same topology, size and other sweep values)",
             out_dir, "speedup", hline=1.0)
     else:
         print(f"plot.py: no '{REFERENCE}' runs: no speedup figure", file=sys.stderr)
@@ -328,15 +353,21 @@ def plot_heatmap(path, index, out_dir):
     cmap_bad = cmap.copy()
     cmap_bad.set_bad("#eeeeee")
     image = ax.imshow(masked, cmap=cmap_bad, norm=norm, interpolation="nearest")
-    ax.set_xlabel("destination vertex")
+    nodes = run.get("nodes") or vertices
+    ax.set_xlabel("destination vertex" + (f" (endpoints 0-{nodes - 1}, switches from {nodes})"
+                                          if vertices > nodes else ""))
     ax.set_ylabel("source vertex")
+    if vertices > nodes:  # switches: a line between endpoints and switches
+        for at in (ax.axhline, ax.axvline):
+            at(nodes - 0.5, color="black", linewidth=0.8)
     ax.set_title("utilisation matrix (grey: no link)", fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04,
                  label="link utilisation (busy cycles / completion cycles)")
 
-    fig.suptitle(f"Link utilisation: {run['algorithm']}, {size_label(run['bytes'])} per node on "
-                 f"{run['topology']} — {run['completion_cycles']} cycles "
-                 f"({run['completion_ns'] / 1000:.1f} µs)", fontsize=12)
+    title = (f"Link utilisation: {run['algorithm']}, {size_label(run['bytes'])} per node on "
+             f"{run['topology']} — {run['completion_cycles']} cycles "
+             f"({run['completion_ns'] / 1000:.1f} µs)")
+    fig.suptitle(textwrap.fill(title, width=int(fig.get_figwidth() * 9)), fontsize=12)
     fig.tight_layout()
     stem = "_".join(re.sub(r"[^A-Za-z0-9.-]+", "", part) for part in
                     (run["topology"], run["algorithm"], size_label(run["bytes"])))
@@ -357,7 +388,8 @@ def main(argv):
     parser.add_argument("--out", default="plots", help="output folder (default: plots)")
     parser.add_argument("--heatmap", metavar="RESULTS.json", help="per-link utilisation of one run")
     parser.add_argument("--run", type=int, default=0, metavar="INDEX",
-                        help="with --heatmap: index of the run in the file's runs list")
+                        help="with --heatmap: index of the run in the file's runs list "
+                             "(default 0, the first)")
     args = parser.parse_args(argv)
     if not args.results and not args.heatmap:
         parser.print_usage(sys.stderr)
@@ -367,7 +399,7 @@ def main(argv):
         os.makedirs(args.out, exist_ok=True)
         written = []
         if args.results:
-            written += plot_sweep(load_runs(args.results), args.out)
+            written += plot_sweep(load_runs(args.results), args.out, args.results)
         if args.heatmap:
             written += plot_heatmap(args.heatmap, args.run, args.out)
     except InputError as e:

@@ -5,7 +5,8 @@
 #   scripts/sweep.sh                                   # scenarios/sweeps/paper.yaml -> out/paper, docs/plots
 #   scripts/sweep.sh SWEEP.yaml [OUT [PLOTS]] [-- extra `mtsim sweep` options, e.g. --resume]
 # OUT defaults to out/<sweep file name>, PLOTS to OUT/plots (docs/plots for the paper sweep);
-# MT_BUILD_DIR picks another build folder, as for scripts/build.sh.
+# MT_BUILD_DIR picks another build folder, as for scripts/build.sh; MT_MTSIM=PATH runs that mtsim
+# binary instead and installs and builds nothing (only python3-matplotlib is then needed).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sweep=$root/scenarios/sweeps/paper.yaml
@@ -23,11 +24,16 @@ if [ -z "$plots" ]; then
     plots=$out/plots
   fi
 fi
-"$root/scripts/setup.sh"
-"$root/scripts/build.sh"
-build=${MT_BUILD_DIR:-$root/build}
+if [ -n "${MT_MTSIM:-}" ]; then
+  [ -x "$MT_MTSIM" ] || { echo "sweep.sh: MT_MTSIM=$MT_MTSIM is not an executable" >&2; exit 2; }
+  mtsim=$MT_MTSIM
+else
+  "$root/scripts/setup.sh"
+  "$root/scripts/build.sh"
+  mtsim=${MT_BUILD_DIR:-$root/build}/bin/mtsim
+fi
 status=0
-"$build/bin/mtsim" sweep "$sweep" --jobs "$(nproc 2>/dev/null || echo 2)" --out "$out" "$@" || status=$?
+"$mtsim" sweep "$sweep" --jobs "$(nproc 2>/dev/null || echo 2)" --out "$out" "$@" || status=$?
 [ "$status" -le 1 ] || exit "$status"   # bad input: nothing to plot
 python3 "$root/scripts/plot.py" "$out" --out "$plots"
 exit "$status"

@@ -7,7 +7,10 @@ One row per workload and network: compute cycles, then iteration cycles (scenari
 the exposed communication's share of them (iteration - compute: communication not hidden behind
 backpropagation) for ring, the best prior algorithm that ran (ring, ring_bi, ring2d, dbtree,
 halving_doubling: everything but MultiTree and our successors), MultiTree and auto; then the
-change of iteration time of MultiTree and auto against ring and against the best prior.
+change of iteration time of MultiTree and auto against ring and against the best prior
+(negative = a shorter iteration; `mtsim train`'s vs_ring% counts time saved, so its sign is the
+opposite). The network column is the topology's dimensions, marked "(serialised)" for results of
+`mtsim train --serialised`. Exit status: 0, or 2 for a file that is not a train result.
 Standard library only.
 """
 
@@ -17,10 +20,37 @@ import sys
 PRIOR = {"ring", "ring_bi", "ring2d", "dbtree", "halving_doubling"}
 
 
+class InputError(Exception):
+    """A results file this script cannot tabulate."""
+
+
+def load(path):
+    """The train JSON at `path`, checked for what the table reads."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}")
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}:{e.lineno}:{e.colno}: not JSON: {e.msg}")
+    runs = data.get("runs") if isinstance(data, dict) else None
+    if not isinstance(runs, list) or not runs or "iteration_cycles" not in runs[0]:
+        raise InputError(f"{path}: not a `mtsim train --json` result (no runs with "
+                         "iteration_cycles)")
+    return data
+
+
 def topology_of(path, data):
-    """The network as the file name says it (train JSON names only the scenario)."""
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return stem.rsplit("_", 1)[-1] if "_" in stem else data.get("scenario", "")
+    """The network: its dimensions from the JSON's topology ("torus:4x4" -> "4x4"); files written
+    before the JSON named the topology say it in their name only."""
+    if "topology" in data:
+        network = data["topology"].split(":", 1)[-1]
+    else:
+        stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        network = stem.rsplit("_", 1)[-1] if "_" in stem else data.get("scenario", "")
+    if str(data.get("model", "")).startswith("serialised"):
+        network += " (serialised)"
+    return network
 
 
 def reduction(cycles, reference):
@@ -40,11 +70,15 @@ def main(paths):
     if not paths:
         print(__doc__, file=sys.stderr)
         return 2
+    try:
+        files = [(path, load(path)) for path in paths]
+    except InputError as e:
+        print(f"train_table.py: {e}", file=sys.stderr)
+        return 2
     print("| workload | network | compute | ring | best prior | multitree | auto "
           "| multitree vs ring / best prior | auto vs ring / best prior |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for path in paths:
-        data = json.load(open(path))
+    for path, data in files:
         runs = {r["algorithm"]: r for r in data["runs"]}
         ring = runs.get("ring")
         prior = [r for a, r in runs.items() if a in PRIOR]

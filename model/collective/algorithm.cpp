@@ -277,12 +277,9 @@ Schedule new_schedule(const std::string& algorithm, const Topology& topology, st
   const auto limit = static_cast<std::int64_t>(default_message_limit());
   const std::int64_t states = chunks * topology.nodes();
   if (states > limit) {
-    throw ScheduleTooLarge(
-        std::to_string(chunks) + " chunks on " + std::to_string(topology.nodes()) + " nodes are " +
-        std::to_string(states) +
-        " node-chunk states, more than this machine can simulate (at most " +
-        std::to_string(limit) +
-        ", one per 2 KiB of memory): fewer chunks (a smaller pipeline) or a smaller network");
+    refuse_too_large(std::to_string(chunks) + " chunks on " + std::to_string(topology.nodes()) +
+                         " nodes are " + std::to_string(states) + " node-chunk states",
+                     static_cast<std::size_t>(limit));
   }
   Schedule schedule;
   schedule.algorithm = algorithm;

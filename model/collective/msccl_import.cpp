@@ -279,6 +279,7 @@ class Importer {
             op.deps.push_back(first_op[static_cast<std::size_t>(d)] + j);
         std::sort(op.deps.begin(), op.deps.end());
         s.add(op);
+        s.op_sources.push_back(program_.where(*st.xml));
       }
     }
     // Every rank must receive every chunk (at least its final value).

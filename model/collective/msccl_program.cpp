@@ -25,7 +25,7 @@ MscclProgram::MscclProgram(const XmlElement& root, std::string file)
   read_algo();
 }
 
-void MscclProgram::fail(const XmlElement& e, const std::string& what) const {
+std::string MscclProgram::where(const XmlElement& e) const {
   std::string tag = "<" + e.name;
   for (const char* key : {"id", "s"}) {
     const auto it = e.attributes.find(key);
@@ -36,8 +36,14 @@ void MscclProgram::fail(const XmlElement& e, const std::string& what) const {
   ErrorLocation at;
   at.file = file_;
   at.line = e.line;
-  throw ScheduleError(
-      at.where() + ": " + tag + (ctx == context_.end() ? "" : ctx->second) + ": " + what, at);
+  return at.where() + ": " + tag + (ctx == context_.end() ? "" : ctx->second);
+}
+
+void MscclProgram::fail(const XmlElement& e, const std::string& what) const {
+  ErrorLocation at;
+  at.file = file_;
+  at.line = e.line;
+  throw ScheduleError(where(e) + ": " + what, at);
 }
 
 void MscclProgram::check_keys(const XmlElement& e, const std::set<std::string>& known) const {

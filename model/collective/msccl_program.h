@@ -58,7 +58,9 @@ class MscclProgram {
   /// Reads and validates the program under `root` (an <algo> element) of file `file`.
   MscclProgram(const XmlElement& root, std::string file);
 
-  /// Throws ScheduleError naming `e` (file, line, tag, its gpu and thread block) and `what`.
+  /// `e` as errors name it: "FILE:LINE: <step s=\"3\"> of gpu 1 tb 0".
+  std::string where(const XmlElement& e) const;
+  /// Throws ScheduleError naming `e` (where(e)) and `what`.
   [[noreturn]] void fail(const XmlElement& e, const std::string& what) const;
 
   int ngpus = 0;               ///< ranks (gpu elements)

@@ -25,13 +25,19 @@ std::size_t default_message_limit() {
   return limit;
 }
 
+void refuse_too_large(const std::string& what, std::size_t limit) {
+  const std::size_t memory_gib = (limit * 2 + 1023) / 1024 / 1024;
+  throw ScheduleTooLarge(what + ", more than this machine can simulate (at most " +
+                         std::to_string(limit) + ", one per 2 KiB of its " +
+                         std::to_string(memory_gib) +
+                         " GiB of memory; a message costs about 0.7 KiB in all): fewer chunks "
+                         "(a smaller pipeline) or a smaller network");
+}
+
 int Schedule::add(Op op) {
   if (ops.size() >= message_limit) {
-    throw ScheduleTooLarge("the schedule passes " + std::to_string(message_limit) +
-                           " messages, the most this machine can simulate (one per 2 KiB of its " +
-                           std::to_string((message_limit * 2 + 1023) / 1024 / 1024) +
-                           " GiB of memory; a message costs about 0.7 KiB in all): fewer chunks "
-                           "(a smaller pipeline) or a smaller network");
+    refuse_too_large("the schedule passes " + std::to_string(message_limit) + " messages",
+                     message_limit);
   }
   op.id = static_cast<int>(ops.size());
   num_steps = std::max(num_steps, op.step + 1);
@@ -81,6 +87,10 @@ std::string check_chunk_offsets(const Schedule& schedule) {
   }
   if (offsets.front() != 0) {
     return "chunk_offsets starts at " + std::to_string(offsets.front()) + "; it must start at 0";
+  }
+  if (offsets.size() > 1 && offsets.back() == 0) {
+    return "chunk_offsets ends at 0: its chunks cover no elements, so they cannot be scaled to a "
+           "buffer";
   }
   for (std::size_t i = 1; i < offsets.size(); ++i) {
     if (offsets[i] < offsets[i - 1]) {

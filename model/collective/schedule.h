@@ -70,6 +70,10 @@ struct Op {
 /// integer) replaces the guess.
 std::size_t default_message_limit();
 
+/// Throws ScheduleTooLarge for `what` (e.g. "the schedule passes N messages") with the limit it
+/// passed and what to do about it; the one wording of that refusal.
+[[noreturn]] void refuse_too_large(const std::string& what, std::size_t limit);
+
 struct Schedule {
   std::string algorithm;  ///< CLI name of the algorithm that built it, e.g. "multitree"
   std::string topology;   ///< topology spec it was built for, e.g. "torus:4x4"
@@ -82,6 +86,10 @@ struct Schedule {
   /// non-decreasing, last = the buffer's elements (chunk c = [offsets[c], offsets[c+1])). Empty =
   /// the equal split of whatever buffer the schedule is run with.
   std::vector<std::uint64_t> chunk_offsets;
+  /// Where each message was written, for the verifier's errors: "ring.xml:14: <step s=\"2\"> of
+  /// gpu 1 tb 0" for an imported MSCCL step. Empty for schedules built here or read from JSON
+  /// (their message ids are the file's own).
+  std::vector<std::string> op_sources;
   /// The most messages add() accepts (default_message_limit()).
   std::size_t message_limit = default_message_limit();
 

@@ -1,19 +1,24 @@
 #include "model/collective/schedule_file.h"
 
+#include <cctype>
+#include <string>
+
 #include "model/collective/msccl_xml.h"
 #include "model/collective/schedule_io.h"
 
 namespace mt {
 
 Schedule load_any_schedule_file(const std::string& path) {
-  const bool xml = path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0;
+  std::string extension = path.size() >= 4 ? path.substr(path.size() - 4) : "";
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool xml = extension == ".xml";
   return xml ? load_msccl_file(path) : load_schedule_file(path);
 }
 
 std::string topology_mismatch(const Schedule& schedule, const Topology& topology) {
   if (schedule.nodes != topology.nodes())
-    return "has " + std::to_string(schedule.nodes) + " nodes but the topology " + topology.name() +
-           " has " + std::to_string(topology.nodes());
+    return "the schedule has " + std::to_string(schedule.nodes) + " nodes but the topology " +
+           topology.name() + " has " + std::to_string(topology.nodes());
   for (const Op& op : schedule.ops) {
     const std::string msg = "message " + std::to_string(op.id) + " (node " +
                             std::to_string(op.node) + " to " + std::to_string(op.peer) + ")";

@@ -16,7 +16,8 @@ Schedule load_any_schedule_file(const std::string& path);
 
 /// Empty when `schedule` fits `topology`, else what does not: node count, a port beyond the
 /// topology's NIC ports, an explicit path through a link that does not exist or does not lead
-/// from the sender to the receiver ("has 8 nodes but the topology torus:4x4 has 16").
+/// from the sender to the receiver, as a clause of its own ("the schedule has 8 nodes but the
+/// topology torus:4x4 has 16", "message 3 (node 0 to 1) uses NIC port 1 but ...").
 std::string topology_mismatch(const Schedule& schedule, const Topology& topology);
 
 /// `schedule` for a buffer of `elements` elements: unequal chunks (chunk_offsets) are fractions

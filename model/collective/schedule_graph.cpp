@@ -1,5 +1,6 @@
 #include "model/collective/schedule_graph.h"
 
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <utility>
@@ -215,6 +216,21 @@ bool check_ops(const Schedule& s, const OpChecks& checks,
              std::to_string(op.node));
       }
     }
+  }
+  if (checks.fields && m > 0) {
+    // The declared counts are what tables and reports show: they must be the ones used.
+    int steps = 0;
+    int flows = 0;
+    for (const Op& op : s.ops) {
+      steps = std::max(steps, op.step + 1);
+      flows = std::max(flows, op.flow + 1);
+    }
+    if (s.num_steps > steps)
+      fail("num_steps is " + std::to_string(s.num_steps) + " but the messages use steps 0.." +
+           std::to_string(steps - 1) + ": it must be " + std::to_string(steps));
+    if (s.num_flows > flows)
+      fail("num_flows is " + std::to_string(s.num_flows) + " but the messages use flows 0.." +
+           std::to_string(flows - 1) + ": it must be " + std::to_string(flows));
   }
   return ok;
 }

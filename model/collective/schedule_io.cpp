@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -24,21 +25,33 @@ using Json = nlohmann::json;
 // A schedule of a million messages is about 100 MiB of JSON; a larger file is refused before
 // parsing (nlohmann's tree takes about ten times the text).
 constexpr std::uint64_t kMaxScheduleFileBytes = std::uint64_t{256} << 20;
+// A release cycle is a delay the simulation schedules: keep it inside the simulated-time horizon
+// at every clock a scenario accepts (4.6 * 10^12 cycles at the slowest, 1 MHz; time_limits.h).
+constexpr std::uint64_t kMaxReleaseCycle = 1'000'000'000'000;
 
 std::string join_path(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
 }
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw ScheduleError((path.empty() ? std::string("schedule") : path) + ": " + what);
+  ErrorLocation at;
+  at.key_path = path;
+  throw ScheduleError((path.empty() ? std::string("schedule") : path) + ": " + what, at);
 }
 
 const char* type_name(const Json& j) {
   return j.type_name();
 }
 
+// An integer too large for 64 bits is read as a floating-point number: say so, not "a number".
+[[noreturn]] void not_an_integer(const Json& j, const std::string& path) {
+  if (j.is_number_float() && std::abs(j.get<double>()) >= 9.2e18)
+    fail(path, j.dump() + " is out of range for an integer");
+  fail(path, std::string("expected integer, got ") + type_name(j));
+}
+
 int as_int(const Json& j, const std::string& path) {
-  if (!j.is_number_integer()) fail(path, std::string("expected integer, got ") + type_name(j));
+  if (!j.is_number_integer()) not_an_integer(j, path);
   if (j.is_number_unsigned()) {
     const auto v = j.get<std::uint64_t>();
     if (v > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
@@ -54,7 +67,7 @@ int as_int(const Json& j, const std::string& path) {
 }
 
 std::uint64_t as_uint64(const Json& j, const std::string& path) {
-  if (!j.is_number_integer()) fail(path, std::string("expected integer, got ") + type_name(j));
+  if (!j.is_number_integer()) not_an_integer(j, path);
   if (!j.is_number_unsigned() && j.get<std::int64_t>() < 0) {
     fail(path, std::to_string(j.get<std::int64_t>()) + " is negative");
   }
@@ -120,8 +133,14 @@ Op op_from_json(const Json& j, int index) {
   }
   if (j.contains("deps")) op.deps = as_int_list(j["deps"], path + ".deps");
   if (j.contains("path")) op.path = as_int_list(j["path"], path + ".path");
-  if (j.contains("release_cycle"))
+  if (j.contains("release_cycle")) {
     op.release_cycle = as_uint64(j["release_cycle"], path + ".release_cycle");
+    if (op.release_cycle > kMaxReleaseCycle) {
+      fail(path + ".release_cycle", "is " + std::to_string(op.release_cycle) + "; at most " +
+                                        std::to_string(kMaxReleaseCycle) +
+                                        " cycles (10^12), far past any run this simulator reaches");
+    }
+  }
   if (j.contains("apply_after")) op.apply_after = as_int(j["apply_after"], path + ".apply_after");
   return op;
 }
@@ -209,26 +228,88 @@ Schedule schedule_from_json(const nlohmann::json& json) {
   if (!ops.is_array()) fail("ops", std::string("expected array, got ") + type_name(ops));
   s.ops.reserve(ops.size());
   for (size_t i = 0; i < ops.size(); ++i) {
-    Op op = op_from_json(ops[i], static_cast<int>(i));
-    const std::string path = "ops[" + std::to_string(i) + "]";
-    if (op.step >= s.num_steps) {
-      fail(path + ".step",
-           "is " + std::to_string(op.step) + " but num_steps is " + std::to_string(s.num_steps));
-    }
-    if (op.flow >= s.num_flows) {
-      fail(path + ".flow",
-           "is " + std::to_string(op.flow) + " but num_flows is " + std::to_string(s.num_flows));
-    }
-    s.ops.push_back(std::move(op));
+    s.ops.push_back(op_from_json(ops[i], static_cast<int>(i)));
   }
   return s;
 }
+
+namespace {
+
+// The key path of the value being parsed ("ops[3].chunk"): the parser's callback sees one event at
+// a time, so this keeps the objects and arrays open around it.
+class KeyPath {
+ public:
+  // Called for every parse event; throws ScheduleError at a key an object already has (the parsed
+  // tree would keep only the last value, silently).
+  void on(Json::parse_event_t event, const Json& parsed) {
+    using E = Json::parse_event_t;
+    switch (event) {
+      case E::object_start:
+        frames_.push_back(Frame{true, {}, {}, 0});
+        break;
+      case E::array_start:
+        frames_.push_back(Frame{false, {}, {}, 0});
+        break;
+      case E::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second)
+          fail(path(), "duplicate key (each key may appear once in an object)");
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case E::value:
+        element_done();
+        break;
+    }
+  }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;  // an object's keys so far
+    std::string key;             // an object's current key
+    std::size_t index;           // an array's current element
+  };
+  void element_done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+  std::string path() const {
+    std::string p;
+    for (const Frame& f : frames_) {
+      if (f.object)
+        p = join_path(p, f.key);
+      else
+        p += "[" + std::to_string(f.index) + "]";
+    }
+    return p;
+  }
+  std::vector<Frame> frames_;
+};
+
+// `at` (a key path, or a line and column) placed in schedule file `path`.
+ErrorLocation in_file(const std::string& path, ErrorLocation at) {
+  at.file = path;
+  return at;
+}
+
+}  // namespace
 
 Schedule load_schedule_text(const std::string& text, const std::string& path) {
   const std::string where = "schedule file \"" + path + "\": ";
   Json json;
   try {
-    json = Json::parse(text);
+    KeyPath keys;
+    json = Json::parse(text, [&keys](int, Json::parse_event_t event, Json& parsed) {
+      keys.on(event, parsed);
+      return true;
+    });
+  } catch (const ScheduleError& e) {
+    throw ScheduleError(where + e.what(), in_file(path, e.location()));
   } catch (const Json::exception& e) {
     // Every nlohmann error (syntax, invalid UTF-8, a number out of range such as 1e400): drop
     // its "[json.exception.parse_error.101] " prefix, keep "parse error at line L, column C".
@@ -237,12 +318,20 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
     if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
       what = what.substr(bracket + 2);
     }
-    throw ScheduleError(where + "invalid JSON: " + what);
+    // nlohmann's parse errors say "at line L, column C": the location keeps them as fields.
+    ErrorLocation at;
+    const std::regex line_column(R"(at line (\d+), column (\d+))");
+    std::smatch m;
+    if (std::regex_search(what, m, line_column)) {
+      at.line = std::stoi(m[1].str());
+      at.column = std::stoi(m[2].str());
+    }
+    throw ScheduleError(where + "invalid JSON: " + what, in_file(path, at));
   }
   try {
     return schedule_from_json(json);
   } catch (const ScheduleError& e) {
-    throw ScheduleError(where + e.what());
+    throw ScheduleError(where + e.what(), in_file(path, e.location()));
   }
 }
 
@@ -251,7 +340,7 @@ Schedule load_schedule_file(const std::string& path) {
   try {
     text = read_text_file(path, "schedule file", kMaxScheduleFileBytes);
   } catch (const FileError& e) {
-    throw ScheduleError(e.what());
+    throw ScheduleError(e.what(), in_file(path, {}));
   }
   return load_schedule_text(text, path);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <regex>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -93,6 +94,7 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
     if (!op.path.empty()) {
       int cur = op.node;
       bool good = true;
+      std::vector<int> visited{cur};  // a path through a vertex twice holds a channel loop
       for (int l : op.path) {
         if (l < 0 || l >= num_links) {
           errors.add("message " + std::to_string(op.id) + ": path link " + std::to_string(l) +
@@ -109,6 +111,15 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
           break;
         }
         cur = t.link(l).dst;
+        if (std::find(visited.begin(), visited.end(), cur) != visited.end()) {
+          errors.add("message " + std::to_string(op.id) + ": path from node " +
+                     std::to_string(op.node) + " to node " + std::to_string(op.peer) +
+                     " visits vertex " + std::to_string(cur) + " twice (at link " +
+                     std::to_string(l) + "): a path must not loop, its channels could deadlock");
+          good = false;
+          break;
+        }
+        visited.push_back(cur);
       }
       if (good && cur != op.peer) {
         errors.add("message " + std::to_string(op.id) + ": path from node " +
@@ -389,6 +400,27 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   }
 }
 
+// `error` followed by where the messages it names were written (an imported file's ids are
+// renumbered): "... message 18 ... [message 18 is ring.xml:30: <step s=\"1\"> of gpu 1 tb 0]".
+std::string with_sources(const std::string& error, const std::vector<std::string>& sources) {
+  static const std::regex kNamed(R"((?:message|messages|waits for) (\d+))");
+  std::vector<long> named;
+  for (auto it = std::sregex_iterator(error.begin(), error.end(), kNamed);
+       it != std::sregex_iterator(); ++it) {
+    const long id = std::stol((*it)[1].str());
+    if (id >= 0 && id < static_cast<long>(sources.size()) &&
+        std::find(named.begin(), named.end(), id) == named.end())
+      named.push_back(id);
+    if (named.size() == 4) break;  // the first few say where to look
+  }
+  if (named.empty()) return error;
+  std::string text = error + " [";
+  for (std::size_t i = 0; i < named.size(); ++i)
+    text += (i ? "; message " : "message ") + std::to_string(named[i]) + " is " +
+            sources[static_cast<std::size_t>(named[i])];
+  return text + "]";
+}
+
 }  // namespace
 
 VerifyReport verify(const Schedule& schedule, const Topology& topology) {
@@ -417,6 +449,9 @@ VerifyReport verify(const Schedule& schedule, const Topology& topology) {
     }
   }
   report.errors = errors.take();
+  if (schedule.op_sources.size() == schedule.ops.size()) {
+    for (std::string& error : report.errors) error = with_sources(error, schedule.op_sources);
+  }
   report.ok = ok && report.errors.empty();
   report.first_error = report.errors.empty() ? std::string() : report.errors.front();
   return report;

@@ -17,7 +17,10 @@ class Parser {
       advance_to(end + 2);
       skip_misc();
     }
-    if (at_end() || s_[pos_] != '<') fail("expected the root element");
+    if (at_end()) fail("expected the root element: the file is empty");
+    if (s_[pos_] != '<')
+      fail(std::string("not XML: expected the root element, found '") + s_[pos_] +
+           "' (a JSON schedule file is read as it is by verify and run, not imported)");
     XmlElement root = element();
     skip_misc();
     if (!at_end()) fail("text or a second root element after </" + root.name + ">");

@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "model/collective/algorithm.h"
+#include "model/collective/algorithm_params.h"
+
 namespace mt {
 namespace {
 
@@ -39,6 +42,17 @@ void read_schedule_file_entry(const YamlReader& r, const YAML::Node& node, const
   }
 }
 
+// The topology kinds a key applies to; empty for the keys every kind takes (kind, the links').
+std::vector<TopologyKind> kinds_taking(const std::string& key) {
+  using K = TopologyKind;
+  if (key == "dims") return {K::kRing, K::kTorus, K::kMesh};
+  if (key == "k" || key == "levels") return {K::kFatTree};
+  if (key == "m" || key == "n") return {K::kBiGraph};
+  if (key == "nodes") return {K::kSwitch, K::kCustom};
+  if (key == "switches" || key == "edges") return {K::kCustom};
+  return {};
+}
+
 }  // namespace
 
 void read_topology(const YamlReader& r, const YAML::Node& node, const std::string& path,
@@ -64,8 +78,7 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
       {"kind", "dims", "k", "levels", "m", "n", "nodes", "switches", "edges",
        "link_bytes_per_cycle", "link_latency_cycles", "nic_link_latency_cycles"},
       [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-        if (key != "kind" && key.rfind("link", 0) != 0 && key.rfind("nic_link", 0) != 0)
-          shape_keys.emplace_back(key, v);
+        if (!kinds_taking(key).empty()) shape_keys.emplace_back(key, v);
         if (key == "kind") {
           t.kind = r.choice_of<TopologyKind>(v, p);
         } else if (key == "dims") {
@@ -104,18 +117,10 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
         }
       });
   // A key of another kind (dims of a fat-tree, k of a torus) would be ignored silently.
-  const auto kinds_of = [](const std::string& key) -> std::vector<TopologyKind> {
-    using K = TopologyKind;
-    if (key == "dims") return {K::kRing, K::kTorus, K::kMesh};
-    if (key == "k" || key == "levels") return {K::kFatTree};
-    if (key == "m" || key == "n") return {K::kBiGraph};
-    if (key == "nodes") return {K::kSwitch, K::kCustom};
-    return {K::kCustom};  // switches, edges
-  };
   for (const auto& [key, value] : shape_keys) {
     std::string takes;
     bool applies = false;
-    for (const TopologyKind k : kinds_of(key)) {
+    for (const TopologyKind k : kinds_taking(key)) {
       applies = applies || k == t.kind;
       takes += std::string(takes.empty() ? "" : ", ") + to_string(k);
     }
@@ -209,6 +214,8 @@ static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
   known.push_back("file");  // {name: file, path: FILE}: a schedule file (schedule_file.h)
   YAML::Node file_node;     // the entry's `path:` value, when given
   bool has_path = false;
+  YAML::Node params_node = node;  // where a parameter error points: `params:`, else the entry
+  std::string params_path = path;
   if (node.IsScalar()) {
     run.name = r.choice(node, path, known);
   } else {
@@ -229,6 +236,8 @@ static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
                  if (key == "ports") run.ports = r.integer32(v, p, 1, 64);
                  if (key == "params") {
                    if (!v.IsMap()) r.fail(v, p, "expected a mapping of parameter: value");
+                   params_node.reset(v);  // `=` would overwrite the entry node it refers to
+                   params_path = p;
                    for (const auto& kv : v)
                      run.params[r.text(kv.first, p)] =
                          r.scalar(kv.second, p + "." + kv.first.Scalar(), "a scalar value");
@@ -237,6 +246,15 @@ static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
     if (run.name.empty()) r.fail(node, path, "missing key \"name\"");
   }
   read_schedule_file_entry(r, node, path, has_path ? &file_node : nullptr, run);
+  if (run.name != "file") {
+    // Parameters against the algorithm's schema (unknown keys, types, ranges) while the file is
+    // read, so run, train and every sweep point refuse them before anything is built.
+    try {
+      TypedParams(run.name, algorithm_schema(run.name), run.params);
+    } catch (const AlgorithmError& e) {
+      r.fail(params_node, params_path, e.what());
+    }
+  }
   if (run.label.empty()) run.label = run.name;
   run.location = r.location(node, path);
   return run;

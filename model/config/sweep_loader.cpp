@@ -1,14 +1,25 @@
 #include "model/config/sweep_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 
+#include "model/collective/byte_size.h"
 #include "model/config/yaml_reader.h"
 
 namespace mt {
 namespace {
 
 constexpr std::size_t kMaxSweepPoints = 100000;
+
+// Bytes of a size value ("64KiB", "65536"); 0 when it is not one (the scenario loader says why).
+std::uint64_t size_or_zero(const std::string& text) {
+  try {
+    return parse_byte_size(text);
+  } catch (const ByteSizeError&) {
+    return 0;
+  }
+}
 
 void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
   if (!root.IsDefined() || root.IsNull())
@@ -18,7 +29,20 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
   r.each_key(
       root, "", {"name", "description", "scenario", "set", "axes", "exclude"},
       [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-        if (key == "name") s.name = r.text(v, p);
+        if (key == "name") {
+          s.name = r.text(v, p);
+          // It names the output folder (OUT/<name>/...) and the Slurm job: one plain word.
+          const bool plain = !s.name.empty() && s.name != "." && s.name != ".." &&
+                             std::all_of(s.name.begin(), s.name.end(), [](char c) {
+                               return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
+                                      c == '_' || c == '-';
+                             });
+          if (!plain)
+            r.fail(v, p,
+                   "\"" + s.name +
+                       "\" is not a plain name: letters, digits, '.', '_' and '-' only (it "
+                       "names the output folder and the Slurm job)");
+        }
         if (key == "description") s.description = r.text(v, p);
         if (key == "scenario") {
           scenario_node = v;
@@ -79,6 +103,15 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
               for (const auto& earlier : axis.values)
                 if (earlier.value == text)
                   r.fail(value, vp, "the value " + text + " is listed twice");
+              // A size written two ways (64KiB and 65536) would run the same point twice.
+              if (axis.key == "collective.sizes" && value.IsScalar()) {
+                const std::uint64_t bytes = size_or_zero(text);
+                for (const auto& earlier : axis.values)
+                  if (bytes > 0 && size_or_zero(earlier.value) == bytes)
+                    r.fail(value, vp,
+                           "the size " + text + " is " + earlier.value +
+                               ", listed before: every point would run twice");
+              }
               axis.values.push_back({axis.key, text, r.location(value, vp)});
             }
             s.axes.push_back(std::move(axis));

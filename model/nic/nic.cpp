@@ -33,7 +33,7 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
   try {
     scheduler_->load(program, params_.any_port ? 1 : params_.ports);
   } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
-    throw TableError("node " + std::to_string(params_.node) + ": " + e.what());
+    throw TableError("node " + std::to_string(params_.node) + ": " + e.what(), e.location());
   }
   if (params_.step_barrier) {
     for (const SchedulerOp& op : program) {

@@ -14,8 +14,11 @@ namespace {
 
 // "file:line:col: collective.algorithms: LABEL: what", located at the entry.
 ScenarioError entry_error(const AlgorithmRun& run, const std::string& what) {
-  return ScenarioError(run.location.where() + ": collective.algorithms: " + run.label + ": " + what,
-                       run.location);
+  // A builder's error already starts with the algorithm's name ("swing: ..."): once is enough.
+  const bool named = what.rfind(run.label + ": ", 0) == 0;
+  return ScenarioError(
+      run.location.where() + ": collective.algorithms: " + (named ? "" : run.label + ": ") + what,
+      run.location);
 }
 
 // The schedule of a {name: file} entry, checked against the run's topology (ScenarioError naming
@@ -25,12 +28,15 @@ Schedule load_file_entry(const AlgorithmRun& run, const Topology& topology) {
   try {
     schedule = load_any_schedule_file(run.schedule_file);
   } catch (const ScheduleError& e) {
-    throw entry_error(run, e.what());
+    // The place is the schedule file's (its line, or its JSON key path) when the reader knows it.
+    ScenarioError error = entry_error(run, e.what());
+    if (e.location().file.empty()) throw error;
+    throw ScenarioError(error.what(), e.location());
   }
   const std::string mismatch = topology_mismatch(schedule, topology);
   if (!mismatch.empty())
     throw entry_error(run, "schedule file \"" + run.schedule_file +
-                               "\" does not fit the scenario's topology: it " + mismatch);
+                               "\" does not fit the scenario's topology: " + mismatch);
   return schedule;
 }
 
@@ -124,7 +130,7 @@ std::optional<VerifyFailure> verify_prepared(const std::vector<PreparedAlgorithm
     const VerifyReport report = verify(p.schedule, *p.topology);
     if (!report.ok)
       return VerifyFailure{p.run->label, p.topology->name(), p.run->schedule_file,
-                           report.first_error};
+                           report.first_error, p.run->location};
   }
   return std::nullopt;
 }

@@ -69,6 +69,7 @@ struct VerifyFailure {
   std::string topology;       ///< topology name, e.g. "torus:4x4"
   std::string schedule_file;  ///< the entry's schedule file; empty for a built schedule
   std::string error;          ///< the verifier's first error
+  ErrorLocation location;     ///< the scenario entry that named the schedule
 
   /// "LABEL on TOPOLOGY (schedule file "F"): schedule verification failed: ERROR".
   std::string message() const;

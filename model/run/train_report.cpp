@@ -1,5 +1,7 @@
 #include "model/run/train_report.h"
 
+#include "model/topology/topology.h"
+
 namespace mt {
 
 std::vector<TrainRow> train_rows(const WorkloadConfig& workload,
@@ -21,7 +23,12 @@ nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& sce
   nlohmann::json out;
   out["workload"] = workload.name;
   out["scenario"] = scenario.name;
+  const Topology topology(scenario.topology);  // the network the iteration ran on
+  out["topology"] = topology.name();
+  out["nodes"] = topology.nodes();
   out["clock_ghz"] = scenario.clock_ghz;
+  out["dtype_bytes"] = workload.dtype_bytes;
+  out["bucket_bytes"] = workload.bucket_bytes;
   out["launch_cycles"] = workload.launch_cycles;
   out["model"] = serialised ? "serialised: stand-alone all-reduces queued in issue order"
                             : "concurrent: all-reduces released into one shared simulation";

@@ -50,7 +50,7 @@ ErrorReport report_current_error(const std::string& command) {
     report.line = std::string("mtsim: algorithm: ") + e.what();
     report.location = e.location();
   } catch (const ScheduleError& e) {
-    report.line = std::string("mtsim: schedule: ") + e.what();
+    report.line = "mtsim " + command + ": " + e.what();  // names the file or the schedule
     report.location = e.location();
   } catch (const Error& e) {  // files that cannot be read or written, fork failures
     report.line = "mtsim " + command + ": " + e.what();

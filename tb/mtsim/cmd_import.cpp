@@ -29,13 +29,15 @@ int import_command(const std::vector<std::string>& args) {
                                                  "schedule JSON file to write")(
       "topology,t", po::value(&topology_spec),
       "topology to verify against and to record in the file (default: the XML's mtsim_topology "
-      "attribute, else a ring of ngpus nodes)")("format", po::value(&format),
-                                                "input format: msccl")("file", po::value(&in_file),
-                                                                       "input file");
+      "attribute, else a ring of ngpus nodes)");
+  po::options_description positionals;  // the two words after `import`, not shown as options
+  positionals.add_options()("format", po::value(&format))("file", po::value(&in_file));
+  po::options_description all;
+  all.add(opts).add(positionals);
   po::positional_options_description positional;
   positional.add("format", 1).add("file", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(opts).positional(positional).run(), vm);
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
     std::cout << opts;
@@ -50,7 +52,7 @@ int import_command(const std::vector<std::string>& args) {
   const Topology topology(parse_topology_spec(schedule.topology));
   schedule.topology = topology.name();
   const std::string mismatch = topology_mismatch(schedule, topology);
-  if (!mismatch.empty()) throw UsageError(in_file + ": the schedule " + mismatch);
+  if (!mismatch.empty()) throw UsageError(in_file + ": " + mismatch);
   const VerifyReport report = verify(schedule, topology);
   std::cout << in_file << ": " << schedule.algorithm << ", " << schedule.nodes << " ranks, "
             << schedule.num_chunks << " chunks, " << schedule.ops.size() << " messages, "

@@ -42,6 +42,7 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   if (const auto failure = verify_prepared(prepared)) {
     ErrorReport report;
     report.line = "mtsim: " + failure->message();
+    report.location = failure->location;
     report.exit_status = kExitCheckFailed;
     std::cerr << report.line << "\n";
     if (!error_json.empty()) write_error_report(error_json, report);

@@ -179,20 +179,21 @@ int verify_command(const std::vector<std::string>& args) {
       "mtsim verify SCHEDULE.json|ALGO.xml [options]\n\n"
       "Replays a schedule symbolically: every node must end with every chunk reduced from all N\n"
       "contributions exactly once, whatever the message timing. Exit 0 when it does, 1 when it\n"
-      "does not (the first violation is named), 2 when the file cannot be read or parsed.\n\n"
+      "does not (the first violation is named), 2 when the file cannot be read or parsed or\n"
+      "does not fit the topology (node count, NIC ports, links of explicit paths).\n\n"
       "options");
   std::string file, topology_spec;
   opts.add_options()("help,h", "show this help")(
       "topology,t", po::value(&topology_spec),
-      "topology to check links against (default: the file's \"topology\" field)")(
+      "topology to check links against (default: the file's \"topology\" field, an MSCCL file's "
+      "mtsim_topology attribute, else a ring of its nodes as `mtsim import` takes)")(
       "file", po::value(&file), "schedule JSON file");
   if (!parse_command(args, opts, "file")) return kExitOk;
   if (file.empty()) throw UsageError("missing SCHEDULE.json (mtsim verify --help)");
   const Schedule schedule = load_any_schedule_file(file);
   const bool from_file = topology_spec.empty();
   if (from_file) topology_spec = schedule.topology;
-  if (topology_spec.empty())
-    throw UsageError(file + ": no \"topology\" field; pass --topology SPEC");
+  if (topology_spec.empty()) topology_spec = "ring:" + std::to_string(schedule.nodes);
   std::unique_ptr<Topology> built;
   try {
     built = std::make_unique<Topology>(parse_topology_spec(topology_spec));
@@ -203,6 +204,10 @@ int verify_command(const std::vector<std::string>& args) {
                      topology_spec + "\": " + e.what());
   }
   const Topology& topology = *built;
+  // A schedule that does not fit the topology cannot be run there (exit 2, as `run` and
+  // `import` say it); only a schedule that fits is verified.
+  const std::string mismatch = topology_mismatch(schedule, topology);
+  if (!mismatch.empty()) throw UsageError(file + ": " + mismatch);
   const VerifyReport report = verify(schedule, topology);
   std::cout << file << ": " << schedule.algorithm << " on " << topology.name() << ", "
             << schedule.nodes << " nodes, " << schedule.ops.size() << " messages, "

@@ -50,8 +50,13 @@ std::vector<double> validate_points(const SweepConfig& sweep,
       for (const auto& o : p.values) match(o);
       for (const auto& o : sweep.set) match(o);
       const std::string point_text = "point " + std::to_string(p.index) + " (" + p.key + ")";
-      if (culprit == nullptr)
-        throw ScenarioError(std::string(e.what()) + " [" + point_text + "]", e.location());
+      if (culprit == nullptr) {
+        // A check across keys (nic.ports against the topology): no one value is the culprit, so
+        // the sweep file and the point's values come first, then the base scenario's place.
+        ErrorLocation at;
+        at.file = sweep.source_file;
+        throw ScenarioError(sweep.source_file + ": " + point_text + ": " + e.what(), at);
+      }
       throw ScenarioError(culprit->location.where() + ": " + point_text + ": " + e.what(),
                           culprit->location);
     }

@@ -87,11 +87,99 @@ void print_bucket_schedules(const std::vector<TrainRow>& rows) {
   }
 }
 
+// The error being handled, with `set` (the override -a became) written as the user typed it.
+[[noreturn]] void rethrow_as_typed(const std::string& set, const std::string& typed) {
+  try {
+    throw;
+  } catch (const Error& e) {
+    std::string what = e.what();
+    if (typed.empty() || what.find(set) == std::string::npos) throw;
+    for (auto at = what.find(set); at != std::string::npos; at = what.find(set, at + typed.size()))
+      what.replace(at, set.size(), typed);
+    ErrorLocation location = e.location();
+    location.override_key.clear();
+    location.override_text.clear();
+    throw UsageError(what, location);
+  }
+}
+
 void report_failures(const TrainRuns& runs) {
   if (runs.verify_failure) std::cerr << "mtsim: " << runs.verify_failure->message() << "\n";
   for (const RunResult& r : runs.failures)
     std::cerr << "mtsim: " << r.algorithm << " at " << format_byte_size(r.bytes)
               << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
+}
+
+// The iteration, once train_command has read its options: load the scenario with `overrides`,
+// simulate every bucket, print the table, write the JSON.
+int train(WorkloadConfig& workload, const std::string& workload_file,
+          const std::string& scenario_file, const std::vector<std::string>& overrides,
+          const std::string& json_out, int jobs, bool serialised, bool launch_option) {
+  const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
+  if (!json_out.empty()) check_writable(json_out, "training JSON");
+  // The loader bounds the file's own values; an option may have changed them, and the release
+  // times must stay inside the scenario clock's simulated-time horizon.
+  const std::uint64_t cycles = compute_and_launch_cycles(workload);
+  const std::uint64_t horizon =
+      std::min<std::uint64_t>(max_sim_cycles(scenario.clock_ghz) / 2, std::uint64_t{1} << 50);
+  if (cycles > horizon)
+    throw UsageError(workload_file + ": forward + backprop cycles of every layer, one launch (" +
+                     std::to_string(workload.launch_cycles) +
+                     (launch_option ? " cycles, --launch-cycles)" : " cycles)") +
+                     " per layer and the optimizer step add up to " + std::to_string(cycles) +
+                     " cycles; at most " + std::to_string(horizon) +
+                     " fit one iteration (2^50, and half the simulated-time horizon at " +
+                     std::to_string(scenario.clock_ghz) + " GHz)");
+  const std::vector<GradientBucket> buckets = make_buckets(workload);
+  // The largest bucket must be a size the model represents (packet count, simulated time): the
+  // loader's rules, applied to it as if it were the scenario's size (they grow with the size).
+  std::uint64_t largest = 0;
+  for (const auto& b : buckets) largest = std::max(largest, simulated_bytes(b.bytes));
+  try {
+    std::vector<std::string> with_size = overrides;
+    with_size.push_back("collective.sizes=[" + std::to_string(largest) + "]");
+    load_scenario_file(scenario_file, with_size);
+  } catch (const ScenarioError& e) {
+    throw UsageError(workload_file + ": its largest all-reduce bucket (" +
+                     format_byte_size(largest) + ") does not fit the model on " + scenario_file +
+                     ": " + e.what());
+  }
+
+  const PointRunner runner = point_runner(scenario, jobs);
+  const TrainRuns runs = serialised
+                             ? run_train_serialised(scenario, buckets, runner, run_backends())
+                             : run_train_concurrent(scenario, buckets, runner, run_backends());
+  if (!runs.ok()) {
+    report_failures(runs);
+    return kExitCheckFailed;
+  }
+  const std::vector<TrainRow> rows = train_rows(workload, buckets, runs.runs, serialised);
+
+  std::uint64_t total_bytes = 0;
+  for (const auto& b : buckets) total_bytes += b.bytes;
+  std::cout << "workload " << workload.name << ": " << workload.layers.size() << " layers, "
+            << buckets.size() << " all-reduce buckets, " << total_bytes << " gradient bytes, "
+            << "launch cost " << workload.launch_cycles << " cycles; network " << scenario.name
+            << " (" << Topology(scenario.topology).name() << ", " << scenario.clock_ghz
+            << " GHz)\n";
+  std::cout << (serialised
+                    ? "model: serialised: each bucket's all-reduce simulated stand-alone, queued "
+                      "on the network in issue order\n"
+                    : "model: concurrent: every bucket's all-reduce released at its ready cycle "
+                      "(+ launch) into one simulation per algorithm, sharing the network\n");
+  print_table(rows, scenario.clock_ghz);
+  print_bucket_schedules(rows);
+  std::cout << "iter_cycles: cycles of the " << scenario.clock_ghz
+            << " GHz scenario clock from the forward pass to the end of the optimizer step; "
+               "iter_us = iter_cycles / (1000 x clock_ghz).\n"
+               "exposed_cycles: iteration - compute (forward + backprop + optimizer): "
+               "communication not hidden behind compute. vs_ring%: iteration time saved vs ring "
+               "(positive = faster). data: full = every element checked, sampled = timing-only "
+               "run with sampled elements checked.\n";
+  if (!json_out.empty())
+    write_text_atomically(
+        json_out, json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
+  return kExitOk;
 }
 
 }  // namespace
@@ -150,6 +238,19 @@ int train_command(const std::vector<std::string>& args) {
       throw UsageError("--launch-cycles " + std::to_string(launch_cycles) + ": expected >= 0");
     workload.launch_cycles = static_cast<std::uint64_t>(launch_cycles);
   }
+  // Keys the workload decides, or -a: an override of them would be checked and then ignored.
+  for (const auto& o : overrides) {
+    const std::string key = o.substr(0, o.find('='));
+    if (key.rfind("collective.sizes", 0) == 0)
+      throw UsageError("--set " + o +
+                       ": train takes its all-reduce sizes from the workload's buckets "
+                       "(--bucket-bytes), not collective.sizes");
+    if (key.rfind("collective.algorithms", 0) == 0 && !algorithms.empty())
+      throw UsageError("--set " + o +
+                       ": the algorithms are given by --algorithm; give them one way, not both");
+  }
+  std::string injected;  // the override that -a becomes, named as -a in errors
+  std::string as_typed;
   if (!algorithms.empty()) {
     const std::vector<std::string> known = algorithm_names();
     std::string list, known_list;
@@ -158,74 +259,17 @@ int train_command(const std::vector<std::string>& args) {
       if (std::find(known.begin(), known.end(), a) == known.end())
         throw UsageError("--algorithm " + a + ": unknown algorithm (known: " + known_list + ")");
       list += (list.empty() ? "" : ",") + a;
+      as_typed += (as_typed.empty() ? "--algorithm " : " --algorithm ") + a;
     }
-    overrides.push_back("collective.algorithms=[" + list + "]");
+    injected = "collective.algorithms=[" + list + "]";
+    overrides.push_back(injected);
   }
-  const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
-  if (!json_out.empty()) check_writable(json_out, "training JSON");
-  // The loader bounds the file's own values; an option may have changed them, and the release
-  // times must stay inside the scenario clock's simulated-time horizon.
-  const std::uint64_t cycles = compute_and_launch_cycles(workload);
-  const std::uint64_t horizon =
-      std::min<std::uint64_t>(max_sim_cycles(scenario.clock_ghz) / 2, std::uint64_t{1} << 50);
-  if (cycles > horizon)
-    throw UsageError(workload_file + ": forward + backprop cycles of every layer, one launch (" +
-                     std::to_string(workload.launch_cycles) +
-                     (vm->count("launch-cycles") ? " cycles, --launch-cycles)" : " cycles)") +
-                     " per layer and the optimizer step add up to " + std::to_string(cycles) +
-                     " cycles; at most " + std::to_string(horizon) +
-                     " fit one iteration (2^50, and half the simulated-time horizon at " +
-                     std::to_string(scenario.clock_ghz) + " GHz)");
-  const std::vector<GradientBucket> buckets = make_buckets(workload);
-  // The largest bucket must be a size the model represents (packet count, simulated time): the
-  // loader's rules, applied to it as if it were the scenario's size (they grow with the size).
-  std::uint64_t largest = 0;
-  for (const auto& b : buckets) largest = std::max(largest, simulated_bytes(b.bytes));
   try {
-    std::vector<std::string> with_size = overrides;
-    with_size.push_back("collective.sizes=[" + std::to_string(largest) + "]");
-    load_scenario_file(scenario_file, with_size);
-  } catch (const ScenarioError& e) {
-    throw UsageError(workload_file + ": its largest all-reduce bucket (" +
-                     format_byte_size(largest) + ") does not fit the model on " + scenario_file +
-                     ": " + e.what());
+    return train(workload, workload_file, scenario_file, overrides, json_out, jobs, serialised,
+                 vm->count("launch-cycles") > 0);
+  } catch (const Error&) {
+    rethrow_as_typed("--set " + injected, as_typed);
   }
-
-  const PointRunner runner = point_runner(scenario, jobs);
-  const TrainRuns runs = serialised
-                             ? run_train_serialised(scenario, buckets, runner, run_backends())
-                             : run_train_concurrent(scenario, buckets, runner, run_backends());
-  if (!runs.ok()) {
-    report_failures(runs);
-    return kExitCheckFailed;
-  }
-  const std::vector<TrainRow> rows = train_rows(workload, buckets, runs.runs, serialised);
-
-  std::uint64_t total_bytes = 0;
-  for (const auto& b : buckets) total_bytes += b.bytes;
-  std::cout << "workload " << workload.name << ": " << workload.layers.size() << " layers, "
-            << buckets.size() << " all-reduce buckets, " << total_bytes << " gradient bytes, "
-            << "launch cost " << workload.launch_cycles << " cycles; network " << scenario.name
-            << " (" << Topology(scenario.topology).name() << ", " << scenario.clock_ghz
-            << " GHz)\n";
-  std::cout << (serialised
-                    ? "model: serialised: each bucket's all-reduce simulated stand-alone, queued "
-                      "on the network in issue order\n"
-                    : "model: concurrent: every bucket's all-reduce released at its ready cycle "
-                      "(+ launch) into one simulation per algorithm, sharing the network\n");
-  print_table(rows, scenario.clock_ghz);
-  print_bucket_schedules(rows);
-  std::cout << "iter_cycles: cycles of the " << scenario.clock_ghz
-            << " GHz scenario clock from the forward pass to the end of the optimizer step; "
-               "iter_us = iter_cycles / (1000 x clock_ghz).\n"
-               "exposed_cycles: iteration - compute (forward + backprop + optimizer): "
-               "communication not hidden behind compute. vs_ring%: iteration time saved vs ring "
-               "(positive = faster). data: full = every element checked, sampled = timing-only "
-               "run with sampled elements checked.\n";
-  if (!json_out.empty())
-    write_text_atomically(
-        json_out, json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
-  return kExitOk;
 }
 
 }  // namespace mt::cli

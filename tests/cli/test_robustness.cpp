@@ -119,13 +119,13 @@ TEST_CASE("unreadable and malformed schedule files are named without library tex
   const CliResult folder = mtsim("verify " + dir);
   CHECK(folder.status == 2);
   CHECK(folder.output ==
-        "mtsim: schedule: " + dir + ": cannot read the schedule file: Is a directory\n");
+        "mtsim verify: " + dir + ": cannot read the schedule file: Is a directory\n");
 
   const std::string big = scratch("big.json");
   write_file(big, "{\"format\": 1e400}");
   const CliResult overflow = mtsim("verify " + big);
   CHECK(overflow.status == 2);
-  CHECK(overflow.output == "mtsim: schedule: schedule file \"" + big +
+  CHECK(overflow.output == "mtsim verify: schedule file \"" + big +
                                "\": invalid JSON: number overflow parsing '1e400'\n");
 
   // A schedule whose "topology" field is not a topology: the file is named.

@@ -105,8 +105,8 @@ TEST_CASE("schedule files that do not fit exit 2, wrong ones exit 1, each naming
   CHECK(r.status == 2);
   CHECK_THAT(r.output,
              Catch::Contains(yaml + ":4:7: collective.algorithms: ring8: schedule file \"" + kData +
-                             "ring8.xml\" does not fit the scenario's topology: it "
-                             "has 8 nodes but the topology ring:4 has 4"));
+                             "ring8.xml\" does not fit the scenario's topology: the "
+                             "schedule has 8 nodes but the topology ring:4 has 4"));
   // A message dropped from a correct schedule: the verifier's message, exit 1.
   const std::string broken = scratch("broken.json");
   REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) +
@@ -166,6 +166,62 @@ TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts; bad XML ex
   CHECK_THAT(r.output,
              Catch::Contains("ring8.xml: the schedule has 8 nodes but the topology ring:4 has 4"));
   CHECK_FALSE(exists(bad));
+  // verify says the same, with the same exit status; an XML file without mtsim_topology is
+  // verified on a ring of its ranks, as import takes it; the extension's case does not matter.
+  r = mtsim("verify " + kData + "ring8.xml -t ring:4");
+  CHECK(r.status == 2);
+  CHECK(r.output == "mtsim verify: " + kData +
+                        "ring8.xml: the schedule has 8 nodes but the topology ring:4 has 4\n");
+  const std::string upper = scratch("RING4.XML");
+  REQUIRE(mt::test::run_shell("cp " + kData + "ring4.xml " + upper).status == 0);
+  r = mtsim("verify " + upper);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, Catch::Contains("on ring:4, 4 nodes, 24 messages"));
+  // A JSON schedule handed to import: said to be not XML.
+  r = mtsim("import msccl " + out + " -o " + bad);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(out + ":1: not XML: expected the root element, found '{'"));
+  // Internal positional options are not offered as options.
+  r = mtsim("import --help");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.output, !Catch::Contains("--format") && !Catch::Contains("--file"));
+}
+
+TEST_CASE("the error JSON places a schedule file's error in that file") {
+  const std::string yaml = scratch("placed.yaml");
+  const std::string file = scratch("placed.json");
+  const std::string report = scratch("placed_error.json");
+  REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) +
+                              " schedule -t ring:4 -a ring --format json > " + file)
+              .status == 0);
+  nlohmann::json j = read_json(file);
+  j["ops"][5]["chunk"] = "two";
+  write_file(file, j.dump());
+  write_file(yaml, "topology: ring:4\ncollective:\n  algorithms:\n    - {name: file, path: " +
+                       file + "}\n");
+  CliResult r = mtsim("run " + yaml + " --error-json " + report);
+  CHECK(r.status == 2);
+  nlohmann::json error = read_json(report);
+  CHECK(error["location"] == nlohmann::json{{"file", file}, {"key_path", "ops[5].chunk"}});
+  // Invalid JSON: its line and column.
+  write_file(file, "{\n  \"format\": ,\n}\n");
+  r = mtsim("run " + yaml + " --error-json " + report);
+  CHECK(r.status == 2);
+  error = read_json(report);
+  CHECK(error["location"] == nlohmann::json{{"file", file}, {"line", 2}, {"column", 13}});
+  // A schedule that fails verification: the scenario entry that names it.
+  REQUIRE(mt::test::run_shell(std::string(MT_MTSIM_BIN) +
+                              " schedule -t ring:4 -a ring --format json > " + file)
+              .status == 0);
+  j = read_json(file);
+  j["ops"].erase(j["ops"].end() - 1);
+  write_file(file, j.dump());
+  r = mtsim("run " + yaml + " --error-json " + report);
+  CHECK(r.status == 1);
+  error = read_json(report);
+  CHECK(error["location"]["file"] == yaml);
+  CHECK(error["location"]["line"] == 4);
+  CHECK(error["location"]["key_path"] == "collective.algorithms[0]");
 }
 
 TEST_CASE("every algorithm on a 4x4 torus round-trips through MSCCL XML to the same cycles") {

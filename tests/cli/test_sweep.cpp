@@ -282,6 +282,21 @@ TEST_CASE("bad sweep files stop with file:line:col and key path (exit 2) before 
       {head + "set:\n  nic.ports: 99\naxes:\n  - key: topology\n    values: [ring:4]\n",
        sweep + ":3:14: point 0 (topology=ring:4): --set nic.ports=99: nic.ports: \"99\" is out "
                "of range: must be between 0 and 64"},
+      // An algorithm's parameters are checked with the rest of the point, before anything runs.
+      {head + "axes:\n  - key: collective.algorithms\n    values: [ring, {name: dbtree, params: "
+              "{pipe: 2}}]\n",
+       sweep + ":4:20: point 1 (collective.algorithms=[{name: dbtree, params: {pipe: 2}}]): "
+               "--set collective.algorithms=[{name: dbtree, params: {pipe: 2}}]: "
+               "collective.algorithms[0].params: dbtree: unknown parameter 'pipe' (known: "
+               "pipeline, steps, phases)"},
+      // A check across keys has no one culprit: the sweep file and the point come first.
+      {head + "axes:\n  - key: nic.ports\n    values: [1, 9]\n",
+       "mtsim: " + sweep + ": point 1 (nic.ports=9): " + kDefaultScenario + ":"},
+      {head + "axes:\n  - key: collective.sizes\n    values: [64KiB, 65536]\n",
+       sweep + ":4:21: axes[0].values[1]: the size 65536 is 64KiB, listed before: every point "
+               "would run twice"},
+      {"name: ../up\n" + head + "axes:\n  - key: topology\n    values: [ring:4]\n",
+       sweep + ":1:7: name: \"../up\" is not a plain name"},
   };
   for (const auto& c : cases) {
     INFO(c.text);
@@ -505,4 +520,17 @@ TEST_CASE("scripts/plot.py draws the sweep figures and a link heatmap as PNG and
   CHECK(bad.status == 2);
   CHECK_THAT(bad.output, Catch::Contains("--run 99: ") && Catch::Contains("has 8 runs"));
   CHECK(run_shell(plot + dir + "/nothing.json").status == 2);
+  // With another axis the speedup is over the ring of the same values of it, whatever the ring
+  // entry's label ("ring-1port" in the paper files).
+  write_file(dir + "/latency.yaml",
+             "scenario: " + kDefaultScenario +
+                 "\naxes:\n  - key: topology.link_latency_cycles\n    values: [10, 150]\n"
+                 "  - key: collective.algorithms\n    values: [{name: ring, label: ring-1port}, "
+                 "multitree]\n  - key: collective.sizes\n    values: [4KiB]\n");
+  REQUIRE(mtsim("sweep " + dir + "/latency.yaml -j 2 --out " + dir + "/latency").status == 0);
+  const CliResult axis = run_shell(plot + dir + "/latency --out " + dir + "/plots_latency");
+  INFO(axis.output);
+  CHECK(axis.status == 0);
+  CHECK_THAT(axis.output, !Catch::Contains("no speedup figure"));
+  CHECK(exists(dir + "/plots_latency/speedup.png"));
 }

@@ -39,6 +39,20 @@ TEST_CASE("mtsim train runs the small MLP on the default scenario with ring and 
   const mt::test::CliResult typo = mt::test::mtsim(train("-a multitre"));
   CHECK(typo.status == 2);
   CHECK_THAT(typo.output, Catch::Contains("--algorithm multitre: unknown algorithm (known: ring,"));
+  // So is one the topology cannot take, and the builder's name is said once.
+  const mt::test::CliResult mesh = mt::test::mtsim(train("-a swing --set topology=mesh:4x4"));
+  CHECK(mesh.status == 2);
+  CHECK_THAT(mesh.output, Catch::Contains("mtsim train: --algorithm swing: collective.algorithms: "
+                                          "swing: topology mesh:4x4 is not a ring or torus"));
+  // Keys train does not take from the scenario are refused, not ignored.
+  const mt::test::CliResult sizes = mt::test::mtsim(train("--set collective.sizes=[4KiB]"));
+  CHECK(sizes.status == 2);
+  CHECK_THAT(sizes.output, Catch::Contains("--set collective.sizes=[4KiB]: train takes its "
+                                           "all-reduce sizes from the workload's buckets"));
+  const mt::test::CliResult both =
+      mt::test::mtsim(train("-a ring --set collective.algorithms=[multitree]"));
+  CHECK(both.status == 2);
+  CHECK_THAT(both.output, Catch::Contains("the algorithms are given by --algorithm"));
 }
 
 TEST_CASE("mtsim train --serialised queues stand-alone ring all-reduces in issue order") {
@@ -49,6 +63,11 @@ TEST_CASE("mtsim train --serialised queues stand-alone ring all-reduces in issue
   CHECK_THAT(r.output, Catch::Contains("model: serialised"));
   // fc3 9000..21750; fc2 21750..58980; fc1 58980..194130; optimizer to 195130.
   const auto j = nlohmann::json::parse(mt::test::read_file(json));
+  // The network and the workload's sizing are in the file.
+  CHECK(j["topology"] == "torus:4x4");
+  CHECK(j["nodes"] == 16);
+  CHECK(j["dtype_bytes"] == 4);
+  CHECK(j["bucket_bytes"] == 0);
   const auto& run = j["runs"][0];
   CHECK(run["buckets"][0]["end_cycle"] == 21750);
   CHECK(run["buckets"][1]["start_cycle"] == 21750);

@@ -70,6 +70,23 @@ TEST_CASE("hand-written MSCCL ring all-reduces on 4 and 8 ranks import and verif
   }
 }
 
+TEST_CASE("verification errors of an imported MSCCL file say where each named message was written",
+          "[msccl]") {
+  const std::string file = kData + "ring4.xml";
+  mt::Schedule s = mt::load_msccl_file(file);
+  REQUIRE(s.op_sources.size() == s.ops.size());
+  // Rank 0's forward of chunk 3 no longer waits for what it receives: a race on that chunk.
+  const int out = find_op(s, 0, 1, 3, mt::OpKind::kReduce);
+  s.ops[static_cast<std::size_t>(out)].deps.clear();
+  const mt::VerifyReport report = mt::verify(s, ring_topology(4));
+  REQUIRE_FALSE(report.ok);
+  const std::string& source = s.op_sources[static_cast<std::size_t>(out)];
+  CHECK(source == file + ":8: <step s=\"1\"> of gpu 0 tb 0");  // its rrs of chunk 3
+  CHECK_THAT(report.first_error,
+             Catch::Contains("message " + std::to_string(out) + " is " + source));
+  CHECK_THAT(report.first_error, Catch::EndsWith("]"));
+}
+
 TEST_CASE("hand-written MSCCL tree all-reduces split cnt=2 steps and keep cross-block waits",
           "[msccl]") {
   for (const int n : {4, 8}) {

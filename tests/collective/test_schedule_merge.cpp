@@ -57,6 +57,10 @@ TEST_CASE("verify rejects malformed chunk_offsets", "[merge]") {
   const mt::VerifyReport report = mt::verify(s, t);
   CHECK_FALSE(report.ok);
   CHECK(report.first_error == "schedule chunk_offsets has 2 values; num_chunks 4 needs 5");
+  s.chunk_offsets = {0, 0, 0, 0, 0};  // nothing to scale to a buffer of any size
+  CHECK(mt::verify(s, t).first_error ==
+        "schedule chunk_offsets ends at 0: its chunks cover no elements, so they cannot be scaled "
+        "to a buffer");
 }
 
 TEST_CASE("merging two ring schedules concatenates buffers and verifies", "[merge]") {

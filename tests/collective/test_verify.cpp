@@ -337,6 +337,16 @@ TEST_CASE("range errors", "[verify]") {
     CHECK(r.errors[5] == "ops[5] has id 7; ids must equal the index");
   }
   {
+    // Declared counts larger than the ones used would show in tables and reports.
+    mt::Schedule s = tree_allreduce();
+    s.num_steps = 9;
+    s.num_flows = 2;
+    auto r = mt::verify(s, t);
+    REQUIRE(r.errors.size() == 2);
+    CHECK(r.errors[0] == "num_steps is 9 but the messages use steps 0..3: it must be 4");
+    CHECK(r.errors[1] == "num_flows is 2 but the messages use flows 0..0: it must be 1");
+  }
+  {
     mt::Schedule s = tree_allreduce();
     auto r = mt::verify(s, make("switch:8"));
     CHECK_FALSE(r.ok);
@@ -473,6 +483,13 @@ TEST_CASE("explicit paths are used for contention and validated", "[verify]") {
   CHECK(mt::verify(s, t).first_error ==
         "message 0: path from node 0 to node 1 is not connected: link " +
             std::to_string(t.link_between(2, 4)) + " leaves vertex 2, expected vertex 4");
+  // A path through a vertex twice (0 -> switch -> 2 -> switch -> 1) is a loop of channels.
+  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 2), t.link_between(2, 4),
+                                   t.link_between(4, 1)};
+  CHECK(mt::verify(s, t).first_error ==
+        "message 0: path from node 0 to node 1 visits vertex 4 twice (at link " +
+            std::to_string(t.link_between(2, 4)) +
+            "): a path must not loop, its channels could deadlock");
   s.ops[0].path = std::vector<int>{100};
   CHECK(mt::verify(s, t).first_error == "message 0: path link 100 does not exist (links are 0..7)");
 }
