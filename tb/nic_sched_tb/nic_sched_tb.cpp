@@ -5,9 +5,11 @@
 // grant and done_o, cycle by cycle, with the golden model mt::SchedulerModel. The first mismatch
 // stops the run with the case, cycle, port and both values (exit 1).
 //
-//   nic_sched_tb [--seed N] [--random N] [--no-real] [--step-order on|off|mixed] [--trace F.vcd]
-//                [--model-latency L] [--coverage FILE]
+//   nic_sched_tb [--seed N] [--random N] [--no-real] [--step-order on|off|mixed] [--case K]
+//                [--trace F.vcd] [--model-latency L] [--coverage FILE]
 //
+// Each case's stimulus comes from a generator seeded by (seed, case number) alone, so a mismatch
+// reported in case K replays with `--case K` (the same seed and options), e.g. under --trace.
 // --model-latency runs the golden model with another decision latency than the RTL's (a
 // deliberately wrong model: the testbench must report a mismatch). --coverage writes Verilator's
 // line/toggle coverage to FILE (a build with -DMT_RTL_COVERAGE=ON only: scripts/coverage.sh).
@@ -75,6 +77,8 @@ SC_MODULE(Driver) {
   mt::TableFormat format;
   std::uint64_t seed = 1;
   int model_latency = kLatency;
+  long only_case = -1;  // --case K: run case K alone (-1: every case)
+  std::size_t current_case = 0;
   bool failed = false;
   std::uint64_t cycles_compared = 0;
   std::uint64_t issues_compared = 0;
@@ -89,19 +93,27 @@ SC_MODULE(Driver) {
 
   void fail(const std::string& what) {
     // Cycles in messages count from the case's start; the VCD's time is the run's.
-    std::cerr << "nic_sched_tb: MISMATCH " << what << " (at " << sc_core::sc_time_stamp()
-              << " of the run, the time in a --trace VCD)\n";
+    std::cerr << "nic_sched_tb: MISMATCH in case " << current_case << ": " << what << " (at "
+              << sc_core::sc_time_stamp()
+              << " of the run, the time in a --trace VCD; replay it alone with --case "
+              << current_case << ")\n";
     failed = true;
     sc_core::sc_stop();
   }
 
   void run() {
-    std::mt19937_64 rng(seed);
-    auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     rst_n.write(false);
     wait(clk_i.negedge_event());
     rst_n.write(true);
     for (std::size_t k = 0; k < cases.size() && !failed; ++k) {
+      if (only_case >= 0 && k != static_cast<std::size_t>(only_case)) continue;
+      // The case's own generator: its stimulus does not depend on the cases run before it.
+      std::seed_seq case_seed{seed, static_cast<std::uint64_t>(k)};
+      std::mt19937_64 rng(case_seed);
+      auto pick = [&rng](int lo, int hi) {
+        return std::uniform_int_distribution<int>(lo, hi)(rng);
+      };
+      current_case = k;
       run_case(cases[k], rng, pick);
     }
     if (!failed) sc_core::sc_stop();  // fail() has stopped it already
@@ -307,8 +319,10 @@ const char* const kHelp =
     "                      topologies, every node)\n"
     "  --step-order M      on, off or mixed (default): the step_order_i input per table\n"
     "                      (mixed: on in three tables of four)\n"
-    "  --trace FILE.vcd    VCD of the DUT's signals for GTKWave (every case, back to back:\n"
-    "                      large; a case starts at each clear_i pulse)\n"
+    "  --case K            run case K alone (0-based: the real tables, then the random ones;\n"
+    "                      a mismatch names its case), with the stimulus it has in a full run\n"
+    "  --trace FILE.vcd    VCD of the DUT's signals for GTKWave (every case run, back to back;\n"
+    "                      a case starts at each clear_i pulse): with --case K only that one\n"
     "  --model-latency L   run the golden model with decision latency L instead of the RTL's\n"
     "                      (a deliberately wrong model: a mismatch must be reported)\n"
     "  --coverage FILE     Verilator line/toggle coverage (a -DMT_RTL_COVERAGE=ON build)\n";
@@ -316,7 +330,7 @@ const char* const kHelp =
 int usage(const std::string& why) {
   std::cerr << "nic_sched_tb: " << why
             << "\nusage: nic_sched_tb [--seed N] [--random N] [--no-real] "
-               "[--step-order on|off|mixed] [--trace FILE.vcd] [--model-latency L] "
+               "[--step-order on|off|mixed] [--case K] [--trace FILE.vcd] [--model-latency L] "
                "[--coverage FILE]\n";
   return 2;
 }
@@ -331,6 +345,7 @@ int sc_main(int argc, char** argv) {
   std::string trace_file;
   std::string coverage_file;
   int model_latency = kLatency;
+  long only_case = -1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -356,6 +371,9 @@ int sc_main(int argc, char** argv) {
       } else if (arg == "--model-latency") {
         model_latency = std::stoi(value());
         if (model_latency < 2) return usage("--model-latency must be >= 2");
+      } else if (arg == "--case") {
+        only_case = std::stol(value());
+        if (only_case < 0) return usage("--case takes a case number >= 0");
       } else if (arg == "--trace") {
         trace_file = value();
       } else if (arg == "--coverage") {
@@ -382,6 +400,10 @@ int sc_main(int argc, char** argv) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     cases[i].step_order = step_mode == "on" ? true : step_mode == "off" ? false : (rng() % 4 != 0);
   }
+  if (only_case >= static_cast<long>(cases.size()))
+    return usage("--case " + std::to_string(only_case) + ": there are " +
+                 std::to_string(cases.size()) + " cases (0.." + std::to_string(cases.size() - 1) +
+                 ") with these options");
 
   if (!trace_file.empty()) Verilated::traceEverOn(true);
   sc_core::sc_clock clk("clk", 1, sc_core::SC_NS);
@@ -391,6 +413,7 @@ int sc_main(int argc, char** argv) {
   driver.format = format;
   driver.seed = seed;
   driver.model_latency = model_latency;
+  driver.only_case = only_case;
   driver.clk_i(clk);
   dut.clk_i(clk);
   dut.rst_ni(driver.rst_n);
@@ -433,6 +456,8 @@ int sc_main(int argc, char** argv) {
             << " schedules, " << skipped << " skipped), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
             << " issues, " << driver.arrivals_driven << " arrivals, " << driver.doorbells_driven
-            << " doorbells: " << (driver.failed ? "MISMATCH" : "all equal") << "\n";
+            << " doorbells"
+            << (only_case >= 0 ? " (case " + std::to_string(only_case) + " alone)" : "") << ": "
+            << (driver.failed ? "MISMATCH" : "all equal") << "\n";
   return driver.failed ? 1 : 0;
 }
