@@ -178,6 +178,7 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
           packed.messages[static_cast<std::size_t>(u)][e])];
     }
   }
+  packed.max_count = max_count;
   packed.format = TableFormat::make(nodes, num_ports, std::max(1, schedule.num_chunks),
                                     std::max(1, schedule.num_flows),
                                     std::max(1, schedule.num_steps), packed.counters, max_count);

@@ -18,6 +18,7 @@ struct PackedSchedule {
   int ports = 1;       ///< NIC ports per node
   int depth = 0;       ///< largest table (entries of the busiest node)
   int counters = 0;    ///< arrival counters per node (largest over nodes, at least 1)
+  int max_count = 0;  ///< largest counter threshold (arrivals of one counter): the widths' MaxCount
   /// Per node: its entries in issue order (step, then program order = Schedule::ops_of order).
   std::vector<std::vector<TableEntry>> tables;
   /// Per node, parallel to tables[node]: the schedule message id of each entry.

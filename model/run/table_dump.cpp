@@ -1,5 +1,6 @@
 #include "model/run/table_dump.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <vector>
@@ -42,6 +43,40 @@ PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topol
         issue_queue(op, routing.out_index(path.front()), topology.is_direct(), ports, false);
   }
   return pack_schedule(schedule, queues, ports);
+}
+
+PackedSchedule with_rtl_widths(PackedSchedule packed, const Schedule& schedule,
+                               const std::map<std::string, long long>& params) {
+  // The counts the widths come from, in the RTL's parameter names: the table's own, then the
+  // build's where given.
+  std::vector<std::pair<std::string, long long>> counts = {
+      {"Nodes", schedule.nodes},
+      {"Ports", packed.ports},
+      {"Chunks", std::max(1, schedule.num_chunks)},
+      {"Flows", std::max(1, schedule.num_flows)},
+      {"Steps", std::max(1, schedule.num_steps)},
+      {"Counters", packed.counters},
+      {"MaxCount", packed.max_count}};
+  for (const auto& [name, value] : params) {
+    const auto it = std::find_if(counts.begin(), counts.end(),
+                                 [&name = name](const auto& c) { return c.first == name; });
+    if (it == counts.end())
+      throw TableError("RTL parameter " + name +
+                       " does not set a table width (those are Nodes, Ports, Chunks, Flows, "
+                       "Steps, Counters, MaxCount)");
+    if (value < it->second)
+      throw TableError("RTL parameter " + name + " = " + std::to_string(value) +
+                       ", but this schedule's table needs " + std::to_string(it->second));
+    if (value > (1LL << 30))
+      throw TableError("RTL parameter " + name + " = " + std::to_string(value) +
+                       " is out of range (at most 2^30)");
+    it->second = value;
+  }
+  const auto count = [&counts](std::size_t i) { return static_cast<int>(counts[i].second); };
+  packed.format =
+      TableFormat::make(count(0), count(1), count(2), count(3), count(4), count(5), count(6));
+  check_fits(packed, packed.format);  // the counts bound every value: a guard
+  return packed;
 }
 
 nlohmann::json packed_tables_json(const PackedSchedule& packed, int node) {

@@ -5,6 +5,7 @@
 // table for Verilog's $readmemh (`mtsim schedule --format table|memh`). Layout of an entry:
 // model/nic/SCHEDULE_TABLE.md.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -18,6 +19,14 @@ namespace mt {
 /// its NIC ports bound to their routes (nic.port_binding route, the default). Throws TableError
 /// when the schedule cannot be packed.
 PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology);
+
+/// `packed` with the field widths of an RTL build (rtl/nic_sched's parameters) instead of the
+/// smallest ones: `params` maps parameter names (Nodes, Ports, Chunks, Flows, Steps, Counters,
+/// MaxCount) to the build's values; a parameter not given keeps the table's own count. Throws
+/// TableError for an unknown name or a value below what the schedule needs ("Chunks = 16, but
+/// the schedule has 64 chunks").
+PackedSchedule with_rtl_widths(PackedSchedule packed, const Schedule& schedule,
+                               const std::map<std::string, long long>& params);
 
 /// JSON of `packed`: "format" (every field's width, entry_bits, entry_words, the counts it was
 /// made for), "depth", "counters", and "nodes": per node (all, or only `node` when >= 0) its

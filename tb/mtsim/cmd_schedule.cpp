@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -84,7 +85,7 @@ int schedule_command(const std::vector<std::string>& args) {
       "step lower bound, network diameter, link contention and an analytical time estimate.\n\n"
       "options");
   std::string topology_spec, algorithm, format = "text", size = "1MiB";
-  std::vector<std::string> param_items;
+  std::vector<std::string> param_items, rtl_items;
   int ports = 0;
   int node = -1;
   opts.add_options()("help,h", "show this help")(
@@ -108,7 +109,11 @@ int schedule_command(const std::vector<std::string>& args) {
       "a hardware-issue run holds them, every entry decoded and as hex; "
       "model/nic/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
       "node", po::value(&node),
-      "with --format table: that node only; with memh: the node (required)");
+      "with --format table: that node only; with memh: the node (required)")(
+      "rtl-param", po::value(&rtl_items)->composing(),
+      "with --format table or memh: NAME=VALUE of the RTL build to pack for (Nodes, Ports, "
+      "Chunks, Flows, Steps, Counters, MaxCount: rtl/nic_sched's parameters); the field widths "
+      "follow them instead of the schedule's smallest (repeatable)");
   std::string algorithms_help = "\nalgorithms:\n";
   for (const auto& name : algorithm_names())
     algorithms_help += "  " + name + ": " + algorithm_help(name) + "\n";
@@ -121,6 +126,24 @@ int schedule_command(const std::vector<std::string>& args) {
   if (format == "memh" && node < 0)
     throw UsageError("--format memh writes one node's table: give --node N");
   if (node >= 0 && !table) throw UsageError("--node goes with --format table or memh");
+  if (!rtl_items.empty() && !table)
+    throw UsageError("--rtl-param goes with --format table or memh");
+  std::map<std::string, long long> rtl_params;
+  for (const std::string& item : rtl_items) {
+    const auto eq = item.find('=');
+    long long value = -1;
+    try {
+      std::size_t used = 0;
+      if (eq != std::string::npos) value = std::stoll(item.substr(eq + 1), &used);
+      if (eq != std::string::npos && used != item.size() - eq - 1) value = -1;
+    } catch (const std::exception&) {
+      value = -1;
+    }
+    if (eq == std::string::npos || value < 1)
+      throw UsageError("--rtl-param " + item + ": expected NAME=VALUE with a VALUE >= 1");
+    if (!rtl_params.emplace(item.substr(0, eq), value).second)
+      throw UsageError("--rtl-param " + item + ": " + item.substr(0, eq) + " is given twice");
+  }
   const std::uint64_t bytes = parse_size_option("bytes", size);
 
   TopologyConfig config = parse_topology_spec(topology_spec);
@@ -143,7 +166,14 @@ int schedule_command(const std::vector<std::string>& args) {
                        std::to_string(schedule.nodes - 1));
     // A schedule that fails verification has no tables to dump: the error below says why.
     if (report.ok) {
-      const PackedSchedule packed = pack_for_hardware(schedule, topology);
+      PackedSchedule packed = pack_for_hardware(schedule, topology);
+      if (!rtl_params.empty()) {
+        try {
+          packed = with_rtl_widths(std::move(packed), schedule, rtl_params);
+        } catch (const TableError& e) {
+          throw UsageError(std::string("--rtl-param: ") + e.what());
+        }
+      }
       if (format == "memh") {
         std::cout << packed_table_memh(packed, node);
       } else {

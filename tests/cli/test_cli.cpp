@@ -362,4 +362,16 @@ TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-iss
   const CliResult no_node = mtsim("schedule -t torus:4x4 -a multitree --format memh");
   CHECK(no_node.status == 2);
   CHECK_THAT(no_node.output, Catch::Contains("give --node N"));
+  // For an RTL build's parameters: its widths (chunk 12 bits for 4096 chunks), or exit 2 when
+  // the build is smaller than the table.
+  const CliResult built =
+      mtsim("schedule -t torus:4x4 -a multitree --format memh --node 3 --rtl-param Chunks=4096");
+  CHECK(built.status == 0);
+  CHECK_THAT(built.output, Catch::Contains(", chunk 12, "));
+  const CliResult small =
+      mtsim("schedule -t torus:4x4 -a multitree --format memh --node 3 --rtl-param Chunks=8");
+  CHECK(small.status == 2);
+  CHECK_THAT(small.output, Catch::Contains("RTL parameter Chunks = 8, but this schedule's table "
+                                           "needs 16"));
+  CHECK(mtsim("schedule -t torus:4x4 -a multitree --rtl-param Chunks=64").status == 2);
 }

@@ -2,6 +2,7 @@
 // packed entry, also when it spans more than one 64-bit word.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,57 @@ TEST_CASE("a packed entry wider than 64 bits is dumped as one hex number", "[run
   // memh holds the same number on its entry line.
   const std::string memh = packed_table_memh(packed, 0);
   CHECK_THAT(memh, Catch::EndsWith("\n" + hex + "\n"));
+}
+
+TEST_CASE("tables packed for an RTL build's parameters take its widths, refusing a smaller build",
+          "[run]") {
+  PackedSchedule packed;
+  packed.ports = 2;
+  packed.counters = 3;
+  packed.max_count = 2;
+  TableEntry e;
+  e.port = 1;
+  e.peer = 5;
+  e.chunk = 6;
+  e.flow = 1;
+  e.step = 2;
+  e.wait_counter = 2;
+  e.wait_count = 2;
+  e.dst_counter = 1;
+  packed.tables = {{e}};
+  packed.messages = {{0}};
+  packed.counter_arrivals = {{1}};
+  packed.release_counter = {-1};
+  Schedule schedule;
+  schedule.nodes = 8;
+  schedule.num_chunks = 8;
+  schedule.num_flows = 2;
+  schedule.num_steps = 4;
+  packed.format = TableFormat::make(8, 2, 8, 2, 4, 3, 2);
+  // Chunks 4096 and Counters 256 (the co-simulated build's): 12 and 8 bits; the rest as before.
+  const PackedSchedule wide =
+      with_rtl_widths(packed, schedule, {{"Chunks", 4096}, {"Counters", 256}});
+  CHECK(wide.format == TableFormat::make(8, 2, 4096, 2, 4, 256, 2));
+  CHECK(wide.format.chunk_bits == 12);
+  CHECK(wide.format.counter_bits == 8);
+  CHECK(wide.format.peer_bits == packed.format.peer_bits);
+  const std::string hex = packed_tables_json(wide).at("nodes").at(0).at("entries").at(0).at("hex");
+  CHECK(hex_to_bits(hex, wide.format.entry_bits()) == bits_of(e, wide.format));
+  // A build smaller than the table, or a parameter that sets no width: refused, naming it.
+  const auto error = [&](const std::map<std::string, long long>& params) {
+    try {
+      with_rtl_widths(packed, schedule, params);
+    } catch (const TableError& err) {
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error({{"Nodes", 4}}) == "RTL parameter Nodes = 4, but this schedule's table needs 8");
+  CHECK(error({{"MaxCount", 1}}) ==
+        "RTL parameter MaxCount = 1, but this schedule's table needs 2");
+  CHECK(error({{"Depth", 64}}) ==
+        "RTL parameter Depth does not set a table width (those are Nodes, Ports, Chunks, Flows, "
+        "Steps, Counters, MaxCount)");
 }
 
 }  // namespace
