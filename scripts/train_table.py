@@ -9,7 +9,7 @@ backpropagation) for ring, the best prior algorithm that ran (ring, ring_bi, rin
 halving_doubling: everything but MultiTree and our successors), MultiTree and auto; then the
 change of iteration time of MultiTree and auto against ring and against the best prior
 (negative = a shorter iteration; `mtsim train`'s vs_ring% counts time saved, so its sign is the
-opposite). The network column is the topology's dimensions, marked "(serialised)" for results of
+opposite). The network column is the topology (e.g. torus:4x4), marked "(serialised)" for results of
 `mtsim train --serialised`. Exit status: 0, or 2 for a file that is not a train result.
 Standard library only.
 """
@@ -41,10 +41,10 @@ def load(path):
 
 
 def topology_of(path, data):
-    """The network: its dimensions from the JSON's topology ("torus:4x4" -> "4x4"); files written
-    before the JSON named the topology say it in their name only."""
+    """The network: the JSON's topology ("torus:4x4"); files written before the JSON named the
+    topology say it in their name only ("mlp_4x4.json" -> "4x4")."""
     if "topology" in data:
-        network = data["topology"].split(":", 1)[-1]
+        network = data["topology"]
     else:
         stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         network = stem.rsplit("_", 1)[-1] if "_" in stem else data.get("scenario", "")

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -223,6 +224,12 @@ Schedule schedule_from_json(const nlohmann::json& json) {
     for (size_t i = 0; i < offsets.size(); ++i) {
       s.chunk_offsets.push_back(as_uint64(offsets[i], "chunk_offsets[" + std::to_string(i) + "]"));
     }
+    // Their form (count, start, order, a non-zero end) decides whether any buffer can be split
+    // by them: malformed input, refused here by every command alike.
+    const std::string problem = check_chunk_offsets(s);  // "chunk_offsets decreases at ..."
+    const std::string named = "chunk_offsets ";
+    if (!problem.empty())
+      fail("chunk_offsets", problem.rfind(named, 0) == 0 ? problem.substr(named.size()) : problem);
   }
   const Json& ops = required(json, "ops", "");
   if (!ops.is_array()) fail("ops", std::string("expected array, got ") + type_name(ops));
@@ -235,48 +242,56 @@ Schedule schedule_from_json(const nlohmann::json& json) {
 
 namespace {
 
-// The key path of the value being parsed ("ops[3].chunk"): the parser's callback sees one event at
-// a time, so this keeps the objects and arrays open around it.
-class KeyPath {
+// A SAX pass over the text that finds a key written twice in one object (the parsed tree would
+// keep only the last value, silently) and says where: "ops[3].chunk". (A callback on the DOM
+// parser would do it in the same pass, but nlohmann 3.11's callback parser rescans an array at
+// the end of each of its objects: quadratic in the number of ops.)
+class DuplicateKeys {
  public:
-  // Called for every parse event; throws ScheduleError at a key an object already has (the parsed
-  // tree would keep only the last value, silently).
-  void on(Json::parse_event_t event, const Json& parsed) {
-    using E = Json::parse_event_t;
-    switch (event) {
-      case E::object_start:
-        frames_.push_back(Frame{true, {}, {}, 0});
-        break;
-      case E::array_start:
-        frames_.push_back(Frame{false, {}, {}, 0});
-        break;
-      case E::key: {
-        Frame& f = frames_.back();
-        f.key = parsed.get<std::string>();
-        if (!f.keys.insert(f.key).second)
-          fail(path(), "duplicate key (each key may appear once in an object)");
-        break;
-      }
-      case E::object_end:
-      case E::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-      case E::value:
-        element_done();
-        break;
-    }
+  using String = Json::string_t;
+  bool null() { return element_done(); }
+  bool boolean(bool) { return element_done(); }
+  bool number_integer(Json::number_integer_t) { return element_done(); }
+  bool number_unsigned(Json::number_unsigned_t) { return element_done(); }
+  bool number_float(Json::number_float_t, const String&) { return element_done(); }
+  bool string(String&) { return element_done(); }
+  bool binary(Json::binary_t&) { return element_done(); }
+  bool start_object(std::size_t) {
+    frames_.push_back(Frame{true, {}, {}, 0});
+    return true;
   }
+  bool key(String& name) {
+    Frame& f = frames_.back();
+    f.key = name;
+    if (f.keys.insert(name).second) return true;
+    duplicate_ = path();
+    return false;  // stop: the first one is reported
+  }
+  bool end_object() {
+    frames_.pop_back();
+    return element_done();
+  }
+  bool start_array(std::size_t) {
+    frames_.push_back(Frame{false, {}, {}, 0});
+    return true;
+  }
+  bool end_array() { return end_object(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;  // the DOM parse, which ran first, reports syntax errors
+  }
+  /// The path of the first key written twice, or nullopt when there is none.
+  const std::optional<std::string>& duplicate() const { return duplicate_; }
 
  private:
   struct Frame {
     bool object;
-    std::set<std::string> keys;  // an object's keys so far
-    std::string key;             // an object's current key
-    std::size_t index;           // an array's current element
+    std::set<String> keys;  // an object's keys so far
+    String key;             // an object's current key
+    std::size_t index;      // an array's current element
   };
-  void element_done() {
+  bool element_done() {
     if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    return true;
   }
   std::string path() const {
     std::string p;
@@ -289,6 +304,7 @@ class KeyPath {
     return p;
   }
   std::vector<Frame> frames_;
+  std::optional<std::string> duplicate_;
 };
 
 // `at` (a key path, or a line and column) placed in schedule file `path`.
@@ -303,13 +319,7 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
   const std::string where = "schedule file \"" + path + "\": ";
   Json json;
   try {
-    KeyPath keys;
-    json = Json::parse(text, [&keys](int, Json::parse_event_t event, Json& parsed) {
-      keys.on(event, parsed);
-      return true;
-    });
-  } catch (const ScheduleError& e) {
-    throw ScheduleError(where + e.what(), in_file(path, e.location()));
+    json = Json::parse(text);
   } catch (const Json::exception& e) {
     // Every nlohmann error (syntax, invalid UTF-8, a number out of range such as 1e400): drop
     // its "[json.exception.parse_error.101] " prefix, keep "parse error at line L, column C".
@@ -328,7 +338,11 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
     }
     throw ScheduleError(where + "invalid JSON: " + what, in_file(path, at));
   }
+  DuplicateKeys keys;
+  Json::sax_parse(text, &keys);
   try {
+    if (keys.duplicate())
+      fail(*keys.duplicate(), "duplicate key (each key may appear once in an object)");
     return schedule_from_json(json);
   } catch (const ScheduleError& e) {
     throw ScheduleError(where + e.what(), in_file(path, e.location()));

@@ -94,7 +94,7 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
     if (!op.path.empty()) {
       int cur = op.node;
       bool good = true;
-      std::vector<int> visited{cur};  // a path through a vertex twice holds a channel loop
+      std::vector<int> taken;  // a link taken twice: the packet would wait for its own channel
       for (int l : op.path) {
         if (l < 0 || l >= num_links) {
           errors.add("message " + std::to_string(op.id) + ": path link " + std::to_string(l) +
@@ -110,16 +110,17 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
           good = false;
           break;
         }
-        cur = t.link(l).dst;
-        if (std::find(visited.begin(), visited.end(), cur) != visited.end()) {
+        if (std::find(taken.begin(), taken.end(), l) != taken.end()) {
           errors.add("message " + std::to_string(op.id) + ": path from node " +
                      std::to_string(op.node) + " to node " + std::to_string(op.peer) +
-                     " visits vertex " + std::to_string(cur) + " twice (at link " +
-                     std::to_string(l) + "): a path must not loop, its channels could deadlock");
+                     " takes link " + std::to_string(l) + " (" + std::to_string(t.link(l).src) +
+                     "->" + std::to_string(t.link(l).dst) +
+                     ") twice: the packet would wait for a channel it holds (a deadlock)");
           good = false;
           break;
         }
-        visited.push_back(cur);
+        taken.push_back(l);
+        cur = t.link(l).dst;
       }
       if (good && cur != op.peer) {
         errors.add("message " + std::to_string(op.id) + ": path from node " +
@@ -403,11 +404,12 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
 // `error` followed by where the messages it names were written (an imported file's ids are
 // renumbered): "... message 18 ... [message 18 is ring.xml:30: <step s=\"1\"> of gpu 1 tb 0]".
 std::string with_sources(const std::string& error, const std::vector<std::string>& sources) {
-  static const std::regex kNamed(R"((?:message|messages|waits for) (\d+))");
+  // "message 3", "messages 3 (reduce) and 7 (broadcast)", "waits for 3, which waits for 5".
+  static const std::regex kNamed(R"((?:message|messages|waits for) (\d+)|\) and (\d+) \()");
   std::vector<long> named;
   for (auto it = std::sregex_iterator(error.begin(), error.end(), kNamed);
        it != std::sregex_iterator(); ++it) {
-    const long id = std::stol((*it)[1].str());
+    const long id = std::stol((*it)[(*it)[1].matched ? 1 : 2].str());
     if (id >= 0 && id < static_cast<long>(sources.size()) &&
         std::find(named.begin(), named.end(), id) == named.end())
       named.push_back(id);

@@ -1,5 +1,7 @@
 #include "model/collective/xml_reader.h"
 
+#include <cstdio>
+
 #include <cctype>
 
 namespace mt {
@@ -10,6 +12,7 @@ class Parser {
   explicit Parser(const std::string& text) : s_(text) {}
 
   XmlElement document() {
+    if (starts_with("\xEF\xBB\xBF")) pos_ = 3;  // a UTF-8 byte-order mark, as XML allows
     skip_misc();
     if (starts_with("<?xml")) {
       const std::size_t end = s_.find("?>", pos_);
@@ -18,9 +21,15 @@ class Parser {
       skip_misc();
     }
     if (at_end()) fail("expected the root element: the file is empty");
-    if (s_[pos_] != '<')
-      fail(std::string("not XML: expected the root element, found '") + s_[pos_] +
-           "' (a JSON schedule file is read as it is by verify and run, not imported)");
+    if (s_[pos_] != '<') {
+      const unsigned char c = static_cast<unsigned char>(s_[pos_]);
+      char shown[16];
+      std::snprintf(shown, sizeof shown, std::isprint(c) ? "'%c'" : "byte 0x%02x", c);
+      fail(std::string("not XML: expected the root element, found ") + shown +
+           (c == '{' ? " (JSON? mtsim reads a schedule file as MSCCL XML by its .xml extension and "
+                       "`mtsim import` reads XML only: a JSON schedule file needs another name)"
+                     : ""));
+    }
     XmlElement root = element();
     skip_misc();
     if (!at_end()) fail("text or a second root element after </" + root.name + ">");

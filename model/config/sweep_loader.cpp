@@ -12,6 +12,17 @@ namespace {
 
 constexpr std::size_t kMaxSweepPoints = 100000;
 
+// A sweep's name names the output folder (OUT/<name>/...) and the Slurm job: one plain word.
+bool plain_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+         });
+}
+constexpr const char* kPlainNameRule =
+    "is not a plain name: letters, digits, '.', '_' and '-' only (it names the output folder and "
+    "the Slurm job)";
+
 // Bytes of a size value ("64KiB", "65536"); 0 when it is not one (the scenario loader says why).
 std::uint64_t size_or_zero(const std::string& text) {
   try {
@@ -31,17 +42,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
       [&](const std::string& key, const YAML::Node& v, const std::string& p) {
         if (key == "name") {
           s.name = r.text(v, p);
-          // It names the output folder (OUT/<name>/...) and the Slurm job: one plain word.
-          const bool plain = !s.name.empty() && s.name != "." && s.name != ".." &&
-                             std::all_of(s.name.begin(), s.name.end(), [](char c) {
-                               return std::isalnum(static_cast<unsigned char>(c)) || c == '.' ||
-                                      c == '_' || c == '-';
-                             });
-          if (!plain)
-            r.fail(v, p,
-                   "\"" + s.name +
-                       "\" is not a plain name: letters, digits, '.', '_' and '-' only (it "
-                       "names the output folder and the Slurm job)");
+          if (!plain_name(s.name)) r.fail(v, p, "\"" + s.name + "\" " + kPlainNameRule);
         }
         if (key == "description") s.description = r.text(v, p);
         if (key == "scenario") {
@@ -177,7 +178,13 @@ SweepConfig load_sweep_text(const std::string& text, const std::string& source_n
   s.source_file = source_name;
   const YamlReader reader(source_name, {});
   read_sweep(reader, root, s);
-  if (s.name.empty()) s.name = file_stem(source_name);
+  if (s.name.empty()) {
+    s.name = file_stem(source_name);
+    if (!plain_name(s.name))
+      reader.fail(root, "",
+                  "the file name's stem \"" + s.name + "\" " + kPlainNameRule +
+                      "; give the sweep a name: key");
+  }
   return s;
 }
 

@@ -30,7 +30,8 @@ std::string csv_field(const std::string& s) {
 }
 
 std::string results_csv_header() {
-  return "scenario,topology,algorithm,nodes,ports,bytes,completion_cycles,clock_ghz,completion_ns,"
+  return "scenario,topology,algorithm,schedule,nodes,ports,bytes,completion_cycles,clock_ghz,"
+         "completion_ns,"
          "bound_cycles,latency_bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_"
          "verified,data_mode,"
          "error,wall_seconds";
@@ -39,12 +40,12 @@ std::string results_csv_header() {
 std::string results_csv_row(const RunResult& r) {
   std::ostringstream os;
   os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
-     << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ',' << r.completion_cycles << ','
-     << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ',' << fixed(r.bound_cycles, 1) << ','
-     << fixed(r.latency_bound_cycles, 1) << ',' << fixed(r.efficiency, 4) << ','
-     << fixed(r.estimate_cycles, 1) << ',' << r.steps << ',' << r.messages << ',' << r.packets
-     << ',' << (r.data_verified ? "true" : "false") << ',' << r.data_mode << ','
-     << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3);
+     << ',' << csv_field(r.schedule) << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ','
+     << r.completion_cycles << ',' << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ','
+     << fixed(r.bound_cycles, 1) << ',' << fixed(r.latency_bound_cycles, 1) << ','
+     << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
+     << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
+     << r.data_mode << ',' << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3);
   return os.str();
 }
 

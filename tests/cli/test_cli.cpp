@@ -255,7 +255,8 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   std::string header, line;
   std::getline(in, header);
   CHECK_THAT(header,
-             Catch::StartsWith("scenario,topology,algorithm,nodes,ports,bytes,completion_cycles"));
+             Catch::StartsWith(
+                 "scenario,topology,algorithm,schedule,nodes,ports,bytes,completion_cycles"));
   int rows = 0;
   while (std::getline(in, line)) ++rows;
   CHECK(rows == 4);

@@ -177,6 +177,16 @@ TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts; bad XML ex
   r = mtsim("verify " + upper);
   CHECK(r.status == 0);
   CHECK_THAT(r.output, Catch::Contains("on ring:4, 4 nodes, 24 messages"));
+  // A NIC port the topology's nodes do not have, above or below its range: does not fit.
+  nlohmann::json ported = read_json(out);
+  ported["ops"][0]["port"] = -5;
+  const std::string port_file = scratch("ported.json");
+  write_file(port_file, ported.dump());
+  r = mtsim("verify " + port_file);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("message 0 (node ") &&
+                           Catch::Contains(" uses NIC port -5 but nodes of ring:8 have ports 0..1 "
+                                           "(-1: any)"));
   // A JSON schedule handed to import: said to be not XML.
   r = mtsim("import msccl " + out + " -o " + bad);
   CHECK(r.status == 2);

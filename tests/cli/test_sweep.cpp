@@ -308,6 +308,12 @@ TEST_CASE("bad sweep files stop with file:line:col and key path (exit 2) before 
   }
   CHECK(mtsim("sweep").status == 2);
   CHECK(mtsim("sweep " + sweep + " --merge --resume").status == 2);
+  // Without a name: key the file's stem names the sweep, under the same rule.
+  const std::string unnamed = dir + "/bad+x.yaml";
+  write_file(unnamed, head + "axes:\n  - key: topology\n    values: [ring:4]\n");
+  const CliResult stem = mtsim("sweep " + unnamed + " --list");
+  CHECK(stem.status == 2);
+  CHECK_THAT(stem.output, Catch::Contains("the file name's stem \"bad+x\" is not a plain name"));
 }
 
 TEST_CASE("mtsim sweep runs every point in its own process and records one row each") {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -85,6 +86,24 @@ TEST_CASE("verification errors of an imported MSCCL file say where each named me
   CHECK_THAT(report.first_error,
              Catch::Contains("message " + std::to_string(out) + " is " + source));
   CHECK_THAT(report.first_error, Catch::EndsWith("]"));
+
+  // Two arrivals in a race ("arrivals of messages A (reduce) and B (broadcast)"): both placed.
+  // Rank 0's all-gather send of chunk 1 no longer waits: its broadcast can reach rank 1 before
+  // the reduce of that chunk does.
+  mt::Schedule race = mt::load_msccl_file(file);
+  race.ops[static_cast<std::size_t>(find_op(race, 0, 1, 1, mt::OpKind::kBroadcast))].deps.clear();
+  const mt::VerifyReport pair = mt::verify(race, ring_topology(4));
+  std::string both;
+  for (const std::string& e : pair.errors)
+    if (both.empty() && e.find("arrivals of messages ") != std::string::npos) both = e;
+  REQUIRE_FALSE(both.empty());
+  std::smatch ids;
+  REQUIRE(std::regex_search(both, ids, std::regex(R"(messages (\d+) \(\w+\) and (\d+) \()")));
+  for (const int i : {1, 2}) {
+    const auto id = static_cast<std::size_t>(std::stoi(ids[static_cast<std::size_t>(i)].str()));
+    CHECK_THAT(both,
+               Catch::Contains("message " + std::to_string(id) + " is " + race.op_sources[id]));
+  }
 }
 
 TEST_CASE("hand-written MSCCL tree all-reduces split cnt=2 steps and keep cross-block waits",
@@ -299,6 +318,12 @@ TEST_CASE("the XML reader keeps lines, unescapes values and refuses what it does
   CHECK_THROWS_WITH(mt::parse_xml("<a/><b/>"), "1: text or a second root element after </a>");
   CHECK_THROWS_WITH(mt::parse_xml("<a>\n<b>\n</a>"), "3: </a> closes <b> of line 2");
   CHECK_THROWS_WITH(mt::parse_xml("<a y=\"&nbsp;\"/>"), "1: unknown entity \"&nbsp;\"");
+  // A UTF-8 byte-order mark is allowed; a file that is not XML says what it starts with.
+  CHECK(mt::parse_xml("\xEF\xBB\xBF<a/>").name == "a");
+  CHECK_THROWS_WITH(mt::parse_xml("\x01<a/>"),
+                    "1: not XML: expected the root element, found byte 0x01");
+  CHECK_THROWS_WITH(mt::parse_xml("{\"format\": 1}"),
+                    Catch::StartsWith("1: not XML: expected the root element, found '{' (JSON?"));
 }
 
 TEST_CASE("MSCCL export names the first structural problem of a malformed schedule", "[msccl]") {
