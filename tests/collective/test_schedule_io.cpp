@@ -306,8 +306,9 @@ TEST_CASE("JSON round trip keeps chunk_offsets and release_cycle", "[schedule_io
   CHECK(from_json_error(bad) == "chunk_offsets[1]: expected integer, got string");
   // Their form is read's to check: no command can split a buffer by these.
   bad["chunk_offsets"] = Json::array({0, 0, 0});
-  CHECK(from_json_error(bad) == "chunk_offsets: ends at 0: its chunks cover no elements, so they "
-                                "cannot be scaled to a buffer");
+  CHECK(from_json_error(bad) ==
+        "chunk_offsets: ends at 0: its chunks cover no elements, so they "
+        "cannot be scaled to a buffer");
   bad["chunk_offsets"] = Json::array({0, 3});
   CHECK(from_json_error(bad) == "chunk_offsets: has 2 values; num_chunks 2 needs 3");
 }

@@ -485,15 +485,14 @@ TEST_CASE("explicit paths are used for contention and validated", "[verify]") {
             std::to_string(t.link_between(2, 4)) + " leaves vertex 2, expected vertex 4");
   // A path may pass a vertex twice (0 -> switch -> 2 -> switch -> 1: up and down, no channel
   // taken twice), but not take a directed link twice: it would wait for its own channel.
-  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 2),
-                                   t.link_between(2, 4), t.link_between(4, 1)};
+  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 2), t.link_between(2, 4),
+                                   t.link_between(4, 1)};
   // (two messages are no all-reduce: the replay's error comes first, none about the path)
   CHECK_THAT(mt::verify(s, t).first_error, !Catch::Contains("path"));
-  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 0),
-                                   t.link_between(0, 4), t.link_between(4, 1)};
+  s.ops[0].path = std::vector<int>{t.link_between(0, 4), t.link_between(4, 0), t.link_between(0, 4),
+                                   t.link_between(4, 1)};
   CHECK(mt::verify(s, t).first_error ==
-        "message 0: path from node 0 to node 1 takes link " +
-            std::to_string(t.link_between(0, 4)) +
+        "message 0: path from node 0 to node 1 takes link " + std::to_string(t.link_between(0, 4)) +
             " (0->4) twice: the packet would wait for a channel it holds (a deadlock)");
   s.ops[0].path = std::vector<int>{100};
   CHECK(mt::verify(s, t).first_error == "message 0: path link 100 does not exist (links are 0..7)");
