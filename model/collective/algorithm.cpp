@@ -155,6 +155,19 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
   return entry.build(topology, TypedParams(name, entry.params, params), context);
 }
 
+std::string schedule_label(const std::string& name, const AlgorithmParams& params) {
+  std::string out = name;
+  if (params.empty()) return out;
+  out += "(";
+  bool first = true;
+  for (const auto& kv : params) {
+    if (!first) out += ",";
+    out += kv.first + "=" + kv.second;
+    first = false;
+  }
+  return out + ")";
+}
+
 const std::vector<ParamSpec>& algorithm_schema(const std::string& name) {
   return find(name).params;
 }

@@ -28,6 +28,11 @@ class AlgorithmError : public Error {
 Schedule build_schedule(const std::string& name, const Topology& topology,
                         const AlgorithmParams& params = {}, const BuildContext& context = {});
 
+/// How results name a schedule of `name` built with `params`: "name", or "name(k=v,...)" with the
+/// given parameters in key order, e.g. "multitree_opt(pipeline=4)": a run's `schedule` result
+/// field and auto's candidates are named so.
+std::string schedule_label(const std::string& name, const AlgorithmParams& params);
+
 /// The parameters algorithm `name` accepts, in the order its errors list them.
 const std::vector<ParamSpec>& algorithm_schema(const std::string& name);
 

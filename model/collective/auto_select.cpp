@@ -10,16 +10,7 @@
 namespace mt {
 
 std::string AutoCandidate::label() const {
-  std::string out = algorithm;
-  if (params.empty()) return out;
-  out += "(";
-  bool first = true;
-  for (const auto& kv : params) {
-    if (!first) out += ",";
-    out += kv.first + "=" + kv.second;
-    first = false;
-  }
-  return out + ")";
+  return schedule_label(algorithm, params);
 }
 
 std::vector<AutoCandidate> auto_candidates(const Topology& topology, const BuildContext& context) {

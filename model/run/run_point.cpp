@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "model/collective/algorithm.h"
 #include "model/sim/system.h"
 
 namespace mt {
@@ -15,6 +16,14 @@ void describe_nic(const NicConfig& nic, RunResult& r) {
   r.nic_scheduler = nic.issue == IssueMode::kHardware ? to_string(nic.scheduler) : "host";
 }
 
+// What results call the schedule: the builder's own name ("auto:disjoint_rings(pipeline=2)", a
+// schedule file's algorithm), else the entry's algorithm with the parameters it was given
+// ("multitree_opt(pipeline=4)"), so that a result names what was built.
+std::string schedule_name(const PreparedAlgorithm& p) {
+  return p.schedule.algorithm == p.run->name ? schedule_label(p.run->name, p.run->params)
+                                             : p.schedule.algorithm;
+}
+
 }  // namespace
 
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
@@ -25,7 +34,7 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     point.nic = p.nic.nic;
     RunResult r = simulate(point, *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
-    r.schedule = p.schedule.algorithm;
+    r.schedule = schedule_name(p);
     r.nic_choice = p.nic.chosen;
     describe_nic(point.nic, r);
     return r;
@@ -40,7 +49,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
   r.scenario = scenario.name;
   r.topology = p.topology->name();
   r.algorithm = p.run->label;
-  r.schedule = p.schedule.algorithm;
+  r.schedule = schedule_name(p);
   r.nodes = p.topology->nodes();
   r.ports = p.topology->ports_per_node();
   r.bytes = bytes;

@@ -247,12 +247,18 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
              << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
     }
   }
+  if (noted)
+    os << "\nlines above: chose = the schedule auto built or the mode the auto NIC picked, and "
+          "why; arrival\n  counters and entries = the largest node's packed table under hardware "
+          "issue (an RTL build's\n  Counters parameter must hold the counters, its Depth ring "
+          "streams the entries); staged = the\n  receive-staging buffer's peak in one NIC.\n";
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "
-        "time steps;\n  cycles = simulated completion; time_us = cycles / clock; bound_cyc = "
-        "bandwidth lower bound (2(N-1) x size over\n  all nodes' injection bandwidth: 2(N-1)/N x "
-        "size over one node's when nodes are alike); lat_cyc = latency\n  lower bound (the "
-        "farthest pair's cheapest path: link latencies + router pipelines, + one packet);\n  eff = "
-        "max(bound_cyc, lat_cyc) / cycles; bound_cyc counts payload only, so where it rules\n"
+        "time steps\n  (reduce-scatter + all-gather); cycles = simulated completion; time_us = "
+        "cycles / clock;\n  bound_cyc = bandwidth lower bound (2(N-1) x size over all nodes' "
+        "injection bandwidth: 2(N-1)/N x\n  size over one node's when nodes are alike); lat_cyc = "
+        "latency lower bound (the farthest pair's\n  cheapest path: link latencies + router "
+        "pipelines, + one packet);\n  eff = max(bound_cyc, lat_cyc) / cycles; bound_cyc counts "
+        "payload only, so where it rules\n"
         "  eff stays below payload / (payload + head) of each packet or message (256/272 = 0.94 "
         "with\n"
         "  packet flow control's default 256-byte packets and 16-byte heads) and the row's own "

@@ -77,7 +77,10 @@ int run_command(const std::vector<std::string>& args) {
   po::options_description opts(
       "mtsim run SCENARIO.yaml [options]\n\n"
       "Simulates every algorithm at every size of the scenario (each point in its own process)\n"
-      "and prints a table. Cycles are cycles of the scenario's clock (clock_ghz).\n\n"
+      "and prints a table. Cycles are cycles of the scenario's clock (clock_ghz). Under the\n"
+      "table a footer explains every column (bounds, efficiency, data check) and the lines\n"
+      "about auto's choices and the hardware tables; README.md \"What the numbers mean\" has\n"
+      "the derivations and the JSON and CSV fields.\n\n"
       "options");
   std::string scenario_file, json_out, csv_out, trace_out, error_json;
   std::vector<std::string> overrides;
