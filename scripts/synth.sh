@@ -138,6 +138,8 @@ synth -top $top $flatten
 select -assert-none t:\$_DLATCH_* t:\$dlatch t:\$_SR_* t:\$dlatchsr
 dfflibmap -liberty $liberty
 abc -liberty $liberty -D $delay_ps -script +strash;ifraig;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,$delay_ps;&put;buffer,-p;upsize,-D,$delay_ps;dnsize,-D,$delay_ps;stime,-p
+select -set flopq t:DFF* t:LATCH %co:+[Q] w:* %i
+setattr -set keep 1 @flopq
 opt_clean -purge
 setundef -zero
 splitnets -ports -format __
@@ -216,5 +218,5 @@ fi
   --uncertainty-ns "$uncertainty_ns" --io-fraction "$io_fraction" --driving-cell "$driving_cell" \
   --load-pf "$load_pf" --wire-load "$wire_load" --fanout "$fanout" --hierarchy "$hierarchy" \
   --params "${params[*]+"${params[*]}"}" --rtl "$(echo $src_files | tr ' ' '\n' | grep -E "/$top\.s?v$" | head -1)" \
-  --json "$base.json" --text "$base.txt"
+  --netlist "$netlist" --json "$base.json" --text "$base.txt"
 cat "$base.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a scripts/synth.sh result (ctest label `synth`): positive area and cell count, no
-latches, no unmapped cells, a positive critical path, and exactly the flops the RTL (scheduler v2)
-declares: ring (Depth x EntryBits, one-hot pointers, count, registered ready, fetch register
+latches, no unmapped cells, a positive critical path whose flops are named by their registers, and
+exactly the flops the RTL (scheduler v2) declares: ring (Depth x EntryBits, one-hot pointers, count, registered ready, fetch register
 with its one-hot wait counter, index counter) + input stages, counted-lane register and counters +
 per port a window (valid bits, age matrix without its unused diagonal, Window x (entry, index,
 remaining count, lane hits), mask, registered grant) + the minimum step register + the idle
@@ -50,6 +50,11 @@ def main():
         errors.append("%d unmapped cells" % r["unmapped_cells"])
     if not r["critical_path_ns"] > 0:
         errors.append("critical path %s ns" % r["critical_path_ns"])
+    # A flop at either end of the critical path is named by its register (its Q net's RTL name).
+    for end in ("from", "to"):
+        point = r["critical_path_" + end]
+        if "flip-flop" in point and not r["critical_path_%s_named" % end].startswith("register "):
+            errors.append("critical path %s a flop with no register name: %s" % (end, point))
     want = expected_flops(r["parameters"])
     if r["flops"] != want:
         errors.append("%d flops, the RTL declares %d" % (r["flops"], want))

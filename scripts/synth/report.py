@@ -56,6 +56,28 @@ def parse_paths(sta, clock_ns, io_fraction):
     return paths
 
 
+def flop_registers(netlist):
+    """{flop instance: the net its Q drives} of a mapped netlist. synth.sh keeps the RTL name of
+    every flop's output net (Yosys `keep`), which qflow flattens ("u_window.rem_q[1]" in
+    gen_port[3] becomes gen_port_3__u_window_rem_q_1_), so a path's ends can be found in the RTL."""
+    registers = {}
+    for m in re.finditer(r"^\s*(?:DFF\w*|LATCH)\s+(\\\S+|\w+)\s*\((.*?)\);", netlist,
+                         re.M | re.S):
+        q = re.search(r"\.Q\(\s*(\\\S+|[\w\[\]]+)\s*\)", m.group(2))
+        if q:
+            registers[m.group(1).lstrip("\\")] = q.group(1).lstrip("\\")
+    return registers
+
+
+def named(point, registers):
+    """A path end as a designer looks for it: "register <its Q net> (flop <instance>)" for a flop,
+    the port's name for a port."""
+    instance = point.split()[0]
+    if instance in registers:
+        return "register %s (flop %s)" % (registers[instance], instance)
+    return point
+
+
 def parse_sta(sta, clock_ns, io_fraction, where):
     """Worst slack, and of the reported paths the one needing the longest period: that period,
     its ends and how many are ports (the worst-slack path is not always the one that limits fmax:
@@ -82,6 +104,7 @@ def main():
     ap.add_argument("--wire-load", default="off")
     ap.add_argument("--fanout", default="off")
     ap.add_argument("--hierarchy", default="flat")
+    ap.add_argument("--netlist", default="", help="the netlist STA read: names the path's flops")
     args = ap.parse_args()
 
     params = rtl_defaults(args.rtl)
@@ -105,6 +128,7 @@ def main():
     slack_ns, critical_ns, startpoint, endpoint, io_ends = parse_sta(
         open(args.sta).read(), args.clock_ns, args.io_fraction, args.sta)
 
+    registers = flop_registers(open(args.netlist).read()) if args.netlist else {}
     ff_area = flop_area(args.liberty)
     bits = entry_bits(params)
     result = {
@@ -136,6 +160,8 @@ def main():
         "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 else None,
         "critical_path_from": startpoint,
         "critical_path_to": endpoint,
+        "critical_path_from_named": named(startpoint, registers),
+        "critical_path_to_named": named(endpoint, registers),
         "path_groups": {p["group"]: {"critical_path_ns": p["critical_path_ns"], "from": p["from"],
                                      "to": p["to"]}
                         for p in parse_paths(open(args.sta).read(), args.clock_ns,
@@ -160,7 +186,8 @@ def main():
         "outputs %.3f pF, wire load %s, fanout buffering %s, hierarchy %s"
         % (args.uncertainty_ns, 100 * args.io_fraction, args.driving_cell, args.load_pf,
            args.wire_load, args.fanout, args.hierarchy),
-        "  critical path: %s -> %s" % (result["critical_path_from"], result["critical_path_to"]),
+        "  critical path: %s -> %s" % (result["critical_path_from_named"],
+                                        result["critical_path_to_named"]),
         "  per path group (period each needs): " + ", ".join(
             "%s %.3f ns" % (g, v["critical_path_ns"]) for g, v in sorted(result["path_groups"].items())),
     ]
