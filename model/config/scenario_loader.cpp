@@ -76,6 +76,14 @@ void check_representable(const YamlReader& r, const YAML::Node& root, const Scen
                   YamlReader::fmt(bpc) + " bytes/cycle: moving one " + format_byte_size(bytes) +
                       " buffer over one link takes " + YamlReader::fmt(wire / bpc) +
                       " cycles, beyond " + std::to_string(horizon) + at_clock);
+      // Likewise reducing one buffer's 4-byte elements at the NIC's rate (a slower rate would
+      // also overflow the reduction's delay).
+      const double reduce = static_cast<double>(bytes) / 4 / nic->reduce_elems_per_cycle;
+      if (reduce > static_cast<double>(horizon))
+        r.fail_at(root, "nic.reduce_elems_per_cycle",
+                  YamlReader::fmt(nic->reduce_elems_per_cycle) + " elements/cycle: reducing one " +
+                      format_byte_size(bytes) + " buffer takes " + YamlReader::fmt(reduce) +
+                      " cycles, beyond " + std::to_string(horizon) + at_clock);
     }
   }
 }

@@ -238,9 +238,13 @@ static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
                    if (!v.IsMap()) r.fail(v, p, "expected a mapping of parameter: value");
                    params_node.reset(v);  // `=` would overwrite the entry node it refers to
                    params_path = p;
-                   for (const auto& kv : v)
-                     run.params[r.text(kv.first, p)] =
+                   for (const auto& kv : v) {
+                     const std::string name = r.text(kv.first, p);
+                     if (run.params.count(name) != 0)
+                       r.fail(kv.first, p + "." + name, "key given twice");
+                     run.params[name] =
                          r.scalar(kv.second, p + "." + kv.first.Scalar(), "a scalar value");
+                   }
                  }
                });
     if (run.name.empty()) r.fail(node, path, "missing key \"name\"");

@@ -128,7 +128,13 @@ RunResult System::Impl::run() {
   if (!complete) {
     completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();
     result.error = !stall.empty() ? stall : describe_stall(clock.now());
-    if (stall.empty() && clock.now() >= clock.max_cycles())
+    // Within a watchdog window and a few packet hops of the horizon the run was too slow to
+    // finish in it (a very slow link or reduction), not stuck.
+    const double hop = scenario.topology.link_latency_cycles +
+                       (scenario.nic.packet_bytes + scenario.nic.head_flit_bytes) /
+                           scenario.topology.link_bytes_per_cycle;
+    if (static_cast<double>(completion) + static_cast<double>(scenario.watchdog_cycles) + 4 * hop >=
+        static_cast<double>(clock.max_cycles()))
       result.error = "the run reached the simulated-time horizon of " +
                      std::to_string(clock.max_cycles()) +
                      " cycles at this clock (SystemC's 64-bit time) unfinished: " + result.error;

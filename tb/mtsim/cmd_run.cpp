@@ -3,6 +3,9 @@
 
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
@@ -32,6 +35,16 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
   if (json_out.empty()) json_out = scenario.output.json;
   if (csv_out.empty()) csv_out = scenario.output.csv;
+  // Two outputs in one file would leave only the last one written.
+  const std::vector<std::pair<std::string, std::string>> outputs = {{"--json", json_out},
+                                                                    {"--csv", csv_out},
+                                                                    {"--trace", trace_out},
+                                                                    {"--error-json", error_json}};
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (!outputs[i].second.empty() && outputs[i].second == outputs[j].second)
+        throw UsageError(outputs[i].first + " and " + outputs[j].first + " name the same file " +
+                         outputs[i].second + " (with the scenario's output.json / output.csv)");
   // Outputs that cannot be written stop the run before anything is simulated.
   if (!json_out.empty()) check_writable(json_out, "results JSON");
   if (!csv_out.empty()) check_writable(csv_out, "results CSV");
@@ -106,6 +119,8 @@ int run_command(const std::vector<std::string>& args) {
       "stopped and reported as failed")("scenario", po::value(&scenario_file),
                                         "scenario YAML file (see scenarios/README.md)");
   if (!parse_command(args, opts, "scenario")) return kExitOk;
+  // Checked first: an error report that cannot be written would hide the error it reports.
+  if (!error_json.empty()) check_writable(error_json, "error report (--error-json)");
   try {
     return run_scenario(scenario_file, overrides, json_out, csv_out, trace_out, error_json, jobs,
                         time_limit);
