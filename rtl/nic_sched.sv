@@ -328,11 +328,13 @@ module nic_sched #(
   `MT_ASSERT(TableSorted_A, !(tbl_valid_i && tbl_ready_o && !clear_i && last_valid_q) ||
                             (tbl_wdata_i[StepLsb +: StepBits] >= last_step_q))
   // Parameters: checked at elaboration, so no tool builds an illegal configuration.
-  `MT_STATIC_ASSERT(ParamsValid_S, Nodes >= 1 && Ports >= 1 && DecisionLatency >= 2 &&
-                                   Depth >= 1 && Window >= 1 && ArrivalLanes >= 1 &&
-                                   Chunks >= 1 && Flows >= 1 && Steps >= 1 && Counters >= 1 &&
-                                   IndexBits <= 31 &&
-                                   (1 << IndexBits) >= Depth + 1 + Ports * (Window + 1))
+  // One check per rule: the failing one's name says which (rtl/README.md, Parameters).
+  `MT_STATIC_ASSERT(CountsPositive_S, Nodes >= 1 && Ports >= 1 && Depth >= 1 && Window >= 1 &&
+                                      ArrivalLanes >= 1 && Chunks >= 1 && Flows >= 1 &&
+                                      Steps >= 1 && Counters >= 1)
+  `MT_STATIC_ASSERT(DecisionLatencyAtLeast2_S, DecisionLatency >= 2)
+  `MT_STATIC_ASSERT(IndexBitsCoverEntries_S,
+                    IndexBits <= 31 && (1 << IndexBits) >= Depth + 1 + Ports * (Window + 1))
 
   // Contracts on the decision: no grant before the entry's dependencies have arrived, none of a
   // later step than a pending entry (step order), so never a grant twice (entries leave).

@@ -35,7 +35,7 @@ module nic_sched_counters #(
   output logic                         busy_o           // a counter or a stage changes at the edge
 );
 
-  // (Saturated: nic_sched's ParamsValid_S refuses DecisionLatency < 2 at elaboration, but a
+  // (Saturated: nic_sched's DecisionLatencyAtLeast2_S refuses DecisionLatency < 2 at elaboration, but a
   // tool may derive this module first, and a wrapped width would not finish elaborating.)
   localparam int unsigned ArrStages = (DecisionLatency > 2) ? DecisionLatency - 2 : 0;
   localparam int unsigned RdyStages = (DecisionLatency > 1) ? DecisionLatency - 1 : 1;

@@ -69,6 +69,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$mode" in prove|cover|all) ;; *) echo "formal.sh: --mode $mode: want prove, cover or all" >&2; exit 2 ;; esac
+for n in "timeout:$timeout_s" "cover-frames:$cover_frames" "bound:$bound"; do
+  value=${n#*:}
+  if [ -n "$value" ] && [[ ! "$value" =~ ^[1-9][0-9]*$ ]]; then
+    echo "formal.sh: --${n%%:*} $value: want a positive integer" >&2; exit 2
+  fi
+done
+if [ -n "$mutant" ] && ! grep -q "^$mutant[[:space:]]" "$root/rtl/formal/mutants.txt" 2>/dev/null; then
+  echo "formal.sh: --mutant $mutant: no such mutant in rtl/formal/mutants.txt" >&2; exit 2
+fi
 for tool in yosys yosys-abc yosys-smtbmc z3; do
   command -v "$tool" >/dev/null || { echo "formal.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
 done
@@ -134,6 +143,10 @@ opt_clean
 $3
 YS
   if ! timeout "$timeout_s" yosys -q -l "$work/$2.yosys.log" -s "$work/$2.ys" >/dev/null; then
+    if rule=$("$root/scripts/synth/param_rule.sh" "$work/$2.yosys.log") && [ -n "$rule" ]; then
+      echo "formal.sh: --param ${params[*]}: an illegal parameter set: $rule" >&2
+      exit 2
+    fi
     echo "formal.sh: yosys failed, see $work/$2.yosys.log" >&2
     grep -E "ERROR" "$work/$2.yosys.log" >&2 || true
     exit 2
@@ -200,9 +213,10 @@ write_aiger -zinit -map $work/cover_$cname.aim $work/cover_$cname.aig"
     if [ -z "$frame" ]; then
       echo "formal.sh: cover $cname not reached in $cover_frames frames (rc $rc), see $work/cover_$cname.abc.log" >&2
       frame=null; [ "$result" = failed ] || result=cover_unreached
+    else
+      echo "formal.sh: cover $cname reached at frame $frame"
     fi
     covers_json+="\"$cname\": $frame, "
-    echo "formal.sh: cover $cname reached at frame $frame"
   done <<< "$covers"
   covers_json="${covers_json%, }}"
   [ -n "$result" ] || result=covered

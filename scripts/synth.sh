@@ -88,6 +88,18 @@ for tool in yosys sta; do
   command -v "$tool" >/dev/null || { echo "synth.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
 done
 [ -f "$liberty" ] || { echo "synth.sh: liberty $liberty not found (qflow-tech-osu018)" >&2; exit 2; }
+# The STA constraints, checked before anything is synthesised.
+check_number() {  # NAME VALUE CONDITION (awk, on v): the option's value must satisfy it
+  awk -v v="$2" "BEGIN { exit !(v ~ /^[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$/ && ($3)) }" || {
+    echo "synth.sh: $1 $2: want $4" >&2; exit 2; }
+}
+check_number --clock-ns "$clock_ns" "v > 0" "a period > 0 ns"
+check_number --uncertainty-ns "$uncertainty_ns" "v < $clock_ns" "0 <= ns < the period"
+check_number --io-fraction "$io_fraction" "v < 0.5" \
+  "0 <= F < 0.5 (an input and an output delay of F x period each must leave some period)"
+check_number --load-pf "$load_pf" "v >= 0" "a capacitance >= 0 pF"
+grep -qE "^[[:space:]]*cell[[:space:]]*\(\"?$driving_cell\"?\)" "$liberty" || {
+  echo "synth.sh: --driving-cell $driving_cell: no such cell in $(basename "$liberty")" >&2; exit 2; }
 
 chparam=""
 for p in "${params[@]+"${params[@]}"}"; do
@@ -154,9 +166,8 @@ if ! yosys -q -l "$base.yosys.log" -s "$base.ys" >/dev/null 2>&1; then
     echo "synth.sh: --param: $top has no parameter ${unknown##*\`} (see --help)" >&2
     exit 2
   fi
-  if grep -q "ParamsValid_S" "$base.yosys.log"; then
-    echo "synth.sh: --param ${params[*]}: an illegal parameter set for $top" \
-         "(its ParamsValid_S check; the rules: rtl/README.md, Parameters)" >&2
+  if rule=$("$root/scripts/synth/param_rule.sh" "$base.yosys.log") && [ -n "$rule" ]; then
+    echo "synth.sh: --param ${params[*]}: an illegal parameter set for $top: $rule" >&2
     exit 2
   fi
   echo "synth.sh: synthesis failed or found latches/unmapped cells, see $base.yosys.log" >&2

@@ -163,7 +163,8 @@ def main():
         "critical_path_from_named": named(startpoint, registers),
         "critical_path_to_named": named(endpoint, registers),
         "path_groups": {p["group"]: {"critical_path_ns": p["critical_path_ns"], "from": p["from"],
-                                     "to": p["to"]}
+                                     "to": p["to"], "from_named": named(p["from"], registers),
+                                     "to_named": named(p["to"], registers)}
                         for p in parse_paths(open(args.sta).read(), args.clock_ns,
                                              args.io_fraction)},
         "flop_area_um2": ff_area,
@@ -190,7 +191,8 @@ def main():
                                         result["critical_path_to_named"]),
         "  per path group (period each needs): " + ", ".join(
             "%s %.3f ns" % (g, v["critical_path_ns"]) for g, v in sorted(result["path_groups"].items())),
-    ]
+    ] + ["    %s: %s -> %s" % (g, v["from_named"].split(" (")[0], v["to_named"].split(" (")[0])
+         for g, v in sorted(result["path_groups"].items())]
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -173,6 +173,17 @@ int schedule_command(const std::vector<std::string>& args) {
         } catch (const TableError& e) {
           throw UsageError(std::string("--rtl-param: ") + e.what());
         }
+        // The widths an RTL build uses come from all seven: one left out keeps the table's own
+        // count, not the RTL's default, which may be another width.
+        std::string missing;
+        for (const char* name :
+             {"Nodes", "Ports", "Chunks", "Flows", "Steps", "Counters", "MaxCount"})
+          if (rtl_params.count(name) == 0)
+            missing += std::string(missing.empty() ? "" : ", ") + name;
+        if (!missing.empty())
+          std::cerr << "mtsim schedule: note: " << missing
+                    << " not given: their widths are this table's smallest, not an RTL build's "
+                       "(give every --rtl-param your build sets or defaults, rtl/nic_sched.sv)\n";
       }
       if (format == "memh") {
         std::cout << packed_table_memh(packed, node);

@@ -358,7 +358,9 @@ int sc_main(int argc, char** argv) {
         return 0;
       }
       if (arg == "--seed") {
-        seed = std::stoull(value());
+        const std::string text = value();
+        if (text.empty() || text[0] == '-') return usage("--seed takes an integer >= 0");
+        seed = std::stoull(text);
       } else if (arg == "--random") {
         random_tables = std::stoi(value());
       } else if (arg == "--no-real") {
@@ -383,10 +385,17 @@ int sc_main(int argc, char** argv) {
       } else {
         return usage("unknown argument " + arg);
       }
-    } catch (const std::exception& e) {
-      return usage(e.what());
+    } catch (const std::invalid_argument& e) {
+      // std::stoi and friends say only their own name ("stoi"): name the option instead.
+      const std::string what = e.what();
+      return usage(what.rfind("sto", 0) == 0 ? arg + " takes an integer" : what);
+    } catch (const std::out_of_range&) {
+      return usage(arg + ": the value is out of range");
     }
   }
+  if (random_tables < 0) return usage("--random takes a count >= 0");
+  if (!real && random_tables == 0)
+    return usage("--no-real with --random 0 leaves no table to compare");
 
   const mt::TableFormat format =
       mt::TableFormat::make(kNodes, kPorts, kChunks, kFlows, kSteps, kCounters, kMaxCount);

@@ -65,7 +65,7 @@ struct RtlCycleScheduler::Impl {
   }
 
   // Full table index of a granted entry from its low index_bits: every entry the RTL holds lies
-  // within the last 2^index_bits entries streamed (nic_sched's ParamsValid_S).
+  // within the last 2^index_bits entries streamed (nic_sched's IndexBitsCoverEntries_S).
   int full_index(std::uint64_t low) const {
     const std::uint64_t modulus = std::uint64_t{1} << build.index_bits;
     const std::uint64_t last = pushed - 1;
