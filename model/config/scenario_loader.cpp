@@ -32,6 +32,10 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
                             " flits (router.vcs x router.buffer_flits) cannot each hold one packet "
                             "of " +
                             std::to_string(packet_flits) + " flits");
+  if (c.step_barrier && c.step_order == StepOrder::kOff)
+    fail("step_order",
+         "false contradicts nic.step_barrier true, which starts steps strictly in order (use "
+         "auto or true)");
   if (c.scheduler == SchedulerImpl::kRtl && c.issue == IssueMode::kSoftware)
     fail("scheduler",
          "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware or auto "
@@ -138,6 +142,19 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
     if (topology.kind() == TopologyKind::kTorus && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
+    if (topology.kind() == TopologyKind::kRing && topology.nodes() >= 3 && s.router.vcs < 2)
+      r.fail(root, "router.vcs",
+             "a ring of 3 or more nodes needs at least 2 virtual channels (dateline deadlock "
+             "avoidance on its wraparound link)");
+    if (!topology.is_direct()) {
+      const auto any_port = [](const NicConfig& c) { return c.port_binding == PortBinding::kAny; };
+      bool any = any_port(s.nic);
+      for (const auto& a : s.collective.algorithms) any = any || any_port(a.nic);
+      if (any)
+        r.fail(root, "nic.port_binding",
+               "any needs a direct topology: on " + topology.name() +
+                   " each NIC port is its own link to a switch (use route)");
+    }
     if (topology.kind() == TopologyKind::kBiGraph && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a bigraph needs at least 2 virtual channels (hop classes: routes turn between the "

@@ -197,6 +197,18 @@ TEST_CASE("impossible values are rejected") {
   CHECK(error_of("topology: torus:4x4\nrouter: {vcs: 1}\n" + algos) ==
         "bad.yaml:1:1: router.vcs: a torus needs at least 2 virtual channels (dateline deadlock "
         "avoidance)");
+  CHECK(error_of("topology: ring:4\nrouter: {vcs: 1}\n" + algos) ==
+        "bad.yaml:1:1: router.vcs: a ring of 3 or more nodes needs at least 2 virtual channels "
+        "(dateline deadlock avoidance on its wraparound link)");
+  CHECK(error_of("topology: ring:2\nrouter: {vcs: 1}\n" + algos).empty());  // no wraparound
+  // Refused while loading, not when the run starts: the barrier without step order, any port
+  // on a switched network.
+  CHECK(error_of("topology: torus:4x4\nnic: {step_barrier: true, step_order: false}\n" + algos) ==
+        "bad.yaml:2:39: nic.step_order: false contradicts nic.step_barrier true, which starts "
+        "steps strictly in order (use auto or true)");
+  CHECK(error_of("topology: fattree:k=4,levels=2\nnic: {port_binding: any}\n" + algos) ==
+        "bad.yaml:1:1: nic.port_binding: any needs a direct topology: on fattree:k=4,levels=2 "
+        "each NIC port is its own link to a switch (use route)");
   CHECK(
       error_of("topology: bigraph:m=2,n=4\nrouter: {vcs: 1}\n" + algos) ==
       "bad.yaml:1:1: router.vcs: a bigraph needs at least 2 virtual channels (hop classes: routes "
