@@ -75,7 +75,8 @@ for n in "timeout:$timeout_s" "cover-frames:$cover_frames" "bound:$bound"; do
     echo "formal.sh: --${n%%:*} $value: want a positive integer" >&2; exit 2
   fi
 done
-if [ -n "$mutant" ] && ! grep -q "^$mutant[[:space:]]" "$root/rtl/formal/mutants.txt" 2>/dev/null; then
+if [ -n "$mutant" ] &&
+   ! awk -F'\t' -v m="$mutant" '$1 == m { found = 1 } END { exit !found }' "$root/rtl/formal/mutants.txt"; then
   echo "formal.sh: --mutant $mutant: no such mutant in rtl/formal/mutants.txt" >&2; exit 2
 fi
 for tool in yosys yosys-abc yosys-smtbmc z3; do

@@ -90,7 +90,7 @@ done
 [ -f "$liberty" ] || { echo "synth.sh: liberty $liberty not found (qflow-tech-osu018)" >&2; exit 2; }
 # The STA constraints, checked before anything is synthesised.
 check_number() {  # NAME VALUE CONDITION (awk, on v): the option's value must satisfy it
-  awk -v v="$2" "BEGIN { exit !(v ~ /^[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$/ && ($3)) }" || {
+  awk -v v="$2" "BEGIN { exit !(v ~ /^([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/ && ($3)) }" || {
     echo "synth.sh: $1 $2: want $4" >&2; exit 2; }
 }
 check_number --clock-ns "$clock_ns" "v > 0" "a period > 0 ns"
@@ -98,7 +98,8 @@ check_number --uncertainty-ns "$uncertainty_ns" "v < $clock_ns" "0 <= ns < the p
 check_number --io-fraction "$io_fraction" "v < 0.5" \
   "0 <= F < 0.5 (an input and an output delay of F x period each must leave some period)"
 check_number --load-pf "$load_pf" "v >= 0" "a capacitance >= 0 pF"
-grep -qE "^[[:space:]]*cell[[:space:]]*\(\"?$driving_cell\"?\)" "$liberty" || {
+awk -v c="$driving_cell" '{ gsub(/[ \t"]/, "") } $0 == "cell(" c "){" { found = 1 } END { exit !found }' \
+  "$liberty" || {
   echo "synth.sh: --driving-cell $driving_cell: no such cell in $(basename "$liberty")" >&2; exit 2; }
 
 chparam=""
@@ -150,8 +151,6 @@ synth -top $top $flatten
 select -assert-none t:\$_DLATCH_* t:\$dlatch t:\$_SR_* t:\$dlatchsr
 dfflibmap -liberty $liberty
 abc -liberty $liberty -D $delay_ps -script +strash;ifraig;scorr;dc2;dretime;strash;&get,-n;&dch,-f;&nf,-D,$delay_ps;&put;buffer,-p;upsize,-D,$delay_ps;dnsize,-D,$delay_ps;stime,-p
-select -set flopq t:DFF* t:LATCH %co:+[Q] w:* %i
-setattr -set keep 1 @flopq
 opt_clean -purge
 setundef -zero
 splitnets -ports -format __

@@ -16,15 +16,12 @@ void describe_nic(const NicConfig& nic, RunResult& r) {
   r.nic_scheduler = nic.issue == IssueMode::kHardware ? to_string(nic.scheduler) : "host";
 }
 
-// What results call the schedule: the builder's own name ("auto:disjoint_rings(pipeline=2)", a
-// schedule file's algorithm), else the entry's algorithm with the parameters it was given
-// ("multitree_opt(pipeline=4)"), so that a result names what was built.
+}  // namespace
+
 std::string schedule_name(const PreparedAlgorithm& p) {
   return p.schedule.algorithm == p.run->name ? schedule_label(p.run->name, p.run->params)
                                              : p.schedule.algorithm;
 }
-
-}  // namespace
 
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {

@@ -13,6 +13,11 @@
 
 namespace mt {
 
+/// What results call a prepared schedule: the builder's own name ("auto:disjoint_rings(
+/// pipeline=2)", a schedule file's algorithm), else the entry's algorithm with the parameters it
+/// was given ("multitree_opt(pipeline=4)"), so that a result names what was built.
+std::string schedule_name(const PreparedAlgorithm& p);
+
 /// Simulates `p` at `bytes` with its NIC (PreparedAlgorithm::nic: the scenario's nic plus the
 /// entry's `nic:` overrides, `auto` resolved; RunResult::nic_choice says what it chose). Elaborates
 /// SystemC: call at most once per process. A failure (data mismatch, stall, a configuration the

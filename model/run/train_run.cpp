@@ -90,6 +90,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
   for (const auto& run : scenario.collective.algorithms) {
     for (const FlowControl flow : flow_trials(run.nic)) {  // both when flow_control is auto
       std::vector<MergePart> parts;
+      std::vector<std::string> names;  // what each bucket's schedule is called in results
       const PreparedAlgorithm* any = nullptr;
       for (const auto& b : buckets) {
         const std::uint64_t bytes = simulated_bytes(b.bytes);
@@ -98,6 +99,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
               p.nic.nic.flow_control != flow)
             continue;
           parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
+          names.push_back(schedule_name(p));
           any = &p;
           break;
         }
@@ -109,9 +111,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
       m.nic = any->nic;
       m.topology = std::make_unique<Topology>(any->topology->config());
       m.scheduler_factory = any->scheduler_factory;
-      bucket_schedules.emplace_back();
-      for (const MergePart& part : parts)
-        bucket_schedules.back().push_back(part.schedule->algorithm);
+      bucket_schedules.push_back(names);
       MergedSchedule ms = merge_schedules(parts);
       m.schedule = std::move(ms.schedule);
       op_begin.push_back(std::move(ms.op_begin));

@@ -128,13 +128,16 @@ RunResult System::Impl::run() {
   if (!complete) {
     completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();
     result.error = !stall.empty() ? stall : describe_stall(clock.now());
-    // Within a watchdog window and a few packet hops of the horizon the run was too slow to
-    // finish in it (a very slow link or reduction), not stuck.
+    // The run was too slow to finish before the horizon (a very slow link), not stuck: it ran
+    // to the horizon, or stopped within a few packet hops of it, where the next hop could not be
+    // scheduled. A stall well before it is a stall, whatever watchdog_cycles is.
     const double hop = scenario.topology.link_latency_cycles +
                        (scenario.nic.packet_bytes + scenario.nic.head_flit_bytes) /
                            scenario.topology.link_bytes_per_cycle;
-    if (static_cast<double>(completion) + static_cast<double>(scenario.watchdog_cycles) + 4 * hop >=
-        static_cast<double>(clock.max_cycles()))
+    const double left =
+        static_cast<double>(clock.max_cycles() - std::min(completion, clock.max_cycles()));
+    const bool at_horizon = stall.empty() ? clock.now() >= clock.max_cycles() : left < 4 * hop;
+    if (at_horizon)
       result.error = "the run reached the simulated-time horizon of " +
                      std::to_string(clock.max_cycles()) +
                      " cycles at this clock (SystemC's 64-bit time) unfinished: " + result.error;

@@ -57,9 +57,10 @@ def parse_paths(sta, clock_ns, io_fraction):
 
 
 def flop_registers(netlist):
-    """{flop instance: the net its Q drives} of a mapped netlist. synth.sh keeps the RTL name of
-    every flop's output net (Yosys `keep`), which qflow flattens ("u_window.rem_q[1]" in
-    gen_port[3] becomes gen_port_3__u_window_rem_q_1_), so a path's ends can be found in the RTL."""
+    """{flop instance: the net its Q drives} of a mapped netlist. A flop's output net keeps an RTL
+    name through Yosys (the register's, or that of a port the register drives directly) and qflow
+    flattens it ("u_window.rem_q[1]" in gen_port[3] becomes gen_port_3__u_window_rem_q_1_), so a
+    path's ends can be found in the RTL."""
     registers = {}
     for m in re.finditer(r"^\s*(?:DFF\w*|LATCH)\s+(\\\S+|\w+)\s*\((.*?)\);", netlist,
                          re.M | re.S):

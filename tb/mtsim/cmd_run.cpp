@@ -33,18 +33,20 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
     throw UsageError("--time-limit: expected 0 (none) to 10000000 seconds");
 
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
+  const std::string json_from = json_out.empty() ? "output.json" : "--json";
+  const std::string csv_from = csv_out.empty() ? "output.csv" : "--csv";
   if (json_out.empty()) json_out = scenario.output.json;
   if (csv_out.empty()) csv_out = scenario.output.csv;
   // Two outputs in one file would leave only the last one written.
-  const std::vector<std::pair<std::string, std::string>> outputs = {{"--json", json_out},
-                                                                    {"--csv", csv_out},
+  const std::vector<std::pair<std::string, std::string>> outputs = {{json_from, json_out},
+                                                                    {csv_from, csv_out},
                                                                     {"--trace", trace_out},
                                                                     {"--error-json", error_json}};
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = i + 1; j < outputs.size(); ++j)
       if (!outputs[i].second.empty() && outputs[i].second == outputs[j].second)
         throw UsageError(outputs[i].first + " and " + outputs[j].first + " name the same file " +
-                         outputs[i].second + " (with the scenario's output.json / output.csv)");
+                         outputs[i].second);
   // Outputs that cannot be written stop the run before anything is simulated.
   if (!json_out.empty()) check_writable(json_out, "results JSON");
   if (!csv_out.empty()) check_writable(csv_out, "results CSV");

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -327,6 +328,26 @@ const char* const kHelp =
     "                      (a deliberately wrong model: a mismatch must be reported)\n"
     "  --coverage FILE     Verilator line/toggle coverage (a -DMT_RTL_COVERAGE=ON build)\n";
 
+// The whole of `text` as an integer in [lo, hi], else std::invalid_argument naming `option`.
+long long integer_of(const std::string& option, const std::string& text, long long lo,
+                     long long hi = std::numeric_limits<long long>::max()) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text.find_first_of(" \t") != std::string::npos ||
+      v < lo || v > hi)
+    throw std::invalid_argument(option + " takes an integer from " + std::to_string(lo) +
+                                (hi == std::numeric_limits<long long>::max()
+                                     ? std::string(" up")
+                                     : " to " + std::to_string(hi)) +
+                                ", got \"" + text + "\"");
+  return v;
+}
+
 int usage(const std::string& why) {
   std::cerr << "nic_sched_tb: " << why
             << "\nusage: nic_sched_tb [--seed N] [--random N] [--no-real] "
@@ -358,11 +379,9 @@ int sc_main(int argc, char** argv) {
         return 0;
       }
       if (arg == "--seed") {
-        const std::string text = value();
-        if (text.empty() || text[0] == '-') return usage("--seed takes an integer >= 0");
-        seed = std::stoull(text);
+        seed = static_cast<std::uint64_t>(integer_of(arg, value(), 0));
       } else if (arg == "--random") {
-        random_tables = std::stoi(value());
+        random_tables = static_cast<int>(integer_of(arg, value(), 0, 1 << 20));
       } else if (arg == "--no-real") {
         real = false;
       } else if (arg == "--step-order") {
@@ -371,11 +390,9 @@ int sc_main(int argc, char** argv) {
           return usage("--step-order takes on, off or mixed");
         }
       } else if (arg == "--model-latency") {
-        model_latency = std::stoi(value());
-        if (model_latency < 2) return usage("--model-latency must be >= 2");
+        model_latency = static_cast<int>(integer_of(arg, value(), 2, 64));
       } else if (arg == "--case") {
-        only_case = std::stol(value());
-        if (only_case < 0) return usage("--case takes a case number >= 0");
+        only_case = static_cast<long>(integer_of(arg, value(), 0));
       } else if (arg == "--trace") {
         trace_file = value();
       } else if (arg == "--coverage") {
@@ -386,14 +403,9 @@ int sc_main(int argc, char** argv) {
         return usage("unknown argument " + arg);
       }
     } catch (const std::invalid_argument& e) {
-      // std::stoi and friends say only their own name ("stoi"): name the option instead.
-      const std::string what = e.what();
-      return usage(what.rfind("sto", 0) == 0 ? arg + " takes an integer" : what);
-    } catch (const std::out_of_range&) {
-      return usage(arg + ": the value is out of range");
+      return usage(e.what());
     }
   }
-  if (random_tables < 0) return usage("--random takes a count >= 0");
   if (!real && random_tables == 0)
     return usage("--no-real with --random 0 leaves no table to compare");
 

@@ -170,6 +170,22 @@ TEST_CASE("an output path that is a folder stops the run before simulating") {
                           "/no/such): No such file or directory\n");
 }
 
+TEST_CASE("outputs that would lose each other or the error stop the run before simulating") {
+  const std::string yaml = scratch("tiny.yaml");
+  write_file(yaml, kTiny);
+  const std::string json = scratch("same.json");
+  const CliResult same = mtsim("run " + yaml + " --json " + json + " --csv " + json);
+  CHECK(same.status == 2);
+  CHECK(same.output == "mtsim run: --json and --csv name the same file " + json + "\n");
+  CHECK_FALSE(exists(json));
+  // An error report that cannot be written is said first, not after the error it would hold.
+  const std::string dir = scratch_dir("error_folder");
+  const CliResult report = mtsim("run " + yaml + " --error-json " + dir);
+  CHECK(report.status == 2);
+  CHECK(report.output ==
+        "mtsim run: " + dir + ": cannot write the error report (--error-json): Is a directory\n");
+}
+
 TEST_CASE("a scenario file name that is not UTF-8 still gives valid JSON") {
   const std::string yaml = scratch("bad\xff.yaml");
   write_file(yaml, kTiny);
