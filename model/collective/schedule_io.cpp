@@ -1,5 +1,6 @@
 #include "model/collective/schedule_io.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -7,7 +8,6 @@
 #include <fstream>
 #include <limits>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -330,11 +330,19 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
     }
     // nlohmann's parse errors say "at line L, column C": the location keeps them as fields.
     ErrorLocation at;
-    const std::regex line_column(R"(at line (\d+), column (\d+))");
-    std::smatch m;
-    if (std::regex_search(what, m, line_column)) {
-      at.line = std::stoi(m[1].str());
-      at.column = std::stoi(m[2].str());
+    const auto number_after = [&what](const std::string& label, std::size_t from) -> int {
+      const std::size_t pos = what.find(label, from);
+      if (pos == std::string::npos) return -1;
+      std::size_t end = pos + label.size();
+      while (end < what.size() && std::isdigit(static_cast<unsigned char>(what[end])) != 0) ++end;
+      const std::size_t digits = end - pos - label.size();
+      return digits == 0 || digits > 9 ? -1 : std::stoi(what.substr(pos + label.size(), digits));
+    };
+    const int line = number_after("at line ", 0);
+    const int column = line < 0 ? -1 : number_after(", column ", what.find("at line "));
+    if (line >= 0 && column >= 0) {
+      at.line = line;
+      at.column = column;
     }
     throw ScheduleError(where + "invalid JSON: " + what, in_file(path, at));
   }

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <regex>
 #include <set>
 #include <string>
 
@@ -97,10 +96,11 @@ TEST_CASE("verification errors of an imported MSCCL file say where each named me
   for (const std::string& e : pair.errors)
     if (both.empty() && e.find("arrivals of messages ") != std::string::npos) both = e;
   REQUIRE_FALSE(both.empty());
-  std::smatch ids;
-  REQUIRE(std::regex_search(both, ids, std::regex(R"(messages (\d+) \(\w+\) and (\d+) \()")));
-  for (const int i : {1, 2}) {
-    const auto id = static_cast<std::size_t>(std::stoi(ids[static_cast<std::size_t>(i)].str()));
+  // "arrivals of messages A (kind) and B (kind) ...": both ids.
+  const std::size_t a_at = both.find("messages ") + 9;
+  const std::size_t b_at = both.find(") and ", a_at) + 6;
+  for (const std::size_t at : {a_at, b_at}) {
+    const auto id = static_cast<std::size_t>(std::stoi(both.substr(at)));
     CHECK_THAT(both,
                Catch::Contains("message " + std::to_string(id) + " is " + race.op_sources[id]));
   }
