@@ -1,6 +1,5 @@
 #include "model/collective/schedule_io.h"
 
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "model/core/json_text.h"
+#include "model/core/parse_integer.h"
 #include "model/core/text_file.h"
 
 namespace mt {
@@ -330,19 +330,15 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
     }
     // nlohmann's parse errors say "at line L, column C": the location keeps them as fields.
     ErrorLocation at;
-    const auto number_after = [&what](const std::string& label, std::size_t from) -> int {
-      const std::size_t pos = what.find(label, from);
-      if (pos == std::string::npos) return -1;
-      std::size_t end = pos + label.size();
-      while (end < what.size() && std::isdigit(static_cast<unsigned char>(what[end])) != 0) ++end;
-      const std::size_t digits = end - pos - label.size();
-      return digits == 0 || digits > 9 ? -1 : std::stoi(what.substr(pos + label.size(), digits));
-    };
-    const int line = number_after("at line ", 0);
-    const int column = line < 0 ? -1 : number_after(", column ", what.find("at line "));
-    if (line >= 0 && column >= 0) {
-      at.line = line;
-      at.column = column;
+    const std::size_t line_at = what.find("at line ");
+    const std::size_t column_at = what.find(", column ", line_at);
+    if (line_at != std::string::npos && column_at != std::string::npos) {
+      const auto line = integer_at(what, line_at + 8);
+      const auto column = integer_at(what, column_at + 9);
+      if (line && column) {
+        at.line = static_cast<int>(*line);
+        at.column = static_cast<int>(*column);
+      }
     }
     throw ScheduleError(where + "invalid JSON: " + what, in_file(path, at));
   }

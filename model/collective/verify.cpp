@@ -1,14 +1,15 @@
 #include "model/collective/verify.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "model/collective/schedule_graph.h"
+#include "model/core/parse_integer.h"
 
 namespace mt {
 
@@ -401,40 +402,26 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   }
 }
 
-// The decimal number at `at` in `text`, or -1 when no digit is there (or it is implausibly long).
-long number_at(const std::string& text, std::size_t at) {
-  std::size_t end = at;
-  while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
-  if (end == at || end - at > 9) return -1;
-  return std::stol(text.substr(at, end - at));
-}
-
 // `error` followed by where the messages it names were written (an imported file's ids are
 // renumbered): "... message 18 ... [message 18 is ring.xml:30: <step s=\"1\"> of gpu 1 tb 0]".
 // Named are the numbers after "message", "messages", "waits for", and ") and N (" (the second
 // of "arrivals of messages A (reduce) and B (broadcast)"). (No std::regex: GCC 12 warns inside
 // its templates under the sanitizer build's -Werror.)
 std::string with_sources(const std::string& error, const std::vector<std::string>& sources) {
-  std::vector<std::pair<std::size_t, long>> found;  // (position, id)
+  std::vector<std::pair<std::size_t, long long>> found;  // (position, id)
   for (const std::string prefix : {"message ", "messages ", "waits for ", ") and "}) {
     for (std::size_t at = error.find(prefix); at != std::string::npos;
          at = error.find(prefix, at + 1)) {
-      const std::size_t digits = at + prefix.size();
-      const long id = number_at(error, digits);
-      if (id < 0) continue;
-      if (prefix == ") and ") {
-        std::size_t end = digits;
-        while (end < error.size() && std::isdigit(static_cast<unsigned char>(error[end])) != 0)
-          ++end;
-        if (error.compare(end, 2, " (") != 0) continue;
-      }
-      found.emplace_back(at, id);
+      std::size_t end = 0;
+      const std::optional<long long> id = integer_at(error, at + prefix.size(), &end);
+      if (!id || (prefix == ") and " && error.compare(end, 2, " (") != 0)) continue;
+      found.emplace_back(at, *id);
     }
   }
   std::sort(found.begin(), found.end());
-  std::vector<long> named;
+  std::vector<long long> named;
   for (const auto& [at, id] : found) {
-    if (id < static_cast<long>(sources.size()) &&
+    if (id < static_cast<long long>(sources.size()) &&
         std::find(named.begin(), named.end(), id) == named.end())
       named.push_back(id);
     if (named.size() == 4) break;  // the first few say where to look

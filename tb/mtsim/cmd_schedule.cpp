@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "model/collective/algorithm.h"
@@ -15,6 +16,7 @@
 #include "model/collective/verify.h"
 #include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
+#include "model/core/parse_integer.h"
 #include "model/run/schedule_analysis.h"
 #include "model/run/table_dump.h"
 #include "tb/mtsim/cli.h"
@@ -131,15 +133,10 @@ int schedule_command(const std::vector<std::string>& args) {
   std::map<std::string, long long> rtl_params;
   for (const std::string& item : rtl_items) {
     const auto eq = item.find('=');
-    long long value = -1;
-    try {
-      std::size_t used = 0;
-      if (eq != std::string::npos) value = std::stoll(item.substr(eq + 1), &used);
-      if (eq != std::string::npos && used != item.size() - eq - 1) value = -1;
-    } catch (const std::exception&) {
-      value = -1;
-    }
-    if (eq == std::string::npos || value < 1)
+    const std::optional<long long> parsed =
+        eq == std::string::npos ? std::nullopt : parse_integer(item.substr(eq + 1));
+    const long long value = parsed ? *parsed : -1;
+    if (value < 1)
       throw UsageError("--rtl-param " + item + ": expected NAME=VALUE with a VALUE >= 1");
     if (!rtl_params.emplace(item.substr(0, eq), value).second)
       throw UsageError("--rtl-param " + item + ": " + item.substr(0, eq) + " is given twice");

@@ -29,6 +29,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include "model/collective/algorithm.h"
+#include "model/core/parse_integer.h"
 #include "model/nic/scheduler_model.h"
 #include "model/nic/table_packer.h"
 #include "model/topology/topology.h"
@@ -331,21 +333,14 @@ const char* const kHelp =
 // The whole of `text` as an integer in [lo, hi], else std::invalid_argument naming `option`.
 long long integer_of(const std::string& option, const std::string& text, long long lo,
                      long long hi = std::numeric_limits<long long>::max()) {
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || text.find_first_of(" \t") != std::string::npos ||
-      v < lo || v > hi)
+  const std::optional<long long> v = mt::parse_integer(text);
+  if (!v || text.find_first_of(" \t") != std::string::npos || *v < lo || *v > hi)
     throw std::invalid_argument(option + " takes an integer from " + std::to_string(lo) +
                                 (hi == std::numeric_limits<long long>::max()
                                      ? std::string(" up")
                                      : " to " + std::to_string(hi)) +
                                 ", got \"" + text + "\"");
-  return v;
+  return *v;
 }
 
 int usage(const std::string& why) {
