@@ -139,18 +139,21 @@ HappensBefore ScheduleGraph::happens_before(std::uint64_t budget_words) const {
   return HappensBefore(schedule_, topological_.order, budget_words);
 }
 
-bool check_ops(const Schedule& s, const OpChecks& checks,
-               const std::function<void(std::string)>& report) {
+bool check_ops(const Schedule& s, const OpChecks& checks, const OpProblem& report) {
   const int n = s.nodes;
   const int m = static_cast<int>(s.ops.size());
   bool ok = true;
-  const auto fail = [&](std::string message) {
-    report(std::move(message));
+  int current = 0;  // the op being checked: every problem below names it
+  const auto fail = [&](std::string message, std::vector<int> others = {}) {
+    std::vector<int> messages{current};
+    messages.insert(messages.end(), others.begin(), others.end());
+    report(std::move(message), std::move(messages));
     ok = false;
   };
   for (int i = 0; i < m; ++i) {
     const Op& op = s.ops[static_cast<std::size_t>(i)];
     const std::string msg = "message " + std::to_string(i);
+    current = i;
     if (op.id != i)
       fail("ops[" + std::to_string(i) + "] has id " + std::to_string(op.id) +
            "; ids must equal the index");
@@ -198,11 +201,12 @@ bool check_ops(const Schedule& s, const OpChecks& checks,
              std::to_string(m - 1) + ")");
       } else if (own->node != op.peer || own->chunk != op.chunk || k == i) {
         fail(msg + " (node " + std::to_string(op.node) + " -> " + std::to_string(op.peer) +
-             ", chunk " + std::to_string(op.chunk) + "): apply_after names message " +
-             std::to_string(k) + " (node " + std::to_string(own->node) + " -> " +
-             std::to_string(own->peer) + ", chunk " + std::to_string(own->chunk) +
-             "); it must name a message node " + std::to_string(op.peer) + " sends with chunk " +
-             std::to_string(op.chunk));
+                 ", chunk " + std::to_string(op.chunk) + "): apply_after names message " +
+                 std::to_string(k) + " (node " + std::to_string(own->node) + " -> " +
+                 std::to_string(own->peer) + ", chunk " + std::to_string(own->chunk) +
+                 "); it must name a message node " + std::to_string(op.peer) +
+                 " sends with chunk " + std::to_string(op.chunk),
+             {k});
       }
     }
     for (const int d : op.deps) {
@@ -211,14 +215,19 @@ bool check_ops(const Schedule& s, const OpChecks& checks,
              ", which does not exist (ids are 0.." + std::to_string(m - 1) + ")");
       } else if (s.ops[static_cast<std::size_t>(d)].peer != op.node) {
         fail(msg + " at node " + std::to_string(op.node) + " depends on message " +
-             std::to_string(d) + ", which is sent to node " +
-             std::to_string(s.ops[static_cast<std::size_t>(d)].peer) + ", not node " +
-             std::to_string(op.node));
+                 std::to_string(d) + ", which is sent to node " +
+                 std::to_string(s.ops[static_cast<std::size_t>(d)].peer) + ", not node " +
+                 std::to_string(op.node),
+             {d});
       }
     }
   }
   if (checks.fields && m > 0) {
     // The declared counts are what tables and reports show: they must be the ones used.
+    const auto fail_counts = [&](std::string message) {
+      report(std::move(message), {});
+      ok = false;
+    };
     int steps = 0;
     int flows = 0;
     for (const Op& op : s.ops) {
@@ -226,18 +235,20 @@ bool check_ops(const Schedule& s, const OpChecks& checks,
       flows = std::max(flows, op.flow + 1);
     }
     if (s.num_steps > steps)
-      fail("num_steps is " + std::to_string(s.num_steps) + " but the messages use steps 0.." +
-           std::to_string(steps - 1) + ": it must be " + std::to_string(steps));
+      fail_counts("num_steps is " + std::to_string(s.num_steps) +
+                  " but the messages use steps 0.." + std::to_string(steps - 1) + ": it must be " +
+                  std::to_string(steps));
     if (s.num_flows > flows)
-      fail("num_flows is " + std::to_string(s.num_flows) + " but the messages use flows 0.." +
-           std::to_string(flows - 1) + ": it must be " + std::to_string(flows));
+      fail_counts("num_flows is " + std::to_string(s.num_flows) +
+                  " but the messages use flows 0.." + std::to_string(flows - 1) + ": it must be " +
+                  std::to_string(flows));
   }
   return ok;
 }
 
 void require_valid_ops(const Schedule& schedule, const OpChecks& checks) {
   std::string first;
-  check_ops(schedule, checks, [&first](std::string message) {
+  check_ops(schedule, checks, [&first](std::string message, std::vector<int>) {
     if (first.empty()) first = std::move(message);
   });
   if (!first.empty()) throw ScheduleError(first);

@@ -84,12 +84,15 @@ struct OpChecks {
   int ports = 0;       ///< > 0: Op::port must be -1 or 0..ports-1
 };
 
+/// One problem check_ops() found: a sentence, and the messages it names that exist (for callers
+/// that say where each was written).
+using OpProblem = std::function<void(std::string sentence, std::vector<int> messages)>;
+
 /// Structural checks of every op, in op order (per op: id, node, peer, chunk, step, flow, port,
-/// kind, then each dependency), each problem passed to `report` as one sentence, e.g. "message 1:
-/// node 7 is out of range 0..6" or "message 4 at node 2 depends on message 0, which is sent to
-/// node 1, not node 2". Returns true when there is none.
-bool check_ops(const Schedule& schedule, const OpChecks& checks,
-               const std::function<void(std::string)>& report);
+/// kind, then each dependency), each problem passed to `report`, e.g. "message 1: node 7 is out
+/// of range 0..6" or "message 4 at node 2 depends on message 0, which is sent to node 1, not
+/// node 2" (messages 4 and 0). Returns true when there is none.
+bool check_ops(const Schedule& schedule, const OpChecks& checks, const OpProblem& report);
 
 /// check_ops() that throws ScheduleError with the first problem.
 void require_valid_ops(const Schedule& schedule, const OpChecks& checks);

@@ -1,5 +1,6 @@
 #include "model/collective/schedule_io.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -14,7 +15,6 @@
 #include <vector>
 
 #include "model/core/json_text.h"
-#include "model/core/parse_integer.h"
 #include "model/core/text_file.h"
 
 namespace mt {
@@ -328,17 +328,15 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
     if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
       what = what.substr(bracket + 2);
     }
-    // nlohmann's parse errors say "at line L, column C": the location keeps them as fields.
+    // A syntax error's place as fields, from the characters read when it stopped (nlohmann
+    // counts a line's columns from 0 after its newline, as its message does).
     ErrorLocation at;
-    const std::size_t line_at = what.find("at line ");
-    const std::size_t column_at = what.find(", column ", line_at);
-    if (line_at != std::string::npos && column_at != std::string::npos) {
-      const auto line = integer_at(what, line_at + 8);
-      const auto column = integer_at(what, column_at + 9);
-      if (line && column) {
-        at.line = static_cast<int>(*line);
-        at.column = static_cast<int>(*column);
-      }
+    if (const auto* parse = dynamic_cast<const Json::parse_error*>(&e)) {
+      const std::size_t read = std::min<std::size_t>(parse->byte, text.size());
+      const std::size_t newline = text.rfind('\n', read == 0 ? 0 : read - 1);
+      at.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + read, '\n'));
+      at.column =
+          static_cast<int>(newline == std::string::npos || read == 0 ? read : read - newline - 1);
     }
     throw ScheduleError(where + "invalid JSON: " + what, in_file(path, at));
   }

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "model/collective/schedule_graph.h"
-#include "model/core/parse_integer.h"
 
 namespace mt {
 
@@ -25,19 +24,26 @@ constexpr std::uint64_t kQueryBytes = 8 + 12 + 4 + 1;
 // Largest replay state (one contributor bitset per node and chunk), 64-bit words (1 GiB).
 constexpr std::uint64_t kReplayLimitWords = std::uint64_t{1} << 27;
 
-/// Error collector that keeps the first kMaxErrors messages and counts the rest.
+/// Error collector that keeps the first kMaxErrors messages and counts the rest. Each error
+/// keeps the ids of the messages it names, so an imported file's errors can say where each was
+/// written.
 class ErrorList {
  public:
-  void add(std::string message) {
+  void add(std::string message, std::vector<int> messages = {}) {
     if (errors_.size() < kMaxErrors) {
-      errors_.push_back(std::move(message));
+      errors_.push_back({std::move(message), std::move(messages)});
     } else {
       ++suppressed_;
     }
   }
   bool empty() const { return errors_.empty(); }
-  std::vector<std::string> take() {
-    std::vector<std::string> result = std::move(errors_);
+  /// The errors as sentences; with `sources` (one per message: where it was written), each
+  /// followed by the places of the first few messages it names, e.g. "... [message 18 is
+  /// ring.xml:30: <step s=\"1\"> of gpu 1 tb 0]".
+  std::vector<std::string> take(const std::vector<std::string>& sources) {
+    std::vector<std::string> result;
+    for (Entry& e : errors_) result.push_back(with_sources(std::move(e), sources));
+    errors_.clear();
     if (suppressed_ > 0) {
       result.push_back("... and " + std::to_string(suppressed_) + " more error(s) not shown");
     }
@@ -45,7 +51,28 @@ class ErrorList {
   }
 
  private:
-  std::vector<std::string> errors_;
+  struct Entry {
+    std::string text;
+    std::vector<int> messages;
+  };
+
+  static std::string with_sources(Entry e, const std::vector<std::string>& sources) {
+    std::vector<int> named;
+    for (const int id : e.messages) {
+      if (id >= 0 && static_cast<std::size_t>(id) < sources.size() &&
+          std::find(named.begin(), named.end(), id) == named.end())
+        named.push_back(id);
+      if (named.size() == 4) break;  // the first few say where to look
+    }
+    if (named.empty()) return std::move(e.text);
+    std::string text = std::move(e.text) + " [";
+    for (std::size_t i = 0; i < named.size(); ++i)
+      text += (i ? "; message " : "message ") + std::to_string(named[i]) + " is " +
+              sources[static_cast<std::size_t>(named[i])];
+    return text + "]";
+  }
+
+  std::vector<Entry> errors_;
   size_t suppressed_ = 0;
 };
 
@@ -79,7 +106,9 @@ bool check_structure(const Schedule& s, const Topology& t, ErrorList& errors) {
   }
   OpChecks checks;
   checks.ports = std::max(1, t.ports_per_node());
-  return check_ops(s, checks, [&errors](std::string message) { errors.add(std::move(message)); });
+  return check_ops(s, checks, [&errors](std::string message, std::vector<int> messages) {
+    errors.add(std::move(message), std::move(messages));
+  });
 }
 
 // Validates explicit paths and lists every (step, directed link) used by two or more messages.
@@ -99,24 +128,27 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
       for (int l : op.path) {
         if (l < 0 || l >= num_links) {
           errors.add("message " + std::to_string(op.id) + ": path link " + std::to_string(l) +
-                     " does not exist (links are 0.." + std::to_string(num_links - 1) + ")");
+                         " does not exist (links are 0.." + std::to_string(num_links - 1) + ")",
+                     {op.id});
           good = false;
           break;
         }
         if (t.link(l).src != cur) {
           errors.add("message " + std::to_string(op.id) + ": path from node " +
-                     std::to_string(op.node) + " to node " + std::to_string(op.peer) +
-                     " is not connected: link " + std::to_string(l) + " leaves vertex " +
-                     std::to_string(t.link(l).src) + ", expected vertex " + std::to_string(cur));
+                         std::to_string(op.node) + " to node " + std::to_string(op.peer) +
+                         " is not connected: link " + std::to_string(l) + " leaves vertex " +
+                         std::to_string(t.link(l).src) + ", expected vertex " + std::to_string(cur),
+                     {op.id});
           good = false;
           break;
         }
         if (std::find(taken.begin(), taken.end(), l) != taken.end()) {
           errors.add("message " + std::to_string(op.id) + ": path from node " +
-                     std::to_string(op.node) + " to node " + std::to_string(op.peer) +
-                     " takes link " + std::to_string(l) + " (" + std::to_string(t.link(l).src) +
-                     "->" + std::to_string(t.link(l).dst) +
-                     ") twice: the packet would wait for a channel it holds (a deadlock)");
+                         std::to_string(op.node) + " to node " + std::to_string(op.peer) +
+                         " takes link " + std::to_string(l) + " (" + std::to_string(t.link(l).src) +
+                         "->" + std::to_string(t.link(l).dst) +
+                         ") twice: the packet would wait for a channel it holds (a deadlock)",
+                     {op.id});
           good = false;
           break;
         }
@@ -125,8 +157,9 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
       }
       if (good && cur != op.peer) {
         errors.add("message " + std::to_string(op.id) + ": path from node " +
-                   std::to_string(op.node) + " ends at vertex " + std::to_string(cur) +
-                   ", not at peer " + std::to_string(op.peer));
+                       std::to_string(op.node) + " ends at vertex " + std::to_string(cur) +
+                       ", not at peer " + std::to_string(op.peer),
+                   {op.id});
         good = false;
       }
       if (!good) {
@@ -288,13 +321,15 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
         "node " + std::to_string(a.peer) + " chunk " + std::to_string(a.chunk) + ": ";
     if (c.arrival_pair) {
       errors.add(where + "arrivals of messages " + std::to_string(std::min(a.id, b.id)) + " (" +
-                 to_string(s.ops[static_cast<size_t>(std::min(a.id, b.id))].kind) + ") and " +
-                 std::to_string(std::max(a.id, b.id)) + " (" +
-                 to_string(s.ops[static_cast<size_t>(std::max(a.id, b.id))].kind) +
-                 ") are unordered: the final value depends on timing");
+                     to_string(s.ops[static_cast<size_t>(std::min(a.id, b.id))].kind) + ") and " +
+                     std::to_string(std::max(a.id, b.id)) + " (" +
+                     to_string(s.ops[static_cast<size_t>(std::max(a.id, b.id))].kind) +
+                     ") are unordered: the final value depends on timing",
+                 {std::min(a.id, b.id), std::max(a.id, b.id)});
     } else {
       errors.add(where + "arrival of message " + std::to_string(a.id) + " and issue of message " +
-                 std::to_string(b.id) + " are unordered: the value sent depends on timing");
+                     std::to_string(b.id) + " are unordered: the value sent depends on timing",
+                 {a.id, b.id});
     }
     ok = false;
   }
@@ -350,9 +385,10 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
     }
     if (!twice.empty()) {
       errors.add("node " + std::to_string(op.peer) + " chunk " + std::to_string(op.chunk) +
-                 ": contribution" + (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
-                 (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " +
-                 std::to_string(op.id) + "; already held)");
+                     ": contribution" + (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
+                     (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " +
+                     std::to_string(op.id) + "; already held)",
+                 {op.id});
       ok = false;
     }
   };
@@ -402,38 +438,6 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   }
 }
 
-// `error` followed by where the messages it names were written (an imported file's ids are
-// renumbered): "... message 18 ... [message 18 is ring.xml:30: <step s=\"1\"> of gpu 1 tb 0]".
-// Named are the numbers after "message", "messages", "waits for", and ") and N (" (the second
-// of "arrivals of messages A (reduce) and B (broadcast)"). (No std::regex: GCC 12 warns inside
-// its templates under the sanitizer build's -Werror.)
-std::string with_sources(const std::string& error, const std::vector<std::string>& sources) {
-  std::vector<std::pair<std::size_t, long long>> found;  // (position, id)
-  for (const std::string prefix : {"message ", "messages ", "waits for ", ") and "}) {
-    for (std::size_t at = error.find(prefix); at != std::string::npos;
-         at = error.find(prefix, at + 1)) {
-      std::size_t end = 0;
-      const std::optional<long long> id = integer_at(error, at + prefix.size(), &end);
-      if (!id || (prefix == ") and " && error.compare(end, 2, " (") != 0)) continue;
-      found.emplace_back(at, *id);
-    }
-  }
-  std::sort(found.begin(), found.end());
-  std::vector<long long> named;
-  for (const auto& [at, id] : found) {
-    if (id < static_cast<long long>(sources.size()) &&
-        std::find(named.begin(), named.end(), id) == named.end())
-      named.push_back(id);
-    if (named.size() == 4) break;  // the first few say where to look
-  }
-  if (named.empty()) return error;
-  std::string text = error + " [";
-  for (std::size_t i = 0; i < named.size(); ++i)
-    text += (i ? "; message " : "message ") + std::to_string(named[i]) + " is " +
-            sources[static_cast<std::size_t>(named[i])];
-  return text + "]";
-}
-
 }  // namespace
 
 VerifyReport verify(const Schedule& schedule, const Topology& topology) {
@@ -456,15 +460,14 @@ VerifyReport verify(const Schedule& schedule, const Topology& topology) {
         ok = false;
       }
     } else {
-      errors.add(topological.cycle_text());
+      errors.add(topological.cycle_text(), topological.cycle);
       if (topological.stuck > 0) errors.add(topological.stuck_text());
       ok = false;
     }
   }
-  report.errors = errors.take();
-  if (schedule.op_sources.size() == schedule.ops.size()) {
-    for (std::string& error : report.errors) error = with_sources(error, schedule.op_sources);
-  }
+  // An imported file's errors say where each message they name was written.
+  const bool sourced = schedule.op_sources.size() == schedule.ops.size();
+  report.errors = errors.take(sourced ? schedule.op_sources : std::vector<std::string>{});
   report.ok = ok && report.errors.empty();
   report.first_error = report.errors.empty() ? std::string() : report.errors.front();
   return report;

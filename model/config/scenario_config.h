@@ -178,16 +178,16 @@ struct ScenarioConfig {
   OutputConfig output;
 };
 
-/// The cost model's parameters of the scenario's network (router pipeline per hop, packet, head
-/// and flit bytes) for a NIC with `flow_control` (message: one head per message): what the
-/// results' estimate and bounds and `auto`'s ranking use.
-inline CostParams cost_params_of(const ScenarioConfig& scenario, FlowControl flow_control) {
+/// The cost model's parameters of a network with `router` for `nic` (packet, head and flit
+/// bytes; message flow control: one head per message; its auto modes already resolved): what
+/// the results' estimate and bounds and `auto`'s ranking use.
+inline CostParams cost_params_of(const RouterConfig& router, const NicConfig& nic) {
   CostParams cost;
-  cost.per_hop_cycles = scenario.router.pipeline_cycles;
-  cost.packet_bytes = scenario.nic.packet_bytes;
-  cost.head_flit_bytes = scenario.nic.head_flit_bytes;
-  cost.flit_bytes = scenario.nic.flit_bytes;
-  cost.head_per_message = flow_control == FlowControl::kMessage;
+  cost.per_hop_cycles = router.pipeline_cycles;
+  cost.packet_bytes = nic.packet_bytes;
+  cost.head_flit_bytes = nic.head_flit_bytes;
+  cost.flit_bytes = nic.flit_bytes;
+  cost.head_per_message = nic.flow_control == FlowControl::kMessage;
   return cost;
 }
 

@@ -1,6 +1,7 @@
 #include "model/config/scenario_loader.h"
 
 #include <limits>
+#include <optional>
 
 #include "model/collective/byte_size.h"
 #include "model/config/scenario_overrides.h"
@@ -14,7 +15,7 @@ namespace {
 // Cross-key rules of one NIC: the scenario's (`run` null), or an algorithm entry's with its
 // overrides (named by the entry's position).
 void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
-               const NicConfig& c, const RouterConfig& router) {
+               const NicConfig& c, const RouterConfig& router, const Topology& topology) {
   const auto fail = [&](const std::string& key, const std::string& what) {
     if (run == nullptr) r.fail_at(root, "nic." + key, what);
     ErrorLocation at = run->location;  // the entry's place, the key inside its nic
@@ -25,7 +26,20 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
     fail("packet_bytes", std::to_string(c.packet_bytes) +
                              " is not a whole number of 4-byte elements (the reduction unit adds "
                              "fp32/int32 elements; a packet carries whole ones)");
+  // Virtual cut-through moves whole packets: a router buffer must hold one.
   const int packet_flits = (c.packet_bytes + c.head_flit_bytes + c.flit_bytes - 1) / c.flit_bytes;
+  if (packet_flits > router.buffer_flits) {
+    const std::string packet = "one packet of " + std::to_string(packet_flits) +
+                               " flits (nic.packet_bytes + nic.head_flit_bytes)";
+    if (run == nullptr)
+      r.fail(root, "router.buffer_flits",
+             std::to_string(router.buffer_flits) + " flits cannot hold " + packet);
+    fail("packet_bytes", std::to_string(c.packet_bytes) + ": router.buffer_flits " +
+                             std::to_string(router.buffer_flits) + " cannot hold " + packet);
+  }
+  if (c.port_binding == PortBinding::kAny && !topology.is_direct())
+    fail("port_binding", "any needs a direct topology: on " + topology.name() +
+                             " each NIC port is its own link to a switch (use route)");
   if (c.receive_vcs > 0 && router.vcs * router.buffer_flits / c.receive_vcs < packet_flits)
     fail("receive_vcs", std::to_string(c.receive_vcs) + " VCs of a receive port's " +
                             std::to_string(router.vcs * router.buffer_flits) +
@@ -119,7 +133,10 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
                if (key == "output")
                  r.each_key(v, p, {"json", "csv"},
                             [&](const std::string& k, const YAML::Node& o, const std::string& op) {
-                              (k == "json" ? s.output.json : s.output.csv) = r.text(o, op);
+                              const std::string path = r.text(o, op);
+                              if (path.empty())
+                                r.fail(o, op, "empty path (leave the key out to write no file)");
+                              (k == "json" ? s.output.json : s.output.csv) = path;
                             });
              });
   if (!has_topology) r.fail(root, "topology", "missing: every scenario needs a topology");
@@ -135,27 +152,19 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
   if (s.collective.algorithms.empty())
     r.fail(root, "collective.algorithms", "missing: list at least one algorithm");
 
-  // Cross-key checks: the topology must exist with this port count, and buffers must hold a
-  // whole packet (virtual cut-through moves whole packets).
+  // Cross-key checks: the topology must exist with this port count and its routing's virtual
+  // channels; every NIC (the scenario's, each entry's) must fit the routers and the topology.
+  std::optional<Topology> topology;
   try {
-    const Topology topology(s.topology);
-    if (topology.kind() == TopologyKind::kTorus && s.router.vcs < 2)
+    topology.emplace(s.topology);
+    if (topology->kind() == TopologyKind::kTorus && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a torus needs at least 2 virtual channels (dateline deadlock avoidance)");
-    if (topology.kind() == TopologyKind::kRing && topology.nodes() >= 3 && s.router.vcs < 2)
+    if (topology->kind() == TopologyKind::kRing && topology->nodes() >= 3 && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a ring of 3 or more nodes needs at least 2 virtual channels (dateline deadlock "
              "avoidance on its wraparound link)");
-    if (!topology.is_direct()) {
-      const auto any_port = [](const NicConfig& c) { return c.port_binding == PortBinding::kAny; };
-      bool any = any_port(s.nic);
-      for (const auto& a : s.collective.algorithms) any = any || any_port(a.nic);
-      if (any)
-        r.fail(root, "nic.port_binding",
-               "any needs a direct topology: on " + topology.name() +
-                   " each NIC port is its own link to a switch (use route)");
-    }
-    if (topology.kind() == TopologyKind::kBiGraph && s.router.vcs < 2)
+    if (topology->kind() == TopologyKind::kBiGraph && s.router.vcs < 2)
       r.fail(root, "router.vcs",
              "a bigraph needs at least 2 virtual channels (hop classes: routes turn between the "
              "switch halves)");
@@ -168,14 +177,8 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
   } catch (const TopologyError& e) {
     r.fail(topology_node, "topology", e.what());
   }
-  const int packet_flits =
-      (s.nic.packet_bytes + s.nic.head_flit_bytes + s.nic.flit_bytes - 1) / s.nic.flit_bytes;
-  if (packet_flits > s.router.buffer_flits)
-    r.fail(root, "router.buffer_flits",
-           std::to_string(s.router.buffer_flits) + " flits cannot hold one packet of " +
-               std::to_string(packet_flits) + " flits (nic.packet_bytes + nic.head_flit_bytes)");
-  check_nic(r, root, nullptr, s.nic, s.router);
-  for (const auto& a : s.collective.algorithms) check_nic(r, root, &a, a.nic, s.router);
+  check_nic(r, root, nullptr, s.nic, s.router, *topology);
+  for (const auto& a : s.collective.algorithms) check_nic(r, root, &a, a.nic, s.router, *topology);
   check_representable(r, root, s);
 }
 
@@ -184,6 +187,15 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
                                   const std::vector<std::string>& overrides) {
   YAML::Node root = parse_yaml(text, source_name);
+  // A `--set topology.KEY=...` expands the file's spec string into a mapping: a bad string is
+  // the file's error, said at its place before any override touches it.
+  if (root.IsMap() && root["topology"].IsScalar()) {
+    try {
+      parse_topology_spec(root["topology"].Scalar());
+    } catch (const TopologyError& e) {
+      YamlReader(source_name, {}).fail(root["topology"], "topology", e.what());
+    }
+  }
   std::map<std::string, std::string> overridden;
   try {
     for (const auto& o : overrides) apply_override(root, o, overridden);

@@ -178,9 +178,9 @@ void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& pa
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
                if (key == "step_order") {
-                 c.step_order = r.text(v, p) == "auto" ? StepOrder::kAuto
-                                : r.boolean(v, p)      ? StepOrder::kOn
-                                                       : StepOrder::kOff;
+                 c.step_order = r.text(v, p) == "auto"                   ? StepOrder::kAuto
+                                : r.boolean(v, p, "auto, true or false") ? StepOrder::kOn
+                                                                         : StepOrder::kOff;
                }
                if (key == "decision_latency_cycles")
                  c.decision_latency_cycles = r.integer32(v, p, 2, 1000);

@@ -181,19 +181,20 @@ double YamlReader::real(const YAML::Node& n, const std::string& path, double lo,
   return v;
 }
 
-bool YamlReader::boolean(const YAML::Node& n, const std::string& path) const {
-  const std::string s = scalar(n, path, "true or false");
+bool YamlReader::boolean(const YAML::Node& n, const std::string& path,
+                         const std::string& expected) const {
+  const std::string s = scalar(n, path, expected.c_str());
   // A quoted scalar is a string in YAML, whatever it says ("false" would read as true in many
   // tools): refused. Plain ones: YAML 1.2's true/false in its three spellings, and YAML 1.1's
   // yes/no/on/off, which yaml-cpp and many files use.
   if (n.Tag() == "!")
     fail(n, path,
-         "expected true or false, got the quoted string \"" + s + "\" (write it unquoted)");
+         "expected " + expected + ", got the quoted string \"" + s + "\" (write it unquoted)");
   for (const char* t : {"true", "True", "TRUE", "yes", "on"})
     if (s == t) return true;
   for (const char* f : {"false", "False", "FALSE", "no", "off"})
     if (s == f) return false;
-  fail(n, path, "expected true or false, got \"" + s + "\"");
+  fail(n, path, "expected " + expected + ", got \"" + s + "\"");
 }
 
 std::string YamlReader::choice(const YAML::Node& n, const std::string& path,

@@ -58,7 +58,9 @@ class YamlReader {
   /// A finite number in [lo, hi], or (lo, hi] when `lo_open`.
   double real(const YAML::Node& n, const std::string& path, double lo, double hi,
               bool lo_open) const;
-  bool boolean(const YAML::Node& n, const std::string& path) const;
+  /// An unquoted YAML boolean; `expected` says what the key accepts in an error.
+  bool boolean(const YAML::Node& n, const std::string& path,
+               const std::string& expected = "true or false") const;
   /// One of `allowed`, else "\"x\" is not one of: a, b".
   std::string choice(const YAML::Node& n, const std::string& path,
                      const std::vector<std::string>& allowed) const;

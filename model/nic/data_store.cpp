@@ -69,10 +69,13 @@ struct Pattern {
   std::uint64_t modulus;
 };
 
-Pattern pattern_of(Dtype dtype) {
-  // int32: < 2^20, the sum of 1024 nodes stays below 2^30. fp32: < 2^14, every partial sum of
-  // 1024 nodes is an integer below 2^24, exact in fp32.
-  return dtype == Dtype::kInt32 ? Pattern{1000003u, 7u, 1048573u} : Pattern{7919u, 13u, 16381u};
+Pattern pattern_of(Dtype dtype, int nodes) {
+  // int32: below 2^20; its sums wrap modulo 2^32 as the expected ones do, exact in any order.
+  // fp32: every partial sum must be an integer below 2^24, exact in fp32 in any order: values
+  // below 2^14 up to 1024 nodes, below 2^24 / nodes beyond (4096 at 4096 nodes).
+  if (dtype == Dtype::kInt32) return Pattern{1000003u, 7u, 1048573u};
+  const auto modulus = nodes <= 1024 ? 16381u : (1u << 24) / static_cast<std::uint32_t>(nodes);
+  return Pattern{7919u, 13u, modulus};
 }
 
 }  // namespace
@@ -117,7 +120,7 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
   chunk_offset_[static_cast<std::size_t>(num_chunks)] = index_.size();
   // The pattern's element term (element * element_mul) % modulus, one step of the pattern per
   // element over runs of consecutive elements.
-  const Pattern p = pattern_of(dtype_);
+  const Pattern p = pattern_of(dtype_, nodes_);
   element_term_.resize(index_.size());
   std::uint64_t t = 0;
   for (std::size_t j = 0; j < index_.size(); ++j) {
@@ -135,15 +138,15 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
   }
 }
 
-double DataStore::initial_value(Dtype dtype, int node, std::uint64_t element) {
-  const Pattern p = pattern_of(dtype);
+double DataStore::initial_value(Dtype dtype, int nodes, int node, std::uint64_t element) {
+  const Pattern p = pattern_of(dtype, nodes);
   const auto u = static_cast<std::uint64_t>(node) + 1;
   return static_cast<double>((u * p.node_mul + element * p.element_mul) % p.modulus);
 }
 
 void DataStore::initial_row(int node, BulkVector<std::uint32_t>& row) const {
   // (u * node_mul + element * element_mul) % modulus = (node term + element term) % modulus.
-  const Pattern p = pattern_of(dtype_);
+  const Pattern p = pattern_of(dtype_, nodes_);
   const auto node_term =
       static_cast<std::uint32_t>((static_cast<std::uint64_t>(node) + 1) * p.node_mul % p.modulus);
   const auto modulus = static_cast<std::uint32_t>(p.modulus);
@@ -235,6 +238,7 @@ std::string DataStore::check() const {
   }
   std::uint64_t differ = 0;
   std::ostringstream first;
+  first.precision(10);  // fp32's integers below 2^24 in full, so a mismatch shows its digits
   for (int u = 0; u < nodes_; ++u) {
     const BulkVector<std::uint32_t>& buffer = buffers_[static_cast<std::size_t>(u)];
     for (std::size_t j = 0; j < index_.size(); ++j) {

@@ -57,9 +57,9 @@ class DataStore {
   /// Elements tracked per node.
   std::uint64_t tracked() const { return index_.size(); }
 
-  /// Initial value of element `element` of node `node`: small integers, so that the sum over
-  /// 1024 nodes is exact in int32 and in fp32.
-  static double initial_value(Dtype dtype, int node, std::uint64_t element);
+  /// Initial value of element `element` of node `node` of `nodes`: small integers, so that the
+  /// sum over all nodes is exact in int32 and in fp32 (up to 4096 nodes).
+  static double initial_value(Dtype dtype, int nodes, int node, std::uint64_t element);
 
   /// Copies node's tracked elements of `chunk`; returns a handle for apply() (-1 in off mode).
   int snapshot(int node, int chunk);

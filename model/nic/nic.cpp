@@ -85,9 +85,10 @@ int Nic::flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes) {
   return (payload_bytes + head_flit_bytes + flit_bytes - 1) / flit_bytes;
 }
 
-std::uint64_t Nic::reduce_cycles(int elements, double elems_per_cycle) {
-  if (elements <= 0) return 0;
-  return static_cast<std::uint64_t>(std::ceil(elements / elems_per_cycle - 1e-9));
+std::uint64_t Nic::reduce_cycles(std::uint64_t elements, double elems_per_cycle) {
+  if (elements == 0) return 0;
+  return static_cast<std::uint64_t>(
+      std::ceil(static_cast<double>(elements) / elems_per_cycle - 1e-9));
 }
 
 void Nic::process() {

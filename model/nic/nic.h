@@ -152,7 +152,7 @@ class Nic : public sc_core::sc_module {
   /// Wire flits of a packet carrying `payload_bytes`.
   static int flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes);
   /// Reduction unit cycles for `elements` elements at `elems_per_cycle` (ceil; 0 elements: 0).
-  static std::uint64_t reduce_cycles(int elements, double elems_per_cycle);
+  static std::uint64_t reduce_cycles(std::uint64_t elements, double elems_per_cycle);
 
  private:
   // A started message keeps what each of its packets' headers needs, so sending a packet reads

@@ -37,8 +37,10 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
   }
   const bool per_packet =
       packet.kind == OpKind::kReduce && !params_.reduce_whole_messages && !record.staged;
-  const std::uint64_t cycles =
-      per_packet ? reduce_cycles(packet.elements, params_.reduce_elems_per_cycle) : 0;
+  const std::uint64_t cycles = per_packet
+                                   ? reduce_cycles(static_cast<std::uint64_t>(packet.elements),
+                                                   params_.reduce_elems_per_cycle)
+                                   : 0;
   // Packets leave the receive buffer in arrival order (the deque stays sorted by cycle).
   land_free_ = std::max(tail, land_free_) + cycles;
   if (per_packet) reduce_free_ = land_free_;
@@ -91,8 +93,8 @@ void Nic::aggregate(int message, int counter, std::uint64_t now) {
   const MessageRecord& record = (*env_.messages)[static_cast<std::size_t>(message)];
   if (record.staged) staged_bytes_ -= record.bytes;  // the reduction unit takes it
   const bool reduce = env_.schedule->ops[static_cast<std::size_t>(message)].kind == OpKind::kReduce;
-  const int elements = static_cast<int>((record.bytes + params_.element_bytes - 1) /
-                                        static_cast<std::uint64_t>(params_.element_bytes));
+  const std::uint64_t elements = (record.bytes + params_.element_bytes - 1) /
+                                 static_cast<std::uint64_t>(params_.element_bytes);
   reduce_free_ = std::max(now, reduce_free_) +
                  (reduce ? reduce_cycles(elements, params_.reduce_elems_per_cycle) : 0);
   aggregating_.push_back(Aggregation{reduce_free_, message, counter});

@@ -29,7 +29,8 @@ void check_inputs(const Schedule& schedule, const std::vector<int>& ports, int n
   }
   OpChecks references;
   references.fields = false;
-  check_ops(schedule, references, [](std::string message) { throw TableError(message); });
+  check_ops(schedule, references,
+            [](std::string message, std::vector<int>) { throw TableError(message); });
   for (const Op& op : schedule.ops) {
     const int p = ports[static_cast<std::size_t>(op.id)];
     if (p < 0 || p >= num_ports) {

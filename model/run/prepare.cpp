@@ -76,7 +76,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   try {
     BuildContext context;  // the size (for schedules sized by it) and the scenario's network
     context.bytes = only_bytes;
-    context.cost = cost_params_of(scenario, p.nic.nic.flow_control);
+    context.cost = cost_params_of(scenario.router, p.nic.nic);
     context.hardware_issue = p.nic.nic.issue == IssueMode::kHardware;
     p.schedule = build_schedule(run.name, *p.topology, params, context);
   } catch (const AlgorithmError& e) {

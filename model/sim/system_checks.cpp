@@ -87,16 +87,6 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
                   what + ": dependency " + std::to_string(dep) + " out of range");
     }
   }
-  if (!topology.is_direct()) {
-    for (int u = 0; u < topology.nodes(); ++u) {
-      sim_require(static_cast<int>(topology.out_links(u).size()) == topology.ports_per_node() &&
-                      static_cast<int>(topology.in_links(u).size()) == topology.ports_per_node(),
-                  "endpoint " + std::to_string(u) + " has " +
-                      std::to_string(topology.out_links(u).size()) + " links but " +
-                      std::to_string(topology.ports_per_node()) +
-                      " NIC ports (switched topologies need one port per link)");
-    }
-  }
 }
 
 }  // namespace mt

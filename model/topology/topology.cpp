@@ -161,6 +161,22 @@ Topology::Topology(const TopologyConfig& config) : config_(config) {
   } else {
     ports_per_node_ = is_direct() ? max_endpoint_links : 1;
   }
+  // Behind a switch each NIC port drives its own link to the network, so every endpoint needs
+  // exactly one link per port (only a custom topology can break this).
+  if (!is_direct()) {
+    for (int u = 0; u < nodes_; ++u) {
+      const int links = static_cast<int>(out_[static_cast<size_t>(u)].size());
+      if (links == ports_per_node_) continue;
+      const bool alike = std::all_of(out_.begin(), out_.begin() + nodes_,
+                                     [&](const auto& out) { return out.size() == out_[0].size(); });
+      throw TopologyError("endpoint " + std::to_string(u) + " has " + std::to_string(links) +
+                          " network links but " + std::to_string(ports_per_node_) +
+                          " NIC port(s); on a topology with switches each NIC port drives one "
+                          "link, so every endpoint needs one link per port" +
+                          (alike ? " (set nic.ports: " + std::to_string(links) + ")"
+                                 : " (give every endpoint the same number of links)"));
+    }
+  }
 }
 
 int Topology::link_between(int u, int v) const {

@@ -22,8 +22,17 @@ std::optional<po::variables_map> parse_command(const std::vector<std::string>& a
                                                const std::string& help_footer) {
   po::positional_options_description positionals;
   if (positional != nullptr) positionals.add(positional, 1);
+  const po::parsed_options parsed =
+      po::command_line_parser(args).options(options).positional(positionals).run();
+  // An empty value (`--json ""`, an unset shell variable) would read as "not given" further on:
+  // no option of mtsim means anything by it.
+  for (const po::option& o : parsed.options)
+    for (const std::string& v : o.value)
+      if (v.empty())
+        throw UsageError(o.position_key >= 0 ? "empty " + o.string_key + " argument"
+                                             : "--" + o.string_key + ": empty value");
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(options).positional(positionals).run(), vm);
+  po::store(parsed, vm);
   po::notify(vm);
   if (vm.count("help") == 0) return vm;
   std::cout << options << help_footer;

@@ -170,6 +170,22 @@ TEST_CASE("an output path that is a folder stops the run before simulating") {
                           "/no/such): No such file or directory\n");
 }
 
+TEST_CASE("an empty path is refused instead of read as no file") {
+  const std::string yaml = scratch("tiny.yaml");
+  write_file(yaml, kTiny);
+  const CliResult option = mtsim("run " + yaml + " --json ''");
+  CHECK(option.status == 2);
+  CHECK(option.output == "mtsim run: --json: empty value\n");
+  const CliResult positional = mtsim("run ''");
+  CHECK(positional.status == 2);
+  CHECK(positional.output == "mtsim run: empty scenario argument\n");
+  const CliResult key = mtsim("run " + yaml + " --set 'output={csv: \"\"}'");
+  CHECK(key.status == 2);
+  CHECK(key.output ==
+        "mtsim: --set output={csv: \"\"}: output.csv: empty path (leave the key out to write no "
+        "file)\n");
+}
+
 TEST_CASE("outputs that would lose each other or the error stop the run before simulating") {
   const std::string yaml = scratch("tiny.yaml");
   write_file(yaml, kTiny);

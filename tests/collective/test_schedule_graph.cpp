@@ -103,9 +103,13 @@ TEST_CASE("structural checks name each problem, in op order", "[schedule_graph]"
   s.ops[5].port = 4;        // port out of range
   s.ops[6].deps = {4, 42};  // 4 goes to node 2, not 1; 42 does not exist
   std::vector<std::string> errors;
+  std::vector<std::vector<int>> named;  // the messages each problem names that exist
   mt::OpChecks checks;
   checks.ports = 4;
-  CHECK_FALSE(mt::check_ops(s, checks, [&](std::string e) { errors.push_back(e); }));
+  CHECK_FALSE(mt::check_ops(s, checks, [&](std::string e, std::vector<int> messages) {
+    errors.push_back(e);
+    named.push_back(messages);
+  }));
   CHECK(errors == std::vector<std::string>{
                       "message 0: peer 9 is out of range 0..3", "message 2: node 0 sends to itself",
                       "message 3 at node 0 depends on message 0, which is sent to node 9, not "
@@ -119,16 +123,19 @@ TEST_CASE("structural checks name each problem, in op order", "[schedule_graph]"
                       "message 6 at node 1 depends on message 4, which is sent to node 2, not "
                       "node 1",
                       "message 6 depends on message 42, which does not exist (ids are 0..6)"});
+  CHECK(named ==
+        std::vector<std::vector<int>>{{0}, {2}, {3, 0}, {4}, {4, 0}, {5}, {5, 0}, {6, 4}, {6}});
   // References only: the chunk and the port are not looked at.
   errors.clear();
   mt::OpChecks references;
   references.fields = false;
-  CHECK_FALSE(mt::check_ops(s, references, [&](std::string e) { errors.push_back(e); }));
+  CHECK_FALSE(
+      mt::check_ops(s, references, [&](std::string e, std::vector<int>) { errors.push_back(e); }));
   CHECK(errors.size() == 7);
   CHECK_THROWS_WITH(mt::require_valid_ops(s, references), "message 0: peer 9 is out of range 0..3");
   CHECK_THROWS_WITH(mt::ScheduleGraph(s),
                     "message 6 depends on message 42, which does not exist (ids are 0..6)");
-  CHECK(mt::check_ops(star(), checks, [](std::string) {}));
+  CHECK(mt::check_ops(star(), checks, [](std::string, std::vector<int>) {}));
 }
 
 // Receive staging: 0: 0->1 and 1: 1->0 exchange chunk 0, each staged behind the other; 2: 1->2
@@ -164,7 +171,8 @@ TEST_CASE("receive staging orders issues without claiming an arrival", "[schedul
   bad.ops[1].apply_after = 2;  // 2 is node 1's, but it goes to node 0: 1 -> 0's receiver is 0
   bad.ops[2].apply_after = 2;
   std::vector<std::string> errors;
-  CHECK_FALSE(mt::check_ops(bad, {}, [&](std::string e) { errors.push_back(e); }));
+  CHECK_FALSE(
+      mt::check_ops(bad, {}, [&](std::string e, std::vector<int>) { errors.push_back(e); }));
   CHECK(errors == std::vector<std::string>{
                       "message 0: apply_after 7 is neither -1 nor a message id (0..2)",
                       "message 1 (node 1 -> 0, chunk 0): apply_after names message 2 (node 1 -> "

@@ -25,8 +25,8 @@ void two_node_allreduce(DataStore& data) {
 TEST_CASE("full mode sums int32 exactly", "[nic][data]") {
   DataStore data(DataMode::kFull, Dtype::kInt32, 2, 1, 10);
   CHECK(data.tracked() == 10);
-  const double v0 = DataStore::initial_value(Dtype::kInt32, 0, 3);
-  const double v1 = DataStore::initial_value(Dtype::kInt32, 1, 3);
+  const double v0 = DataStore::initial_value(Dtype::kInt32, 2, 0, 3);
+  const double v1 = DataStore::initial_value(Dtype::kInt32, 2, 1, 3);
   CHECK(v0 == (1 * 1000003 + 3 * 7) % 1048573);
   CHECK(data.value(1, 3) == v1);
   CHECK_FALSE(data.check().empty());
@@ -40,8 +40,8 @@ TEST_CASE("a missing broadcast is reported with node, element and chunk", "[nic]
   DataStore data(DataMode::kFull, Dtype::kFp32, 2, 2, 8);
   const int a = data.snapshot(0, 1);
   data.apply(1, 1, OpKind::kReduce, a);
-  const double v0 = DataStore::initial_value(Dtype::kFp32, 0, 0);
-  const double v1 = DataStore::initial_value(Dtype::kFp32, 1, 0);
+  const double v0 = DataStore::initial_value(Dtype::kFp32, 2, 0, 0);
+  const double v1 = DataStore::initial_value(Dtype::kFp32, 2, 1, 0);
   // Chunk 0 (elements 0..3) was never exchanged: node 0 element 0 is the first mismatch; chunk 1
   // of node 0 also differs: 4 + 4 + 4 = 12 elements.
   std::ostringstream expected;
@@ -50,27 +50,28 @@ TEST_CASE("a missing broadcast is reported with node, element and chunk", "[nic]
   CHECK(data.check() == expected.str());
 }
 
-TEST_CASE("fp32 sums over 1024 nodes stay exact", "[nic][data]") {
-  // A chain reduce 0 -> 1 -> ... -> 1023 then a broadcast from 1023: every node must hold the
-  // exact integer sum of the 1024 initial values of each element, accumulated in fp32.
-  constexpr int kNodes = 1024;
-  constexpr std::uint64_t kElements = 256;
-  DataStore data(DataMode::kFull, Dtype::kFp32, kNodes, 1, kElements);
-  for (int u = 0; u + 1 < kNodes; ++u) data.apply(u + 1, 0, OpKind::kReduce, data.snapshot(u, 0));
-  for (int u = 0; u + 1 < kNodes; ++u)
-    data.apply(u, 0, OpKind::kBroadcast, data.snapshot(kNodes - 1, 0));
-  CHECK(data.check().empty());
-  std::int64_t largest = 0;
-  for (std::uint64_t e = 0; e < kElements; ++e) {
-    std::int64_t exact = 0;
-    for (int u = 0; u < kNodes; ++u)
-      exact += static_cast<std::int64_t>(DataStore::initial_value(Dtype::kFp32, u, e));
-    largest = std::max(largest, exact);
-    CHECK(data.value(0, e) == static_cast<double>(exact));
-    CHECK(data.value(kNodes - 1, e) == static_cast<double>(exact));
+TEST_CASE("fp32 sums over 1024 and 4096 nodes stay exact", "[nic][data]") {
+  // A chain reduce 0 -> 1 -> ... -> N-1 then a broadcast from N-1: every node must hold the
+  // exact integer sum of the N initial values of each element, accumulated in fp32.
+  for (const int nodes : {1024, 4096}) {
+    constexpr std::uint64_t kElements = 256;
+    DataStore data(DataMode::kFull, Dtype::kFp32, nodes, 1, kElements);
+    for (int u = 0; u + 1 < nodes; ++u) data.apply(u + 1, 0, OpKind::kReduce, data.snapshot(u, 0));
+    for (int u = 0; u + 1 < nodes; ++u)
+      data.apply(u, 0, OpKind::kBroadcast, data.snapshot(nodes - 1, 0));
+    CHECK(data.check().empty());
+    std::int64_t largest = 0;
+    for (std::uint64_t e = 0; e < kElements; ++e) {
+      std::int64_t exact = 0;
+      for (int u = 0; u < nodes; ++u)
+        exact += static_cast<std::int64_t>(DataStore::initial_value(Dtype::kFp32, nodes, u, e));
+      largest = std::max(largest, exact);
+      CHECK(data.value(0, e) == static_cast<double>(exact));
+      CHECK(data.value(nodes - 1, e) == static_cast<double>(exact));
+    }
+    // The sums need 23 or 24 of fp32's 24 significand bits: a lost bit would show above.
+    CHECK(largest > (std::int64_t{1} << 22));
   }
-  // The sums reach past 2^23, where fp32 has no bit to spare: a lost bit would show above.
-  CHECK(largest > (std::int64_t{1} << 23));
 }
 
 TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", "[nic][data]") {
@@ -96,12 +97,12 @@ TEST_CASE("every tracked element starts at its initial value, full and sampled, 
     int sampled_checked = 0;
     for (const int node : {0, 1, 150, 299}) {
       for (std::uint64_t e = 0; e < 70000; e += node == 299 ? 1 : 997) {
-        CHECK(full.value(node, e) == DataStore::initial_value(dtype, node, e));
+        CHECK(full.value(node, e) == DataStore::initial_value(dtype, 300, node, e));
       }
       for (std::uint64_t e = 0; e < 70000; ++e) {
         try {
           const double v = sampled.value(node, e);
-          CHECK(v == DataStore::initial_value(dtype, node, e));
+          CHECK(v == DataStore::initial_value(dtype, 300, node, e));
           ++sampled_checked;
         } catch (const std::out_of_range&) {
         }
@@ -133,6 +134,8 @@ TEST_CASE("packetisation and reduction arithmetic", "[nic][packet]") {
   CHECK(Nic::reduce_cycles(65, 32) == 3);
   CHECK(Nic::reduce_cycles(128, 10) == 13);
   CHECK(Nic::reduce_cycles(0, 32) == 0);
+  // A message of 8 GiB or more (2^31 elements and up) still costs its cycles.
+  CHECK(Nic::reduce_cycles(std::uint64_t{1} << 33, 32) == std::uint64_t{1} << 28);
 }
 
 }  // namespace

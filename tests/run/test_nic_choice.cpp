@@ -114,6 +114,31 @@ TEST_CASE("flow control auto keeps the faster of its two trials and says what bo
   CHECK(settle(0, 800).results[0].schedule == "s0");
 }
 
+TEST_CASE("auto ranks its candidates with its own entry's NIC, not the scenario's") {
+  // 64-byte packets with 1 KiB heads: the head dominates, so auto's choice at 64 KiB differs
+  // from the default NIC's. Set for the scenario or on the entry, it is the same NIC and the
+  // same choice.
+  const std::string nic = "{packet_bytes: 64, head_flit_bytes: 1024}";
+  const std::string common = "topology: torus:4x4\nrouter: {buffer_flits: 2000}\n";
+  const std::string sizes = "  sizes: [64KiB]\n";
+  const std::string scenario_wide = scratch("auto_scenario_nic.yaml");
+  write_file(scenario_wide,
+             common + "nic: " + nic + "\ncollective:\n  algorithms: [auto]\n" + sizes);
+  const std::string on_entry = scratch("auto_entry_nic.yaml");
+  write_file(on_entry,
+             common + "collective:\n  algorithms: [{name: auto, nic: " + nic + "}]\n" + sizes);
+  const std::string plain = scratch("auto_default_nic.yaml");
+  write_file(plain, common + "collective:\n  algorithms: [auto]\n" + sizes);
+  const auto chosen = [](const std::string& file) {
+    const std::vector<PreparedAlgorithm> prepared = prepare_all(load_scenario_file(file));
+    REQUIRE(prepared.size() == 1);
+    return prepared[0].schedule.algorithm;
+  };
+  const std::string wide = chosen(scenario_wide);
+  CHECK(wide != chosen(plain));
+  CHECK(chosen(on_entry) == wide);
+}
+
 TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
   // 4x4 mesh, 8 trees of height 4, 1 MiB: 4 KiB messages (32 per tree) under packet flow control
   // and on the hardware scheduler (its table's chunk field bounds the chunks), sqrt(128 KiB x 4 /

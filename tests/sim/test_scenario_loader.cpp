@@ -206,8 +206,16 @@ TEST_CASE("impossible values are rejected") {
   CHECK(error_of("topology: torus:4x4\nnic: {step_barrier: true, step_order: false}\n" + algos) ==
         "bad.yaml:2:39: nic.step_order: false contradicts nic.step_barrier true, which starts "
         "steps strictly in order (use auto or true)");
+  CHECK(error_of("topology: {kind: custom, nodes: 2, switches: 2, edges: [[0, 2], [0, 3], [1, 2], "
+                 "[1, 3]]}\n" +
+                 algos) ==
+        "bad.yaml:1:11: topology: endpoint 0 has 2 network links but 1 NIC port(s); on a "
+        "topology with switches each NIC port drives one link, so every endpoint needs one link "
+        "per port (set nic.ports: 2)");
+  CHECK(error_of("topology: torus:4x4\nnic: {step_order: maybe}\n" + algos) ==
+        "bad.yaml:2:19: nic.step_order: expected auto, true or false, got \"maybe\"");
   CHECK(error_of("topology: fattree:k=4,levels=2\nnic: {port_binding: any}\n" + algos) ==
-        "bad.yaml:1:1: nic.port_binding: any needs a direct topology: on fattree:k=4,levels=2 "
+        "bad.yaml:2:21: nic.port_binding: any needs a direct topology: on fattree:k=4,levels=2 "
         "each NIC port is its own link to a switch (use route)");
   CHECK(
       error_of("topology: bigraph:m=2,n=4\nrouter: {vcs: 1}\n" + algos) ==
@@ -290,6 +298,11 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
                          {"topology.link_latency_cycles=7"});
   CHECK(t.topology.link_latency_cycles == 7);
   CHECK(t.topology.dims == std::vector<int>{4, 4});
+  // A bad spec string stays the file's error when an override would expand it.
+  CHECK(error_of("topology: torus:4x4x\ncollective: {algorithms: [ring]}\n",
+                 {"topology.link_latency_cycles=7"}) ==
+        "bad.yaml:1:11: topology: topology spec \"torus:4x4x\": dimension \"\" is not a positive "
+        "integer");
 }
 
 TEST_CASE("every shipped scenario loads") {

@@ -295,6 +295,11 @@ TEST_CASE("custom topology builds, routes and validates", "[topology]") {
   c.custom_edges = {{0, 1}, {1, 2}, {2, 3}, {0, 4}, {4, 3}};
   c.link_latency_cycles = 10;
   c.nic_link_latency_cycles = 3;
+  // Behind a switch every NIC port drives one link: each endpoint has two, so two ports.
+  CHECK(error_of(c) ==
+        "endpoint 0 has 2 network links but 1 NIC port(s); on a topology with switches each NIC "
+        "port drives one link, so every endpoint needs one link per port (set nic.ports: 2)");
+  c.ports_per_node = 2;
   mt::Topology t(c);
   CHECK(t.nodes() == 4);
   CHECK(t.switches() == 1);
@@ -305,7 +310,7 @@ TEST_CASE("custom topology builds, routes and validates", "[topology]") {
   CHECK(t.link(t.link_between(0, 4)).latency_cycles == 3);
   CHECK(t.distance(0, 3) == 2);
   CHECK(t.diameter() == 2);
-  CHECK(t.ports_per_node() == 1);  // has switches
+  CHECK(t.ports_per_node() == 2);
   // 0 -> 3: through the switch (0-4-3) is shorter than along the line (0-1-2-3).
   auto p = t.route(0, 3);
   REQUIRE(p.size() == 2);
@@ -324,6 +329,12 @@ TEST_CASE("custom topology builds, routes and validates", "[topology]") {
   bad.custom_edges.push_back({3, 2});
   CHECK(error_of(bad) ==
         "custom edge 5 (3-2): duplicates an earlier edge between the same vertices");
+  bad = c;
+  bad.custom_edges.push_back({1, 4});  // endpoint 1 now has three links, the others two
+  CHECK(error_of(bad) ==
+        "endpoint 1 has 3 network links but 2 NIC port(s); on a topology with switches each NIC "
+        "port drives one link, so every endpoint needs one link per port (give every endpoint the "
+        "same number of links)");
   bad = c;
   bad.custom_edges = {{0, 1}, {2, 3}};
   CHECK(error_of(bad) ==
