@@ -291,15 +291,16 @@ module nic_sched #(
   // (IdleMinStepSettled_A) without the minimum-step tree in idle_o's cone. The co-simulation
   // evaluates the RTL only while idle_o is low, an input changes or the host has an entry to
   // write (tb/rtl_adapter).
-  logic busy_now, busy1_q, busy2_q;
+  logic busy_now, busy1_q, busy2_d, busy2_q;
   assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i;
+  assign busy2_d  = busy_now || busy1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy1_q <= 1'b1;
       busy2_q <= 1'b1;
     end else begin
       busy1_q <= busy_now;
-      busy2_q <= busy_now || busy1_q;
+      busy2_q <= busy2_d;
     end
   end
   assign idle_o = !busy2_q;

@@ -2,9 +2,11 @@
 # Checks that the includes of model/ follow the layers of the build (CMakeLists.txt, DESIGN.md):
 #   core   (core/ topology/ collective/ workload/, nic/ but the Nic): no SystemC, no yaml-cpp,
 #          nothing from noc/, sim/, run/, config/ or tb/
-#   config (config/, sim/scenario_loader.cpp): the only files that include yaml-cpp
+#   config (config/): the only files that include yaml-cpp
 #   tlm    (noc/, the Nic: nic/nic.h, nic/nic.cpp, nic/nic_*.cpp, sim/): nothing from run/ or tb/
 #   run    (run/): nothing from tb/
+#   tlm and run take configuration as plain structs (config/*_config.h, config_error.h), never
+#   the loaders (the front ends load files)
 # Prints every offending line (file:line: include) and exits 1 when there is one.
 #   scripts/check_layers.sh [ROOT]    (default: the repository holding this script)
 set -uo pipefail
@@ -36,9 +38,12 @@ offending 'systemc|tlm|tlm_utils/|yaml-cpp/|model/(noc|sim|run|config)/|model/ni
   "core: no SystemC, yaml-cpp, TLM model, loader, run layer or front end" "${core[@]}"
 offending 'model/run/|tb/' "tlm: no run layer or front end" "${tlm[@]}"
 offending 'tb/' "run: no front end" "${run[@]}"
+loaders='model/config/(scenario_loader|sweep_loader|workload_loader|yaml_reader|scenario_overrides|scenario_sections)\.h'
+offending "$loaders" "tlm and run: configuration as plain structs, not the loaders" \
+  "${tlm[@]}" "${run[@]}"
 yaml=()
 for f in "${all[@]}"; do
-  case $f in model/config/* | model/sim/scenario_loader.cpp) ;; *) yaml+=("$f") ;; esac
+  case $f in model/config/*) ;; *) yaml+=("$f") ;; esac
 done
 offending 'yaml-cpp/' "yaml-cpp only in the loader (model/config/)" "${yaml[@]}"
 

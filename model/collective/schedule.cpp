@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
+
+#include "model/core/parse_integer.h"
 
 namespace mt {
 
@@ -13,9 +16,11 @@ std::size_t default_message_limit() {
   static const std::size_t limit = [] {
     // MT_MAX_MESSAGES=N sets it (e.g. higher on a machine whose memory the guess undercounts).
     if (const char* given = std::getenv("MT_MAX_MESSAGES")) {
-      char* end = nullptr;
-      const unsigned long long n = std::strtoull(given, &end, 10);
-      if (end != given && *end == '\0' && n > 0) return static_cast<std::size_t>(n);
+      const std::optional<long long> n = parse_integer(given);
+      if (!n || *n < 1)
+        throw Error(std::string("MT_MAX_MESSAGES=") + given +
+                    ": expected a positive integer (the most messages a schedule may hold)");
+      return static_cast<std::size_t>(*n);
     }
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page_bytes = sysconf(_SC_PAGE_SIZE);
@@ -27,11 +32,13 @@ std::size_t default_message_limit() {
 
 void refuse_too_large(const std::string& what, std::size_t limit) {
   const std::size_t memory_gib = (limit * 2 + 1023) / 1024 / 1024;
+  const std::string why = std::getenv("MT_MAX_MESSAGES") != nullptr
+                              ? "MT_MAX_MESSAGES"
+                              : "one per 2 KiB of its " + std::to_string(memory_gib) +
+                                    " GiB of memory; a message costs about 0.7 KiB in all";
   throw ScheduleTooLarge(what + ", more than this machine can simulate (at most " +
-                         std::to_string(limit) + ", one per 2 KiB of its " +
-                         std::to_string(memory_gib) +
-                         " GiB of memory; a message costs about 0.7 KiB in all): fewer chunks "
-                         "(a smaller pipeline) or a smaller network");
+                         std::to_string(limit) + ", " + why +
+                         "): fewer chunks (a smaller pipeline) or a smaller network");
 }
 
 int Schedule::add(Op op) {

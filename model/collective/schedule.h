@@ -59,9 +59,6 @@ struct Op {
   int apply_after = -1;
 };
 
-/// A complete all-reduce schedule for `nodes` endpoints. The data buffer of every node is split
-/// into `num_chunks` chunks: equal ones (chunk c holds elements [c*E/num_chunks,
-/// (c+1)*E/num_chunks)) unless `chunk_offsets` gives the boundaries (see chunk_bounds()).
 /// The most messages a schedule may hold on this machine: one per 2 KiB of physical memory (a
 /// simulated message costs about 0.6-0.7 KiB in all: the schedule, its packed tables, the NICs'
 /// programs, measured at 1024 nodes), so a schedule too large to simulate (a huge `pipeline`, an
@@ -74,6 +71,9 @@ std::size_t default_message_limit();
 /// passed and what to do about it; the one wording of that refusal.
 [[noreturn]] void refuse_too_large(const std::string& what, std::size_t limit);
 
+/// A complete all-reduce schedule for `nodes` endpoints. The data buffer of every node is split
+/// into `num_chunks` chunks: equal ones (chunk c holds elements [c*E/num_chunks,
+/// (c+1)*E/num_chunks)) unless `chunk_offsets` gives the boundaries (see chunk_bounds()).
 struct Schedule {
   std::string algorithm;  ///< CLI name of the algorithm that built it, e.g. "multitree"
   std::string topology;   ///< topology spec it was built for, e.g. "torus:4x4"

@@ -12,8 +12,6 @@
 namespace mt {
 namespace {
 
-constexpr int kMaxEndpoints = 4096;
-
 // {name: file, path: FILE}: FILE is taken from the scenario file's folder unless absolute; the
 // label defaults to the file's stem.
 void read_schedule_file_entry(const YamlReader& r, const YAML::Node& node, const std::string& path,
@@ -29,17 +27,8 @@ void read_schedule_file_entry(const YamlReader& r, const YAML::Node& node, const
            "({name: file, path: FILE.json or FILE.xml})");
   if (run.schedule_file.empty()) r.fail(*file_node, path + ".path", "empty path");
   if (!run.params.empty()) r.fail(node, path + ".params", "a schedule file takes no parameters");
-  const std::string& source = r.source();
-  const auto slash = source.rfind('/');
-  if (run.schedule_file.front() != '/' && slash != std::string::npos)
-    run.schedule_file = source.substr(0, slash + 1) + run.schedule_file;
-  if (run.label.empty()) {
-    const auto base = run.schedule_file.rfind('/');
-    std::string stem = run.schedule_file.substr(base == std::string::npos ? 0 : base + 1);
-    const auto dot = stem.rfind('.');
-    if (dot != std::string::npos && dot > 0) stem = stem.substr(0, dot);
-    run.label = stem;
-  }
+  run.schedule_file = beside(r.source(), run.schedule_file);
+  if (run.label.empty()) run.label = file_stem(run.schedule_file);
 }
 
 // The topology kinds a key applies to; empty for the keys every kind takes (kind, the links').

@@ -160,12 +160,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
       r.fail(axes_node, "axes",
              "the axes give more than " + std::to_string(kMaxSweepPoints) + " points");
   }
-  // The base scenario is relative to the sweep file.
-  if (s.scenario_file.front() != '/') {
-    const auto slash = s.source_file.find_last_of('/');
-    if (slash != std::string::npos)
-      s.scenario_file = s.source_file.substr(0, slash + 1) + s.scenario_file;
-  }
+  s.scenario_file = beside(s.source_file, s.scenario_file);  // relative to the sweep file
   if (!std::ifstream(s.scenario_file).good())
     r.fail(scenario_node, "scenario", "cannot open the scenario file \"" + s.scenario_file + "\"");
 }

@@ -325,4 +325,10 @@ std::string file_stem(const std::string& path) {
   return stem;
 }
 
+std::string beside(const std::string& source, const std::string& path) {
+  const auto slash = source.find_last_of('/');
+  if (path.empty() || path.front() == '/' || slash == std::string::npos) return path;
+  return source.substr(0, slash + 1) + path;
+}
+
 }  // namespace mt

@@ -108,6 +108,10 @@ std::size_t find_invalid_utf8(const std::string& s);
 /// "dir/name.yaml" -> "name".
 std::string file_stem(const std::string& path);
 
+/// `path` as named in the file `source`: relative paths are taken from `source`'s folder
+/// ("dir/a.yaml", "b.json" -> "dir/b.json"); absolute ones are kept.
+std::string beside(const std::string& source, const std::string& path);
+
 /// A YAML value as one line of flow-style YAML, the form `--set key=value` parses back.
 std::string flow_text(const YAML::Node& node);
 

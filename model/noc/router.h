@@ -123,9 +123,12 @@ class Router : public sc_core::sc_module {
     std::uint64_t busy_until = 0;
     // Message FC: input FIFO whose turn it is, waiting for its port (-1: none).
     std::int32_t reserved_fifo = -1;
-    std::int16_t requesters = 0;        // input FIFOs whose head packet wants it (requesters_of)
-    std::int16_t gained_requester = 0;  // a requester was added since process() last visited it
+    // Input FIFOs whose head packet wants it (requesters_of): up to inputs x VCs, 65536 on the
+    // largest switch. And whether one was added since process() last visited it.
+    std::uint32_t requesters : 31;
+    std::uint32_t gained_requester : 1;
     std::uint64_t credit_cycle = ~std::uint64_t{0};  // next cycle one of its credits lands
+    OutputScan() : requesters(0), gained_requester(0) {}
   };
   // One cache line per output.
   struct alignas(64) Output {

@@ -35,8 +35,12 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     r.nic_choice = p.nic.chosen;
     describe_nic(point.nic, r);
     return r;
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {  // what the input asked for cannot run
     return failed_result(scenario, p, bytes, e.what());
+  } catch (const std::exception& e) {  // every input error is an mt::Error: a bug of mtsim
+    RunResult r = failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());
+    r.internal_error = true;
+    return r;
   }
 }
 

@@ -30,22 +30,23 @@ std::string csv_field(const std::string& s) {
 }
 
 std::string results_csv_header() {
-  return "scenario,topology,algorithm,schedule,nodes,ports,bytes,completion_cycles,clock_ghz,"
-         "completion_ns,"
-         "bound_cycles,latency_bound_cycles,efficiency,estimate_cycles,steps,messages,packets,data_"
-         "verified,data_mode,"
-         "error,wall_seconds";
+  return "scenario,topology,algorithm,schedule,nic_issue,nic_flow_control,nic_scheduler,nodes,"
+         "ports,bytes,completion_cycles,clock_ghz,completion_ns,bound_cycles,latency_bound_cycles,"
+         "efficiency,estimate_cycles,steps,messages,packets,data_verified,data_mode,error,"
+         "internal_error,wall_seconds";
 }
 
 std::string results_csv_row(const RunResult& r) {
   std::ostringstream os;
   os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
-     << ',' << csv_field(r.schedule) << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ','
+     << ',' << csv_field(r.schedule) << ',' << r.nic_issue << ',' << r.nic_flow_control << ','
+     << r.nic_scheduler << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ','
      << r.completion_cycles << ',' << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ','
      << fixed(r.bound_cycles, 1) << ',' << fixed(r.latency_bound_cycles, 1) << ','
      << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
      << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
-     << r.data_mode << ',' << csv_field(r.error) << ',' << fixed(r.wall_seconds, 3);
+     << r.data_mode << ',' << csv_field(r.error) << ',' << (r.internal_error ? "true" : "false")
+     << ',' << fixed(r.wall_seconds, 3);
   return os.str();
 }
 
@@ -85,6 +86,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"data_verified", r.data_verified},
                       {"data_mode", r.data_mode},
                       {"error", r.error},
+                      {"internal_error", r.internal_error},
                       {"wall_seconds", r.wall_seconds},
                       {"node_finish_cycles", r.node_finish_cycles},
                       {"links", links}};
@@ -125,6 +127,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.data_verified = j.at("data_verified").get<bool>();
   r.data_mode = j.at("data_mode").get<std::string>();
   r.error = j.at("error").get<std::string>();
+  r.internal_error = j.value("internal_error", false);
   r.wall_seconds = j.at("wall_seconds").get<double>();
   r.node_finish_cycles = j.at("node_finish_cycles").get<std::vector<std::uint64_t>>();
   r.message_issue_cycles = j.value("message_issue_cycles", std::vector<std::uint64_t>{});

@@ -59,6 +59,9 @@ struct RunResult {
   bool data_verified = false;  ///< every node's final buffer equals the exact reduction
   std::string data_mode;       ///< "full", "sampled" (timing-only with sampled chunks) or "off"
   std::string error;           ///< non-empty when the run failed (data mismatch, stall)
+  /// The failure is a bug in mtsim, not in the input (an exception that is no mt::Error, a point
+  /// process that died by a signal or returned no result): mtsim run then exits 3, not 1.
+  bool internal_error = false;
   std::vector<std::uint64_t> node_finish_cycles;  ///< per endpoint, cycle its last chunk was final
   std::vector<LinkStat> links;
   /// Per schedule message (index = message id): cycle its last packet was applied at the peer

@@ -7,12 +7,6 @@
 
 namespace mt {
 
-namespace {
-
-constexpr std::int64_t kMaxEndpoints = 4096;
-
-}  // namespace
-
 bool is_direct_kind(TopologyKind kind) {
   return kind == TopologyKind::kRing || kind == TopologyKind::kTorus || kind == TopologyKind::kMesh;
 }

@@ -22,6 +22,9 @@ class TopologyError : public Error {
   using Error::Error;
 };
 
+/// Most endpoints a topology may have (every family; the scenario loader's ranges).
+constexpr int kMaxEndpoints = 4096;
+
 /// One explicit edge of a `custom` topology (bidirectional: two directed links are made).
 struct EdgeConfig {
   int a = 0;  ///< vertex id (endpoints 0..nodes-1, switches nodes..nodes+switches-1)

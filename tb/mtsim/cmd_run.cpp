@@ -72,8 +72,10 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   const std::vector<Point>& points = run.points;
   const std::vector<RunResult>& results = run.results;
 
-  for (const auto& r : results)
-    if (run_failed(r)) status = kExitCheckFailed;
+  for (const auto& r : results) {
+    if (r.internal_error) status = kExitInternal;
+    if (run_failed(r) && status == kExitOk) status = kExitCheckFailed;
+  }
   std::cout << format_results_table(results);
   if (!json_out.empty()) write_results_json(json_out, results);
   if (!csv_out.empty()) write_results_csv(csv_out, results);

@@ -29,8 +29,11 @@ namespace {
   std::string text;
   try {
     text = json_text(to_json(run_point(scenario, p, bytes), with_messages));
-  } catch (const std::exception& e) {
-    text = json_text(to_json(failed_result(scenario, p, bytes, e.what())));
+  } catch (const std::exception& e) {  // writing the result failed: no mt::Error reaches here
+    RunResult failed =
+        failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());
+    failed.internal_error = true;
+    text = json_text(to_json(failed));
   }
   std::size_t done = 0;
   while (done < text.size()) {
@@ -55,10 +58,14 @@ RunResult point_result(const ProcessOutcome& outcome, RunResult failed, double t
     return failed;
   }
   if (WIFSIGNALED(outcome.wait_status)) {
-    failed.error =
-        std::string("simulation process died: ") + ::strsignal(WTERMSIG(outcome.wait_status));
+    // A crash is a bug of mtsim; a kill from outside (the OOM killer, a user) is not.
+    const int sig = WTERMSIG(outcome.wait_status);
+    failed.internal_error =
+        sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGFPE || sig == SIGILL;
+    failed.error = std::string("simulation process died: ") + ::strsignal(sig);
     return failed;
   }
+  failed.internal_error = true;  // a process that returns says what happened, or it is a bug
   try {
     return run_result_from_json(nlohmann::json::parse(outcome.output));
   } catch (const std::exception& e) {

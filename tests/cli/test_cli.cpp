@@ -255,10 +255,15 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   std::string header, line;
   std::getline(in, header);
   CHECK_THAT(header,
-             Catch::StartsWith(
-                 "scenario,topology,algorithm,schedule,nodes,ports,bytes,completion_cycles"));
+             Catch::StartsWith("scenario,topology,algorithm,schedule,nic_issue,nic_flow_"
+                               "control,nic_scheduler,nodes,ports,bytes,completion_cycles"));
+  CHECK_THAT(header, Catch::EndsWith(",error,internal_error,wall_seconds"));
   int rows = 0;
-  while (std::getline(in, line)) ++rows;
+  while (std::getline(in, line)) {
+    ++rows;
+    // The NIC modes that ran (the default NIC: host issue, packet flow control).
+    CHECK_THAT(line, Catch::Contains(",software,packet,host,8,"));
+  }
   CHECK(rows == 4);
 }
 

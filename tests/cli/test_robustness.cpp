@@ -186,6 +186,22 @@ TEST_CASE("an empty path is refused instead of read as no file") {
         "file)\n");
 }
 
+TEST_CASE("MT_MAX_MESSAGES must be a positive integer and is named when it refuses") {
+  const std::string yaml = scratch("tiny.yaml");
+  write_file(yaml, kTiny);
+  const std::string run = std::string(MT_MTSIM_BIN) + " run " + yaml;
+  const CliResult bad = mt::test::run_shell("MT_MAX_MESSAGES=abc " + run);
+  CHECK(bad.status == 2);
+  CHECK(bad.output ==
+        "mtsim run: MT_MAX_MESSAGES=abc: expected a positive integer (the most messages a "
+        "schedule may hold)\n");
+  // ring:2 has 2 chunks: 2 nodes x 2 chunks = 4 node-chunk states, more than 3.
+  const CliResult small = mt::test::run_shell("MT_MAX_MESSAGES=3 " + run);
+  CHECK(small.status == 2);
+  CHECK_THAT(small.output, Catch::Contains("are 4 node-chunk states, more than this machine can "
+                                           "simulate (at most 3, MT_MAX_MESSAGES): fewer chunks"));
+}
+
 TEST_CASE("outputs that would lose each other or the error stop the run before simulating") {
   const std::string yaml = scratch("tiny.yaml");
   write_file(yaml, kTiny);

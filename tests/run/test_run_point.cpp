@@ -2,6 +2,7 @@
 // Every TEST_CASE elaborates SystemC at most once.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,24 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, rtl);
   REQUIRE(prepared.size() == 1);
   CHECK(static_cast<bool>(prepared[0].scheduler_factory));
+}
+
+TEST_CASE("an exception that is no mt::Error fails the point as an internal error", "[run]") {
+  // Every input problem is an mt::Error; anything else is a bug of mtsim, which `mtsim run`
+  // reports with exit status 3 rather than as a failed check (1).
+  const ScenarioConfig scenario = load_scenario_text(
+      std::string(kRing8) + "nic: {scheduler: rtl, issue: hardware}\n", "s.yaml");
+  RunBackends broken;
+  broken.rtl_scheduler = [](int, const std::vector<TableEntry>&, const SchedulerModelConfig&,
+                            const TableFormat&) -> std::unique_ptr<Scheduler> {
+    throw std::logic_error("a broken scheduler factory");
+  };
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, broken);
+  REQUIRE(prepared.size() == 1);
+  const RunResult r = run_point(scenario, prepared[0], 8192);
+  CHECK(run_failed(r));
+  CHECK(r.internal_error);
+  CHECK(r.error == "internal error: a broken scheduler factory");
 }
 
 }  // namespace
