@@ -13,8 +13,16 @@ fi
 cd "$root" || exit 2
 mapfile -t files < <(find model tb tests fuzz -name '*.h' -o -name '*.cpp' | sort)
 # One run over every file; its warnings name each file that differs (file:line:col: error: ...).
-mapfile -t differ < <("$tool" --style=file --dry-run -Werror "${files[@]}" 2>&1 >/dev/null |
+report=$("$tool" --style=file --dry-run -Werror "${files[@]}" 2>&1 >/dev/null)
+tool_status=$?
+mapfile -t differ < <(printf '%s\n' "$report" |
   sed -nE 's/^([^:]+):[0-9]+:[0-9]+: (error|warning): .*/\1/p' | sort -u)
+# A failure that names no file is the formatter's own (a bad .clang-format, a crash).
+if [ $tool_status -ne 0 ] && [ ${#differ[@]} -eq 0 ]; then
+  echo "check_format: $tool failed (exit $tool_status):" >&2
+  printf '%s\n' "$report" | head -5 >&2
+  exit 2
+fi
 if [ ${#differ[@]} -gt 0 ]; then
   echo "format: ${#differ[@]} of ${#files[@]} files differ from .clang-format ($("$tool" --version)):"
   printf '  %s\n' "${differ[@]}"

@@ -19,10 +19,11 @@ ctest --test-dir "$root/build" -j "$jobs" --output-on-failure --timeout 600
 
 if [ "${MT_SKIP_SANITIZE:-0}" != 1 ]; then
   stage "build (ASan+UBSan, unit tests)"
-  unit_areas="core topology collective nic noc sim workload"
+  # The run layer's tests run the CLI too (to compare): its sanitized mtsim is built with them.
+  unit_areas="core topology collective nic noc sim workload run"
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON >/dev/null
   # shellcheck disable=SC2046  # one target per area
-  cmake --build "$root/build-asan" -j "$jobs" --target $(printf 'test_%s ' $unit_areas)
+  cmake --build "$root/build-asan" -j "$jobs" --target $(printf 'test_%s ' $unit_areas) mtsim
   stage "ctest (ASan+UBSan, unit tests)"
   # SystemC's kernel keeps its coroutine stacks alive at exit: leak reports there are not ours.
   ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -224,17 +224,25 @@ double DataStore::value(int node, std::uint64_t element) const {
 
 std::string DataStore::check() const {
   if (mode_ == DataMode::kOff) return "";
-  BulkVector<std::uint32_t> expected(index_.size(), 0);
-  if (dtype_ == Dtype::kFp32) {
-    const float zero = 0.0f;
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &zero, sizeof(bits));
-    std::fill(expected.begin(), expected.end(), bits);
-  }
-  BulkVector<std::uint32_t> row;
+  // The exact sums, by integer addition of the initial values (not the reduction's add_row, so a
+  // wrong reduction cannot agree with itself): int32 wraps as two's complement does; fp32's
+  // sums are integers below 2^24 (pattern_of), exact as floats.
+  const std::size_t n = index_.size();
+  BulkVector<std::uint32_t> expected(n, 0);
+  BulkVector<std::uint32_t> row(n, 0);
+  const Pattern p = pattern_of(dtype_, nodes_);
   for (int u = 0; u < nodes_; ++u) {
-    initial_row(u, row);
-    add_row(row.data(), expected.data(), index_.size(), dtype_ == Dtype::kFp32);
+    const auto node_term =
+        static_cast<std::uint32_t>((static_cast<std::uint64_t>(u) + 1) * p.node_mul % p.modulus);
+    fill_row(element_term_.data(), row.data(), n, node_term, static_cast<std::uint32_t>(p.modulus),
+             false);
+    for (std::size_t j = 0; j < n; ++j) expected[j] += row[j];
+  }
+  if (dtype_ == Dtype::kFp32) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto f = static_cast<float>(expected[j]);
+      std::memcpy(&expected[j], &f, sizeof(f));
+    }
   }
   std::uint64_t differ = 0;
   std::ostringstream first;

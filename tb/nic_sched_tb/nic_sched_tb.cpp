@@ -409,7 +409,8 @@ int sc_main(int argc, char** argv) {
   std::vector<Case> cases;
   int schedules = 0;
   int skipped = 0;
-  if (real) cases = real_cases(format, &schedules, &skipped);
+  int unsupported = 0;
+  if (real) cases = real_cases(format, &schedules, &skipped, &unsupported);
   const std::size_t real_tables = cases.size();
   std::mt19937_64 rng(seed);
   for (int i = 0; i < random_tables; ++i) cases.push_back(random_case(rng, i));
@@ -469,7 +470,8 @@ int sc_main(int argc, char** argv) {
 #endif
 
   std::cout << "nic_sched_tb: seed " << seed << ": " << real_tables << " real tables (" << schedules
-            << " schedules, " << skipped << " skipped), " << random_tables << " random tables, "
+            << " schedules, " << skipped << " skipped, " << unsupported
+            << " algorithm-topology pairs not built), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
             << " issues, " << driver.arrivals_driven << " arrivals, " << driver.doorbells_driven
             << " doorbells"

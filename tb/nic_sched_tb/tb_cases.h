@@ -41,8 +41,10 @@ struct Case {
 /// One line describing a table entry, for mismatch reports.
 std::string describe(const TableEntry& e);
 /// Tables of every node of every algorithm x topology that packs and fits the build; counts the
-/// schedules packed and those skipped (too large for the build).
-std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int* skipped);
+/// schedules packed, those skipped (too large for the build) and the algorithm-topology pairs not
+/// built (the algorithm refuses the topology), each of the last two named on stderr.
+std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int* skipped,
+                             int* unsupported);
 /// A random legal table: sorted by step, fields in range, thresholds reachable.
 Case random_case(std::mt19937_64& rng, int index);
 

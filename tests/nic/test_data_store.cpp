@@ -80,10 +80,18 @@ TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", 
   CHECK(data.tracked() == 8);
   CHECK_NOTHROW(data.value(0, 166));
   CHECK_THROWS_AS(data.value(0, 1), std::out_of_range);
-  for (int c = 0; c < 2; ++c) {
-    data.apply(1, c, OpKind::kReduce, data.snapshot(0, c));
-    data.apply(0, c, OpKind::kBroadcast, data.snapshot(1, c));
-  }
+  // Chunk 0 exchanged, chunk 1 not: its samples 500, 666, 832, 999 differ on both nodes.
+  data.apply(1, 0, OpKind::kReduce, data.snapshot(0, 0));
+  data.apply(0, 0, OpKind::kBroadcast, data.snapshot(1, 0));
+  const double v0 = DataStore::initial_value(Dtype::kInt32, 2, 0, 500);
+  const double v1 = DataStore::initial_value(Dtype::kInt32, 2, 1, 500);
+  std::ostringstream expected;
+  expected.precision(10);
+  expected << "data mismatch: node 0 element 500 (chunk 1): got " << v0 << ", expected " << v0 + v1
+           << "; 8 tracked elements differ";
+  CHECK(data.check() == expected.str());
+  data.apply(1, 1, OpKind::kReduce, data.snapshot(0, 1));
+  data.apply(0, 1, OpKind::kBroadcast, data.snapshot(1, 1));
   CHECK(data.check().empty());
 }
 

@@ -201,14 +201,8 @@ TEST_CASE("the packer builds exact counters for every algorithm on a 4x4 torus",
   config.ports_per_node = 4;
   const Topology topology(config);
   for (const std::string& name : algorithm_names()) {
-    Schedule s;
-    try {
-      s = build_schedule(name, topology);
-    } catch (const std::exception& e) {
-      WARN(name << " does not build on torus:4x4: " << e.what());
-      continue;
-    }
     INFO("algorithm " << name);
+    const Schedule s = build_schedule(name, topology);  // every algorithm builds on a 4x4 torus
     std::vector<int> ports;
     for (const Op& op : s.ops) ports.push_back(op.port >= 0 ? op.port : op.id % 4);
     const PackedSchedule packed = pack_schedule(s, ports, 4);

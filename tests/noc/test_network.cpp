@@ -349,6 +349,31 @@ TEST_CASE("step priority lets the older step's stream go first", "[noc][arbitrat
   CHECK(r.message_arrival_cycles.at(0) == first + packets * 17ull);
 }
 
+TEST_CASE("step priority per input leaves streams of different inputs taking turns",
+          "[noc][arbitration]") {
+  // The case above with router.step_priority_scope input: the step decides only among one
+  // input's VCs, so the two inputs alternate packet by packet on the switch->2 link and the
+  // older step no longer goes first: one message ends a packet before the other, both late.
+  ScenarioConfig s = base_scenario();
+  s.router.step_priority = true;
+  s.router.step_priority_per_input = true;
+  s.topology = test::topology_config("switch:nodes=4", 150);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  const int packets = 10;
+  Schedule schedule = empty_schedule(4, 2);
+  schedule.add(make_op(0, 2, 0, OpKind::kReduce, {}, 5));
+  schedule.add(make_op(1, 2, 1, OpKind::kReduce, {}, 0));
+  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  const std::uint64_t last = 150 + 1 + 2 * packets * 17ull + 150 + 2;
+  const std::uint64_t ta = r.message_arrival_cycles.at(0);
+  const std::uint64_t tb = r.message_arrival_cycles.at(1);
+  CHECK(std::max(ta, tb) == last);
+  CHECK(std::min(ta, tb) == last - 17);
+}
+
 /// All-to-all traffic (every node sends `chunks` messages to every other, no dependencies) with
 /// small buffers and 2 VCs: completes without deadlock.
 RunResult all_to_all(const std::string& spec) {
