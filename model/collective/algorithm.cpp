@@ -337,11 +337,15 @@ Schedule sort_by_step(const Schedule& schedule, StepListing within_step) {
   out.topology = schedule.topology;
   out.nodes = schedule.nodes;
   out.num_chunks = schedule.num_chunks;
+  out.chunk_offsets = schedule.chunk_offsets;
+  out.message_limit = schedule.message_limit;
+  const bool sourced = schedule.op_sources.size() == schedule.ops.size();
   for (int old : order) {
     Op op = schedule.ops[static_cast<size_t>(old)];
     for (int& d : op.deps) d = new_id[static_cast<size_t>(d)];
     if (op.apply_after >= 0) op.apply_after = new_id[static_cast<size_t>(op.apply_after)];
     out.add(std::move(op));
+    if (sourced) out.op_sources.push_back(schedule.op_sources[static_cast<size_t>(old)]);
   }
   out.num_flows = std::max(out.num_flows, schedule.num_flows);
   out.num_steps = std::max(out.num_steps, schedule.num_steps);

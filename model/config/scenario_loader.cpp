@@ -189,11 +189,13 @@ ScenarioConfig load_scenario_text(const std::string& text, const std::string& so
   YAML::Node root = parse_yaml(text, source_name);
   // A `--set topology.KEY=...` expands the file's spec string into a mapping: a bad string is
   // the file's error, said at its place before any override touches it.
-  if (root.IsMap() && root["topology"].IsScalar()) {
+  const YAML::Node spec = root.IsMap() ? static_cast<const YAML::Node&>(root)["topology"]
+                                       : YAML::Node();  // const: a lookup adds no key
+  if (spec.IsDefined() && spec.IsScalar()) {            // a missing key is an invalid node
     try {
-      parse_topology_spec(root["topology"].Scalar());
+      parse_topology_spec(spec.Scalar());
     } catch (const TopologyError& e) {
-      YamlReader(source_name, {}).fail(root["topology"], "topology", e.what());
+      YamlReader(source_name, {}).fail(spec, "topology", e.what());
     }
   }
   std::map<std::string, std::string> overridden;

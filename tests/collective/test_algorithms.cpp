@@ -394,6 +394,8 @@ TEST_CASE("sort_by_step renumbers ids and deps", "[algorithms]") {
   early.step = 0;
   s.add(early);  // id 1, step 0
   s.ops[0].deps = {1};
+  s.chunk_offsets = {0, 3};               // one chunk of 3 elements, as a file may give it
+  s.op_sources = {"a.xml:7", "a.xml:9"};  // where each message was written
   const mt::Schedule sorted = mt::sort_by_step(s);
   REQUIRE(sorted.ops.size() == 2);
   CHECK(sorted.ops[0].step == 0);
@@ -401,6 +403,9 @@ TEST_CASE("sort_by_step renumbers ids and deps", "[algorithms]") {
   CHECK(sorted.ops[1].id == 1);
   CHECK(sorted.ops[1].deps == std::vector<int>{0});
   CHECK(sorted.num_steps == 2);
+  // Chunk boundaries and sources travel with the messages.
+  CHECK(sorted.chunk_offsets == s.chunk_offsets);
+  CHECK(sorted.op_sources == std::vector<std::string>{"a.xml:9", "a.xml:7"});
 }
 
 TEST_CASE("registry: names, help and errors", "[algorithms]") {

@@ -330,44 +330,41 @@ TEST_CASE("packets for the NIC take any free ejection port", "[noc][ejection]") 
   CHECK(r.completion_cycles == one + reduce);
 }
 
-TEST_CASE("step priority lets the older step's stream go first", "[noc][arbitration]") {
+/// Two 10-packet streams into node 2 of a 4-node switch (150-cycle links), from node 0 at step
+/// 5 and from node 1 at step 0, with router.step_priority (`per_input`: step_priority_scope
+/// input).
+RunResult step_priority_run(bool per_input) {
   ScenarioConfig s = base_scenario();
   s.router.step_priority = true;
+  s.router.step_priority_per_input = per_input;
   s.topology = test::topology_config("switch:nodes=4", 150);
   s.collective.verify_data = false;
   const Topology topology(s.topology);
-  const int packets = 10;
   Schedule schedule = empty_schedule(4, 2);
   schedule.add(make_op(0, 2, 0, OpKind::kReduce, {}, 5));
   schedule.add(make_op(1, 2, 1, OpKind::kReduce, {}, 0));
-  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  return simulate(s, topology, schedule, 2ull * 256 * 10);
+}
+
+TEST_CASE("step priority lets the older step's stream go first", "[noc][arbitration]") {
+  const RunResult r = step_priority_run(false);
   INFO(r.error);
   REQUIRE(r.error.empty());
   // Step 0 takes the switch->2 link for all its packets, then step 5 follows.
-  const std::uint64_t first = 150 + 1 + packets * 17ull + 150 + 2;
+  const std::uint64_t first = 150 + 1 + 10 * 17ull + 150 + 2;
   CHECK(r.message_arrival_cycles.at(1) == first);
-  CHECK(r.message_arrival_cycles.at(0) == first + packets * 17ull);
+  CHECK(r.message_arrival_cycles.at(0) == first + 10 * 17ull);
 }
 
 TEST_CASE("step priority per input leaves streams of different inputs taking turns",
           "[noc][arbitration]") {
-  // The case above with router.step_priority_scope input: the step decides only among one
-  // input's VCs, so the two inputs alternate packet by packet on the switch->2 link and the
-  // older step no longer goes first: one message ends a packet before the other, both late.
-  ScenarioConfig s = base_scenario();
-  s.router.step_priority = true;
-  s.router.step_priority_per_input = true;
-  s.topology = test::topology_config("switch:nodes=4", 150);
-  s.collective.verify_data = false;
-  const Topology topology(s.topology);
-  const int packets = 10;
-  Schedule schedule = empty_schedule(4, 2);
-  schedule.add(make_op(0, 2, 0, OpKind::kReduce, {}, 5));
-  schedule.add(make_op(1, 2, 1, OpKind::kReduce, {}, 0));
-  const RunResult r = simulate(s, topology, schedule, 2ull * 256 * packets);
+  // With step_priority_scope input the step decides only among one input's VCs, so the two
+  // inputs alternate packet by packet on the switch->2 link and the older step no longer goes
+  // first: one message ends a packet before the other, both late.
+  const RunResult r = step_priority_run(true);
   INFO(r.error);
   REQUIRE(r.error.empty());
-  const std::uint64_t last = 150 + 1 + 2 * packets * 17ull + 150 + 2;
+  const std::uint64_t last = 150 + 1 + 2 * 10 * 17ull + 150 + 2;
   const std::uint64_t ta = r.message_arrival_cycles.at(0);
   const std::uint64_t tb = r.message_arrival_cycles.at(1);
   CHECK(std::max(ta, tb) == last);

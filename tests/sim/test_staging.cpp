@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <vector>
 
 #include "model/collective/verify.h"
 #include "model/sim/system.h"
@@ -70,6 +71,34 @@ TEST_CASE("a staged message is reduced when the receiver issues its own (softwar
   // Node 1 held message 0 (the whole 256-byte chunk); node 0 held nothing.
   CHECK(r.max_staged_bytes == 256);
   CHECK(r.table_counters == 0);  // software issue: no table
+}
+
+TEST_CASE("staging holds a message only until it is applied: two exchanges peak at one",
+          "[staging][sim]") {
+  // ring:2, two 256-byte chunks, each exchanged as above: chunk 0 by messages 0 (at once) and 1
+  // (released at 1000), chunk 1 by messages 2 (released at 2000) and 3 (at 3000). Node 1 holds
+  // message 0 from cycle 29 to 1000 and message 2 from 2029 to 3000: never both, so the peak is
+  // one chunk; a buffer that were never given back would reach two.
+  Schedule schedule = empty_schedule(2, 2);
+  const std::uint64_t releases[] = {0, 1000, 2000, 3000};
+  for (int m = 0; m < 4; ++m) {
+    Op op = make_op(m % 2, 1 - m % 2, m / 2, OpKind::kReduce);
+    op.release_cycle = releases[m];
+    op.apply_after = m ^ 1;  // the other message of its exchange
+    schedule.add(op);
+  }
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("ring:2", 10);
+  const Topology topology(s.topology);
+  REQUIRE(verify(schedule, topology).ok);
+  const RunResult r = simulate(s, topology, schedule, 512);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  CHECK(r.data_verified);
+  // Each held message is reduced (2 cycles) once node 1 issues its own; the other side lands
+  // 29 cycles after its issue and is reduced at once.
+  CHECK(r.message_arrival_cycles == std::vector<std::uint64_t>{1002, 1031, 3002, 3031});
+  CHECK(r.max_staged_bytes == 256);
 }
 
 TEST_CASE("a staged message is reduced when the receiver issues its own (hardware issue)",
