@@ -328,15 +328,18 @@ Schedule load_schedule_text(const std::string& text, const std::string& path) {
     if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
       what = what.substr(bracket + 2);
     }
-    // A syntax error's place as fields, from the characters read when it stopped (nlohmann
-    // counts a line's columns from 0 after its newline, as its message does).
+    // A syntax error's place as fields, as nlohmann's message gives it: `byte` counts the
+    // characters read when it stopped (one past the end at the end of the input), the column
+    // those read since the last newline.
     ErrorLocation at;
     if (const auto* parse = dynamic_cast<const Json::parse_error*>(&e)) {
       const std::size_t read = std::min<std::size_t>(parse->byte, text.size());
-      const std::size_t newline = text.rfind('\n', read == 0 ? 0 : read - 1);
-      at.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + read, '\n'));
-      at.column =
-          static_cast<int>(newline == std::string::npos || read == 0 ? read : read - newline - 1);
+      const auto begin = text.begin();
+      const auto line_start = std::find(std::make_reverse_iterator(begin + read),
+                                        std::make_reverse_iterator(begin), '\n')
+                                  .base();  // after the last newline read, or the text's start
+      at.line = 1 + static_cast<int>(std::count(begin, begin + read, '\n'));
+      at.column = static_cast<int>(parse->byte - static_cast<std::size_t>(line_start - begin));
     }
     throw ScheduleError(where + "invalid JSON: " + what, in_file(path, at));
   }

@@ -1,7 +1,9 @@
 #include "model/config/scenario_loader.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "model/collective/byte_size.h"
 #include "model/config/scenario_overrides.h"
@@ -13,9 +15,10 @@ namespace mt {
 namespace {
 
 // Cross-key rules of one NIC: the scenario's (`run` null), or an algorithm entry's with its
-// overrides (named by the entry's position).
+// overrides of the scenario's NIC `base` (named by the entry's position).
 void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
-               const NicConfig& c, const RouterConfig& router, const Topology& topology) {
+               const NicConfig& c, const NicConfig& base, const RouterConfig& router,
+               const Topology& topology) {
   const auto fail = [&](const std::string& key, const std::string& what) {
     if (run == nullptr) r.fail_at(root, "nic." + key, what);
     ErrorLocation at = run->location;  // the entry's place, the key inside its nic
@@ -34,8 +37,14 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
     if (run == nullptr)
       r.fail(root, "router.buffer_flits",
              std::to_string(router.buffer_flits) + " flits cannot hold " + packet);
-    fail("packet_bytes", std::to_string(c.packet_bytes) + ": router.buffer_flits " +
-                             std::to_string(router.buffer_flits) + " cannot hold " + packet);
+    // The entry's own key that makes its packet too long (it inherits the others).
+    const auto [key, value] = c.packet_bytes != base.packet_bytes
+                                  ? std::pair("packet_bytes", c.packet_bytes)
+                              : c.head_flit_bytes != base.head_flit_bytes
+                                  ? std::pair("head_flit_bytes", c.head_flit_bytes)
+                                  : std::pair("flit_bytes", c.flit_bytes);
+    fail(key, std::to_string(value) + ": router.buffer_flits " +
+                  std::to_string(router.buffer_flits) + " cannot hold " + packet);
   }
   if (c.port_binding == PortBinding::kAny && !topology.is_direct())
     fail("port_binding", "any needs a direct topology: on " + topology.name() +
@@ -57,53 +66,21 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
              std::string(to_string(c.issue)) + ")");
 }
 
-// Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
-// count is a 31-bit integer, every delay and the whole run fit the simulated-time horizon
-// (SystemC's 64-bit picosecond time at this clock), and a run can at least move one buffer over
-// one link within it.
+// " cycles, the simulated-time horizon at clock_ghz C (...)": what a limit at this clock is.
+std::string horizon_text(double clock_ghz) {
+  return " cycles, the simulated-time horizon at clock_ghz " + YamlReader::fmt(clock_ghz) +
+         " (SystemC's 64-bit picosecond time, kept below 2^62 ps)";
+}
+
+// The watchdog's range at this clock (the sizes' ranges: unrepresentable()).
 void check_representable(const YamlReader& r, const YAML::Node& root, const ScenarioConfig& s) {
   const std::uint64_t horizon = max_sim_cycles(s.clock_ghz);
-  const std::string at_clock = " cycles, the simulated-time horizon at clock_ghz " +
-                               YamlReader::fmt(s.clock_ghz) +
-                               " (SystemC's 64-bit picosecond time, kept below 2^62 ps)";
   if (s.watchdog_cycles > horizon)
-    r.fail_at(
-        root, "watchdog_cycles",
-        std::to_string(s.watchdog_cycles) + " is beyond " + std::to_string(horizon) + at_clock);
-  const double bpc = s.topology.link_bytes_per_cycle;
-  std::vector<const NicConfig*> nics{&s.nic};
-  for (const auto& a : s.collective.algorithms) nics.push_back(&a.nic);
-  for (std::size_t i = 0; i < s.collective.sizes_bytes.size(); ++i) {
-    const std::uint64_t bytes = s.collective.sizes_bytes[i];
-    const std::string path = "collective.sizes[" + std::to_string(i) + "]";
-    for (const NicConfig* nic : nics) {
-      const auto per = static_cast<std::uint64_t>(nic->packet_bytes);
-      const std::uint64_t packets = bytes / per + (bytes % per != 0);
-      if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-        r.fail_at(root, path,
-                  format_byte_size(bytes) + " is " + std::to_string(packets) +
-                      " packets of nic.packet_bytes " + std::to_string(nic->packet_bytes) +
-                      "; the model counts a message's packets in 31 bits (at most " +
-                      std::to_string(std::numeric_limits<int>::max()) +
-                      "): use larger packets or a smaller size");
-      // One buffer (plus one packet's header) serialised over one link: a lower bound of any
-      // all-reduce of this size, which must fit the horizon.
-      const double wire = static_cast<double>(bytes) + nic->head_flit_bytes + nic->flit_bytes;
-      if (wire / bpc > static_cast<double>(horizon))
-        r.fail_at(root, "topology.link_bytes_per_cycle",
-                  YamlReader::fmt(bpc) + " bytes/cycle: moving one " + format_byte_size(bytes) +
-                      " buffer over one link takes " + YamlReader::fmt(wire / bpc) +
-                      " cycles, beyond " + std::to_string(horizon) + at_clock);
-      // Likewise reducing one buffer's 4-byte elements at the NIC's rate (a slower rate would
-      // also overflow the reduction's delay).
-      const double reduce = static_cast<double>(bytes) / 4 / nic->reduce_elems_per_cycle;
-      if (reduce > static_cast<double>(horizon))
-        r.fail_at(root, "nic.reduce_elems_per_cycle",
-                  YamlReader::fmt(nic->reduce_elems_per_cycle) + " elements/cycle: reducing one " +
-                      format_byte_size(bytes) + " buffer takes " + YamlReader::fmt(reduce) +
-                      " cycles, beyond " + std::to_string(horizon) + at_clock);
-    }
-  }
+    r.fail_at(root, "watchdog_cycles",
+              std::to_string(s.watchdog_cycles) + " is beyond " + std::to_string(horizon) +
+                  horizon_text(s.clock_ghz));
+  if (const auto problem = unrepresentable(s, s.collective.sizes_bytes))
+    r.fail_at(root, problem->key_path, problem->what);
 }
 
 void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& s) {
@@ -172,26 +149,85 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
       if (a.ports == 0) continue;
       TopologyConfig with_ports = s.topology;
       with_ports.ports_per_node = a.ports;
-      const Topology check(with_ports);
+      try {
+        const Topology check(with_ports);
+      } catch (const TopologyError& e) {  // the entry's ports, not the topology, are at fault
+        ErrorLocation at = a.location;
+        at.key_path += ".ports";
+        throw ScenarioError(at.where() + ": ports: " + e.what(), at);
+      }
     }
   } catch (const TopologyError& e) {
     r.fail(topology_node, "topology", e.what());
   }
-  check_nic(r, root, nullptr, s.nic, s.router, *topology);
-  for (const auto& a : s.collective.algorithms) check_nic(r, root, &a, a.nic, s.router, *topology);
+  check_nic(r, root, nullptr, s.nic, s.nic, s.router, *topology);
+  for (const auto& a : s.collective.algorithms)
+    check_nic(r, root, &a, a.nic, s.nic, s.router, *topology);
   check_representable(r, root, s);
 }
 
 }  // namespace
 
+// Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
+// count is a 31-bit integer, every delay and the whole run fit the simulated-time horizon
+// (SystemC's 64-bit picosecond time at this clock), and a run can at least move one buffer over
+// one link within it.
+std::optional<ConfigProblem> unrepresentable(const ScenarioConfig& s,
+                                             const std::vector<std::uint64_t>& sizes_bytes) {
+  const std::uint64_t horizon = max_sim_cycles(s.clock_ghz);
+  const std::string at_clock = horizon_text(s.clock_ghz);
+  const double bpc = s.topology.link_bytes_per_cycle;
+  std::vector<const NicConfig*> nics{&s.nic};
+  for (const auto& a : s.collective.algorithms) nics.push_back(&a.nic);
+  for (std::size_t i = 0; i < sizes_bytes.size(); ++i) {
+    const std::uint64_t bytes = sizes_bytes[i];
+    const std::string path = "collective.sizes[" + std::to_string(i) + "]";
+    for (const NicConfig* nic : nics) {
+      const auto per = static_cast<std::uint64_t>(nic->packet_bytes);
+      const std::uint64_t packets = bytes / per + (bytes % per != 0);
+      if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        return ConfigProblem{
+            path, format_byte_size(bytes) + " is " + std::to_string(packets) +
+                      " packets of nic.packet_bytes " + std::to_string(nic->packet_bytes) +
+                      "; the model counts a message's packets in 31 bits (at most " +
+                      std::to_string(std::numeric_limits<int>::max()) +
+                      "): use larger packets or a smaller size"};
+      // One buffer (plus one packet's header) serialised over one link: a lower bound of any
+      // all-reduce of this size, which must fit the horizon.
+      const double wire = static_cast<double>(bytes) + nic->head_flit_bytes + nic->flit_bytes;
+      if (wire / bpc > static_cast<double>(horizon))
+        return ConfigProblem{"topology.link_bytes_per_cycle",
+                             YamlReader::fmt(bpc) + " bytes/cycle: moving one " +
+                                 format_byte_size(bytes) + " buffer over one link takes " +
+                                 YamlReader::fmt(wire / bpc) + " cycles, beyond " +
+                                 std::to_string(horizon) + at_clock};
+      // Likewise reducing one buffer's 4-byte elements at the NIC's rate (a slower rate would
+      // also overflow the reduction's delay).
+      const double reduce = static_cast<double>(bytes) / 4 / nic->reduce_elems_per_cycle;
+      if (reduce > static_cast<double>(horizon))
+        return ConfigProblem{"nic.reduce_elems_per_cycle",
+                             YamlReader::fmt(nic->reduce_elems_per_cycle) +
+                                 " elements/cycle: reducing one " + format_byte_size(bytes) +
+                                 " buffer takes " + YamlReader::fmt(reduce) + " cycles, beyond " +
+                                 std::to_string(horizon) + at_clock};
+    }
+  }
+  return std::nullopt;
+}
+
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
                                   const std::vector<std::string>& overrides) {
   YAML::Node root = parse_yaml(text, source_name);
   // A `--set topology.KEY=...` expands the file's spec string into a mapping: a bad string is
-  // the file's error, said at its place before any override touches it.
+  // the file's error, said at its place before the override touches it (unless another
+  // override replaces the whole topology first).
+  const auto given = [&](const char* prefix) {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [&](const std::string& o) { return o.rfind(prefix, 0) == 0; });
+  };
   const YAML::Node spec = root.IsMap() ? static_cast<const YAML::Node&>(root)["topology"]
                                        : YAML::Node();  // const: a lookup adds no key
-  if (spec.IsDefined() && spec.IsScalar()) {            // a missing key is an invalid node
+  if (given("topology.") && !given("topology=") && spec.IsDefined() && spec.IsScalar()) {
     try {
       parse_topology_spec(spec.Scalar());
     } catch (const TopologyError& e) {

@@ -3,6 +3,8 @@
 // and validates it completely (unknown keys, wrong types, impossible values) before anything
 // runs. The schema is documented in scenarios/README.md.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +21,19 @@ ScenarioConfig load_scenario_file(const std::string& path,
 /// Same, from text; `source_name` stands for the file name in error messages.
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
                                   const std::vector<std::string>& overrides = {});
+
+/// A value the model cannot represent: the key at fault and why.
+struct ConfigProblem {
+  std::string key_path;  ///< e.g. "collective.sizes[0]" or "topology.link_bytes_per_cycle"
+  std::string what;
+};
+
+/// The first of `sizes_bytes` (all-reduce bytes per node; "collective.sizes[i]" names the i-th)
+/// that scenario `s` cannot simulate: more packets than a message counts (31 bits), or one
+/// buffer moved over a link or reduced by a NIC past the simulated-time horizon at its clock.
+/// Nothing when all fit. The loader checks the scenario's sizes with it; `mtsim train` its
+/// buckets'.
+std::optional<ConfigProblem> unrepresentable(const ScenarioConfig& s,
+                                             const std::vector<std::uint64_t>& sizes_bytes);
 
 }  // namespace mt

@@ -162,9 +162,11 @@ PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<Ru
       merged[other] = 1;
       const RunResult& a = results[i];
       const RunResult& b = results[other];
-      // A failure is reported; otherwise the faster, the first (message) on a tie.
-      const bool keep_b =
-          !run_failed(a) && (run_failed(b) || b.completion_cycles < a.completion_cycles);
+      // A failure is reported (a bug of mtsim before any other); otherwise the faster, the
+      // first (message) on a tie.
+      const bool keep_b = run_failed(a)
+                              ? b.internal_error && !a.internal_error
+                              : run_failed(b) || b.completion_cycles < a.completion_cycles;
       kept = keep_b ? other : i;
       const std::size_t lost = keep_b ? i : other;
       RunResult& r = results[kept];

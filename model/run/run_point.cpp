@@ -1,6 +1,7 @@
 #include "model/run/run_point.h"
 
 #include <exception>
+#include <new>
 
 #include "model/collective/algorithm.h"
 #include "model/sim/system.h"
@@ -37,6 +38,8 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     return r;
   } catch (const Error& e) {  // what the input asked for cannot run
     return failed_result(scenario, p, bytes, e.what());
+  } catch (const std::bad_alloc&) {  // too large for this machine, not a bug
+    return failed_result(scenario, p, bytes, "out of memory");
   } catch (const std::exception& e) {  // every input error is an mt::Error: a bug of mtsim
     RunResult r = failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());
     r.internal_error = true;

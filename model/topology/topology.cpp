@@ -167,7 +167,7 @@ Topology::Topology(const TopologyConfig& config) : config_(config) {
                           " network links but " + std::to_string(ports_per_node_) +
                           " NIC port(s); on a topology with switches each NIC port drives one "
                           "link, so every endpoint needs one link per port" +
-                          (alike ? " (set nic.ports: " + std::to_string(links) + ")"
+                          (alike ? " (" + std::to_string(links) + " ports would match)"
                                  : " (give every endpoint the same number of links)"));
     }
   }

@@ -108,7 +108,8 @@ int schedule_command(const std::vector<std::string>& args) {
       "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
       "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
       "mtsim import msccl reads it back), table (JSON: the co-designed NIC's packed tables as "
-      "a hardware-issue run holds them, every entry decoded and as hex; "
+      "a hardware-issue run holds them with the default NIC (each message bound to its route's "
+      "port, nic.port_binding route), every entry decoded and as hex; "
       "model/nic/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
       "node", po::value(&node),
       "with --format table: that node only; with memh: the node (required)")(

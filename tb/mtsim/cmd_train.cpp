@@ -135,14 +135,11 @@ int train(WorkloadConfig& workload, const std::string& workload_file,
   // loader's rules, applied to it as if it were the scenario's size (they grow with the size).
   std::uint64_t largest = 0;
   for (const auto& b : buckets) largest = std::max(largest, simulated_bytes(b.bytes));
-  try {
-    std::vector<std::string> with_size = overrides;
-    with_size.push_back("collective.sizes=[" + std::to_string(largest) + "]");
-    load_scenario_file(scenario_file, with_size);
-  } catch (const ScenarioError& e) {
+  if (const auto problem = unrepresentable(scenario, {largest})) {
+    const bool size = problem->key_path.rfind("collective.sizes", 0) == 0;  // the bucket itself
     throw UsageError(workload_file + ": its largest all-reduce bucket (" +
                      format_byte_size(largest) + ") does not fit the model on " + scenario_file +
-                     ": " + e.what());
+                     ": " + (size ? "" : problem->key_path + ": ") + problem->what);
   }
 
   const PointRunner runner = point_runner(scenario, jobs);

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 #include "model/core/json_text.h"
@@ -29,6 +30,8 @@ namespace {
   std::string text;
   try {
     text = json_text(to_json(run_point(scenario, p, bytes), with_messages));
+  } catch (const std::bad_alloc&) {  // the result did not fit: not a bug
+    text = json_text(to_json(failed_result(scenario, p, bytes, "out of memory")));
   } catch (const std::exception& e) {  // writing the result failed: no mt::Error reaches here
     RunResult failed =
         failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());

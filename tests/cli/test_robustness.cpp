@@ -388,4 +388,5 @@ TEST_CASE(
   CHECK_THAT(bucket.output,
              Catch::Contains(": its largest all-reduce bucket (1TiB) does not fit the model on ") &&
                  Catch::Contains("1TiB is 4294967296 packets of nic.packet_bytes 256"));
+  CHECK_THAT(bucket.output, !Catch::Contains("--set"));  // nothing the user did not type
 }

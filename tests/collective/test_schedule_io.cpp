@@ -9,6 +9,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/collective/schedule.h"
 #include "model/collective/schedule_io.h"
@@ -84,6 +86,17 @@ std::string load_error(const std::string& path) {
     mt::load_schedule_file(path);
   } catch (const mt::ScheduleError& e) {
     return e.what();
+  }
+  return "<no error>";
+}
+
+// "line L, column C" of the error's location fields (what --error-json and sweeps record).
+std::string load_error_place(const std::string& path) {
+  try {
+    mt::load_schedule_file(path);
+  } catch (const mt::ScheduleError& e) {
+    return "line " + std::to_string(e.location().line) + ", column " +
+           std::to_string(e.location().column);
   }
   return "<no error>";
 }
@@ -217,6 +230,15 @@ TEST_CASE("schedule files: save, load and errors with file, line and column", "[
   CHECK(e == "schedule file \"" + bad +
                  "\": invalid JSON: parse error at line 3, column 16: syntax error while parsing "
                  "object key - unexpected ','; expected string literal");
+  CHECK(load_error_place(bad) == "line 3, column 16");
+  // Cut short: the place is past the last character read, as the message says.
+  for (const auto& [cut, place] : std::vector<std::pair<std::string, std::string>>{
+           {"{", "line 1, column 2"}, {"{\n", "line 2, column 1"}, {"", "line 1, column 1"}}) {
+    write_file(bad, cut);
+    INFO("file \"" << cut << "\"");
+    CHECK_THAT(load_error(bad), Catch::Contains("parse error at " + place + ":"));
+    CHECK(load_error_place(bad) == place);
+  }
 
   // A key written twice: the parsed tree would keep the last value silently.
   const std::string twice = temp_path("twice.json");

@@ -211,7 +211,15 @@ TEST_CASE("impossible values are rejected") {
                  algos) ==
         "bad.yaml:1:11: topology: endpoint 0 has 2 network links but 1 NIC port(s); on a "
         "topology with switches each NIC port drives one link, so every endpoint needs one link "
-        "per port (set nic.ports: 2)");
+        "per port (2 ports would match)");
+  // An entry's own keys are named: its head too long for the routers' buffers, its ports.
+  CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 40}\ncollective:\n  algorithms:\n"
+                 "    - {name: ring, nic: {head_flit_bytes: 1024}}\n") ==
+        "bad.yaml:5:7: nic.head_flit_bytes: 1024: router.buffer_flits 40 cannot hold one packet of "
+        "80 flits (nic.packet_bytes + nic.head_flit_bytes)");
+  CHECK(error_of("topology: torus:4x4\ncollective:\n  algorithms: [{name: ring, ports: 5}]\n") ==
+        "bad.yaml:3:16: ports: ports per node is 5 but torus:4x4 endpoints have at most 4 network "
+        "link(s); use 1..4 (or 0 for the default)");
   CHECK(error_of("topology: torus:4x4\nnic: {step_order: maybe}\n" + algos) ==
         "bad.yaml:2:19: nic.step_order: expected auto, true or false, got \"maybe\"");
   CHECK(error_of("topology: fattree:k=4,levels=2\nnic: {port_binding: any}\n" + algos) ==
@@ -303,6 +311,10 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
                  {"topology.link_latency_cycles=7"}) ==
         "bad.yaml:1:11: topology: topology spec \"torus:4x4x\": dimension \"\" is not a positive "
         "integer");
+  // Replacing the whole topology replaces the bad string too.
+  CHECK(error_of("topology: torus:4x4x\ncollective: {algorithms: [ring]}\n",
+                 {"topology=ring:8", "topology.link_latency_cycles=7"})
+            .empty());
 }
 
 TEST_CASE("every shipped scenario loads") {

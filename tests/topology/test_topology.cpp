@@ -298,7 +298,7 @@ TEST_CASE("custom topology builds, routes and validates", "[topology]") {
   // Behind a switch every NIC port drives one link: each endpoint has two, so two ports.
   CHECK(error_of(c) ==
         "endpoint 0 has 2 network links but 1 NIC port(s); on a topology with switches each NIC "
-        "port drives one link, so every endpoint needs one link per port (set nic.ports: 2)");
+        "port drives one link, so every endpoint needs one link per port (2 ports would match)");
   c.ports_per_node = 2;
   mt::Topology t(c);
   CHECK(t.nodes() == 4);
