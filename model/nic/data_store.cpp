@@ -144,7 +144,7 @@ double DataStore::initial_value(Dtype dtype, int nodes, int node, std::uint64_t 
   return static_cast<double>((u * p.node_mul + element * p.element_mul) % p.modulus);
 }
 
-void DataStore::initial_row(int node, BulkVector<std::uint32_t>& row) const {
+void DataStore::initial_row(int node, BulkVector<std::uint32_t>& row, bool as_integers) const {
   // (u * node_mul + element * element_mul) % modulus = (node term + element term) % modulus.
   const Pattern p = pattern_of(dtype_, nodes_);
   const auto node_term =
@@ -152,7 +152,8 @@ void DataStore::initial_row(int node, BulkVector<std::uint32_t>& row) const {
   const auto modulus = static_cast<std::uint32_t>(p.modulus);
   const std::size_t n = element_term_.size();
   row.resize(n);
-  fill_row(element_term_.data(), row.data(), n, node_term, modulus, dtype_ == Dtype::kFp32);
+  fill_row(element_term_.data(), row.data(), n, node_term, modulus,
+           !as_integers && dtype_ == Dtype::kFp32);
 }
 
 std::uint32_t DataStore::bits_of(double value) const {
@@ -229,13 +230,9 @@ std::string DataStore::check() const {
   // sums are integers below 2^24 (pattern_of), exact as floats.
   const std::size_t n = index_.size();
   BulkVector<std::uint32_t> expected(n, 0);
-  BulkVector<std::uint32_t> row(n, 0);
-  const Pattern p = pattern_of(dtype_, nodes_);
+  BulkVector<std::uint32_t> row;
   for (int u = 0; u < nodes_; ++u) {
-    const auto node_term =
-        static_cast<std::uint32_t>((static_cast<std::uint64_t>(u) + 1) * p.node_mul % p.modulus);
-    fill_row(element_term_.data(), row.data(), n, node_term, static_cast<std::uint32_t>(p.modulus),
-             false);
+    initial_row(u, row, true);
     for (std::size_t j = 0; j < n; ++j) expected[j] += row[j];
   }
   if (dtype_ == Dtype::kFp32) {

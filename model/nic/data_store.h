@@ -73,9 +73,10 @@ class DataStore {
 
  private:
   std::uint32_t bits_of(double value) const;
-  // Node's initial values of every tracked element (index_ order) into `row`: one addition per
-  // element to element_term_ (no division, no branch on the element type inside the loop).
-  void initial_row(int node, BulkVector<std::uint32_t>& row) const;
+  // Node's initial values of every tracked element (index_ order) into `row`, as the element
+  // type's bits (`as_integers`: as plain integers, for exact sums): one addition per element to
+  // element_term_ (no division, no branch on the element type inside the loop).
+  void initial_row(int node, BulkVector<std::uint32_t>& row, bool as_integers = false) const;
   std::uint32_t add(std::uint32_t a, std::uint32_t b) const;
   double to_double(std::uint32_t bits) const;
 

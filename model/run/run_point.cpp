@@ -36,15 +36,20 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     r.nic_choice = p.nic.chosen;
     describe_nic(point.nic, r);
     return r;
-  } catch (const Error& e) {  // what the input asked for cannot run
-    return failed_result(scenario, p, bytes, e.what());
-  } catch (const std::bad_alloc&) {  // too large for this machine, not a bug
-    return failed_result(scenario, p, bytes, "out of memory");
-  } catch (const std::exception& e) {  // every input error is an mt::Error: a bug of mtsim
-    RunResult r = failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());
-    r.internal_error = true;
-    return r;
+  } catch (const std::exception& e) {
+    return exception_result(scenario, p, bytes, e);
   }
+}
+
+RunResult exception_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                           std::uint64_t bytes, const std::exception& e) {
+  if (dynamic_cast<const Error*>(&e) != nullptr) return failed_result(scenario, p, bytes, e.what());
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr)  // too large for this machine
+    return failed_result(scenario, p, bytes, "out of memory");
+  // Every input error is an mt::Error: anything else is a bug of mtsim.
+  RunResult r = failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());
+  r.internal_error = true;
+  return r;
 }
 
 RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,

@@ -3,6 +3,7 @@
 // prepare -> verify -> simulate -> result.
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
 /// A result naming the point (scenario, topology, algorithm, size), carrying `error`.
 RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                         std::uint64_t bytes, const std::string& error);
+
+/// failed_result() for an exception that stopped the point: an mt::Error's message (the input
+/// cannot run), "out of memory", or anything else as an internal error (a bug of mtsim:
+/// RunResult::internal_error).
+RunResult exception_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
+                           std::uint64_t bytes, const std::exception& e);
 
 /// Simulates every point (each in its own process: SystemC elaborates once per process) and
 /// returns the results in the points' order. `with_messages`: keep the per-message cycles.

@@ -7,7 +7,6 @@
 #include <csignal>
 #include <cstring>
 #include <iostream>
-#include <new>
 #include <sstream>
 
 #include "model/core/json_text.h"
@@ -30,13 +29,8 @@ namespace {
   std::string text;
   try {
     text = json_text(to_json(run_point(scenario, p, bytes), with_messages));
-  } catch (const std::bad_alloc&) {  // the result did not fit: not a bug
-    text = json_text(to_json(failed_result(scenario, p, bytes, "out of memory")));
-  } catch (const std::exception& e) {  // writing the result failed: no mt::Error reaches here
-    RunResult failed =
-        failed_result(scenario, p, bytes, std::string("internal error: ") + e.what());
-    failed.internal_error = true;
-    text = json_text(to_json(failed));
+  } catch (const std::exception& e) {  // writing the result failed
+    text = json_text(to_json(exception_result(scenario, p, bytes, e)));
   }
   std::size_t done = 0;
   while (done < text.size()) {
