@@ -10,6 +10,7 @@
 
 #include "model/nic/schedule_table.h"
 #include "model/noc/link.h"
+#include "model/noc/process_fault.h"
 
 namespace mt {
 
@@ -22,7 +23,7 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
       env_(env),
       scheduler_(std::move(scheduler)),
       clock_(clock),
-      wakeup_(clock) {
+      wakeup_(clock, *this) {
   std::vector<SchedulerOp> program;
   program.reserve(params_.program.size());
   for (std::size_t i = 0; i < params_.program.size(); ++i) {
@@ -92,6 +93,10 @@ std::uint64_t Nic::reduce_cycles(std::uint64_t elements, double elems_per_cycle)
 }
 
 void Nic::process() {
+  guard_process([this] { step(); });
+}
+
+void Nic::step() {
   const std::uint64_t now = clock_.now();
   wakeup_.clear();
   while (!credits_.empty() && credits_.front().cycle <= now) {

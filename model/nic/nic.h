@@ -213,7 +213,9 @@ class Nic : public sc_core::sc_module {
                            sc_core::sc_time& delay);
   tlm::tlm_sync_enum rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay);
+  /// The SC_METHOD: step() under guard_process() (an exception stops the run, kept whole).
   void process();
+  void step();
   /// Attaches to what the sockets are bound to (see tx_fw_).
   void end_of_elaboration() override;
   /// Finds where the receive ports' credits go (see rx_bw_).

@@ -6,6 +6,7 @@
 
 #include "model/noc/link.h"
 #include "model/noc/packet.h"
+#include "model/noc/process_fault.h"
 
 namespace mt {
 
@@ -18,7 +19,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       routing_(routing),
       clock_(clock),
       allocator_(static_cast<int>(params.outputs.size())),
-      wakeup_(clock) {
+      wakeup_(clock, *this) {
   const int inputs = params_.network_inputs + params_.local_ports;
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
@@ -265,6 +266,10 @@ bool Router::can_move(std::uint64_t now) const {
 }
 
 void Router::process() {
+  guard_process([this] { step(); });
+}
+
+void Router::step() {
   const std::uint64_t now = clock_.now();
   wakeup_.clear();
   apply_credits(now);

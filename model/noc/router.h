@@ -165,7 +165,9 @@ class Router : public sc_core::sc_module {
                            sc_core::sc_time& delay);
   tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
+  /// The SC_METHOD: step() under guard_process() (an exception stops the run, kept whole).
   void process();
+  void step();
   /// Attaches to what the sockets are bound to (see out_fw_).
   void end_of_elaboration() override;
   /// Finds where the inputs' credits go (see in_bw_).

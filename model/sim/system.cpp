@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/collective/cost_model.h"
+#include "model/noc/process_fault.h"
 #include "model/sim/system_impl.h"
 
 namespace mt {
@@ -101,6 +102,7 @@ RunResult System::Impl::run() {
   const auto wall_start = std::chrono::steady_clock::now();
   // Never past the horizon: later times would wrap SystemC's 64-bit time (time_limits.h).
   sc_core::sc_start(clock.to_time(clock.max_cycles()), sc_core::SC_EXIT_ON_STARVATION);
+  rethrow_process_fault();  // a router's or NIC's exception, as thrown (a livelock: logic_error)
   const auto wall_end = std::chrono::steady_clock::now();
 
   RunResult result;

@@ -144,7 +144,7 @@ TEST_CASE("schedule files that do not fit exit 2, wrong ones exit 1, each naming
       Catch::Contains("collective.algorithms[0].path: only a {name: file} entry takes a path"));
 }
 
-TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts; bad XML exits 2") {
+TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts and bad XML exits 2") {
   const std::string out = scratch("tree8.json");
   CliResult r = mtsim("import msccl " + kData + "tree8.xml -o " + out);
   INFO(r.output);

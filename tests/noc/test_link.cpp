@@ -49,7 +49,7 @@ struct LinkBench {
 };
 
 TEST_CASE(
-    "a packet's head arrives after the wire latency; the link is busy for its "
+    "a packet's head arrives after the wire latency and the link is busy for its "
     "serialisation",
     "[noc][link]") {
   LinkBench b;

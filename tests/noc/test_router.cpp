@@ -98,7 +98,7 @@ std::vector<std::uint64_t> cycles(const std::vector<NocEvent>& events) {
   return c;
 }
 
-TEST_CASE("a head leaves pipeline_cycles after it arrives; the input's credit follows the rule",
+TEST_CASE("a head leaves pipeline_cycles after it arrives and the input's credit follows the rule",
           "[noc][router]") {
   RouterBench b;
   b.send(0, 5, 42);

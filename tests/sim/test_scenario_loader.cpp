@@ -337,7 +337,7 @@ TEST_CASE("every shipped scenario loads") {
       "/nonexistent/x.yaml: cannot open the scenario file: No such file or directory");
 }
 
-TEST_CASE("closed sets are parsed once into enums; a bad name lists the allowed ones") {
+TEST_CASE("closed sets are parsed once into enums and a bad name lists the allowed ones") {
   const std::string base = "topology: torus:4x4\ncollective: {algorithms: [ring]}\n";
   const mt::ScenarioConfig s = load_scenario_text(
       base +
@@ -356,7 +356,7 @@ TEST_CASE("closed sets are parsed once into enums; a bad name lists the allowed 
         "bad.yaml:1:18: topology.kind: \"dragonfly\" is not one of: ring, torus, mesh, fattree, "
         "bigraph, switch, custom");
   CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [ring], dtype: fp16}\n") ==
-        "bad.yaml:2:42: collective.dtype: \"fp16\" is not one of: fp32, int32");
+        "bad.yaml:2:41: collective.dtype: \"fp16\" is not one of: fp32, int32");
   CHECK(error_of(base + "nic: {flow_control: credit}\n") ==
         "bad.yaml:3:21: nic.flow_control: \"credit\" is not one of: packet, message, auto");
   CHECK(error_of(base + "nic: {issue: firmware}\n") ==

@@ -1,0 +1,94 @@
+// CycleWakeup's livelock guard and guard_process(): a process woken again and again at one cycle
+// stops the run with an error naming it (simulated time would never advance, so the watchdog could
+// not fire), and an exception a guarded process throws reaches sc_start()'s caller as thrown.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <systemc>
+
+#include "model/core/error.h"
+#include "model/noc/cycle_clock.h"
+#include "model/noc/cycle_wakeup.h"
+#include "model/noc/process_fault.h"
+
+namespace mt {
+namespace {
+
+// Runs `per_cycle` times at each of the cycles 0 .. cycles-1, each run but the last of a cycle
+// asking for a wake-up at its own cycle (so `per_cycle` - 1 wake-ups per cycle: at cycle 0 the
+// first run is the kernel's initialisation, at later ones the wake-up asked for a cycle ahead,
+// neither counted), or throws an mt::Error at its first run when `throw_error`.
+struct Looper : sc_core::sc_module {
+  SC_HAS_PROCESS(Looper);
+  Looper(const sc_core::sc_module_name& name, const CycleClock& clock, std::uint64_t per_cycle,
+         std::uint64_t cycles, bool throw_error)
+      : sc_core::sc_module(name),
+        clock_(clock),
+        wakeup_(clock, *this),
+        per_cycle_(per_cycle),
+        cycles_(cycles),
+        throw_error_(throw_error) {
+    SC_METHOD(process);
+    sensitive << wakeup_.event();
+  }
+
+  void process() {
+    guard_process([this] {
+      wakeup_.clear();
+      ++total_runs_;
+      if (throw_error_) throw Error("looper: an error of the model's own kind");
+      const std::uint64_t now = clock_.now();
+      if (now >= cycles_) return;
+      if (++runs_ < per_cycle_) {
+        wakeup_.at(now);
+      } else {
+        runs_ = 0;
+        wakeup_.at(now + 1);
+      }
+    });
+  }
+
+  const CycleClock& clock_;
+  CycleWakeup wakeup_;
+  std::uint64_t per_cycle_;
+  std::uint64_t cycles_;
+  bool throw_error_;
+  std::uint64_t runs_ = 0;        // runs at this cycle
+  std::uint64_t total_runs_ = 0;  // runs at every cycle
+};
+
+void run_to_end() {
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US), sc_core::SC_EXIT_ON_STARVATION);
+  rethrow_process_fault();
+}
+
+TEST_CASE("a process woken more than the limit at one cycle is a livelock naming it",
+          "[noc][wakeup]") {
+  CycleClock clock{1.0};
+  // Asks for a wake-up at cycle 0 without end.
+  Looper looper("looper", clock, ~std::uint64_t{0}, 1, false);
+  REQUIRE_THROWS_WITH(run_to_end(),
+                      "livelock: looper was woken 1000000 times at cycle 0 without simulated "
+                      "time advancing (a bug of the model)");
+}
+
+TEST_CASE("a process woken the limit at each of several cycles is no livelock", "[noc][wakeup]") {
+  CycleClock clock{1.0};
+  // kMaxWakeupsPerCycle wake-ups at cycle 0 and at cycle 1: at the limit, none beyond it.
+  const std::uint64_t limit = CycleWakeup::kMaxWakeupsPerCycle;
+  Looper looper("looper", clock, limit + 1, 2, false);
+  REQUIRE_NOTHROW(run_to_end());
+  // limit + 1 runs at cycles 0 and 1, and the run at cycle 2 that ends.
+  REQUIRE(looper.total_runs_ == 2 * (limit + 1) + 1);
+}
+
+TEST_CASE("an mt::Error thrown in a guarded process reaches the caller of sc_start as thrown",
+          "[noc][wakeup]") {
+  CycleClock clock{1.0};
+  Looper looper("looper", clock, 1, 1, true);
+  REQUIRE_THROWS_MATCHES(run_to_end(), Error,
+                         Catch::Message("looper: an error of the model's own kind"));
+}
+
+}  // namespace
+}  // namespace mt
