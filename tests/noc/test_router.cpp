@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/noc/link.h"
+#include "model/noc/process_fault.h"
 #include "model/noc/router.h"
 #include "model/topology/topology.h"
 #include "tests/support/noc_stubs.h"
@@ -84,7 +85,10 @@ struct RouterBench {
         cycle, test::make_packet(pool, message, src, 2, &path, 1, kFlits, vc));
   }
   const std::vector<NocEvent>& out2() const { return receivers[2]->received; }
-  void run(std::uint64_t cycles) { sc_core::sc_start(clock.to_time(cycles)); }
+  void run(std::uint64_t cycles) {
+    sc_core::sc_start(clock.to_time(cycles));
+    rethrow_process_fault();  // a router's exception, as thrown
+  }
 };
 
 std::vector<int> messages(const std::vector<NocEvent>& events) {
