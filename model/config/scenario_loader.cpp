@@ -9,6 +9,7 @@
 #include "model/config/scenario_overrides.h"
 #include "model/config/scenario_sections.h"
 #include "model/config/yaml_reader.h"
+#include "model/nic/packet_sizes.h"
 #include "model/noc/time_limits.h"
 
 namespace mt {
@@ -30,7 +31,7 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
                              " is not a whole number of 4-byte elements (the reduction unit adds "
                              "fp32/int32 elements; a packet carries whole ones)");
   // Virtual cut-through moves whole packets: a router buffer must hold one.
-  const int packet_flits = (c.packet_bytes + c.head_flit_bytes + c.flit_bytes - 1) / c.flit_bytes;
+  const int packet_flits = flits_in(c.packet_bytes, c.head_flit_bytes, c.flit_bytes);
   if (packet_flits > router.buffer_flits) {
     const std::string packet = "one packet of " + std::to_string(packet_flits) +
                                " flits (nic.packet_bytes + nic.head_flit_bytes)";
@@ -96,7 +97,8 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "name") s.name = r.text(v, p);
                if (key == "description") s.description = r.text(v, p);
-               if (key == "clock_ghz") s.clock_ghz = r.real(v, p, kMinClockGhz, 100, false);
+               if (key == "clock_ghz")
+                 s.clock_ghz = r.real(v, p, kMinClockGhz, kMaxClockGhz, false);
                if (key == "watchdog_cycles")
                  s.watchdog_cycles = static_cast<std::uint64_t>(r.integer(v, p, 100, 1ll << 50));
                if (key == "topology") {
@@ -183,8 +185,7 @@ std::optional<ConfigProblem> unrepresentable(const ScenarioConfig& s,
     const std::uint64_t bytes = sizes_bytes[i];
     const std::string path = "collective.sizes[" + std::to_string(i) + "]";
     for (const NicConfig* nic : nics) {
-      const auto per = static_cast<std::uint64_t>(nic->packet_bytes);
-      const std::uint64_t packets = bytes / per + (bytes % per != 0);
+      const std::uint64_t packets = packets_in(bytes, nic->packet_bytes);
       if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
         return ConfigProblem{
             path, format_byte_size(bytes) + " is " + std::to_string(packets) +

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "model/nic/packet_sizes.h"
 #include "model/nic/schedule_table.h"
 #include "model/noc/link.h"
 #include "model/noc/process_fault.h"
@@ -73,17 +74,12 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicEnviro
 }
 
 int Nic::packets_for(std::uint64_t bytes, int packet_bytes) {
-  const auto per = static_cast<std::uint64_t>(packet_bytes);
-  const std::uint64_t packets = bytes / per + (bytes % per != 0);
+  const std::uint64_t packets = packets_in(bytes, packet_bytes);
   // The loader keeps every size within 31-bit packet counts; this guards the conversion.
   if (packets > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     throw SimTimeError("a message of " + std::to_string(bytes) + " bytes is " +
                        std::to_string(packets) + " packets: more than a 31-bit count");
-  return std::max(1, static_cast<int>(packets));
-}
-
-int Nic::flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes) {
-  return (payload_bytes + head_flit_bytes + flit_bytes - 1) / flit_bytes;
+  return static_cast<int>(packets);
 }
 
 std::uint64_t Nic::reduce_cycles(std::uint64_t elements, double elems_per_cycle) {

@@ -147,10 +147,8 @@ class Nic : public sc_core::sc_module {
   /// from node 5) to issue message 40".
   std::string describe_stall() const;
 
-  /// Packets a message of `bytes` bytes is split into (at least one).
+  /// packets_in() as the int the Nic counts in (the loader keeps sizes within it).
   static int packets_for(std::uint64_t bytes, int packet_bytes);
-  /// Wire flits of a packet carrying `payload_bytes`.
-  static int flits_for(int payload_bytes, int head_flit_bytes, int flit_bytes);
   /// Reduction unit cycles for `elements` elements at `elems_per_cycle` (ceil; 0 elements: 0).
   static std::uint64_t reduce_cycles(std::uint64_t elements, double elems_per_cycle);
 

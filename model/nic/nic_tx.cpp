@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "model/nic/packet_sizes.h"
+
 namespace mt {
 
 void Nic::start_message(int p, int index, std::uint64_t now) {
@@ -80,8 +82,7 @@ bool Nic::send_packet(int p, std::uint64_t now) {
   const int payload_bytes = static_cast<int>(
       std::min<std::uint64_t>(static_cast<std::uint64_t>(params_.packet_bytes), m.bytes - offset));
   const bool head = !params_.message_flow_control || m.next_packet == 0;
-  const int flits =
-      flits_for(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
+  const int flits = flits_in(payload_bytes, head ? params_.head_flit_bytes : 0, params_.flit_bytes);
   const int span = port.vc_last - port.vc_first;
   int vc = -1;
   if (!head) {

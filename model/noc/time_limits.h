@@ -16,6 +16,8 @@ constexpr std::uint64_t kMaxSimTimePs = std::uint64_t{1} << 62;
 
 /// Slowest accepted clock, GHz (1 MHz: a period of 10^6 ps leaves 4.6e12 cycles of horizon).
 constexpr double kMinClockGhz = 0.001;
+/// Fastest accepted clock, GHz (a period of 10 ps: whole picoseconds stay within 5% of it).
+constexpr double kMaxClockGhz = 100;
 
 /// A simulated time or delay beyond kMaxSimTimePs.
 class SimTimeError : public Error {

@@ -2,6 +2,11 @@
 
 #include "model/sim/system_impl.h"
 
+#include <sstream>
+
+#include "model/nic/packet_sizes.h"
+#include "model/noc/time_limits.h"
+
 namespace mt {
 
 void sim_require(bool condition, const std::string& message) {
@@ -9,10 +14,12 @@ void sim_require(bool condition, const std::string& message) {
 }
 
 double checked_clock_ghz(double clock_ghz) {
-  // Checked before the clock period is built from it (1 ps time resolution).
-  sim_require(clock_ghz > 0 && clock_ghz <= 1000,
-              "clock_ghz must be in (0, 1000], got " + std::to_string(clock_ghz));
-  return clock_ghz;
+  // Checked before the clock period is built from it (1 ps time resolution); the loader's range.
+  if (clock_ghz >= kMinClockGhz && clock_ghz <= kMaxClockGhz) return clock_ghz;
+  std::ostringstream text;
+  text << "clock_ghz must be in [" << kMinClockGhz << ", " << kMaxClockGhz << "], got "
+       << clock_ghz;
+  throw SimulationConfigError(text.str());
 }
 
 void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topology,
@@ -44,7 +51,7 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
   sim_require(nic.port_binding == PortBinding::kRoute || topology.is_direct(),
               "nic.port_binding any needs a direct topology (on " + topology.name() +
                   " each NIC port is its own link)");
-  const int max_flits = Nic::flits_for(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
+  const int max_flits = flits_in(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
   sim_require(router.buffer_flits >= max_flits,
               "router.buffer_flits (" + std::to_string(router.buffer_flits) +
                   ") must hold one whole packet (" + std::to_string(max_flits) + " flits)");

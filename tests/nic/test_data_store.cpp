@@ -10,6 +10,7 @@
 #include "model/collective/schedule.h"
 #include "model/nic/data_store.h"
 #include "model/nic/nic.h"
+#include "model/nic/packet_sizes.h"
 
 namespace mt {
 namespace {
@@ -135,9 +136,9 @@ TEST_CASE("packetisation and reduction arithmetic", "[nic][packet]") {
   CHECK(Nic::packets_for(0, 256) == 1);
   CHECK(Nic::packets_for(256, 256) == 1);
   CHECK(Nic::packets_for(257, 256) == 2);
-  CHECK(Nic::flits_for(256, 16, 16) == 17);
-  CHECK(Nic::flits_for(100, 16, 16) == 8);
-  CHECK(Nic::flits_for(0, 16, 16) == 1);
+  CHECK(flits_in(256, 16, 16) == 17);
+  CHECK(flits_in(100, 16, 16) == 8);
+  CHECK(flits_in(0, 16, 16) == 1);
   CHECK(Nic::reduce_cycles(64, 32) == 2);
   CHECK(Nic::reduce_cycles(65, 32) == 3);
   CHECK(Nic::reduce_cycles(128, 10) == 13);

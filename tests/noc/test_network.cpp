@@ -10,6 +10,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/nic/nic.h"
+#include "model/nic/packet_sizes.h"
 #include "model/noc/link.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
@@ -23,7 +24,7 @@ using test::make_op;
 
 /// Wire cycles of a packet with `payload` bytes at the scenario's flit size and link bandwidth.
 std::uint64_t packet_cycles(const ScenarioConfig& s, int payload, double bytes_per_cycle) {
-  const int flits = Nic::flits_for(payload, s.nic.head_flit_bytes, s.nic.flit_bytes);
+  const int flits = flits_in(payload, s.nic.head_flit_bytes, s.nic.flit_bytes);
   return LinkChannel::serialization_cycles(flits, s.nic.flit_bytes, bytes_per_cycle);
 }
 
@@ -246,8 +247,8 @@ TEST_CASE("message flow control: two messages into a one-VC receive port pass a 
           "[noc][bandwidth][message]") {
   const ScenarioConfig s = base_scenario();
   REQUIRE(packet_cycles(s, 256, 16.0) == 17);
-  REQUIRE(LinkChannel::serialization_cycles(Nic::flits_for(256, 0, s.nic.flit_bytes),
-                                            s.nic.flit_bytes, 16.0) == kBodyCycles);
+  REQUIRE(LinkChannel::serialization_cycles(flits_in(256, 0, s.nic.flit_bytes), s.nic.flit_bytes,
+                                            16.0) == kBodyCycles);
   REQUIRE(Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle) == 2);
   const RunResult r = two_messages_into_one_port(1);
   INFO(r.error);

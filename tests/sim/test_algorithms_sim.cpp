@@ -11,6 +11,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/nic/nic.h"
+#include "model/nic/packet_sizes.h"
 #include "model/noc/link.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
@@ -20,8 +21,7 @@ namespace {
 
 /// Wire cycles of one packet of `payload` bytes at the scenario's sizes over a 16 B/cycle link.
 std::uint64_t wire_cycles(const ScenarioConfig& s, std::uint64_t payload) {
-  const int flits =
-      Nic::flits_for(static_cast<int>(payload), s.nic.head_flit_bytes, s.nic.flit_bytes);
+  const int flits = flits_in(static_cast<int>(payload), s.nic.head_flit_bytes, s.nic.flit_bytes);
   return LinkChannel::serialization_cycles(flits, s.nic.flit_bytes, 16.0);
 }
 

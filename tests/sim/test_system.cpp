@@ -11,6 +11,7 @@
 #include <string>
 
 #include "model/nic/nic.h"
+#include "model/nic/packet_sizes.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 
@@ -72,7 +73,7 @@ std::uint64_t torus_ring_cycles(std::uint64_t bytes) {
   const std::uint64_t chunk = bytes / n;
   const auto packets = static_cast<std::uint64_t>(Nic::packets_for(chunk, s.nic.packet_bytes));
   const std::uint64_t flits = static_cast<std::uint64_t>(
-      Nic::flits_for(s.nic.packet_bytes, s.nic.head_flit_bytes, s.nic.flit_bytes));
+      flits_in(s.nic.packet_bytes, s.nic.head_flit_bytes, s.nic.flit_bytes));
   const std::uint64_t step = packets * flits + 2 * s.router.pipeline_cycles + 150;
   const std::uint64_t reduce =
       Nic::reduce_cycles(s.nic.packet_bytes / 4, s.nic.reduce_elems_per_cycle);
@@ -456,8 +457,12 @@ TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]")
                                   "step order: nic.step_order false contradicts it (use auto or "
                                   "true)"));
   s.nic.step_order = StepOrder::kAuto;
-  s.clock_ghz = 0;
-  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024), Catch::Contains("clock_ghz must be"));
+  s.clock_ghz = 0;  // the loader's range, from time_limits.h
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
+                    Catch::Equals("clock_ghz must be in [0.001, 100], got 0"));
+  s.clock_ghz = 101;
+  CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
+                    Catch::Equals("clock_ghz must be in [0.001, 100], got 101"));
 }
 
 }  // namespace

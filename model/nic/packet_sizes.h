@@ -1,0 +1,23 @@
+#pragma once
+// How a message is cut into packets and a packet into flits: the one rule the loader's checks,
+// the System's and the Nic count with.
+
+#include <algorithm>
+#include <cstdint>
+
+namespace mt {
+
+/// Packets of a message of `bytes`: whole packets of `packet_bytes` and a partial last one; an
+/// empty message is still one packet (its head).
+constexpr std::uint64_t packets_in(std::uint64_t bytes, int packet_bytes) {
+  const auto per = static_cast<std::uint64_t>(packet_bytes);
+  return std::max<std::uint64_t>(1, bytes / per + (bytes % per != 0));
+}
+
+/// Flits of a packet of `payload_bytes` behind a head of `head_flit_bytes` (0 for a body packet
+/// of message flow control), in flits of `flit_bytes`.
+constexpr int flits_in(int payload_bytes, int head_flit_bytes, int flit_bytes) {
+  return (payload_bytes + head_flit_bytes + flit_bytes - 1) / flit_bytes;
+}
+
+}  // namespace mt
