@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/collective/byte_size.h"
+#include "model/config/nic_rules.h"
 #include "model/config/scenario_overrides.h"
 #include "model/config/scenario_sections.h"
 #include "model/config/yaml_reader.h"
@@ -15,56 +16,30 @@
 namespace mt {
 namespace {
 
-// Cross-key rules of one NIC: the scenario's (`run` null), or an algorithm entry's with its
-// overrides of the scenario's NIC `base` (named by the entry's position).
+// Cross-key rules of one NIC (nic_rules.h): the scenario's (`run` null) at its key, or an
+// algorithm entry's with its overrides of the scenario's NIC `base` at the entry's own key.
 void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
                const NicConfig& c, const NicConfig& base, const RouterConfig& router,
                const Topology& topology) {
-  const auto fail = [&](const std::string& key, const std::string& what) {
-    if (run == nullptr) r.fail_at(root, "nic." + key, what);
-    ErrorLocation at = run->location;  // the entry's place, the key inside its nic
-    at.key_path += ".nic." + key;
-    throw ScenarioError(at.where() + ": nic." + key + ": " + what, at);
-  };
-  if (c.packet_bytes % 4 != 0)
-    fail("packet_bytes", std::to_string(c.packet_bytes) +
-                             " is not a whole number of 4-byte elements (the reduction unit adds "
-                             "fp32/int32 elements; a packet carries whole ones)");
-  // Virtual cut-through moves whole packets: a router buffer must hold one.
-  const int packet_flits = flits_in(c.packet_bytes, c.head_flit_bytes, c.flit_bytes);
-  if (packet_flits > router.buffer_flits) {
-    const std::string packet = "one packet of " + std::to_string(packet_flits) +
-                               " flits (nic.packet_bytes + nic.head_flit_bytes)";
-    if (run == nullptr)
-      r.fail(root, "router.buffer_flits",
-             std::to_string(router.buffer_flits) + " flits cannot hold " + packet);
-    // The entry's own key that makes its packet too long (it inherits the others).
-    const auto [key, value] = c.packet_bytes != base.packet_bytes
-                                  ? std::pair("packet_bytes", c.packet_bytes)
-                              : c.head_flit_bytes != base.head_flit_bytes
-                                  ? std::pair("head_flit_bytes", c.head_flit_bytes)
-                                  : std::pair("flit_bytes", c.flit_bytes);
-    fail(key, std::to_string(value) + ": router.buffer_flits " +
-                  std::to_string(router.buffer_flits) + " cannot hold " + packet);
+  const std::optional<NicRuleViolation> v = nic_rule_violation(c, router, topology);
+  if (!v) return;
+  if (run == nullptr) r.fail_at(root, v->key, v->message);
+  std::string key = v->key;
+  std::string message = v->message;
+  if (key == "router.buffer_flits") {
+    // The router is the scenario's: blame the entry's own key that makes its packet too long
+    // (it inherits the others).
+    const auto [nic_key, value] = c.packet_bytes != base.packet_bytes
+                                      ? std::pair("packet_bytes", c.packet_bytes)
+                                  : c.head_flit_bytes != base.head_flit_bytes
+                                      ? std::pair("head_flit_bytes", c.head_flit_bytes)
+                                      : std::pair("flit_bytes", c.flit_bytes);
+    key = std::string("nic.") + nic_key;
+    message = std::to_string(value) + ": router.buffer_flits " + message;
   }
-  if (c.port_binding == PortBinding::kAny && !topology.is_direct())
-    fail("port_binding", "any needs a direct topology: on " + topology.name() +
-                             " each NIC port is its own link to a switch (use route)");
-  if (c.receive_vcs > 0 && router.vcs * router.buffer_flits / c.receive_vcs < packet_flits)
-    fail("receive_vcs", std::to_string(c.receive_vcs) + " VCs of a receive port's " +
-                            std::to_string(router.vcs * router.buffer_flits) +
-                            " flits (router.vcs x router.buffer_flits) cannot each hold one packet "
-                            "of " +
-                            std::to_string(packet_flits) + " flits");
-  if (c.step_barrier && c.step_order == StepOrder::kOff)
-    fail("step_order",
-         "false contradicts nic.step_barrier true, which starts steps strictly in order (use "
-         "auto or true)");
-  if (c.scheduler == SchedulerImpl::kRtl && c.issue == IssueMode::kSoftware)
-    fail("scheduler",
-         "rtl is the co-designed hardware scheduler: it needs nic.issue: hardware or auto "
-         "(nic.issue is " +
-             std::string(to_string(c.issue)) + ")");
+  ErrorLocation at = run->location;  // the entry's place, the key inside it
+  at.key_path += "." + key;
+  throw ScenarioError(at.where() + ": " + key + ": " + message, at);
 }
 
 // " cycles, the simulated-time horizon at clock_ghz C (...)": what a limit at this clock is.

@@ -2,9 +2,10 @@
 
 #include "model/sim/system_impl.h"
 
+#include <optional>
 #include <sstream>
 
-#include "model/nic/packet_sizes.h"
+#include "model/config/nic_rules.h"
 #include "model/noc/time_limits.h"
 
 namespace mt {
@@ -37,32 +38,12 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
   sim_require(router.vcs >= 1, "router.vcs must be >= 1");
   sim_require(nic.flit_bytes >= 1, "nic.flit_bytes must be >= 1");
   sim_require(nic.head_flit_bytes >= 0, "nic.head_flit_bytes must be >= 0");
-  sim_require(
-      nic.packet_bytes >= kElementBytes && nic.packet_bytes % kElementBytes == 0,
-      "nic.packet_bytes must be a positive multiple of 4, got " + std::to_string(nic.packet_bytes));
+  sim_require(nic.packet_bytes >= kElementBytes,
+              "nic.packet_bytes must be >= 4, got " + std::to_string(nic.packet_bytes));
   sim_require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
   sim_require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
-  // The barrier starts steps strictly in order: a hardware scheduler that may grant a later
-  // step's entry first would hand the NIC a grant it cannot take.
-  sim_require(
-      !(nic.issue == IssueMode::kHardware && nic.step_barrier && nic.step_order == StepOrder::kOff),
-      "nic.step_barrier true needs the hardware scheduler to issue in step order: "
-      "nic.step_order false contradicts it (use auto or true)");
-  sim_require(nic.port_binding == PortBinding::kRoute || topology.is_direct(),
-              "nic.port_binding any needs a direct topology (on " + topology.name() +
-                  " each NIC port is its own link)");
-  const int max_flits = flits_in(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
-  sim_require(router.buffer_flits >= max_flits,
-              "router.buffer_flits (" + std::to_string(router.buffer_flits) +
-                  ") must hold one whole packet (" + std::to_string(max_flits) + " flits)");
-  if (nic.receive_vcs > 0) {
-    const int per_vc = router.vcs * router.buffer_flits / nic.receive_vcs;
-    sim_require(per_vc >= max_flits,
-                "nic.receive_vcs " + std::to_string(nic.receive_vcs) + " splits a receive port's " +
-                    std::to_string(router.vcs * router.buffer_flits) + " flits into VCs of " +
-                    std::to_string(per_vc) + ", less than one packet (" +
-                    std::to_string(max_flits) + " flits)");
-  }
+  if (const std::optional<NicRuleViolation> v = nic_rule_violation(nic, router, topology))
+    throw SimulationConfigError(v->key + ": " + v->message);
   for (const Link& link : topology.links()) {
     sim_require(link.bytes_per_cycle > 0, "link " + std::to_string(link.id) + " has no bandwidth");
     sim_require(link.latency_cycles >= 0,

@@ -215,7 +215,8 @@ TEST_CASE("impossible values are rejected") {
   // An entry's own keys are named: its head too long for the routers' buffers, its ports.
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 40}\ncollective:\n  algorithms:\n"
                  "    - {name: ring, nic: {head_flit_bytes: 1024}}\n") ==
-        "bad.yaml:5:7: nic.head_flit_bytes: 1024: router.buffer_flits 40 cannot hold one packet of "
+        "bad.yaml:5:7: nic.head_flit_bytes: 1024: router.buffer_flits 40 flits cannot hold one "
+        "packet of "
         "80 flits (nic.packet_bytes + nic.head_flit_bytes)");
   CHECK(error_of("topology: torus:4x4\ncollective:\n  algorithms: [{name: ring, ports: 5}]\n") ==
         "bad.yaml:3:16: ports: ports per node is 5 but torus:4x4 endpoints have at most 4 network "
@@ -230,7 +231,7 @@ TEST_CASE("impossible values are rejected") {
       "bad.yaml:1:1: router.vcs: a bigraph needs at least 2 virtual channels (hop classes: routes "
       "turn between the switch halves)");
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 8}\n" + algos) ==
-        "bad.yaml:1:1: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
+        "bad.yaml:2:24: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
         "(nic.packet_bytes + nic.head_flit_bytes)");
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 20}\nnic: {receive_vcs: 8}\n" +
                  algos) ==

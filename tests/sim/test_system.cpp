@@ -453,9 +453,8 @@ TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]")
   s.nic.step_barrier = true;
   s.nic.step_order = StepOrder::kOff;
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
-                    Catch::Equals("nic.step_barrier true needs the hardware scheduler to issue in "
-                                  "step order: nic.step_order false contradicts it (use auto or "
-                                  "true)"));
+                    Catch::Equals("nic.step_order: false contradicts nic.step_barrier true, which "
+                                  "starts steps strictly in order (use auto or true)"));
   s.nic.step_order = StepOrder::kAuto;
   s.clock_ghz = 0;  // the loader's range, from time_limits.h
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),

@@ -1,0 +1,64 @@
+#pragma once
+// The rules a NIC's settings must keep with each other, its router and its topology, stated once:
+// the scenario loader reports a violation at the key of the file (or of an algorithm entry's
+// `nic:` overrides) and the System refuses it again for a caller that builds a ScenarioConfig
+// itself. Single-key ranges are the loader's alone (its readers' limits).
+
+#include <optional>
+#include <string>
+
+#include "model/config/scenario_config.h"
+#include "model/nic/packet_sizes.h"
+
+namespace mt {
+
+/// One broken rule: the key at fault, from the scenario's root ("nic.packet_bytes",
+/// "router.buffer_flits"), and what is wrong with its value.
+struct NicRuleViolation {
+  std::string key;
+  std::string message;
+};
+
+/// The first rule `nic` breaks with `router` on `topology`, if any.
+inline std::optional<NicRuleViolation> nic_rule_violation(const NicConfig& nic,
+                                                          const RouterConfig& router,
+                                                          const Topology& topology) {
+  if (nic.packet_bytes % 4 != 0)
+    return NicRuleViolation{"nic.packet_bytes",
+                            std::to_string(nic.packet_bytes) +
+                                " is not a whole number of 4-byte elements (the reduction unit "
+                                "adds fp32/int32 elements; a packet carries whole ones)"};
+  // Virtual cut-through moves whole packets: a router buffer must hold one.
+  const int packet_flits = flits_in(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes);
+  if (packet_flits > router.buffer_flits)
+    return NicRuleViolation{"router.buffer_flits",
+                            std::to_string(router.buffer_flits) +
+                                " flits cannot hold one packet of " + std::to_string(packet_flits) +
+                                " flits (nic.packet_bytes + nic.head_flit_bytes)"};
+  if (nic.port_binding == PortBinding::kAny && !topology.is_direct())
+    return NicRuleViolation{"nic.port_binding", "any needs a direct topology: on " +
+                                                    topology.name() +
+                                                    " each NIC port is its own link to a switch "
+                                                    "(use route)"};
+  if (nic.receive_vcs > 0 && router.vcs * router.buffer_flits / nic.receive_vcs < packet_flits)
+    return NicRuleViolation{
+        "nic.receive_vcs",
+        std::to_string(nic.receive_vcs) + " VCs of a receive port's " +
+            std::to_string(router.vcs * router.buffer_flits) +
+            " flits (router.vcs x router.buffer_flits) cannot each hold one packet of " +
+            std::to_string(packet_flits) + " flits"};
+  // The barrier starts steps strictly in order: a hardware scheduler that may grant a later
+  // step's entry first would hand the NIC a grant it cannot take.
+  if (nic.step_barrier && nic.step_order == StepOrder::kOff)
+    return NicRuleViolation{"nic.step_order",
+                            "false contradicts nic.step_barrier true, which starts steps strictly "
+                            "in order (use auto or true)"};
+  if (nic.scheduler == SchedulerImpl::kRtl && nic.issue == IssueMode::kSoftware)
+    return NicRuleViolation{"nic.scheduler",
+                            "rtl is the co-designed hardware scheduler: it needs nic.issue: "
+                            "hardware or auto (nic.issue is " +
+                                std::string(to_string(nic.issue)) + ")"};
+  return std::nullopt;
+}
+
+}  // namespace mt
