@@ -192,7 +192,8 @@ std::optional<ConfigProblem> unrepresentable(const ScenarioConfig& s,
 }
 
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
-                                  const std::vector<std::string>& overrides) {
+                                  const std::vector<std::string>& overrides,
+                                  const OverrideOptions& options) {
   YAML::Node root = parse_yaml(text, source_name);
   // A `--set topology.KEY=...` expands the file's spec string into a mapping: a bad string is
   // the file's error, said at its place before the override touches it (unless another
@@ -212,21 +213,25 @@ ScenarioConfig load_scenario_text(const std::string& text, const std::string& so
   }
   std::map<std::string, std::string> overridden;
   try {
-    for (const auto& o : overrides) apply_override(root, o, overridden);
+    for (const auto& o : overrides) {
+      const auto option = options.find(o);
+      apply_override(root, o, option == options.end() ? "" : option->second, overridden);
+    }
   } catch (const TopologyError& e) {
     throw ScenarioError(std::string("--set: ") + e.what());
   }
   ScenarioConfig s;
   s.source_file = source_name;
-  const YamlReader reader(source_name, overridden);
+  const YamlReader reader(source_name, overridden, options);
   read_scenario(reader, root, s);
   if (s.name.empty()) s.name = file_stem(source_name);
   return s;
 }
 
 ScenarioConfig load_scenario_file(const std::string& path,
-                                  const std::vector<std::string>& overrides) {
-  return load_scenario_text(read_config_file(path, "scenario"), path, overrides);
+                                  const std::vector<std::string>& overrides,
+                                  const OverrideOptions& options) {
+  return load_scenario_text(read_config_file(path, "scenario"), path, overrides, options);
 }
 
 }  // namespace mt

@@ -4,6 +4,7 @@
 // runs. The schema is documented in scenarios/README.md.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,14 +14,22 @@
 
 namespace mt {
 
+/// The option an override stands for, by the override's text, where the user did not type it as
+/// `--set` (mtsim train's `--algorithm ring` is "collective.algorithms=[ring]"): an error about
+/// the override names the option.
+using OverrideOptions = std::map<std::string, std::string>;
+
 /// Loads and validates a scenario file. `overrides` are "key.path=value" strings (from
-/// `--set`), applied before validation; value is parsed as YAML (`4`, `fp32`, `[1MiB, 4MiB]`).
+/// `--set`, or standing for the options in `options`), applied before validation; value is
+/// parsed as YAML (`4`, `fp32`, `[1MiB, 4MiB]`).
 ScenarioConfig load_scenario_file(const std::string& path,
-                                  const std::vector<std::string>& overrides = {});
+                                  const std::vector<std::string>& overrides = {},
+                                  const OverrideOptions& options = {});
 
 /// Same, from text; `source_name` stands for the file name in error messages.
 ScenarioConfig load_scenario_text(const std::string& text, const std::string& source_name,
-                                  const std::vector<std::string>& overrides = {});
+                                  const std::vector<std::string>& overrides = {},
+                                  const OverrideOptions& options = {});
 
 /// A value the model cannot represent: the key at fault and why.
 struct ConfigProblem {

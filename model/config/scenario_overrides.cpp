@@ -27,7 +27,7 @@ YAML::Node topology_spec_as_map(const TopologyConfig& spec) {
 
 }  // namespace
 
-void apply_override(YAML::Node& root, const std::string& text,
+void apply_override(YAML::Node& root, const std::string& text, const std::string& option,
                     std::map<std::string, std::string>& overridden) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -39,6 +39,7 @@ void apply_override(YAML::Node& root, const std::string& text,
   ErrorLocation at;  // the override itself
   at.key_path = at.override_key = key;
   at.override_text = text;
+  at.override_option = option;
   const auto fail = [&](const std::string& what) {
     throw ScenarioError(at.where() + ": " + what, at);
   };

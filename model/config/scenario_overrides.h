@@ -12,8 +12,8 @@ namespace mt {
 /// the way (a spec-string topology is expanded into its mapping so single keys stay
 /// replaceable). Records in `overridden` (key path -> `text`) every key the override set or
 /// created, so messages about them name the override. Throws ScenarioError (or TopologyError for
-/// a bad topology spec on the way).
-void apply_override(YAML::Node& root, const std::string& text,
+/// a bad topology spec on the way), naming `option` when the override stands for one.
+void apply_override(YAML::Node& root, const std::string& text, const std::string& option,
                     std::map<std::string, std::string>& overridden);
 
 }  // namespace mt

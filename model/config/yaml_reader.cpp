@@ -123,6 +123,8 @@ ErrorLocation YamlReader::location(const YAML::Node& node, const std::string& pa
     if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0) {
       at.override_key = key;
       at.override_text = text;
+      const auto option = options_.find(text);
+      if (option != options_.end()) at.override_option = option->second;
       return at;
     }
   }

@@ -19,11 +19,15 @@
 namespace mt {
 
 /// Typed reads of YAML nodes of one source file. Keys set by `--set` overrides (`overridden`:
-/// key path -> the override's text) are located by their `--set` text instead of a file position.
+/// key path -> the override's text) are located by their `--set` text instead of a file position,
+/// or by the option an override stands for (`options`: override text -> option text).
 class YamlReader {
  public:
-  YamlReader(std::string source, std::map<std::string, std::string> overridden)
-      : source_(std::move(source)), overridden_(std::move(overridden)) {}
+  YamlReader(std::string source, std::map<std::string, std::string> overridden,
+             std::map<std::string, std::string> options = {})
+      : source_(std::move(source)),
+        overridden_(std::move(overridden)),
+        options_(std::move(options)) {}
 
   /// Throws a ScenarioError at `node` (its file:line:col) naming key `path` (may be empty).
   [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
@@ -90,6 +94,7 @@ class YamlReader {
  private:
   std::string source_;
   std::map<std::string, std::string> overridden_;
+  std::map<std::string, std::string> options_;
 };
 
 /// Largest buffer any config may name, bytes (1 TiB).

@@ -18,11 +18,15 @@ struct ErrorLocation {
   std::string key_path;       ///< config key path, e.g. "collective.sizes[0]"
   std::string override_key;   ///< key path of the `--set key=value` override the error is about
   std::string override_text;  ///< that override's whole text, "key=value"
-  int node = -1;              ///< schedule: the endpoint (NIC) concerned
-  int entry = -1;             ///< schedule table: the entry index in `node`'s table
-  int message = -1;           ///< schedule: the message (operation id) concerned
+  /// The option the override stands for when the user did not type it as `--set` (mtsim train's
+  /// "--algorithm ring" is collective.algorithms=[ring]); where() names it instead.
+  std::string override_option;
+  int node = -1;     ///< schedule: the endpoint (NIC) concerned
+  int entry = -1;    ///< schedule table: the entry index in `node`'s table
+  int message = -1;  ///< schedule: the message (operation id) concerned
 
-  /// The place as users read it: "--set key=value" for an override, else "file:line:col"
+  /// The place as users read it: "--set key=value" (or the option it stands for) for an
+  /// override, else "file:line:col"
   /// ("file" without a line; "" when there is no file either).
   std::string where() const;
 };

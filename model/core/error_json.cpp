@@ -14,6 +14,7 @@ void each_field(Location& location, const Text& text, const Number& number) {
   text("key_path", location.key_path);
   text("override_key", location.override_key);
   text("override_text", location.override_text);
+  text("override_option", location.override_option);
   number("node", location.node);
   number("entry", location.entry);
   number("message", location.message);

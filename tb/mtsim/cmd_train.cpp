@@ -87,22 +87,6 @@ void print_bucket_schedules(const std::vector<TrainRow>& rows) {
   }
 }
 
-// The error being handled, with `set` (the override -a became) written as the user typed it.
-[[noreturn]] void rethrow_as_typed(const std::string& set, const std::string& typed) {
-  try {
-    throw;
-  } catch (const Error& e) {
-    std::string what = e.what();
-    if (typed.empty() || what.find(set) == std::string::npos) throw;
-    for (auto at = what.find(set); at != std::string::npos; at = what.find(set, at + typed.size()))
-      what.replace(at, set.size(), typed);
-    ErrorLocation location = e.location();
-    location.override_key.clear();
-    location.override_text.clear();
-    throw UsageError(what, location);
-  }
-}
-
 void report_failures(const TrainRuns& runs) {
   if (runs.verify_failure) std::cerr << "mtsim: " << runs.verify_failure->message() << "\n";
   for (const RunResult& r : runs.failures)
@@ -110,12 +94,14 @@ void report_failures(const TrainRuns& runs) {
               << ": simulation failed: " << (r.error.empty() ? "data mismatch" : r.error) << "\n";
 }
 
-// The iteration, once train_command has read its options: load the scenario with `overrides`,
-// simulate every bucket, print the table, write the JSON.
+// The iteration, once train_command has read its options: load the scenario with `overrides`
+// (`options`: those standing for an option), simulate every bucket, print the table, write the
+// JSON.
 int train(WorkloadConfig& workload, const std::string& workload_file,
           const std::string& scenario_file, const std::vector<std::string>& overrides,
-          const std::string& json_out, int jobs, bool serialised, bool launch_option) {
-  const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
+          const OverrideOptions& options, const std::string& json_out, int jobs, bool serialised,
+          bool launch_option) {
+  const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides, options);
   if (!json_out.empty()) check_writable(json_out, "training JSON");
   // The loader bounds the file's own values; an option may have changed them, and the release
   // times must stay inside the scenario clock's simulated-time horizon.
@@ -246,9 +232,9 @@ int train_command(const std::vector<std::string>& args) {
       throw UsageError("--set " + o +
                        ": the algorithms are given by --algorithm; give them one way, not both");
   }
-  std::string injected;  // the override that -a becomes, named as -a in errors
-  std::string as_typed;
+  OverrideOptions options;  // the override -a becomes, named as typed in errors
   if (!algorithms.empty()) {
+    std::string as_typed;
     const std::vector<std::string> known = algorithm_names();
     std::string list, known_list;
     for (const auto& k : known) known_list += (known_list.empty() ? "" : ", ") + k;
@@ -258,15 +244,12 @@ int train_command(const std::vector<std::string>& args) {
       list += (list.empty() ? "" : ",") + a;
       as_typed += (as_typed.empty() ? "--algorithm " : " --algorithm ") + a;
     }
-    injected = "collective.algorithms=[" + list + "]";
+    const std::string injected = "collective.algorithms=[" + list + "]";
     overrides.push_back(injected);
+    options[injected] = as_typed;
   }
-  try {
-    return train(workload, workload_file, scenario_file, overrides, json_out, jobs, serialised,
-                 vm->count("launch-cycles") > 0);
-  } catch (const Error&) {
-    rethrow_as_typed("--set " + injected, as_typed);
-  }
+  return train(workload, workload_file, scenario_file, overrides, options, json_out, jobs,
+               serialised, vm->count("launch-cycles") > 0);
 }
 
 }  // namespace mt::cli

@@ -42,7 +42,7 @@ TEST_CASE("mtsim train runs the small MLP on the default scenario with ring and 
   // So is one the topology cannot take, and the builder's name is said once.
   const mt::test::CliResult mesh = mt::test::mtsim(train("-a swing --set topology=mesh:4x4"));
   CHECK(mesh.status == 2);
-  CHECK_THAT(mesh.output, Catch::Contains("mtsim train: --algorithm swing: collective.algorithms: "
+  CHECK_THAT(mesh.output, Catch::Contains("mtsim: --algorithm swing: collective.algorithms: "
                                           "swing: topology mesh:4x4 is not a ring or torus"));
   // Keys train does not take from the scenario are refused, not ignored.
   const mt::test::CliResult sizes = mt::test::mtsim(train("--set collective.sizes=[4KiB]"));
