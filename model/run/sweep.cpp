@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #include "model/core/error.h"
@@ -137,27 +136,12 @@ void write_sweep_results(const std::string& dir, const SweepConfig& sweep,
   // CSV: the point's columns, one per axis, then the columns of write_results_csv.
   std::string header = "point,point_key,exit_status,passed";
   for (const auto& axis : sweep.axes) header += "," + csv_field("axis." + axis.key);
-  const std::string run_header = results_csv_header();
-  const std::size_t run_columns =
-      1 + static_cast<std::size_t>(std::count(run_header.begin(), run_header.end(), ','));
-  std::size_t error_column = 0;
-  {
-    std::istringstream names(run_header);
-    std::size_t i = 0;
-    for (std::string name; std::getline(names, name, ','); ++i)
-      if (name == "error") error_column = i;
-  }
-  std::string csv = header + "," + run_header + "\n";
+  std::string csv = header + "," + results_csv_header() + "\n";
   for (const SweepRecord* r : sorted) {
     std::string prefix = std::to_string(r->point) + "," + csv_field(r->key) + "," +
                          std::to_string(r->exit_status) + "," + (r->passed() ? "true" : "false");
     for (const auto& v : r->values) prefix += "," + csv_field(v.value);
-    if (r->runs.empty()) {
-      std::string row;
-      for (std::size_t c = 0; c < run_columns; ++c)
-        row += (c == 0 ? "" : ",") + (c == error_column ? csv_field(r->error) : std::string());
-      csv += prefix + "," + row + "\n";
-    }
+    if (r->runs.empty()) csv += prefix + "," + results_csv_error_row(r->error) + "\n";
     for (const auto& run : r->runs) csv += prefix + "," + results_csv_row(run) + "\n";
   }
   write_text_atomically(dir + "/results.csv", csv);

@@ -29,25 +29,73 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+
+std::string text(bool b) {
+  return b ? "true" : "false";
+}
+template <class Number>
+std::string text(Number v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+// The CSV's columns in file order: the header and every row come from this one list.
+struct CsvColumn {
+  const char* name;
+  std::string (*value)(const RunResult&);
+};
+constexpr CsvColumn kCsvColumns[] = {
+    {"scenario", [](const RunResult& r) { return csv_field(r.scenario); }},
+    {"topology", [](const RunResult& r) { return csv_field(r.topology); }},
+    {"algorithm", [](const RunResult& r) { return csv_field(r.algorithm); }},
+    {"schedule", [](const RunResult& r) { return csv_field(r.schedule); }},
+    {"nic_issue", [](const RunResult& r) { return r.nic_issue; }},
+    {"nic_flow_control", [](const RunResult& r) { return r.nic_flow_control; }},
+    {"nic_scheduler", [](const RunResult& r) { return r.nic_scheduler; }},
+    {"nodes", [](const RunResult& r) { return text(r.nodes); }},
+    {"ports", [](const RunResult& r) { return text(r.ports); }},
+    {"bytes", [](const RunResult& r) { return text(r.bytes); }},
+    {"completion_cycles", [](const RunResult& r) { return text(r.completion_cycles); }},
+    {"clock_ghz", [](const RunResult& r) { return text(r.clock_ghz); }},
+    {"completion_ns", [](const RunResult& r) { return fixed(r.completion_ns, 3); }},
+    {"bound_cycles", [](const RunResult& r) { return fixed(r.bound_cycles, 1); }},
+    {"latency_bound_cycles", [](const RunResult& r) { return fixed(r.latency_bound_cycles, 1); }},
+    {"efficiency", [](const RunResult& r) { return fixed(r.efficiency, 4); }},
+    {"estimate_cycles", [](const RunResult& r) { return fixed(r.estimate_cycles, 1); }},
+    {"steps", [](const RunResult& r) { return text(r.steps); }},
+    {"messages", [](const RunResult& r) { return text(r.messages); }},
+    {"packets", [](const RunResult& r) { return text(r.packets); }},
+    {"data_verified", [](const RunResult& r) { return text(r.data_verified); }},
+    {"data_mode", [](const RunResult& r) { return r.data_mode; }},
+    {"error", [](const RunResult& r) { return csv_field(r.error); }},
+    {"internal_error", [](const RunResult& r) { return text(r.internal_error); }},
+    {"wall_seconds", [](const RunResult& r) { return fixed(r.wall_seconds, 3); }},
+};
+
+}  // namespace
+
 std::string results_csv_header() {
-  return "scenario,topology,algorithm,schedule,nic_issue,nic_flow_control,nic_scheduler,nodes,"
-         "ports,bytes,completion_cycles,clock_ghz,completion_ns,bound_cycles,latency_bound_cycles,"
-         "efficiency,estimate_cycles,steps,messages,packets,data_verified,data_mode,error,"
-         "internal_error,wall_seconds";
+  std::string header;
+  for (const CsvColumn& c : kCsvColumns)
+    header += (header.empty() ? "" : ",") + std::string(c.name);
+  return header;
 }
 
 std::string results_csv_row(const RunResult& r) {
-  std::ostringstream os;
-  os << csv_field(r.scenario) << ',' << csv_field(r.topology) << ',' << csv_field(r.algorithm)
-     << ',' << csv_field(r.schedule) << ',' << r.nic_issue << ',' << r.nic_flow_control << ','
-     << r.nic_scheduler << ',' << r.nodes << ',' << r.ports << ',' << r.bytes << ','
-     << r.completion_cycles << ',' << r.clock_ghz << ',' << fixed(r.completion_ns, 3) << ','
-     << fixed(r.bound_cycles, 1) << ',' << fixed(r.latency_bound_cycles, 1) << ','
-     << fixed(r.efficiency, 4) << ',' << fixed(r.estimate_cycles, 1) << ',' << r.steps << ','
-     << r.messages << ',' << r.packets << ',' << (r.data_verified ? "true" : "false") << ','
-     << r.data_mode << ',' << csv_field(r.error) << ',' << (r.internal_error ? "true" : "false")
-     << ',' << fixed(r.wall_seconds, 3);
-  return os.str();
+  std::string row;
+  for (const CsvColumn& c : kCsvColumns) row += (&c == kCsvColumns ? "" : ",") + c.value(r);
+  return row;
+}
+
+std::string results_csv_error_row(const std::string& error) {
+  std::string row;
+  for (const CsvColumn& c : kCsvColumns) {
+    if (&c != kCsvColumns) row += ",";
+    if (std::string(c.name) == "error") row += csv_field(error);
+  }
+  return row;
 }
 
 nlohmann::json to_json(const RunResult& r, bool with_messages) {

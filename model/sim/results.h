@@ -29,6 +29,8 @@ std::string csv_field(const std::string& text);
 std::string results_csv_header();
 /// One CSV row (no newline) of the scalar fields of `run`, matching results_csv_header().
 std::string results_csv_row(const RunResult& run);
+/// A row of the same columns for a point that produced no run: only `error` filled in.
+std::string results_csv_error_row(const std::string& error);
 
 /// Human-readable table: one row per run, grouped by size, with the speedup over ring (or over
 /// the first algorithm when ring did not run) and a legend explaining every column and unit.
