@@ -119,14 +119,21 @@ ErrorLocation YamlReader::location(const YAML::Node& node, const std::string& pa
   ErrorLocation at;
   at.file = source_;
   at.key_path = path;
-  for (const auto& [key, text] : overridden_) {
-    if (path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0) {
-      at.override_key = key;
-      at.override_text = text;
-      const auto option = options_.find(text);
-      if (option != options_.end()) at.override_option = option->second;
-      return at;
-    }
+  // The most specific override of `path`: one that set "nic.x" also created the mapping "nic"
+  // when the file had none, and the key it set is the one to name.
+  const std::pair<const std::string, std::string>* set_by = nullptr;
+  for (const auto& entry : overridden_) {
+    const std::string& key = entry.first;
+    if ((path == key || path.rfind(key + ".", 0) == 0 || path.rfind(key + "[", 0) == 0) &&
+        (set_by == nullptr || key.size() > set_by->first.size()))
+      set_by = &entry;
+  }
+  if (set_by != nullptr) {
+    at.override_key = set_by->first;
+    at.override_text = set_by->second;
+    const auto option = options_.find(set_by->second);
+    if (option != options_.end()) at.override_option = option->second;
+    return at;
   }
   const YAML::Mark m = node.Mark();
   if (m.line >= 0) {
@@ -183,19 +190,56 @@ double YamlReader::real(const YAML::Node& n, const std::string& path, double lo,
   return v;
 }
 
+namespace {
+
+// A plain scalar's boolean spellings: YAML 1.2's true/false in its three spellings, and YAML
+// 1.1's yes/no/on/off, which yaml-cpp and many files use.
+constexpr const char* kTrueSpellings[] = {"true", "True", "TRUE", "yes", "on"};
+constexpr const char* kFalseSpellings[] = {"false", "False", "FALSE", "no", "off"};
+
+bool spells(const std::string& s, const char* const (&spellings)[5]) {
+  for (const char* t : spellings)
+    if (s == t) return true;
+  return false;
+}
+
+// Writes `node` as flow YAML. The Emitter drops a scalar's quotes, which matters only where the
+// plain text reads as something else: a quoted "true" would come back as a boolean, which the
+// loader refuses quoted; such a scalar stays quoted.
+void emit(YAML::Emitter& out, const YAML::Node& node) {
+  if (node.IsScalar() && node.Tag() == "!" &&
+      (spells(node.Scalar(), kTrueSpellings) || spells(node.Scalar(), kFalseSpellings))) {
+    out << YAML::DoubleQuoted << node.Scalar();
+  } else if (node.IsSequence()) {
+    out << YAML::BeginSeq;
+    for (const YAML::Node& item : node) emit(out, item);
+    out << YAML::EndSeq;
+  } else if (node.IsMap()) {
+    out << YAML::BeginMap;
+    for (const auto& kv : node) {
+      out << YAML::Key;
+      emit(out, kv.first);
+      out << YAML::Value;
+      emit(out, kv.second);
+    }
+    out << YAML::EndMap;
+  } else {
+    out << node;
+  }
+}
+
+}  // namespace
+
 bool YamlReader::boolean(const YAML::Node& n, const std::string& path,
                          const std::string& expected) const {
   const std::string s = scalar(n, path, expected.c_str());
   // A quoted scalar is a string in YAML, whatever it says ("false" would read as true in many
-  // tools): refused. Plain ones: YAML 1.2's true/false in its three spellings, and YAML 1.1's
-  // yes/no/on/off, which yaml-cpp and many files use.
+  // tools): refused.
   if (n.Tag() == "!")
     fail(n, path,
          "expected " + expected + ", got the quoted string \"" + s + "\" (write it unquoted)");
-  for (const char* t : {"true", "True", "TRUE", "yes", "on"})
-    if (s == t) return true;
-  for (const char* f : {"false", "False", "FALSE", "no", "off"})
-    if (s == f) return false;
+  if (spells(s, kTrueSpellings)) return true;
+  if (spells(s, kFalseSpellings)) return false;
   fail(n, path, "expected " + expected + ", got \"" + s + "\"");
 }
 
@@ -304,7 +348,7 @@ std::string flow_text(const YAML::Node& node) {
   YAML::Emitter out;
   out.SetMapFormat(YAML::Flow);
   out.SetSeqFormat(YAML::Flow);
-  out << node;
+  emit(out, node);
   return out.c_str();
 }
 

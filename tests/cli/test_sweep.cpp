@@ -279,6 +279,11 @@ TEST_CASE("bad sweep files stop with file:line:col and key path (exit 2) before 
                "collective.sizes[0]: 6 bytes is not a whole number of 4-byte elements"},
       {head + "axes:\n  - key: nic.portz\n    values: [1]\n",
        sweep + ":4:14: point 0 (nic.portz=1): --set nic.portz=1: nic.portz: unknown key"},
+      // A quoted boolean stays a string on its way to the point's --set (refused as in a file).
+      {head + "axes:\n  - key: nic.step_barrier\n    values: [\"true\"]\n",
+       sweep + ":4:14: point 0 (nic.step_barrier=\"true\"): --set nic.step_barrier=\"true\": "
+               "nic.step_barrier: expected true or false, got the quoted string \"true\" (write it "
+               "unquoted)"},
       {head + "set:\n  nic.ports: 99\naxes:\n  - key: topology\n    values: [ring:4]\n",
        sweep + ":3:14: point 0 (topology=ring:4): --set nic.ports=99: nic.ports: \"99\" is out "
                "of range: must be between 0 and 64"},

@@ -301,6 +301,10 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
   CHECK(inside.override_key == "router");
   CHECK(inside.key_path == "router.vcs");
   CHECK(inside.where() == "--set router={vcs: 0}");
+  // An override that also created its mapping (the file has no nic:) names the key it set.
+  const mt::ErrorLocation created =
+      location_of("topology: ring:4\ncollective: {algorithms: [ring]}\n", {"nic.ports=many"});
+  CHECK(created.override_key == "nic.ports");
   // A spec-string topology can still be changed key by key.
   const mt::ScenarioConfig t =
       load_scenario_text("topology: torus:4x4\ncollective: {algorithms: [ring]}\n", "t.yaml",
