@@ -11,6 +11,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
@@ -43,31 +45,35 @@ void print_table(const std::vector<TrainRow>& rows, double clock_ghz) {
   for (const auto& row : rows)
     if (row.runs.algorithm == "ring") ring = &row;
   const double cycles_per_us = clock_ghz * 1000.0;
-  char line[256];
-  std::snprintf(line, sizeof line, "%-16s %14s %12s %14s %14s %8s %9s %8s\n", "algorithm",
-                "iter_cycles", "iter_us", "compute_cycles", "exposed_cycles", "exposed%",
-                "vs_ring%", "data");
-  std::cout << line;
+  // Cells first, then each column as wide as its widest cell (iterations reach 2^50 cycles).
+  std::vector<std::vector<std::string>> table = {{"algorithm", "iter_cycles", "iter_us",
+                                                  "compute_cycles", "exposed_cycles", "exposed%",
+                                                  "vs_ring%", "data"}};
   for (const auto& row : rows) {
     const auto& t = row.timeline;
+    const auto iteration = static_cast<double>(t.iteration_cycles);
     const auto ring_cycles =
         ring == nullptr ? 0.0 : static_cast<double>(ring->timeline.iteration_cycles);
-    const std::string vs_ring =
-        ring == nullptr
-            ? "-"
-            : fixed(100.0 * (ring_cycles - static_cast<double>(t.iteration_cycles)) / ring_cycles,
-                    1);
-    std::snprintf(line, sizeof line, "%-16s %14llu %12s %14llu %14llu %8s %9s %8s\n",
-                  row.runs.algorithm.c_str(), static_cast<unsigned long long>(t.iteration_cycles),
-                  fixed(static_cast<double>(t.iteration_cycles) / cycles_per_us, 2).c_str(),
-                  static_cast<unsigned long long>(t.compute_cycles),
-                  static_cast<unsigned long long>(t.exposed_comm_cycles),
-                  fixed(100.0 * static_cast<double>(t.exposed_comm_cycles) /
-                            static_cast<double>(t.iteration_cycles),
-                        1)
-                      .c_str(),
-                  vs_ring.c_str(), row.runs.data_mode.c_str());
-    std::cout << line;
+    table.push_back(
+        {row.runs.algorithm, std::to_string(t.iteration_cycles),
+         fixed(iteration / cycles_per_us, 2), std::to_string(t.compute_cycles),
+         std::to_string(t.exposed_comm_cycles),
+         fixed(100.0 * static_cast<double>(t.exposed_comm_cycles) / iteration, 1),
+         ring == nullptr ? "-" : fixed(100.0 * (ring_cycles - iteration) / ring_cycles, 1),
+         row.runs.data_mode});
+  }
+  // The header's widths at least (its figures as before: the usual rows line up with them).
+  std::vector<std::size_t> width = {16, 14, 12, 14, 14, 8, 9, 8};
+  for (const auto& cells : table)
+    for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());
+  for (const auto& cells : table) {
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string pad(width[c] - cells[c].size(), ' ');
+      if (c > 0) line += ' ';
+      line += c == 0 ? cells[c] + pad : pad + cells[c];  // the name left, figures right
+    }
+    std::cout << line << "\n";
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "tests/support/cli_runner.h"
@@ -128,4 +129,32 @@ TEST_CASE("mtsim train names the schedule auto built for each bucket") {
     const std::string name = bucket["schedule"].get<std::string>();
     CHECK_THAT(pick.output, Catch::StartsWith("schedule " + name + " on torus:4x4"));
   }
+}
+
+TEST_CASE("mtsim train widens its table's columns for iterations of 10^14 cycles and more") {
+  const std::string workload = mt::test::scratch("long_layer.yaml");
+  mt::test::write_file(workload,
+                       "name: long_layer\ndtype: fp32\noptimizer_cycles: 1000\nbucket_bytes: 0\n"
+                       "layers:\n  - {name: fc, params: 1024, backprop_cycles: 100000000000000, "
+                       "forward_cycles: 100000000000000}\n");
+  const mt::test::CliResult r = mt::test::mtsim("train " + workload + " --scenario " + kSource +
+                                                "/scenarios/default.yaml -a ring");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  std::string header, row;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("algorithm ", 0) == 0) header = line;
+    if (line.rfind("ring ", 0) == 0) row = line;
+  }
+  // 2 x 10^14 compute cycles, the optimizer's 1000 and the exposed all-reduce: 15 digits, one
+  // more than the column's usual 14; every column still ends where its header does.
+  std::istringstream cells(row);
+  std::string name, iteration;
+  cells >> name >> iteration;
+  CHECK(iteration.size() == 15);
+  CHECK(iteration.rfind("2000000000", 0) == 0);
+  CHECK(header.size() == row.size());
+  const std::size_t header_end = header.find("iter_cycles") + std::string("iter_cycles").size();
+  CHECK(row.find(iteration) + iteration.size() == header_end);
 }
