@@ -2,7 +2,8 @@
 // The rules a NIC's settings must keep with each other, its router and its topology, stated once:
 // the scenario loader reports a violation at the key of the file (or of an algorithm entry's
 // `nic:` overrides) and the System refuses it again for a caller that builds a ScenarioConfig
-// itself. Single-key ranges are the loader's alone (its readers' limits).
+// itself. Single-key ranges are the loader's (its readers' limits); the System keeps only the
+// few it needs not to crash (system_checks.cpp).
 
 #include <optional>
 #include <string>
@@ -23,7 +24,7 @@ struct NicRuleViolation {
 inline std::optional<NicRuleViolation> nic_rule_violation(const NicConfig& nic,
                                                           const RouterConfig& router,
                                                           const Topology& topology) {
-  if (nic.packet_bytes % 4 != 0)
+  if (nic.packet_bytes % kElementBytes != 0)
     return NicRuleViolation{"nic.packet_bytes",
                             std::to_string(nic.packet_bytes) +
                                 " is not a whole number of 4-byte elements (the reduction unit "

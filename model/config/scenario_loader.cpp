@@ -16,6 +16,40 @@
 namespace mt {
 namespace {
 
+// Whether `path` ("a.b") is given in the file or by an override (not left to its default).
+bool given(const YAML::Node& root, const std::string& path) {
+  YAML::Node node = root;  // a handle; reset() moves it (operator= would write into the tree)
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', from);
+    if (!node.IsMap()) return false;
+    const YAML::Node child = static_cast<const YAML::Node&>(node)[path.substr(from, dot - from)];
+    if (!child.IsDefined()) return false;  // (an invalid node: reset() would throw)
+    node.reset(child);
+    if (dot == std::string::npos) return true;
+    from = dot + 1;
+  }
+}
+
+// The key to blame when the scenario's packet does not fit the routers' buffers: a value a
+// `--set` gave (a sweep's axis, say) before one of the file's, router.buffer_flits first.
+std::string packet_fit_key(const YamlReader& r, const YAML::Node& root) {
+  const char* const keys[] = {"router.buffer_flits", "nic.packet_bytes", "nic.head_flit_bytes",
+                              "nic.flit_bytes"};
+  for (const char* key : keys)
+    if (given(root, key) && !r.location(root, key).override_key.empty()) return key;
+  for (const char* key : keys)
+    if (given(root, key)) return key;
+  return keys[0];
+}
+
+// A NIC packet key's value in `c` ("nic.packet_bytes" -> c.packet_bytes).
+int packet_key_value(const NicConfig& c, const std::string& key) {
+  return key == "nic.packet_bytes"      ? c.packet_bytes
+         : key == "nic.head_flit_bytes" ? c.head_flit_bytes
+                                        : c.flit_bytes;
+}
+
 // Cross-key rules of one NIC (nic_rules.h): the scenario's (`run` null) at its key, or an
 // algorithm entry's with its overrides of the scenario's NIC `base` at the entry's own key.
 void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
@@ -23,9 +57,16 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
                const Topology& topology) {
   const std::optional<NicRuleViolation> v = nic_rule_violation(c, router, topology);
   if (!v) return;
-  if (run == nullptr) r.fail_at(root, v->key, v->message);
   std::string key = v->key;
   std::string message = v->message;
+  if (run == nullptr) {
+    if (key == "router.buffer_flits") {
+      key = packet_fit_key(r, root);
+      if (key != "router.buffer_flits")
+        message = std::to_string(packet_key_value(c, key)) + ": router.buffer_flits " + message;
+    }
+    r.fail_at(root, key, message);
+  }
   if (key == "router.buffer_flits") {
     // The router is the scenario's: blame the entry's own key that makes its packet too long
     // (it inherits the others).

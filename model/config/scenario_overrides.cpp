@@ -77,6 +77,18 @@ void apply_override(YAML::Node& root, const std::string& text, const std::string
   }
   if (!chain.back().IsMap()) fail("\"" + walked + "\" is not a mapping");
   chain.back()[parts.back()] = parsed;
+  // Keys below `key` that earlier overrides set are gone with the value they were in.
+  for (auto it = overridden.lower_bound(key); it != overridden.end();) {
+    const std::string& below = it->first;
+    if (below.size() > key.size() && below.compare(0, key.size(), key) == 0 &&
+        (below[key.size()] == '.' || below[key.size()] == '[')) {
+      it = overridden.erase(it);
+    } else if (below.compare(0, key.size(), key) == 0) {
+      ++it;  // a longer name sharing the prefix ("nic.ports_x"): keep looking
+    } else {
+      break;
+    }
+  }
   overridden[key] = text;
 }
 

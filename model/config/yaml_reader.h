@@ -19,8 +19,9 @@
 namespace mt {
 
 /// Typed reads of YAML nodes of one source file. Keys set by `--set` overrides (`overridden`:
-/// key path -> the override's text) are located by their `--set` text instead of a file position,
-/// or by the option an override stands for (`options`: override text -> option text).
+/// key path -> the override's text) are located by their `--set` text instead of a file position
+/// (the most specific override of the key: the one that set it, not a mapping created on its
+/// way), or by the option an override stands for (`options`: override text -> option text).
 class YamlReader {
  public:
   YamlReader(std::string source, std::map<std::string, std::string> overridden,

@@ -7,6 +7,9 @@
 
 namespace mt {
 
+/// Bytes of one element (fp32 or int32), the unit a packet carries and the reduction adds.
+constexpr int kElementBytes = 4;
+
 /// Packets of a message of `bytes`: whole packets of `packet_bytes` and a partial last one; an
 /// empty message is still one packet (its head).
 constexpr std::uint64_t packets_in(std::uint64_t bytes, int packet_bytes) {

@@ -20,8 +20,9 @@ class CycleWakeup {
   /// No wake-up pending.
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
 
-  /// Wake-ups of one process at one cycle beyond which it is a livelock. Legitimate ones are
-  /// bounded by the process's inputs (one per arrival at most).
+  /// Wake-ups of one process at one cycle beyond which it is a livelock. A legitimate run wakes
+  /// a process at most once per delta cycle, and each run settles everything due at its cycle:
+  /// a few per cycle, bounded by the arrivals and grants at that cycle.
   static constexpr std::uint64_t kMaxWakeupsPerCycle = 1000000;
 
   /// `owner`: the process's module, named in a livelock's error.

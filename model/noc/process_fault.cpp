@@ -1,7 +1,5 @@
 #include "model/noc/process_fault.h"
 
-#include <systemc>
-
 #include <utility>
 
 namespace mt {
@@ -15,13 +13,19 @@ std::exception_ptr& kept_fault() {
 
 }  // namespace
 
-void keep_process_fault(std::exception_ptr fault) {
-  if (kept_fault()) return;  // the first one stopped the run already
-  kept_fault() = std::move(fault);
-  // The caller reports the fault; keep the kernel's "Simulation stopped by user." out of it.
+void stop_simulation() {
+  static bool stopped = false;  // one kernel per program
+  if (stopped) return;
+  stopped = true;
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   sc_core::sc_stop();
+}
+
+void keep_process_fault(std::exception_ptr fault) {
+  if (kept_fault()) return;  // the first one stopped the run already
+  kept_fault() = std::move(fault);
+  stop_simulation();
 }
 
 void rethrow_process_fault() {

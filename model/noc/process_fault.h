@@ -5,11 +5,17 @@
 // which keeps the first exception and stops the kernel; the caller of sc_start() then calls
 // rethrow_process_fault(), which throws it as it was thrown.
 
+#include <systemc>
+
 #include <exception>
 
 namespace mt {
 
-/// Keeps `fault` (the first one only) and stops the simulation at the end of this delta cycle.
+/// Stops the simulation at the end of this delta cycle, once (the watchdog and a fault may both
+/// ask in one delta), without the kernel's "Simulation stopped by user." line: the caller reports.
+void stop_simulation();
+
+/// Keeps `fault` (the first one only) and stops the simulation.
 void keep_process_fault(std::exception_ptr fault);
 
 /// Throws the exception a guarded process kept, if any, and forgets it.
@@ -20,6 +26,8 @@ template <class Body>
 void guard_process(Body&& body) {
   try {
     body();
+  } catch (const sc_core::sc_unwind_exception&) {
+    throw;  // the kernel's own (a process killed or reset): it must pass
   } catch (...) {
     keep_process_fault(std::current_exception());
   }

@@ -101,7 +101,12 @@ RunResult System::Impl::run() {
   ran = true;
   const auto wall_start = std::chrono::steady_clock::now();
   // Never past the horizon: later times would wrap SystemC's 64-bit time (time_limits.h).
-  sc_core::sc_start(clock.to_time(clock.max_cycles()), sc_core::SC_EXIT_ON_STARVATION);
+  try {
+    sc_core::sc_start(clock.to_time(clock.max_cycles()), sc_core::SC_EXIT_ON_STARVATION);
+  } catch (...) {
+    rethrow_process_fault();  // the first fault, if a later one made the kernel throw
+    throw;
+  }
   rethrow_process_fault();  // a router's or NIC's exception, as thrown (a livelock: logic_error)
   const auto wall_end = std::chrono::steady_clock::now();
 

@@ -11,6 +11,7 @@
 
 #include "model/nic/data_store.h"
 #include "model/nic/nic.h"
+#include "model/nic/packet_sizes.h"
 #include "model/nic/table_packer.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/link.h"
@@ -21,8 +22,6 @@
 #include "model/sim/watchdog.h"
 
 namespace mt {
-
-constexpr int kElementBytes = 4;
 
 /// SimulationConfigError(message) unless `condition`.
 void sim_require(bool condition, const std::string& message);

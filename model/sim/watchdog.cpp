@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "model/noc/process_fault.h"
+
 namespace mt {
 
 Watchdog::Watchdog(const sc_core::sc_module_name& name, std::uint64_t limit_cycles,
@@ -26,11 +28,7 @@ void Watchdog::check() {
     fired_ = true;
     fired_cycle_ = now;
     on_stall_(now);
-    // The stall is reported by on_stall; keep the kernel's "Simulation stopped by user." info
-    // line out of the user's output.
-    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                            sc_core::SC_DO_NOTHING);
-    sc_core::sc_stop();
+    stop_simulation();  // the stall is reported by on_stall
     return;
   }
   next_trigger(clock_.to_time(last + limit_cycles_ - now));

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/collective/algorithm.h"
@@ -45,10 +46,17 @@ void print_table(const std::vector<TrainRow>& rows, double clock_ghz) {
   for (const auto& row : rows)
     if (row.runs.algorithm == "ring") ring = &row;
   const double cycles_per_us = clock_ghz * 1000.0;
-  // Cells first, then each column as wide as its widest cell (iterations reach 2^50 cycles).
-  std::vector<std::vector<std::string>> table = {{"algorithm", "iter_cycles", "iter_us",
-                                                  "compute_cycles", "exposed_cycles", "exposed%",
-                                                  "vs_ring%", "data"}};
+  // Cells first, then each column as wide as its widest cell (iterations reach 2^50 cycles), at
+  // least its usual width.
+  const std::pair<const char*, std::size_t> columns[] = {
+      {"algorithm", 16},      {"iter_cycles", 14}, {"iter_us", 12}, {"compute_cycles", 14},
+      {"exposed_cycles", 14}, {"exposed%", 8},     {"vs_ring%", 9}, {"data", 8}};
+  std::vector<std::vector<std::string>> table(1);
+  std::vector<std::size_t> width;
+  for (const auto& [name, usual] : columns) {
+    table[0].push_back(name);
+    width.push_back(usual);
+  }
   for (const auto& row : rows) {
     const auto& t = row.timeline;
     const auto iteration = static_cast<double>(t.iteration_cycles);
@@ -62,8 +70,6 @@ void print_table(const std::vector<TrainRow>& rows, double clock_ghz) {
          ring == nullptr ? "-" : fixed(100.0 * (ring_cycles - iteration) / ring_cycles, 1),
          row.runs.data_mode});
   }
-  // The header's widths at least (its figures as before: the usual rows line up with them).
-  std::vector<std::size_t> width = {16, 14, 12, 14, 14, 8, 9, 8};
   for (const auto& cells : table)
     for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());
   for (const auto& cells : table) {

@@ -133,6 +133,15 @@ TEST_CASE("a packet whose next link does not leave the router is reported, namin
   CHECK(b.out2().empty());
 }
 
+TEST_CASE("an mt::Error thrown in the router's process stops the run and reaches its caller",
+          "[noc][router]") {
+  RouterBench b;
+  b.receivers[2]->fail = true;  // the router's grant delivers to it from the router's process
+  b.send(0, 5, 42);
+  CHECK_THROWS_MATCHES(b.run(100), Error, Catch::Message("receiver2: a fault at the first packet"));
+  CHECK(b.router->forwarded_packets() == 1);
+}
+
 TEST_CASE("packets of one input leave one link serialisation apart, on the output VCs in turn",
           "[noc][router]") {
   // A real link: 4 flits of 16 B at 12 B/cycle = ceil(64 / 12) = 6 cycles, latency 9.

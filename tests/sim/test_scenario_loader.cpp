@@ -233,6 +233,14 @@ TEST_CASE("impossible values are rejected") {
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 8}\n" + algos) ==
         "bad.yaml:2:24: router.buffer_flits: 8 flits cannot hold one packet of 17 flits "
         "(nic.packet_bytes + nic.head_flit_bytes)");
+  // The packet key that makes it too long, where the file or a --set gives it and the buffer is
+  // the default: the --set's first (a sweep's value), then the file's own line.
+  CHECK(error_of("topology: torus:4x4\nnic: {packet_bytes: 8192}\n" + algos) ==
+        "bad.yaml:2:21: nic.packet_bytes: 8192: router.buffer_flits 318 flits cannot hold one "
+        "packet of 513 flits (nic.packet_bytes + nic.head_flit_bytes)");
+  CHECK(error_of("topology: torus:4x4\nrouter: {vcs: 4}\n" + algos, {"nic.packet_bytes=8192"}) ==
+        "--set nic.packet_bytes=8192: nic.packet_bytes: 8192: router.buffer_flits 318 flits "
+        "cannot hold one packet of 513 flits (nic.packet_bytes + nic.head_flit_bytes)");
   CHECK(error_of("topology: torus:4x4\nrouter: {buffer_flits: 20}\nnic: {receive_vcs: 8}\n" +
                  algos) ==
         "bad.yaml:3:20: nic.receive_vcs: 8 VCs of a receive port's 80 flits (router.vcs x "
@@ -305,6 +313,11 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
   const mt::ErrorLocation created =
       location_of("topology: ring:4\ncollective: {algorithms: [ring]}\n", {"nic.ports=many"});
   CHECK(created.override_key == "nic.ports");
+  // Of two overrides of one key, the one whose value is read is named, in either order.
+  CHECK(location_of(kValid, {"nic.ports=2", "nic={ports: many}"}).override_text ==
+        "nic={ports: many}");
+  CHECK(location_of(kValid, {"nic={ports: 2}", "nic.ports=many"}).override_text ==
+        "nic.ports=many");
   // A spec-string topology can still be changed key by key.
   const mt::ScenarioConfig t =
       load_scenario_text("topology: torus:4x4\ncollective: {algorithms: [ring]}\n", "t.yaml",

@@ -11,9 +11,11 @@
 #include <tlm>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "model/core/error.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/packet.h"
 
@@ -117,10 +119,13 @@ class Receiver : public sc_core::sc_module {
   }
 
   std::vector<NocEvent> received;  ///< head arrivals
+  /// Throws an mt::Error at the first packet: a fault in the process that delivers it.
+  bool fail = false;
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay) {
+    if (fail) throw Error(std::string(name()) + ": a fault at the first packet");
     PacketExtension& packet = packet_of(payload);
     const std::uint64_t arrival = clock_.now() + clock_.to_cycles(delay);
     received.push_back({arrival, packet.message, packet.vc, packet.flits});
