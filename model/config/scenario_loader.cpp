@@ -43,6 +43,14 @@ std::string packet_fit_key(const YamlReader& r, const YAML::Node& root) {
   return keys[0];
 }
 
+// The key to blame when an algorithm entry's packet does not fit the scenario's routers: the
+// entry's own override of the packet (it inherits the others).
+std::string entry_packet_key(const NicConfig& c, const NicConfig& base) {
+  return c.packet_bytes != base.packet_bytes         ? "nic.packet_bytes"
+         : c.head_flit_bytes != base.head_flit_bytes ? "nic.head_flit_bytes"
+                                                     : "nic.flit_bytes";
+}
+
 // A NIC packet key's value in `c` ("nic.packet_bytes" -> c.packet_bytes).
 int packet_key_value(const NicConfig& c, const std::string& key) {
   return key == "nic.packet_bytes"      ? c.packet_bytes
@@ -59,25 +67,12 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
   if (!v) return;
   std::string key = v->key;
   std::string message = v->message;
-  if (run == nullptr) {
-    if (key == "router.buffer_flits") {
-      key = packet_fit_key(r, root);
-      if (key != "router.buffer_flits")
-        message = std::to_string(packet_key_value(c, key)) + ": router.buffer_flits " + message;
-    }
-    r.fail_at(root, key, message);
-  }
   if (key == "router.buffer_flits") {
-    // The router is the scenario's: blame the entry's own key that makes its packet too long
-    // (it inherits the others).
-    const auto [nic_key, value] = c.packet_bytes != base.packet_bytes
-                                      ? std::pair("packet_bytes", c.packet_bytes)
-                                  : c.head_flit_bytes != base.head_flit_bytes
-                                      ? std::pair("head_flit_bytes", c.head_flit_bytes)
-                                      : std::pair("flit_bytes", c.flit_bytes);
-    key = std::string("nic.") + nic_key;
-    message = std::to_string(value) + ": router.buffer_flits " + message;
+    key = run == nullptr ? packet_fit_key(r, root) : entry_packet_key(c, base);
+    if (key != "router.buffer_flits")
+      message = std::to_string(packet_key_value(c, key)) + ": router.buffer_flits " + message;
   }
+  if (run == nullptr) r.fail_at(root, key, message);
   ErrorLocation at = run->location;  // the entry's place, the key inside it
   at.key_path += "." + key;
   throw ScenarioError(at.where() + ": " + key + ": " + message, at);
@@ -220,7 +215,8 @@ std::optional<ConfigProblem> unrepresentable(const ScenarioConfig& s,
                                  std::to_string(horizon) + at_clock};
       // Likewise reducing one buffer's 4-byte elements at the NIC's rate (a slower rate would
       // also overflow the reduction's delay).
-      const double reduce = static_cast<double>(bytes) / 4 / nic->reduce_elems_per_cycle;
+      const double reduce =
+          static_cast<double>(bytes) / kElementBytes / nic->reduce_elems_per_cycle;
       if (reduce > static_cast<double>(horizon))
         return ConfigProblem{"nic.reduce_elems_per_cycle",
                              YamlReader::fmt(nic->reduce_elems_per_cycle) +
@@ -239,13 +235,14 @@ ScenarioConfig load_scenario_text(const std::string& text, const std::string& so
   // A `--set topology.KEY=...` expands the file's spec string into a mapping: a bad string is
   // the file's error, said at its place before the override touches it (unless another
   // override replaces the whole topology first).
-  const auto given = [&](const char* prefix) {
+  const auto overridden_under = [&](const char* prefix) {
     return std::any_of(overrides.begin(), overrides.end(),
                        [&](const std::string& o) { return o.rfind(prefix, 0) == 0; });
   };
   const YAML::Node spec = root.IsMap() ? static_cast<const YAML::Node&>(root)["topology"]
                                        : YAML::Node();  // const: a lookup adds no key
-  if (given("topology.") && !given("topology=") && spec.IsDefined() && spec.IsScalar()) {
+  if (overridden_under("topology.") && !overridden_under("topology=") && spec.IsDefined() &&
+      spec.IsScalar()) {
     try {
       parse_topology_spec(spec.Scalar());
     } catch (const TopologyError& e) {

@@ -25,8 +25,8 @@ namespace mt {
 
 /// SimulationConfigError(message) unless `condition`.
 void sim_require(bool condition, const std::string& message);
-/// `clock_ghz` when it is in (0, 1000], else SimulationConfigError (checked before the clock
-/// period is built from it).
+/// `clock_ghz` when it is in the loader's [kMinClockGhz, kMaxClockGhz], else
+/// SimulationConfigError (checked before the clock period is built from it).
 double checked_clock_ghz(double clock_ghz);
 /// SimulationConfigError naming the first router/NIC parameter, link or schedule message the
 /// simulator cannot run.
