@@ -3,7 +3,8 @@
 # core and plot its results. Without arguments it regenerates the paper comparison and its
 # figures in docs/plots/:
 #   scripts/sweep.sh                                   # scenarios/sweeps/paper.yaml -> out/paper, docs/plots
-#   scripts/sweep.sh SWEEP.yaml [OUT [PLOTS]] [-- extra `mtsim sweep` options, e.g. --resume]
+#   scripts/sweep.sh SWEEP.yaml [OUT [PLOTS]] [-- extra `mtsim sweep` options, e.g. --resume,
+#                                              or --overwrite to replace an earlier run in OUT]
 # OUT defaults to out/<sweep file name>, PLOTS to OUT/plots (docs/plots for the paper sweep);
 # MT_BUILD_DIR picks another build folder, as for scripts/build.sh; MT_MTSIM=PATH runs that mtsim
 # binary instead and installs and builds nothing (only python3-matplotlib is then needed).

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/collective/schedule_graph.h"
+#include "model/nic/issue_queue.h"
 
 namespace mt {
 
@@ -82,6 +83,47 @@ double farthest_pair_cycles(const Topology& topology, double per_hop) {
   return farthest;
 }
 
+// The NIC issue queues of a schedule's messages, bound as the simulator binds them
+// (issue_queue()): `of` per message (node x per_node + queue, -1 for a message with no path),
+// each served by `servers` ports.
+struct IssueQueues {
+  std::vector<int> of;
+  int per_node = 1;
+  int servers = 1;
+};
+
+IssueQueues issue_queues(const Schedule& schedule, const Topology& topology,
+                         const std::vector<std::vector<int>>& paths, const CostParams& params) {
+  IssueQueues q;
+  const int ports = std::max(1, topology.ports_per_node());
+  int widest = 1;  // switched topologies: a queue per endpoint link
+  for (int u = 0; u < topology.nodes(); ++u)
+    widest = std::max(widest, static_cast<int>(topology.out_links(u).size()));
+  q.per_node = params.any_port ? 1 : topology.is_direct() ? ports : widest;
+  q.servers = params.any_port ? ports : 1;
+  q.of.assign(schedule.ops.size(), -1);
+  for (const Op& op : schedule.ops) {
+    const std::vector<int>& path = paths[static_cast<size_t>(op.id)];
+    if (path.empty()) continue;
+    const std::vector<int>& out = topology.out_links(op.node);
+    const auto at = std::find(out.begin(), out.end(), path.front());
+    const int first_out = at == out.end() ? 0 : static_cast<int>(at - out.begin());
+    const int queue =
+        issue_queue(op, first_out, topology.is_direct(), ports, params.any_port) % q.per_node;
+    q.of[static_cast<size_t>(op.id)] = op.node * q.per_node + queue;
+  }
+  return q;
+}
+
+std::vector<std::vector<int>> message_paths(const Schedule& schedule, const Topology& topology) {
+  std::vector<std::vector<int>> paths(schedule.ops.size());
+  for (const Op& op : schedule.ops) {
+    paths[static_cast<size_t>(op.id)] =
+        op.path.empty() ? topology.route(op.node, op.peer) : op.path;
+  }
+  return paths;
+}
+
 }  // namespace
 
 // Per-step synchronous estimate: step s starts when step s-1 has ended everywhere. Its cost is
@@ -107,15 +149,22 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   }
   std::vector<double> latency(static_cast<size_t>(std::max(steps, 0)), 0.0);
   std::vector<std::map<int, double>> load(static_cast<size_t>(std::max(steps, 0)));
+  std::vector<std::map<int, double>> queue_cycles(static_cast<size_t>(std::max(steps, 0)));
   const std::vector<std::uint64_t> sizes = chunk_byte_sizes(schedule, bytes);
+  const std::vector<std::vector<int>> paths = message_paths(schedule, topology);
+  const IssueQueues queues = issue_queues(schedule, topology, paths, params);
   for (const Op& op : schedule.ops) {
-    const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
+    const std::vector<int>& path = paths[static_cast<size_t>(op.id)];
     const auto payload = static_cast<double>(sizes[static_cast<std::size_t>(op.chunk)]);
     const double wire = wire_bytes(payload, params);
     double lat = 0;
     for (int l : path) {
       lat += topology.link(l).latency_cycles + params.per_hop_cycles;
       load[static_cast<size_t>(op.step)][l] += wire;
+    }
+    if (!path.empty()) {
+      queue_cycles[static_cast<size_t>(op.step)][queues.of[static_cast<size_t>(op.id)]] +=
+          wire / topology.link(path.front()).bytes_per_cycle / queues.servers;
     }
     latency[static_cast<size_t>(op.step)] = std::max(latency[static_cast<size_t>(op.step)], lat);
   }
@@ -124,6 +173,7 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
     for (const auto& kv : load[static_cast<size_t>(s)]) {
       worst = std::max(worst, kv.second / topology.link(kv.first).bytes_per_cycle);
     }
+    for (const auto& kv : queue_cycles[static_cast<size_t>(s)]) worst = std::max(worst, kv.second);
     est.latency_cycles += latency[static_cast<size_t>(s)];
     est.bandwidth_cycles += worst;
   }
@@ -150,19 +200,23 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
   const ScheduleGraph graph(schedule);
   std::vector<int> missing(m, 0);
   std::vector<double> ready(m, 0.0);
-  std::vector<std::vector<int>> paths(m);
-  for (const Op& op : schedule.ops) {
+  for (const Op& op : schedule.ops)
     missing[static_cast<size_t>(op.id)] = static_cast<int>(op.deps.size());
-    paths[static_cast<size_t>(op.id)] =
-        op.path.empty() ? topology.route(op.node, op.peer) : op.path;
-  }
-  // Each message leaves through the NIC port of its first link; a port sends one message at a
-  // time and, like the simulator's software issue, takes the ready message listed first.
+  const std::vector<std::vector<int>> paths = message_paths(schedule, topology);
+  // Each message waits in its NIC issue queue; a port sends one message at a time and, like the
+  // simulator's software issue, its queue hands it the ready message listed first. A queue is
+  // served by `servers` ports: port_free holds each one's next free time.
+  const IssueQueues queues = issue_queues(schedule, topology, paths, params);
   const size_t links = topology.links().size();
+  const size_t queue_count = static_cast<size_t>(topology.nodes() * queues.per_node);
   using MinIds = std::priority_queue<int, std::vector<int>, std::greater<int>>;
-  std::vector<MinIds> port_queue(links);
-  std::vector<double> port_free(links, 0.0);
-  std::vector<char> port_pending(links, 0);  // a dispatch event is scheduled
+  std::vector<MinIds> port_queue(queue_count);
+  std::vector<std::vector<double>> port_free(
+      queue_count, std::vector<double>(static_cast<size_t>(queues.servers), 0.0));
+  const auto next_free = [&port_free](size_t q) {
+    return std::min_element(port_free[q].begin(), port_free[q].end());
+  };
+  std::vector<char> port_pending(queue_count, 0);  // a dispatch event is scheduled
   // Busy intervals per directed link, sorted; a message takes the first gap long enough at or
   // after its head's arrival (intervals ending before the current event time are dropped).
   std::vector<std::vector<std::pair<double, double>>> busy(links);
@@ -203,13 +257,13 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     const auto [now, kind, index] = events.top();
     events.pop();
     if (kind == 0) {
-      const auto& path = paths[static_cast<size_t>(index)];
-      if (path.empty()) continue;
-      const size_t port = static_cast<size_t>(path.front());
+      const int queue = queues.of[static_cast<size_t>(index)];
+      if (queue < 0) continue;
+      const size_t port = static_cast<size_t>(queue);
       port_queue[port].push(index);
       if (!port_pending[port]) {
         port_pending[port] = 1;
-        events.push({std::max(now, port_free[port]), 1, static_cast<int>(port)});
+        events.push({std::max(now, *next_free(port)), 1, queue});
       }
       continue;
     }
@@ -218,6 +272,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     if (port_queue[port].empty()) continue;
     const int id = port_queue[port].top();
     port_queue[port].pop();
+    double& server_free = *next_free(port);
     const Op& op = schedule.ops[static_cast<size_t>(id)];
     issued[static_cast<size_t>(id)] = now;
     // Messages staged behind this one (receive staging) are applied now at the earliest.
@@ -236,7 +291,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
       const Link& link = topology.link(l);
       ser = wire / link.bytes_per_cycle;
       const double start = reserve(static_cast<size_t>(l), t, ser, now);
-      if (first) port_free[port] = start + ser;
+      if (first) server_free = start + ser;
       first = false;
       t = start + link.latency_cycles + params.per_hop_cycles;
     }
@@ -252,7 +307,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     }
     if (!port_queue[port].empty()) {
       port_pending[port] = 1;
-      events.push({port_free[port], 1, static_cast<int>(port)});
+      events.push({std::max(now, *next_free(port)), 1, index});
     }
   }
   return end;

@@ -22,6 +22,10 @@ struct CostParams {
   int flit_bytes = 16;        ///< flit size, bytes (latency_bound_cycles() rounds to flits)
   /// Message flow control: a message carries one head, not one per packet.
   bool head_per_message = false;
+  /// nic.port_binding any: a node's messages wait in one issue queue that every NIC port serves
+  /// (false: each waits at the port issue_queue() binds it to). The ports are the topology's
+  /// ports_per_node().
+  bool any_port = false;
 };
 
 /// Estimate of one schedule at one size.
@@ -33,9 +37,11 @@ struct CostEstimate {
 
 /// Per-step synchronous estimate (step s starts when step s-1 ended everywhere; steps add up):
 /// each step costs its worst message latency (sum over the message's path of link wire latency +
-/// per_hop_cycles) plus the serialisation of the most loaded directed link in that step: the sum
-/// of the wire bytes of every message of the step crossing it (chunk bytes + ceil(chunk bytes /
-/// packet_bytes) x head_flit_bytes) / the link's bytes_per_cycle (contention counted). Paths are
+/// per_hop_cycles) plus the serialisation of the most loaded directed link or NIC issue queue in
+/// that step: the sum of the wire bytes of every message of the step crossing it (chunk bytes +
+/// ceil(chunk bytes / packet_bytes) x head_flit_bytes) / the link's bytes_per_cycle (contention
+/// counted; a queue sends at its messages' first links' rate, over all ports with
+/// CostParams::any_port). Paths are
 /// Op::path or the topology's route. A message's own serialisation is counted once (through its
 /// links' load), not again in its latency. Throws ScheduleError for a negative step or a chunk
 /// out of range.
@@ -43,9 +49,10 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
                            const CostParams& params = {});
 
 /// Event-driven estimate of a schedule executed the way the simulator's NICs do it (software
-/// issue): a message becomes ready once all its dependencies have arrived and waits at the NIC
-/// port of its first link; a port sends one message at a time, the ready one listed first (lowest
-/// id). A message holds each directed link of its path for its wire time (payload + packet
+/// issue): a message becomes ready once all its dependencies have arrived and waits in the NIC
+/// issue queue the simulator binds it to (issue_queue(): the port of its first link, modulo the
+/// topology's ports_per_node(), or one queue for all ports with CostParams::any_port); a port
+/// sends one message at a time, the ready one listed first (lowest id). A message holds each directed link of its path for its wire time (payload + packet
 /// heads) / link bandwidth, in the first gap of that link's reservations at or after its head
 /// gets there; the head advances one link's latency + per_hop_cycles per hop (cut-through) and
 /// the message arrives when its tail has crossed the last link. Returns the arrival of the last

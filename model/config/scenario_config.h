@@ -179,7 +179,8 @@ struct ScenarioConfig {
 };
 
 /// The cost model's parameters of a network with `router` for `nic` (packet, head and flit
-/// bytes; message flow control: one head per message; its auto modes already resolved): what
+/// bytes; message flow control: one head per message; port binding; its auto modes already
+/// resolved): what
 /// the results' estimate and bounds and `auto`'s ranking use.
 inline CostParams cost_params_of(const RouterConfig& router, const NicConfig& nic) {
   CostParams cost;
@@ -188,6 +189,7 @@ inline CostParams cost_params_of(const RouterConfig& router, const NicConfig& ni
   cost.head_flit_bytes = nic.head_flit_bytes;
   cost.flit_bytes = nic.flit_bytes;
   cost.head_per_message = nic.flow_control == FlowControl::kMessage;
+  cost.any_port = nic.port_binding == PortBinding::kAny;
   return cost;
 }
 

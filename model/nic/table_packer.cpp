@@ -186,12 +186,6 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   return packed;
 }
 
-int issue_queue(const Op& op, int first_out, bool direct, int ports, bool any_port) {
-  if (any_port) return 0;  // one issue queue: the NIC picks a free port when the message starts
-  if (direct) return op.port >= 0 ? op.port : first_out % ports;
-  return first_out;  // the port is the endpoint's link: the route decides
-}
-
 void check_fits(const PackedSchedule& packed, const TableFormat& format) {
   for (std::size_t u = 0; u < packed.tables.size(); ++u) {
     for (std::size_t e = 0; e < packed.tables[u].size(); ++e) {

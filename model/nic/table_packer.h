@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/nic/issue_queue.h"
 #include "model/nic/schedule_table.h"
 
 namespace mt {
@@ -50,13 +51,6 @@ struct PackedSchedule {
 /// cannot be packed this way, or when ports/ids are out of range.
 PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
                              int num_ports);
-
-/// The NIC issue queue of message `op` as the simulator binds it (the `ports` argument of
-/// pack_schedule): with `any_port` (nic.port_binding any) one queue, 0, for every port; on direct
-/// topologies the message's Op::port when it names one, else the router output its route leaves
-/// by (`first_out`: RoutingTable::out_index of the route's first link) modulo `ports`; on switched
-/// topologies `first_out` itself, the endpoint's link the route takes.
-int issue_queue(const Op& op, int first_out, bool direct, int ports, bool any_port);
 
 /// Checks that `packed` fits a fixed `format` (e.g. an RTL build's parameters): throws TableError
 /// naming the node, the entry and the field that does not fit.

@@ -12,6 +12,11 @@
 
 namespace mt::cli {
 
+/// `n` and the noun for it: "1 flow", "4 flows".
+inline std::string counted(long long n, const std::string& singular, const std::string& plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
 /// Exit statuses of every mtsim command.
 constexpr int kExitOk = 0;
 constexpr int kExitCheckFailed = 1;  ///< data or schedule verification failed, or a run stalled

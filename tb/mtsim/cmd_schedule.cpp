@@ -28,9 +28,10 @@ namespace {
 
 void print_text(std::ostream& os, const Schedule& s, const Topology& t, const ScheduleAnalysis& a,
                 const VerifyReport& v) {
-  os << "schedule " << s.algorithm << " on " << t.name() << ": " << s.nodes << " nodes, "
-     << t.ports_per_node() << " NIC ports per node, " << s.num_chunks << " chunks, " << s.num_flows
-     << " flows, " << s.ops.size() << " messages\n";
+  os << "schedule " << s.algorithm << " on " << t.name() << ": " << counted(s.nodes, "node", "nodes")
+     << ", " << counted(t.ports_per_node(), "NIC port", "NIC ports") << " per node, "
+     << counted(s.num_chunks, "chunk", "chunks") << ", " << counted(s.num_flows, "flow", "flows")
+     << ", " << counted(static_cast<long long>(s.ops.size()), "message", "messages") << "\n";
   os << "  verified:           "
      << (v.ok ? "yes, every node ends with every chunk reduced from all "
                 "nodes exactly once"
@@ -39,7 +40,9 @@ void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Sc
   os << "  steps:              " << s.num_steps << " (reduce-scatter " << a.reduce_steps
      << ", all-gather " << a.broadcast_steps << ")\n";
   os << "  step lower bound:   " << a.step_lower_bound
-     << " per phase (ceil(N(N-1) / directed links usable per step))\n";
+     << " per phase for schedules that send at most one message per directed link and step, as "
+        "MultiTree does\n                      (ceil(N(N-1) / directed links usable per step); "
+        "pipelines and packings that share a link within a step may take fewer)\n";
   os << "  network diameter:   " << a.diameter << " hops\n";
   os << "  link contention:    " << v.contention.size()
      << " (step, directed link) pairs used by more than one message\n";

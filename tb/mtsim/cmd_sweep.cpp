@@ -83,6 +83,9 @@ int sweep_command(const std::vector<std::string>& args) {
                                                  "points run in parallel (processes; default 1)")(
       "out,o", po::value(&out_dir), "output folder (default out/<sweep name>)")(
       "resume", "skip the points already recorded in DIR/results.jsonl")(
+      "overwrite",
+      "replace the results of an earlier sweep in DIR (without it, or --resume, a DIR that holds "
+      "recorded points is refused)")(
       "retry-failed", "with --resume: run recorded points that failed again")(
       "list", "validate and print the points and their `mtsim run` commands; run nothing")(
       "emit-slurm",
@@ -109,6 +112,10 @@ int sweep_command(const std::vector<std::string>& args) {
       1)
     throw UsageError("--resume, --list, --emit-slurm and --merge exclude each other");
   if (vm->count("retry-failed") && !resume) throw UsageError("--retry-failed needs --resume");
+  const bool overwrite = vm->count("overwrite") > 0;
+  if (overwrite && (resume || emit || merging || list))
+    throw UsageError("--overwrite goes with a plain run (not --resume, --list, --emit-slurm or "
+                     "--merge)");
   if (!slurm_options.empty() && !emit) throw UsageError("--slurm-option needs --emit-slurm");
   if (!(timeout_seconds >= 0 && timeout_seconds <= 1e7))
     throw UsageError("--timeout: expected 0 (none) to 10000000 seconds");
@@ -130,6 +137,24 @@ int sweep_command(const std::vector<std::string>& args) {
       std::cout << p.index << "\t" << p.key << "\n\t"
                 << command_line(point_command(exe, sweep, p, dir)) << "\n";
     return kExitOk;
+  }
+  if (!resume && !emit && !merging && !overwrite) {
+    // A sweep of hours is not thrown away by a forgotten --resume.
+    const std::string records = SweepDir{out_dir}.records();
+    std::string held;
+    if (file_exists(records)) {
+      try {
+        const std::size_t n = read_sweep_records(records).size();
+        if (n > 0) held = counted(static_cast<long long>(n), "recorded point", "recorded points");
+      } catch (const std::exception&) {  // unreadable records are still an earlier sweep's
+        held = "the records";
+      }
+    }
+    if (!held.empty()) {
+      throw UsageError(records + " holds " + held +
+                       " of an earlier sweep: --resume continues it, --overwrite replaces it, or "
+                       "give another --out");
+    }
   }
   make_dir(out_dir + "/points");
   make_dir(out_dir + "/logs");

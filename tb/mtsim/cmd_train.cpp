@@ -152,8 +152,11 @@ int train(WorkloadConfig& workload, const std::string& workload_file,
 
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += b.bytes;
-  std::cout << "workload " << workload.name << ": " << workload.layers.size() << " layers, "
-            << buckets.size() << " all-reduce buckets, " << total_bytes << " gradient bytes, "
+  std::cout << "workload " << workload.name << ": "
+            << counted(static_cast<long long>(workload.layers.size()), "layer", "layers") << ", "
+            << counted(static_cast<long long>(buckets.size()), "all-reduce bucket",
+                       "all-reduce buckets")
+            << ", " << total_bytes << " gradient bytes, "
             << "launch cost " << workload.launch_cycles << " cycles; network " << scenario.name
             << " (" << Topology(scenario.topology).name() << ", " << scenario.clock_ghz
             << " GHz)\n";

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -77,10 +78,23 @@ RunResult point_result(const ProcessOutcome& outcome, RunResult failed, double t
 std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
                                   int jobs, bool with_messages, double time_limit_seconds) {
   std::vector<RunResult> results(points.size());
-  // Progress on a terminal only (a redrawn line on stderr; pipes and files stay clean).
-  const bool tty = ::isatty(STDERR_FILENO) == 1 && points.size() > 1;
+  // Progress on a terminal only (a line on stderr redrawn every second and as each point ends;
+  // pipes and files stay clean). The pool refills to `jobs` children as each ends, so
+  // min(jobs, points left) are running.
+  const bool tty = ::isatty(STDERR_FILENO) == 1;
   const auto started = std::chrono::steady_clock::now();
   std::size_t done = 0;
+  long shown_seconds = -1;
+  const auto show = [&](bool force) {
+    const auto seconds = static_cast<long>(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    if (!tty || (!force && seconds == shown_seconds)) return;
+    shown_seconds = seconds;
+    const std::size_t running =
+        std::min(static_cast<std::size_t>(std::max(jobs, 1)), points.size() - done);
+    std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, "
+              << running << " running, " << seconds << " s elapsed" << std::flush;
+  };
   ProcessPool::Options options;
   options.time_limit_seconds = time_limit_seconds;
   options.answer_pipe = true;
@@ -89,18 +103,14 @@ std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vec
       [&](std::size_t i, int fd) {
         simulate_in_child(scenario, *points[i].first, points[i].second, with_messages, fd);
       },
-      [&](ProcessOutcome&& outcome, std::size_t running) {
+      [&](ProcessOutcome&& outcome, std::size_t /*running*/) {
         const auto& [p, bytes] = points[outcome.task];
         results[outcome.task] =
             point_result(outcome, failed_result(scenario, *p, bytes, ""), time_limit_seconds);
         ++done;
-        if (!tty) return;
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, "
-                  << running << " running, " << static_cast<long>(seconds) << " s elapsed"
-                  << std::flush;
-      });
+        show(true);
+      },
+      [&] { show(false); });
   if (tty) std::cerr << "\r\033[K" << std::flush;
   return results;
 }

@@ -394,6 +394,25 @@ TEST_CASE("a failing point is recorded with its error and exit status and the ot
   CHECK(doc.at("runs").size() == 1);
 }
 
+TEST_CASE("mtsim sweep refuses to replace an earlier sweep's results without --overwrite") {
+  const std::string dir = scratch_dir("overwrite");
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string out = dir + "/out";
+  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
+  const std::string before = read_file(out + "/results.jsonl");
+  const CliResult again = mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out);
+  CHECK(again.status == 2);
+  CHECK_THAT(again.output, Catch::Contains(out + "/results.jsonl holds 8 recorded points of an "
+                                           "earlier sweep: --resume continues it, --overwrite "
+                                           "replaces it, or give another --out"));
+  CHECK(read_file(out + "/results.jsonl") == before);
+  CHECK(mtsim("sweep " + dir + "/tiny.yaml --overwrite --resume --out " + out).status == 2);
+  const CliResult replaced = mtsim("sweep " + dir + "/tiny.yaml -j 2 --overwrite --out " + out);
+  CHECK(replaced.status == 0);
+  CHECK_THAT(replaced.output, Catch::Contains("replacing the results of an earlier sweep"));
+  CHECK(lines_of(read_file(out + "/results.jsonl")).size() == 8);
+}
+
 TEST_CASE("mtsim sweep --resume runs only the points missing from results.jsonl") {
   const std::string dir = scratch_dir("resume");
   write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));

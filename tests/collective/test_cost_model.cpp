@@ -100,6 +100,60 @@ TEST_CASE("both estimates from one model: steps add up, the dataflow overlaps in
   CHECK(mt::estimate_schedule(s, t, 4096).dataflow_cycles == Approx(589));
 }
 
+TEST_CASE("a node's messages wait in the NIC issue queue the simulator binds them to",
+          "[cost_model]") {
+  // Node 0 sends one 4096-byte message each way round ring:4 (links 0->1 and 0->3), no deps:
+  // 4096 + 16 x 16 B of heads = 4352 B = 272 cycles on a 16 B/cycle link, 150 + 1 per hop.
+  mt::Schedule s;
+  s.nodes = 4;
+  s.num_chunks = 2;
+  mt::Op right;
+  right.node = 0;
+  right.peer = 1;
+  right.chunk = 0;
+  s.add(right);
+  mt::Op left = right;
+  left.peer = 3;
+  left.chunk = 1;
+  s.add(left);
+  const std::uint64_t bytes = 2 * 4096;
+  // Two ports (one per link): both leave at once, 272 + 151.
+  CHECK(mt::dataflow_estimate(s, make("ring:4", 2), bytes) == Approx(423));
+  // One port: the second message follows the first's 272 cycles, 272 + 272 + 151.
+  CHECK(mt::dataflow_estimate(s, make("ring:4", 1), bytes) == Approx(695));
+  // The per-step estimate loads the port like a link: 544 cycles of serialisation.
+  CHECK(mt::estimate_cost(s, make("ring:4", 1), bytes).bandwidth_cycles == Approx(544));
+  CHECK(mt::estimate_cost(s, make("ring:4", 2), bytes).bandwidth_cycles == Approx(272));
+  // A message's own port (Op::port) binds it as the simulator does: both on port 1 of two.
+  s.ops[0].port = 1;
+  s.ops[1].port = 1;
+  CHECK(mt::dataflow_estimate(s, make("ring:4", 2), bytes) == Approx(695));
+  // nic.port_binding any: one queue that both ports serve, so both leave at once again.
+  mt::CostParams any;
+  any.any_port = true;
+  CHECK(mt::dataflow_estimate(s, make("ring:4", 2), bytes, any) == Approx(423));
+  CHECK(mt::estimate_cost(s, make("ring:4", 2), bytes, any).bandwidth_cycles == Approx(272));
+}
+
+TEST_CASE("on fewer NIC ports than links no estimate falls below the bandwidth bound",
+          "[cost_model]") {
+  // The dataflow estimate used to queue by first link whatever the ports, so on one port it put
+  // tree_packing at 34302 cycles at 1 MiB against a bound of 122880 and auto chose it.
+  for (const int ports : {1, 2}) {
+    const mt::Topology t = make("torus:4x4", ports);
+    const std::uint64_t bytes = 1 << 20;
+    const double bound = mt::bandwidth_bound_cycles(t, ports, bytes);
+    for (const char* name : {"ring_bi", "multitree", "swing", "tree_packing", "ring2d", "dbtree",
+                             "halving_doubling"}) {
+      mt::BuildContext context;
+      context.bytes = bytes;
+      const mt::Schedule s = mt::build_schedule(name, t, mt::AlgorithmParams{}, context);
+      INFO(name << " on " << ports << " ports");
+      CHECK(mt::dataflow_estimate(s, t, bytes) >= bound);
+    }
+  }
+}
+
 TEST_CASE("bandwidth bound on torus 4x4", "[cost_model]") {
   const mt::Topology t = make("torus:4x4");
   const std::uint64_t mib = 1u << 20;
