@@ -52,12 +52,13 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
 /// issue): a message becomes ready once all its dependencies have arrived and waits in the NIC
 /// issue queue the simulator binds it to (issue_queue(): the port of its first link, modulo the
 /// topology's ports_per_node(), or one queue for all ports with CostParams::any_port); a port
-/// sends one message at a time, the ready one listed first (lowest id). A message holds each directed link of its path for its wire time (payload + packet
-/// heads) / link bandwidth, in the first gap of that link's reservations at or after its head
-/// gets there; the head advances one link's latency + per_hop_cycles per hop (cut-through) and
-/// the message arrives when its tail has crossed the last link. Returns the arrival of the last
-/// message, cycles. Captures pipelining, tree depth and link sharing between flows that the
-/// per-step estimate_cost() cannot see. Throws ScheduleError for a dependency out of range.
+/// sends one message at a time, the ready one listed first (lowest id). A message holds each
+/// directed link of its path for its wire time (payload + packet heads) / link bandwidth, in the
+/// first gap of that link's reservations at or after its head gets there; the head advances one
+/// link's latency + per_hop_cycles per hop (cut-through) and the message arrives when its tail has
+/// crossed the last link. Returns the arrival of the last message, cycles. Captures pipelining,
+/// tree depth and link sharing between flows that the per-step estimate_cost() cannot see. Throws
+/// ScheduleError for a dependency out of range.
 double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
                          const CostParams& params = {});
 

@@ -28,8 +28,9 @@ namespace {
 
 void print_text(std::ostream& os, const Schedule& s, const Topology& t, const ScheduleAnalysis& a,
                 const VerifyReport& v) {
-  os << "schedule " << s.algorithm << " on " << t.name() << ": " << counted(s.nodes, "node", "nodes")
-     << ", " << counted(t.ports_per_node(), "NIC port", "NIC ports") << " per node, "
+  os << "schedule " << s.algorithm << " on " << t.name() << ": "
+     << counted(s.nodes, "node", "nodes") << ", "
+     << counted(t.ports_per_node(), "NIC port", "NIC ports") << " per node, "
      << counted(s.num_chunks, "chunk", "chunks") << ", " << counted(s.num_flows, "flow", "flows")
      << ", " << counted(static_cast<long long>(s.ops.size()), "message", "messages") << "\n";
   os << "  verified:           "

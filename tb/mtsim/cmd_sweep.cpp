@@ -85,8 +85,8 @@ int sweep_command(const std::vector<std::string>& args) {
       "resume", "skip the points already recorded in DIR/results.jsonl")(
       "overwrite",
       "replace the results of an earlier sweep in DIR (without it, or --resume, a DIR that holds "
-      "recorded points is refused)")(
-      "retry-failed", "with --resume: run recorded points that failed again")(
+      "recorded points is refused)")("retry-failed",
+                                     "with --resume: run recorded points that failed again")(
       "list", "validate and print the points and their `mtsim run` commands; run nothing")(
       "emit-slurm",
       "write DIR/sweep.slurm (a Slurm job array, one task per point) and "
@@ -114,8 +114,9 @@ int sweep_command(const std::vector<std::string>& args) {
   if (vm->count("retry-failed") && !resume) throw UsageError("--retry-failed needs --resume");
   const bool overwrite = vm->count("overwrite") > 0;
   if (overwrite && (resume || emit || merging || list))
-    throw UsageError("--overwrite goes with a plain run (not --resume, --list, --emit-slurm or "
-                     "--merge)");
+    throw UsageError(
+        "--overwrite goes with a plain run (not --resume, --list, --emit-slurm or "
+        "--merge)");
   if (!slurm_options.empty() && !emit) throw UsageError("--slurm-option needs --emit-slurm");
   if (!(timeout_seconds >= 0 && timeout_seconds <= 1e7))
     throw UsageError("--timeout: expected 0 (none) to 10000000 seconds");

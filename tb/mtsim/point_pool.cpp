@@ -2,8 +2,8 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -92,8 +92,8 @@ std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vec
     shown_seconds = seconds;
     const std::size_t running =
         std::min(static_cast<std::size_t>(std::max(jobs, 1)), points.size() - done);
-    std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, "
-              << running << " running, " << seconds << " s elapsed" << std::flush;
+    std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, " << running
+              << " running, " << seconds << " s elapsed" << std::flush;
   };
   ProcessPool::Options options;
   options.time_limit_seconds = time_limit_seconds;

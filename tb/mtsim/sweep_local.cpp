@@ -53,7 +53,8 @@ std::vector<SweepRecord> earlier_records(const std::vector<SweepPoint>& points, 
   std::vector<SweepRecord> records;
   if (!options.resume) {
     if (file_exists(dir.records()))
-      std::cout << "replacing the results of an earlier sweep in " << dir.root << " (--overwrite)\n";
+      std::cout << "replacing the results of an earlier sweep in " << dir.root
+                << " (--overwrite)\n";
     return records;
   }
   std::map<std::string, std::size_t> index_of;

@@ -402,9 +402,10 @@ TEST_CASE("mtsim sweep refuses to replace an earlier sweep's results without --o
   const std::string before = read_file(out + "/results.jsonl");
   const CliResult again = mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out);
   CHECK(again.status == 2);
-  CHECK_THAT(again.output, Catch::Contains(out + "/results.jsonl holds 8 recorded points of an "
-                                           "earlier sweep: --resume continues it, --overwrite "
-                                           "replaces it, or give another --out"));
+  CHECK_THAT(again.output,
+             Catch::Contains(out + "/results.jsonl holds 8 recorded points of an "
+                                   "earlier sweep: --resume continues it, --overwrite "
+                                   "replaces it, or give another --out"));
   CHECK(read_file(out + "/results.jsonl") == before);
   CHECK(mtsim("sweep " + dir + "/tiny.yaml --overwrite --resume --out " + out).status == 2);
   const CliResult replaced = mtsim("sweep " + dir + "/tiny.yaml -j 2 --overwrite --out " + out);
