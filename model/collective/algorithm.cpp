@@ -168,6 +168,26 @@ std::string schedule_label(const std::string& name, const AlgorithmParams& param
   return out + ")";
 }
 
+bool parse_schedule_label(const std::string& text, std::string& name, AlgorithmParams& params) {
+  const std::size_t open = text.find('(');
+  if (open == std::string::npos || open == 0 || text.size() < open + 2 || text.back() != ')')
+    return false;
+  AlgorithmParams parsed;
+  const std::string inside = text.substr(open + 1, text.size() - open - 2);
+  std::size_t at = 0;
+  while (at <= inside.size()) {
+    const std::size_t comma = std::min(inside.find(',', at), inside.size());
+    const std::string item = inside.substr(at, comma - at);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) return false;
+    if (!parsed.emplace(item.substr(0, eq), item.substr(eq + 1)).second) return false;
+    at = comma + 1;
+  }
+  name = text.substr(0, open);
+  params = std::move(parsed);
+  return true;
+}
+
 const std::vector<ParamSpec>& algorithm_schema(const std::string& name) {
   return find(name).params;
 }

@@ -33,6 +33,11 @@ Schedule build_schedule(const std::string& name, const Topology& topology,
 /// field and auto's candidates are named so.
 std::string schedule_label(const std::string& name, const AlgorithmParams& params);
 
+/// The inverse of schedule_label() for a label with parameters: "name(k=v,...)" gives `name` and
+/// its `params` (values as written, unchecked). False when `text` is not of that form (no
+/// parentheses, an empty name, a key without `=`, a key twice, an empty key or value).
+bool parse_schedule_label(const std::string& text, std::string& name, AlgorithmParams& params);
+
 /// The parameters algorithm `name` accepts, in the order its errors list them.
 const std::vector<ParamSpec>& algorithm_schema(const std::string& name);
 

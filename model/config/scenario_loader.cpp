@@ -99,6 +99,7 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
   if (!root.IsDefined() || root.IsNull())
     r.fail(root, "",
            "the scenario is empty; expected a mapping with at least topology and collective");
+  check_file_kind(r, root, FileKind::kScenario);
   YAML::Node topology_node;
   bool has_topology = false;
   std::vector<std::pair<YAML::Node, std::string>> nic_overrides;  // per algorithm entry
@@ -126,7 +127,9 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
                               const std::string path = r.text(o, op);
                               if (path.empty())
                                 r.fail(o, op, "empty path (leave the key out to write no file)");
-                              (k == "json" ? s.output.json : s.output.csv) = path;
+                              // Beside the scenario file, as every path it names.
+                              (k == "json" ? s.output.json : s.output.csv) =
+                                  beside(r.source(), path);
                             });
              });
   if (!has_topology) r.fail(root, "topology", "missing: every scenario needs a topology");

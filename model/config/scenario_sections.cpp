@@ -206,7 +206,24 @@ static AlgorithmRun read_algorithm(const YamlReader& r, const YAML::Node& node,
   YAML::Node params_node = node;  // where a parameter error points: `params:`, else the entry
   std::string params_path = path;
   if (node.IsScalar()) {
-    run.name = r.choice(node, path, known);
+    // A bare name, or a schedule as results name it: "multitree_opt(pipeline=4)" (labelled so).
+    std::string name;
+    AlgorithmParams params;
+    if (parse_schedule_label(node.Scalar(), name, params) &&
+        std::find(known.begin(), known.end(), name) != known.end() && name != "file") {
+      run.name = name;
+      run.params = std::move(params);
+      run.label = node.Scalar();
+    } else if (node.Scalar().find('(') != std::string::npos) {
+      r.fail(node, path,
+             "\"" + node.Scalar() +
+                 "\" is not an algorithm name or name(key=value,...) with one of: " +
+                 YamlReader::join(algorithm_names()) +
+                 " (inside [...] a name with several parameters must be quoted, or written "
+                 "{name: NAME, params: {key: value, ...}})");
+    } else {
+      run.name = r.choice(node, path, known);
+    }
   } else {
     r.each_key(node, path, {"name", "label", "params", "ports", "nic", "path"},
                [&](const std::string& key, const YAML::Node& v, const std::string& p) {

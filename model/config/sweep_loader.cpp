@@ -35,6 +35,7 @@ std::uint64_t size_or_zero(const std::string& text) {
 void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
   if (!root.IsDefined() || root.IsNull())
     r.fail(root, "", "the sweep is empty; expected a mapping with at least scenario and axes");
+  check_file_kind(r, root, FileKind::kSweep);
   YAML::Node scenario_node, axes_node, exclude_node;
   bool has_scenario = false, has_axes = false;
   r.each_key(

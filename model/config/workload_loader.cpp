@@ -33,6 +33,7 @@ LayerConfig read_layer(const YamlReader& r, const YAML::Node& node, const std::s
 
 void read_workload(const YamlReader& r, const YAML::Node& root, WorkloadConfig& w) {
   std::optional<YAML::Node> layers_node;  // copies share the node: a handle for messages
+  check_file_kind(r, root, FileKind::kWorkload);
   r.each_key(root, "",
              {"name", "description", "source", "dtype", "optimizer_cycles", "bucket_bytes",
               "launch_cycles", "layers"},

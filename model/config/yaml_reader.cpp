@@ -371,6 +371,48 @@ std::string file_stem(const std::string& path) {
   return stem;
 }
 
+void check_file_kind(const YamlReader& r, const YAML::Node& root, FileKind expected) {
+  struct Kind {
+    FileKind kind;
+    const char* name;
+    const char* use;
+    std::vector<std::string> keys;  // top-level keys no other kind has
+  };
+  static const std::vector<Kind> kinds = {
+      {FileKind::kScenario,
+       "a scenario",
+       "mtsim run FILE",
+       {"topology", "collective", "router", "nic", "clock_ghz", "output"}},
+      {FileKind::kSweep,
+       "a sweep file",
+       "mtsim sweep FILE",
+       {"axes", "exclude", "scenario", "set"}},
+      {FileKind::kWorkload,
+       "a workload",
+       "mtsim train FILE --scenario NETWORK.yaml",
+       {"layers", "optimizer_cycles", "bucket_bytes", "launch_cycles"}},
+      {FileKind::kSchedule,
+       "a schedule file",
+       "mtsim verify FILE, or {name: file, path: FILE} in a scenario's algorithms",
+       {"ops", "num_chunks", "num_flows", "num_steps", "chunk_offsets"}},
+  };
+  if (!root.IsMap()) return;
+  const Kind* wanted = nullptr;
+  for (const Kind& k : kinds)
+    if (k.kind == expected) wanted = &k;
+  for (const auto& entry : root) {
+    if (!entry.first.IsScalar()) continue;
+    const std::string key = entry.first.Scalar();
+    for (const Kind& k : kinds) {
+      if (k.kind == expected || std::find(k.keys.begin(), k.keys.end(), key) == k.keys.end())
+        continue;
+      r.fail(entry.first, key,
+             std::string("this looks like ") + k.name + " (it has " + key + ":), not " +
+                 wanted->name + ": use " + k.use);
+    }
+  }
+}
+
 std::string beside(const std::string& source, const std::string& path) {
   const auto slash = source.find_last_of('/');
   if (path.empty() || path.front() == '/' || slash == std::string::npos) return path;

@@ -118,6 +118,14 @@ std::string file_stem(const std::string& path);
 /// ("dir/a.yaml", "b.json" -> "dir/b.json"); absolute ones are kept.
 std::string beside(const std::string& source, const std::string& path);
 
+/// The kinds of file mtsim's commands read (a schedule JSON file parses as YAML too).
+enum class FileKind { kScenario, kSweep, kWorkload, kSchedule };
+
+/// Refuses `root` when one of its top-level keys belongs only to another kind of file than
+/// `expected` (e.g. `axes:` in what was given as a scenario): the error, at that key, names the
+/// kind it looks like and the command that takes it, instead of an "unknown key".
+void check_file_kind(const YamlReader& r, const YAML::Node& root, FileKind expected);
+
 /// A YAML value as one line of flow-style YAML, the form `--set key=value` parses back.
 std::string flow_text(const YAML::Node& node);
 

@@ -79,6 +79,8 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   std::cout << format_results_table(results);
   if (!json_out.empty()) write_results_json(json_out, results);
   if (!csv_out.empty()) write_results_csv(csv_out, results);
+  if (!json_out.empty()) std::cout << "results JSON: " << json_out << "\n";
+  if (!csv_out.empty()) std::cout << "results CSV: " << csv_out << "\n";
   if (!trace_out.empty()) {
     std::vector<TraceRun> traced;
     for (std::size_t i = 0; i < points.size(); ++i)

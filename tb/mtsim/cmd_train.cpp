@@ -201,8 +201,8 @@ int train_command(const std::vector<std::string>& args) {
       "scenario", po::value(&scenario_file),
       "network scenario YAML file (see scenarios/README.md)")(
       "algorithm,a", po::value(&algorithms)->composing(),
-      "all-reduce algorithm to compare (repeatable; default: the scenario's "
-      "collective.algorithms)")(
+      "all-reduce algorithm to compare: a name, or one with parameters as results name it, e.g. "
+      "dbtree(pipeline=2) (repeatable; default: the scenario's collective.algorithms)")(
       "set,s", po::value(&overrides)->composing(),
       "override a scenario key before validation: key.path=value (repeatable)")(
       "bucket-bytes", po::value(&bucket_text),
@@ -254,9 +254,15 @@ int train_command(const std::vector<std::string>& args) {
     std::string list, known_list;
     for (const auto& k : known) known_list += (known_list.empty() ? "" : ", ") + k;
     for (const auto& a : algorithms) {
-      if (std::find(known.begin(), known.end(), a) == known.end())
-        throw UsageError("--algorithm " + a + ": unknown algorithm (known: " + known_list + ")");
-      list += (list.empty() ? "" : ",") + a;
+      // A name, or a schedule as results name it (dbtree(pipeline=2)): quoted for the loader.
+      std::string name = a;
+      AlgorithmParams params;
+      const bool labelled = parse_schedule_label(a, name, params);
+      if (std::find(known.begin(), known.end(), name) == known.end() ||
+          a.find_first_of("\"\\") != std::string::npos)
+        throw UsageError("--algorithm " + a + ": unknown algorithm (known: " + known_list +
+                         "; with parameters as results name them: NAME(key=value,...))");
+      list += (list.empty() ? "" : ",") + (labelled ? "\"" + a + "\"" : a);
       as_typed += (as_typed.empty() ? "--algorithm " : " --algorithm ") + a;
     }
     const std::string injected = "collective.algorithms=[" + list + "]";

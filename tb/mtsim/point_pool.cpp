@@ -95,6 +95,7 @@ std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vec
     std::cerr << "\r\033[Kmtsim: " << done << "/" << points.size() << " points done, " << running
               << " running, " << seconds << " s elapsed" << std::flush;
   };
+  show(true);
   ProcessPool::Options options;
   options.time_limit_seconds = time_limit_seconds;
   options.answer_pipe = true;

@@ -381,3 +381,15 @@ TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-iss
                                            "needs 16"));
   CHECK(mtsim("schedule -t torus:4x4 -a multitree --rtl-param Chunks=64").status == 2);
 }
+
+TEST_CASE("a scenario given to sweep or train is named as a scenario, with the command for it") {
+  const std::string scenario = kSource + "/scenarios/default.yaml";
+  const CliResult sweep = mtsim("sweep " + scenario + " --list");
+  CHECK(sweep.status == 2);
+  CHECK_THAT(sweep.output, Catch::Contains("scenarios/default.yaml:") &&
+                               Catch::Contains(": this looks like a scenario (it has ") &&
+                               Catch::Contains("), not a sweep file: use mtsim run FILE"));
+  const CliResult train = mtsim("train " + scenario + " --scenario " + scenario);
+  CHECK(train.status == 2);
+  CHECK_THAT(train.output, Catch::Contains("), not a workload: use mtsim run FILE"));
+}

@@ -158,3 +158,14 @@ TEST_CASE("mtsim train widens its table's columns for iterations of 10^14 cycles
   const std::size_t header_end = header.find("iter_cycles") + std::string("iter_cycles").size();
   CHECK(row.find(iteration) + iteration.size() == header_end);
 }
+
+TEST_CASE("mtsim train -a takes a schedule with parameters as results name it") {
+  const mt::test::CliResult bad =
+      mt::test::mtsim(train("-a ring -a 'dbtree(pipeline=2)' -a 'bogus(x=1)'"));
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--algorithm bogus(x=1): unknown algorithm"));
+  const mt::test::CliResult ok = mt::test::mtsim(train("-a ring -a 'dbtree(pipeline=2)'"));
+  INFO(ok.output);
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.output, Catch::Contains("\ndbtree(pipeline=2) "));
+}

@@ -380,3 +380,59 @@ TEST_CASE("closed sets are parsed once into enums and a bad name lists the allow
   CHECK(error_of(base + "nic: {issue: firmware}\n") ==
         "bad.yaml:3:14: nic.issue: \"firmware\" is not one of: software, hardware, auto");
 }
+
+TEST_CASE("an algorithm entry may name a schedule as results print it: name(key=value,...)") {
+  const mt::ScenarioConfig c = load_scenario_text(
+      "topology: torus:4x4\ncollective:\n  algorithms: [ring, multitree_opt(pipeline=4), "
+      "\"multitree_opt(pipeline=16,roots=exchange)\"]\n  sizes: [4KiB]\n",
+      "labels.yaml");
+  REQUIRE(c.collective.algorithms.size() == 3);
+  const mt::AlgorithmRun& p4 = c.collective.algorithms[1];
+  CHECK(p4.name == "multitree_opt");
+  CHECK(p4.label == "multitree_opt(pipeline=4)");
+  CHECK(p4.params == mt::AlgorithmParams{{"pipeline", "4"}});
+  const mt::AlgorithmRun& ex = c.collective.algorithms[2];
+  CHECK(ex.params == mt::AlgorithmParams{{"pipeline", "16"}, {"roots", "exchange"}});
+  CHECK(ex.label == "multitree_opt(pipeline=16,roots=exchange)");
+  // The parameters are checked against the schema as in a params: mapping.
+  CHECK(error_of("topology: torus:4x4\ncollective: {algorithms: [\"dbtree(pipe=3)\"]}\n") ==
+        "bad.yaml:2:27: collective.algorithms[0]: dbtree: unknown parameter 'pipe' (known: "
+        "pipeline, steps, phases)");
+  // Unquoted in a flow list, a comma splits the label: the message says how to write it.
+  CHECK_THAT(error_of("topology: torus:4x4\ncollective: {algorithms: [multitree_opt(pipeline=4,"
+                      "roots=exchange)]}\n"),
+             Catch::StartsWith("bad.yaml:2:27: collective.algorithms[0]: \"multitree_opt(pipeline=4"
+                               "\" is not an algorithm name or name(key=value,...) with one of: "
+                               "ring, ") &&
+                 Catch::EndsWith("(inside [...] a name with several parameters must be quoted, "
+                                 "or written {name: NAME, params: {key: value, ...}})"));
+  CHECK_THAT(error_of("topology: torus:4x4\ncollective: {algorithms: [\"bogus(x=1)\"]}\n"),
+             Catch::Contains("\"bogus(x=1)\" is not an algorithm name"));
+  // A file entry needs its path: file(...) is not a shorthand for it.
+  CHECK_THAT(error_of("topology: torus:4x4\ncollective: {algorithms: [\"file(path=x.json)\"]}\n"),
+             Catch::Contains("is not an algorithm name"));
+}
+
+TEST_CASE("output paths are taken from the scenario file's folder, as every path it names") {
+  const mt::ScenarioConfig c = load_scenario_text(
+      "topology: ring:4\ncollective: {algorithms: [ring]}\noutput: {json: r.json, csv: "
+      "/tmp/r.csv}\n",
+      "runs/s.yaml");
+  CHECK(c.output.json == "runs/r.json");
+  CHECK(c.output.csv == "/tmp/r.csv");
+}
+
+TEST_CASE("a file of another kind is named as such, with the command that takes it") {
+  CHECK(error_of("name: s\nscenario: default.yaml\naxes: []\n") ==
+        "bad.yaml:2:1: scenario: this looks like a sweep file (it has scenario:), not a scenario: "
+        "use mtsim sweep FILE");
+  CHECK(error_of("name: mlp\nlayers: []\n") ==
+        "bad.yaml:2:1: layers: this looks like a workload (it has layers:), not a scenario: use "
+        "mtsim train FILE --scenario NETWORK.yaml");
+  CHECK(error_of("{\"format\": \"mtsim-schedule\", \"nodes\": 4, \"ops\": []}") ==
+        "bad.yaml:1:42: ops: this looks like a schedule file (it has ops:), not a scenario: use "
+        "mtsim verify FILE, or {name: file, path: FILE} in a scenario's algorithms");
+  // A key of no other kind stays an unknown key.
+  CHECK_THAT(error_of("topology: ring:4\ncollective: {algorithms: [ring]}\nbogus: 1\n"),
+             Catch::Contains("bogus: unknown key; expected one of"));
+}
