@@ -89,4 +89,10 @@ std::string format_byte_size(std::uint64_t bytes) {
   return std::to_string(bytes) + kNames[unit];
 }
 
+std::string allreduce_size_problem(std::uint64_t bytes) {
+  if (bytes % 4 != 0)
+    return std::to_string(bytes) + " bytes is not a whole number of 4-byte elements";
+  return "";
+}
+
 }  // namespace mt

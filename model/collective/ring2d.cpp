@@ -23,6 +23,10 @@ Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildC
       dims.size() != 2) {
     throw AlgorithmError("ring2d needs a 2D torus or mesh, got " + topology.name());
   }
+  if (dims[0] < 2 || dims[1] < 2) {
+    throw AlgorithmError("ring2d needs at least 2 nodes in each dimension, got " + topology.name() +
+                         " (one ring: use ring or ring_bi)");
+  }
   require_min_nodes("ring2d", topology);
   const int nx = dims[0];
   const int ny = dims[1];

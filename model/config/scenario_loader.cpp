@@ -143,7 +143,7 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
     }
   }
   if (s.collective.algorithms.empty())
-    r.fail(root, "collective.algorithms", "missing: list at least one algorithm");
+    r.fail_at(root, "collective.algorithms", "missing: list at least one algorithm");
 
   // Cross-key checks: the topology must exist with this port count and its routing's virtual
   // channels; every NIC (the scenario's, each entry's) must fit the routers and the topology.
@@ -170,7 +170,7 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
       } catch (const TopologyError& e) {  // the entry's ports, not the topology, are at fault
         ErrorLocation at = a.location;
         at.key_path += ".ports";
-        throw ScenarioError(at.where() + ": ports: " + e.what(), at);
+        throw ScenarioError(at.where() + ": " + at.key_path + ": " + e.what(), at);
       }
     }
   } catch (const TopologyError& e) {

@@ -297,8 +297,8 @@ void read_collective(const YamlReader& r, const YAML::Node& node, const std::str
           for (const auto& s : r.list(v, p, true, 1024)) {
             const std::string sp = p + "[" + std::to_string(i++) + "]";
             const std::uint64_t b = r.bytes(s, sp);
-            if (b % 4 != 0)
-              r.fail(s, sp, std::to_string(b) + " bytes is not a whole number of 4-byte elements");
+            if (const std::string problem = allreduce_size_problem(b); !problem.empty())
+              r.fail(s, sp, problem);
             const auto same = std::find(c.sizes_bytes.begin(), c.sizes_bytes.end(), b);
             if (same != c.sizes_bytes.end()) {
               r.fail(s, sp,

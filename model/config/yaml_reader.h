@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "model/collective/byte_size.h"
 #include "model/config/config_error.h"
 #include "model/core/enum_names.h"
 
@@ -97,9 +98,6 @@ class YamlReader {
   std::map<std::string, std::string> overridden_;
   std::map<std::string, std::string> options_;
 };
-
-/// Largest buffer any config may name, bytes (1 TiB).
-constexpr std::uint64_t kMaxConfigBytes = 1ull << 40;
 
 /// Parses one YAML document, naming file:line:col of invalid UTF-8, a syntax error, excessive
 /// nesting or a second document.

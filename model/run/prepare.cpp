@@ -120,8 +120,9 @@ std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario,
 }
 
 std::string VerifyFailure::message() const {
-  return algorithm + " on " + topology +
-         (schedule_file.empty() ? "" : " (schedule file \"" + schedule_file + "\")") +
+  const std::string where = location.where();
+  return (where.empty() ? "" : where + ": " + location.key_path + ": ") + algorithm + " on " +
+         topology + (schedule_file.empty() ? "" : " (schedule file \"" + schedule_file + "\")") +
          ": schedule verification failed: " + error;
 }
 

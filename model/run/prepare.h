@@ -71,7 +71,8 @@ struct VerifyFailure {
   std::string error;          ///< the verifier's first error
   ErrorLocation location;     ///< the scenario entry that named the schedule
 
-  /// "LABEL on TOPOLOGY (schedule file "F"): schedule verification failed: ERROR".
+  /// "FILE:LINE:COL: KEY: LABEL on TOPOLOGY (schedule file "F"): schedule verification failed:
+  /// ERROR", the place being the scenario entry's (left out when it has none).
   std::string message() const;
 };
 

@@ -31,6 +31,23 @@ std::string csv_field(const std::string& s) {
 
 namespace {
 
+// `text` broken at spaces into lines of at most `width` characters, every line after the first
+// starting with `indent`; each line ends with a newline.
+std::string wrapped(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent;
+    } else if (!line.empty() && line != indent) {
+      line += " ";
+    }
+    line += word;
+  }
+  return out + line + "\n";
+}
+
 std::string text(bool b) {
   return b ? "true" : "false";
 }
@@ -268,6 +285,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (!r.error.empty()) os << "    error: " << r.error << "\n";
   }
   bool noted = false;
+  bool chose_any = false, tables_any = false, staged_any = false;  // which lines to explain
   // "auto:disjoint_rings(pipeline=2)": the schedule auto built (whatever the entry's label).
   const std::string auto_prefix = "auto:";
   for (const auto& r : runs) {
@@ -279,6 +297,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (!r.nic_choice.empty()) os << (chose_schedule ? " on " : "") << r.nic_choice;
     os << "\n";
     noted = true;
+    chose_any = true;
   }
   // NIC state a hardware team would size: the staging buffer's peak (receive staging holds
   // messages unreduced) and, with hardware issue, the packed tables' counters and entries.
@@ -289,20 +308,31 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
       return os;
     };
     if (r.max_staged_bytes > 0) {
+      staged_any = true;
       note() << " staged up to " << format_byte_size(r.max_staged_bytes)
              << " of received messages in one NIC (receive staging, held unreduced until its own "
                 "message issues)\n";
     }
     if (r.table_counters > 0) {
+      tables_any = true;
       note() << " the hardware scheduler's tables need " << r.table_counters
              << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
     }
   }
-  if (noted)
-    os << "\nlines above: chose = the schedule auto built or the mode the auto NIC picked, and "
-          "why; arrival\n  counters and entries = the largest node's packed table under hardware "
-          "issue (an RTL build's\n  Counters parameter must hold the counters, its Depth ring "
-          "streams the entries); staged = the\n  receive-staging buffer's peak in one NIC.\n";
+  if (noted) {
+    std::vector<std::string> legend;
+    if (chose_any)
+      legend.push_back("chose = the schedule auto built or the mode the auto NIC picked, and why");
+    if (tables_any)
+      legend.push_back(
+          "arrival counters and entries = the largest node's packed table under hardware issue (an "
+          "RTL build's Counters parameter must hold the counters, its Depth ring streams the "
+          "entries)");
+    if (staged_any) legend.push_back("staged = the receive-staging buffer's peak in one NIC");
+    std::string text = "lines above: ";
+    for (std::size_t i = 0; i < legend.size(); ++i) text += (i ? "; " : "") + legend[i];
+    os << "\n" << wrapped(text + ".", 98, "  ");
+  }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "
         "time steps\n  (reduce-scatter + all-gather); cycles = simulated completion; time_us = "
         "cycles / clock;\n  bound_cyc = bandwidth lower bound (2(N-1) x size over all nodes' "

@@ -121,7 +121,7 @@ int run_command(const std::vector<std::string>& args) {
       "{file, line, column, key_path, ...}} (mtsim sweep reads it for a failed point)")(
       "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
       "time-limit", po::value(&time_limit),
-      "wall-clock limit per point, seconds (default: none): a point still simulating then is "
+      "wall-clock limit per point, seconds (default 0: none): a point still simulating then is "
       "stopped and reported as failed")("scenario", po::value(&scenario_file),
                                         "scenario YAML file (see scenarios/README.md)");
   if (!parse_command(args, opts, "scenario")) return kExitOk;

@@ -73,12 +73,19 @@ AlgorithmParams parse_params(const std::vector<std::string>& items) {
   return params;
 }
 
+// An all-reduce size option, under the rules of a scenario's collective.sizes.
 std::uint64_t parse_size_option(const std::string& name, const std::string& text) {
+  std::uint64_t bytes = 0;
   try {
-    return parse_byte_size(text);
+    bytes = parse_byte_size(text);
   } catch (const ByteSizeError& e) {
     throw UsageError("--" + name + ": " + e.what());
   }
+  if (bytes > kMaxConfigBytes)
+    throw UsageError("--" + name + ": \"" + text + "\" is larger than the 1TiB limit");
+  if (const std::string problem = allreduce_size_problem(bytes); !problem.empty())
+    throw UsageError("--" + name + ": " + problem);
+  return bytes;
 }
 
 }  // namespace

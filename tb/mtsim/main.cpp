@@ -22,7 +22,8 @@ commands:
                         one DNN training iteration: per-layer (or bucket) all-reduces released as
                         backpropagation produces them and simulated together on the shared network
                         (--serialised: each alone, queued in issue order)
-  schedule              build and verify one schedule (no simulation); text, JSON or Graphviz DOT
+  schedule              build and verify one schedule (no simulation): text, JSON, Graphviz DOT,
+                        MSCCL XML, or the co-designed NIC's packed tables (table, memh)
   verify SCHEDULE.json  verify a schedule file: every node must end with every chunk reduced
                         from all N contributions exactly once, whatever the message timing
                         (.xml: MSCCL algorithm XML, with --topology)
@@ -30,8 +31,8 @@ commands:
                         an MSCCL all-reduce algorithm as a verified mtsim schedule file
 
 Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB, TiB, or KB, MB, GB, TB in powers of
-1000); times are cycles of the network
-clock given in the scenario (clock_ghz) and nanoseconds.
+1000); times are cycles of the network clock
+given in the scenario (clock_ghz): result tables add microseconds, JSON and CSV nanoseconds.
 Exit status: 0 success, 1 a check failed (data or schedule verification, stalled run),
 2 bad input (options, scenario, topology, algorithm, unreadable file), 3 internal error (a bug).
 )";

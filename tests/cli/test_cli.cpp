@@ -393,3 +393,14 @@ TEST_CASE("a scenario given to sweep or train is named as a scenario, with the c
   CHECK(train.status == 2);
   CHECK_THAT(train.output, Catch::Contains("), not a workload: use mtsim run FILE"));
 }
+
+TEST_CASE("mtsim schedule --bytes takes the sizes a scenario's collective.sizes takes") {
+  const CliResult odd = mtsim("schedule -t torus:4x4 -a ring --bytes 6");
+  CHECK(odd.status == 2);
+  CHECK_THAT(odd.output,
+             Catch::Contains("--bytes: 6 bytes is not a whole number of 4-byte elements"));
+  const CliResult huge = mtsim("schedule -t torus:4x4 -a ring --bytes 2TiB");
+  CHECK(huge.status == 2);
+  CHECK_THAT(huge.output, Catch::Contains("--bytes: \"2TiB\" is larger than the 1TiB limit"));
+  CHECK(mtsim("schedule -t torus:4x4 -a ring --bytes 1TiB").status == 0);
+}

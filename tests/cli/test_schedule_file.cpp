@@ -120,7 +120,10 @@ TEST_CASE("schedule files that do not fit exit 2, wrong ones exit 1, each naming
                        broken + "}\n");
   r = mtsim("run " + yaml);
   CHECK(r.status == 1);
-  CHECK_THAT(r.output, Catch::Contains("mtsim: broken on ring:4 (schedule file \"" + broken +
+  CHECK_THAT(r.output, Catch::Contains("mtsim: " + yaml +
+                                       ":4:7: collective.algorithms[0]: broken "
+                                       "on ring:4 (schedule file \"" +
+                                       broken +
                                        "\"): schedule verification failed: node 0 chunk 2 ends "
                                        "without the contribution of node 1"));
   // Malformed XML inside a scenario: exit 2 with file, line and element.

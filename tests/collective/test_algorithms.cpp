@@ -205,6 +205,10 @@ TEST_CASE("ring2d rejects topologies that are not 2D", "[algorithms][ring2d]") {
                     "ring2d needs a 2D torus or mesh, got fattree:k=4,levels=2");
   CHECK_THROWS_AS(mt::build_schedule("ring2d", make("torus:4x4x4")), mt::AlgorithmError);
   CHECK_THROWS_AS(mt::build_schedule("ring2d", make("ring:8")), mt::AlgorithmError);
+  // A 1xN torus is the ring N, refused as the ring is.
+  CHECK_THROWS_WITH(mt::build_schedule("ring2d", make("torus:1x4")),
+                    "ring2d needs at least 2 nodes in each dimension, got torus:1x4 (one ring: use "
+                    "ring or ring_bi)");
 }
 
 TEST_CASE("dbtree: the two trees are complementary", "[algorithms][dbtree]") {

@@ -71,9 +71,12 @@ TEST_CASE("a schedule that fails verification is a typed failure naming the file
   CHECK(failure->topology == "ring:4");
   CHECK(failure->schedule_file == file);
   CHECK(failure->error == "node 0 chunk 2 ends without the contribution of node 1");
-  CHECK(failure->message() == "broken on ring:4 (schedule file \"" + file +
-                                  "\"): schedule verification failed: node 0 chunk 2 ends "
-                                  "without the contribution of node 1");
+  CHECK(failure->message() ==
+        "s.yaml:4:7: collective.algorithms[0]: broken on ring:4 (schedule "
+        "file \"" +
+            file +
+            "\"): schedule verification failed: node 0 chunk 2 ends "
+            "without the contribution of node 1");
 }
 
 TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything runs", "[run]") {

@@ -219,7 +219,8 @@ TEST_CASE("impossible values are rejected") {
         "packet of "
         "80 flits (nic.packet_bytes + nic.head_flit_bytes)");
   CHECK(error_of("topology: torus:4x4\ncollective:\n  algorithms: [{name: ring, ports: 5}]\n") ==
-        "bad.yaml:3:16: ports: ports per node is 5 but torus:4x4 endpoints have at most 4 network "
+        "bad.yaml:3:16: collective.algorithms[0].ports: ports per node is 5 but torus:4x4 "
+        "endpoints have at most 4 network "
         "link(s); use 1..4 (or 0 for the default)");
   CHECK(error_of("topology: torus:4x4\nnic: {step_order: maybe}\n" + algos) ==
         "bad.yaml:2:19: nic.step_order: expected auto, true or false, got \"maybe\"");
@@ -263,6 +264,8 @@ TEST_CASE("missing sections, empty and non-YAML files are rejected") {
         "bad.yaml:1:1: topology: missing: every scenario needs a topology");
   CHECK(error_of("topology: ring:4\n") ==
         "bad.yaml:1:1: collective.algorithms: missing: list at least one algorithm");
+  CHECK(error_of("topology: ring:4\ncollective:\n  sizes: [4KiB]\n") ==
+        "bad.yaml:3:3: collective.algorithms: missing: list at least one algorithm");
   CHECK_THAT(error_of("- just\n- a list\n"),
              Catch::StartsWith("bad.yaml:1:1: expected a mapping of keys (name, description"));
   CHECK_THAT(error_of("topology: {kind: torus\n"),
