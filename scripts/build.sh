@@ -5,7 +5,7 @@
 # (<build>/pgo-profile/): an instrumented mtsim (<build>/pgo-gen/, mtsim only) simulates a short
 # training set (every algorithm family, both NIC modes, torus, mesh, 3D torus and fat-tree, full
 # and sampled data; about 30 s). Same cycles and results, 10-18% less wall time on 16-64 node
-# networks, a few % at 144+ (README "Speed"). The profile is taken again whenever a source under
+# networks, a few % at 144+ (docs/speed.md). The profile is taken again whenever a source under
 # model/, tb/ or rtl/ (or a CMakeLists.txt) is newer than it: GCC stops with an error (not a named
 # warning, so -Werror makes it fatal) when an edited function's callers still have profile counts
 # for it. The instrumented build is incremental, so an edit costs the compile of its unity batch

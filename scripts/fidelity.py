@@ -14,7 +14,7 @@ For every topology of the reference table (or those given with --topology; rows 
 then prints one row per (topology, algorithm label, size): the reference's cycles
 (`allreduce_total` of the authors' BookSim2-based simulator, 1 GHz), the reference made
 deterministic where --deterministic has that row (its MultiTree runs vary from run to run with
-Python's set order; README "Fidelity"), ours (completion cycles of the same
+Python's set order; docs/fidelity.md), ours (completion cycles of the same
 clock), and the deviation (ours / reference - 1, and ours / deterministic - 1). A row is within
 the tolerance when its deviation from the deterministic figure is, where there is one (the
 published figure of a varying row is one draw), else from the reference's. 2D ring rows outside
@@ -23,7 +23,7 @@ scripts/ring2d_artefact.py). Rows whose label the scenario does not run are repo
 Exit status: 0 when every compared row is within the tolerance, 1 when one is not (or a row is
 missing), 2 on bad input or a failed mtsim run.
 `--set` passes scenario overrides to mtsim (e.g. to compare the idealised model). --markdown
-prints the rows as a Markdown table (README "Fidelity").
+prints the rows as a Markdown table (docs/fidelity.md).
 
 --mechanisms: which of the paper-compatible keys makes each row differ from the idealised
 model. Per row it prints the reference, ours (paper-compatible), ours with every key at its
@@ -76,14 +76,14 @@ def load_reference(path, deterministic_path=None):
             for (t, l, b), c in read_rows(path).items()]
 
 
-# The keys the paper-compatible files set and their idealised defaults (README, Fidelity).
+# The keys the paper-compatible files set and their idealised defaults (docs/fidelity.md).
 MECHANISMS = [("nic.reduction", "packet"), ("nic.port_binding", "route"),
               ("nic.tx_queue_packets", "0"), ("nic.step_barrier", "false"),
               ("nic.receive_port", "any"), ("nic.receive_vcs", "1"), ("router.tie_break", "plus"),
               ("router.turn_reservation", "message")]
 
 
-# Labels whose reference figure is not the quantity the label names (README "Fidelity"): the
+# Labels whose reference figure is not the quantity the label names (docs/fidelity.md): the
 # reference reports 2 x a run of four 1D rings for its 2D ring (scripts/ring2d_artefact.py).
 ARTEFACT_LABELS = {"ring2d-4port"}
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reference's 2D ring figure, reproduced in our model (evidence for README "Fidelity").
+"""The reference's 2D ring figure, reproduced in our model (evidence for docs/fidelity.md).
 
 The authors' simulator does not simulate a 2D ring all-reduce for its `ring2d` rows: it
 simulates, per node, four concurrent 1D ring all-reduces (east and west in the node's row, south

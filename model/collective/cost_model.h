@@ -73,7 +73,7 @@ struct ScheduleEstimate {
   CostEstimate per_step;       ///< estimate_cost()
   double dataflow_cycles = 0;  ///< dataflow_estimate()
   /// The estimate to report and rank by: the dataflow one, the closer to the simulated
-  /// completion (README "One cost model" lists the comparison).
+  /// completion (README "What the numbers mean" lists the comparison).
   double cycles() const { return dataflow_cycles; }
 };
 

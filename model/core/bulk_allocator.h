@@ -4,7 +4,7 @@
 // transparent huge pages (tb/mtsim/huge_pages.cpp), which pay off for the simulator's randomly
 // visited state but not for streamed data, whose first touch then clears and maps 2 MiB at a time:
 // a 64 MiB all-reduce over 16 nodes with full data spent 6-7 s of system time on it against 2 s
-// with 4 KiB pages (README "Speed").
+// with 4 KiB pages (docs/speed.md).
 
 #include <sys/mman.h>
 

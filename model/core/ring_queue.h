@@ -2,7 +2,7 @@
 // A FIFO in one ring buffer that only grows (doubling when full): no allocation per element once
 // it has reached its working size, and its elements stay where they were put (a std::deque
 // allocates and frees a block every few elements as a queue cycles, scattering a hot queue over
-// the heap; see README "Speed").
+// the heap; see docs/speed.md).
 
 #include <cstddef>
 #include <cstdint>

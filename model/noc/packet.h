@@ -91,7 +91,7 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
 
 /// A payload as PacketPool makes it: the header lives next to the payload, so reading it is one
 /// address computation instead of a TLM extension lookup (a call into the SystemC library per read,
-/// 11% of a run's time before; see README "Speed").
+/// 11% of a run's time before; see docs/speed.md).
 struct PooledPayload final : tlm::tlm_generic_payload {
   PacketExtension header;  ///< the packet's header fields
 };

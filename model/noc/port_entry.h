@@ -4,8 +4,8 @@
 // into what the socket is bound to (see LinkChannel::attach_sender/attach_receiver). A call then
 // reads only the entry, which sits in the caller's own state, and lands in the handler of the
 // component behind it: a call through a socket first reads the socket's port, then the peer
-// socket's callback object, two cache lines per hop that no cache holds at pod scale (README
-// "Speed").
+// socket's callback object, two cache lines per hop that no cache holds at pod scale
+// (docs/speed.md).
 
 #include <systemc>
 #include <tlm>

@@ -118,7 +118,7 @@ class Router : public sc_core::sc_module {
   };
   // The state allocation reads on every run sits together: what every run scans of the outputs
   // in one small array (OutputScan), the rest of them in another, their per-VC credits and
-  // owners in one arena, their requester bits in another (see README "Speed").
+  // owners in one arena, their requester bits in another (see docs/speed.md).
   struct OutputScan {
     std::uint64_t busy_until = 0;
     // Message FC: input FIFO whose turn it is, waiting for its port (-1: none).

@@ -32,7 +32,7 @@ std::vector<FlowControl> flow_trials(const NicConfig& nic);
 ///   decision_latency_cycles); software otherwise: with message flow control a host that issues
 ///   as soon as a message's dependencies arrive was as fast as the table-driven scheduler or
 ///   faster (0.97-1.03x) in every case measured but MultiTree at 32 KiB on the 4x4 torus (5%)
-///   (README "Choosing the NIC mode");
+///   (docs/beyond.md "Choosing the NIC mode");
 /// - flow_control auto -> `trial`. No rule picks it: message flow control was 1.00-1.34x faster
 ///   in most measured cases and lifts the 256/272 head-flit ceiling, but lost 1.19x on BiGraph
 ///   at 64 KiB (whole messages wait at one-port nodes' receive ports), so each point tries both.

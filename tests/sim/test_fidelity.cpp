@@ -1,4 +1,4 @@
-// The NIC behaviours that the paper-compatible configuration switches on (see README, "Fidelity"):
+// The NIC behaviours that the paper-compatible configuration switches on (see docs/fidelity.md):
 // each with an exact completion time derived from its formula, and its scenario key loaded and
 // validated. Every TEST_CASE elaborates SystemC at most once.
 #include <catch2/catch.hpp>
