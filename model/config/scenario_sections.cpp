@@ -114,11 +114,16 @@ void read_topology(const YamlReader& r, const YAML::Node& node, const std::strin
       takes += std::string(takes.empty() ? "" : ", ") + to_string(k);
     }
     if (!applies) {
-      r.fail(value, path + "." + key,
-             std::string("does not apply to a ") + to_string(t.kind) + " topology (only to " +
-                 takes +
-                 "); to change the kind from the command line, replace the topology mapping, "
-                 "e.g. --set 'topology={kind: fattree, k: 4, link_latency_cycles: 150}'");
+      // A --set of the kind alone keeps the file's other shape keys: say how to replace them.
+      const bool kind_overridden = !r.location(value, path + ".kind").override_key.empty();
+      r.fail(
+          value, path + "." + key,
+          std::string("does not apply to a ") + to_string(t.kind) + " topology (only to " + takes +
+              ")" +
+              (kind_overridden ? "; to change the kind from the command line, replace the topology "
+                                 "mapping, e.g. --set 'topology={kind: fattree, k: 4, "
+                                 "link_latency_cycles: 150}'"
+                               : ""));
     }
   }
 }
