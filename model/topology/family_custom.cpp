@@ -73,16 +73,20 @@ void CustomFamily::add_edges(TopologyBuilder& b) {
     const EdgeConfig& e = config.custom_edges[i];
     const std::string where = "custom edge " + std::to_string(i) + " (" + std::to_string(e.a) +
                               "-" + std::to_string(e.b) + ")";
+    ErrorLocation at;  // the edge's key, under the topology (config key `edges`)
+    at.key_path = "edges[" + std::to_string(i) + "]";
     for (int v : {e.a, e.b}) {
       if (v < 0 || v >= vertices) {
         throw TopologyError(where + ": vertex " + std::to_string(v) +
-                            " is out of range; vertices are 0.." + std::to_string(vertices - 1) +
-                            " (endpoints 0.." + std::to_string(nodes - 1) + ", then switches)");
+                                " is out of range; vertices are 0.." +
+                                std::to_string(vertices - 1) + " (endpoints 0.." +
+                                std::to_string(nodes - 1) + ", then switches)",
+                            at);
       }
     }
-    if (e.a == e.b) throw TopologyError(where + ": a link cannot connect a vertex to itself");
+    if (e.a == e.b) throw TopologyError(where + ": a link cannot connect a vertex to itself", at);
     if (t.link_between(e.a, e.b) != -1) {
-      throw TopologyError(where + ": duplicates an earlier edge between the same vertices");
+      throw TopologyError(where + ": duplicates an earlier edge between the same vertices", at);
     }
     const bool nic = t.is_switch(e.a) != t.is_switch(e.b);
     b.add_link(e.a, e.b, nic ? config.nic_link_latency_cycles : config.link_latency_cycles);

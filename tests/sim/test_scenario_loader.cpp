@@ -441,3 +441,10 @@ TEST_CASE("a file of another kind is named as such, with the command that takes 
   CHECK_THAT(error_of("topology: ring:4\ncollective: {algorithms: [ring]}\nbogus: 1\n"),
              Catch::Contains("bogus: unknown key; expected one of"));
 }
+
+TEST_CASE("a bad custom edge is named at its own line") {
+  CHECK(error_of("topology:\n  kind: custom\n  nodes: 4\n  edges:\n    - [0, 1]\n    - [1, 2]\n"
+                 "    - [2, 9]\ncollective: {algorithms: [ring]}\n") ==
+        "bad.yaml:7:7: topology.edges[2]: custom edge 2 (2-9): vertex 9 is out of range; vertices "
+        "are 0..3 (endpoints 0..3, then switches)");
+}
