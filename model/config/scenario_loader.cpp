@@ -175,7 +175,8 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
     }
   } catch (const TopologyError& e) {
     // A key under the topology (a custom edge) is named at its own line.
-    if (!e.location().key_path.empty()) r.fail_at(root, "topology." + e.location().key_path, e.what());
+    if (!e.location().key_path.empty())
+      r.fail_at(root, "topology." + e.location().key_path, e.what());
     r.fail(topology_node, "topology", e.what());
   }
   check_nic(r, root, nullptr, s.nic, s.nic, s.router, *topology);
