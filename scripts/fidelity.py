@@ -56,6 +56,12 @@ def size_text(n):
     return f"{n >> 20}MiB" if n >= 1 << 20 and n % (1 << 20) == 0 else f"{n >> 10}KiB"
 
 
+def size_words(n):
+    """The size as the fidelity table in docs/fidelity.md writes it: "32 KiB"."""
+    text = size_text(n)
+    return text[:-3] + " " + text[-3:]
+
+
 def read_rows(path):
     """(topology, label, bytes) -> cycles of a `topology,label,size,cycles` CSV ('#' comments)."""
     rows = {}
@@ -232,7 +238,7 @@ def main():
             judged = "deviation_deterministic" if r["deterministic"] else "deviation"
             cells = [pct(r["deviation"]), pct(r["deviation_deterministic"])]
             cells[judged == "deviation_deterministic"] += note
-            print(f"| {r['topology']} | {r['label']} | {size_text(r['bytes'])} | {r['cycles']} | "
+            print(f"| {r['topology']} | {r['label']} | {size_words(r['bytes'])} | {r['cycles']} | "
                   f"{r['deterministic'] or '-'} | {ours} | {cells[0]} | {cells[1] or '-'} |")
             continue
         print(f"{r['topology']:<10} {r['label']:<20} {size_text(r['bytes']):>7} "
