@@ -66,6 +66,10 @@ name=""
 params=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    -h|--help) ;;
+    -*) [ $# -ge 2 ] || { echo "synth.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;
+  esac
+  case "$1" in
     --param) params+=("$2"); shift 2 ;;
     --clock-ns) clock_ns="$2"; shift 2 ;;
     --uncertainty-ns) uncertainty_ns="$2"; shift 2 ;;
@@ -106,7 +110,8 @@ chparam=""
 for p in "${params[@]+"${params[@]}"}"; do
   key=${p%%=*}; value=${p#*=}
   if [[ ! "$key" =~ ^[A-Z][A-Za-z]*$ || ! "$value" =~ ^[0-9]+$ ]]; then
-    echo "synth.sh: bad --param '$p' (want Name=integer)" >&2; exit 2
+    echo "synth.sh: bad --param '$p' (want Name=integer, the RTL's UpperCamelCase parameter" \
+      "name, e.g. Depth=32)" >&2; exit 2
   fi
   chparam+=" -chparam $key $value"
 done

@@ -267,9 +267,10 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
       continue;
     }
     const auto ref = reference_ns.find(r.bytes);
-    const std::string speedup = ref == reference_ns.end() || r.completion_ns <= 0
-                                    ? "-"
-                                    : fixed(ref->second / r.completion_ns, 3) + "x";  // 0.996x, not 1.00x
+    const std::string speedup =
+        ref == reference_ns.end() || r.completion_ns <= 0
+            ? "-"
+            : fixed(ref->second / r.completion_ns, 3) + "x";  // 0.996x, not 1.00x
     const std::string data = !r.error.empty()       ? "FAILED"
                              : r.data_mode == "off" ? "timing"
                              : r.data_verified      ? (r.data_mode == "sampled" ? "sampled" : "ok")
@@ -319,6 +320,20 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
              << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
     }
   }
+  // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
+  std::vector<std::string> rtl_labels;
+  for (const auto& r : runs) {
+    if (r.nic_scheduler == "rtl" &&
+        std::find(rtl_labels.begin(), rtl_labels.end(), r.algorithm) == rtl_labels.end())
+      rtl_labels.push_back(r.algorithm);
+  }
+  if (!rtl_labels.empty()) {
+    std::string text =
+        "hardware issue by the Verilated RTL scheduler (rtl/nic_sched.sv) in every NIC of:";
+    for (std::size_t i = 0; i < rtl_labels.size(); ++i) text += (i ? ", " : " ") + rtl_labels[i];
+    os << (noted ? "" : "\n") << wrapped(text, 98, "  ");
+    noted = true;
+  }
   if (noted) {
     std::vector<std::string> legend;
     if (chose_any)
@@ -331,7 +346,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (staged_any) legend.push_back("staged = the receive-staging buffer's peak in one NIC");
     std::string text = "lines above: ";
     for (std::size_t i = 0; i < legend.size(); ++i) text += (i ? "; " : "") + legend[i];
-    os << "\n" << wrapped(text + ".", 98, "  ");
+    if (!legend.empty()) os << "\n" << wrapped(text + ".", 98, "  ");
   }
   os << "\ncolumns: size = all-reduce bytes per node; ports = NIC ports per node; steps = schedule "
         "time steps\n  (reduce-scatter + all-gather); cycles = simulated completion; time_us = "

@@ -6,6 +6,10 @@
 #   scripts/synth/param_rule.sh YOSYS.log
 rule=$(grep -oE 'Module .\\[A-Za-z0-9]+_S. referenced' "$1" 2>/dev/null | grep -oE '[A-Za-z0-9]+_S' |
        head -1)
+# A count of 0 can stop a submodule's elaboration (a cast to zero width) before the top's check.
+if [ -z "$rule" ] && grep -q "Static cast with zero or negative size" "$1" 2>/dev/null; then
+  rule=CountsPositive_S
+fi
 [ -n "$rule" ] || exit 0
 case $rule in
   CountsPositive_S) why="every count parameter must be at least 1" ;;

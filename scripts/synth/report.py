@@ -128,6 +128,12 @@ def main():
 
     slack_ns, critical_ns, startpoint, endpoint, io_ends = parse_sta(
         open(args.sta).read(), args.clock_ns, args.io_fraction, args.sta)
+    paths = parse_paths(open(args.sta).read(), args.clock_ns, args.io_fraction)
+    slack_group = min(paths, key=lambda p: p["slack_ns"])["group"]
+    period_group = max(paths, key=lambda p: p["critical_path_ns"])["group"]
+    # Modules mapped one by one and unbuffered: paths across module ports are timed without the
+    # logic ABC would merge there, so the figure is not the design's (its area is).
+    timing_valid = args.hierarchy == "flat"
 
     registers = flop_registers(open(args.netlist).read()) if args.netlist else {}
     ff_area = flop_area(args.liberty)
@@ -155,10 +161,13 @@ def main():
         "latches": latches,
         "unmapped_cells": unmapped,
         "clock_ns": args.clock_ns,
+        "timing_valid": timing_valid,
         "slack_ns": slack_ns,
+        "slack_group": slack_group,
         "critical_path_ns": round(critical_ns, 3),
+        "critical_path_group": period_group,
         "critical_path_io_ends": io_ends,
-        "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 else None,
+        "fmax_mhz": round(1000.0 / critical_ns, 1) if critical_ns > 0 and timing_valid else None,
         "critical_path_from": startpoint,
         "critical_path_to": endpoint,
         "critical_path_from_named": named(startpoint, registers),
@@ -182,15 +191,20 @@ def main():
         "  entry: %d bits, table: %d bits in flops" % (bits, bits * params["Depth"]),
         "  area: %.0f um2 (%.3f mm2), %d cells, %d flops, %d latches, %d unmapped cells"
         % (result["area_um2"], result["area_mm2"], result["cells"], flops, latches, unmapped),
-        "  timing: clock %.3f ns, worst slack %.3f ns, critical path %.3f ns -> fmax %.1f MHz"
-        % (args.clock_ns, slack_ns, critical_ns, result["fmax_mhz"] or 0),
+        ("  timing: clock %.3f ns, worst slack %.3f ns (a %s path); minimum period %.3f ns (the "
+         "%s path's delay + setup + uncertainty%s) -> fmax %.1f MHz"
+         % (args.clock_ns, slack_ns, slack_group, critical_ns, period_group,
+            ", its I/O delays scaled with the period" if io_ends else "", result["fmax_mhz"]))
+        if timing_valid else
+        "  timing: NOT VALID with --hierarchy keep (modules mapped one by one, unbuffered: paths "
+        "across module ports are mis-timed); take fmax from a flat run (the area above holds)",
         "  STA: uncertainty %.3f ns, I/O delays %.0f%% of the period, inputs driven by %s, "
         "outputs %.3f pF, wire load %s, fanout buffering %s, hierarchy %s"
         % (args.uncertainty_ns, 100 * args.io_fraction, args.driving_cell, args.load_pf,
            args.wire_load, args.fanout, args.hierarchy),
         "  critical path: %s -> %s" % (result["critical_path_from_named"],
                                         result["critical_path_to_named"]),
-        "  per path group (period each needs): " + ", ".join(
+        "  per path group (minimum period each needs): " + ", ".join(
             "%s %.3f ns" % (g, v["critical_path_ns"]) for g, v in sorted(result["path_groups"].items())),
     ] + ["    %s: %s -> %s" % (g, v["from_named"].split(" (")[0], v["to_named"].split(" (")[0])
          for g, v in sorted(result["path_groups"].items())]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ctest `synth` smoke test: synthesises a small nic_sched (DecisionLatency 2, so the input stages
-# are in) into OUT_DIR and checks the result (scripts/synth/check_json.py), then that bad
+# ctest `synth` smoke test: synthesises a small nic_sched (DecisionLatency 2: the arrival input
+# stages, generated from DecisionLatency 3 on, are not in it) into OUT_DIR and checks the result (scripts/synth/check_json.py), then that bad
 # parameters are refused as bad input (exit 2, naming the parameter or the failed check).
 #   smoke_test.sh OUT_DIR
 set -euo pipefail
@@ -23,4 +23,8 @@ expect_refusal() {
 }
 expect_refusal "nic_sched has no parameter Foo" --param Foo=3
 expect_refusal "DecisionLatency=1: an illegal parameter set for nic_sched" --param DecisionLatency=1
+# A zero count stops a submodule's elaboration first (a zero-width cast): the same rule is named.
+expect_refusal "every count parameter must be at least 1 (the RTL's check CountsPositive_S" \
+  --param Depth=0
+expect_refusal "--param needs a value" --param
 echo "smoke_test.sh: bad parameters refused"

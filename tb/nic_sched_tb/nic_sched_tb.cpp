@@ -83,6 +83,7 @@ SC_MODULE(Driver) {
   long only_case = -1;  // --case K: run case K alone (-1: every case)
   std::size_t current_case = 0;
   bool failed = false;
+  const char* failure_kind = "MISMATCH";  // what fail() reported
   std::uint64_t cycles_compared = 0;
   std::uint64_t issues_compared = 0;
   std::uint64_t arrivals_driven = 0;
@@ -94,9 +95,12 @@ SC_MODULE(Driver) {
     SC_THREAD(run);
   }
 
-  void fail(const std::string& what) {
-    // Cycles in messages count from the case's start; the VCD's time is the run's.
-    std::cerr << "nic_sched_tb: MISMATCH in case " << current_case << ": " << what << " (at "
+  // `kind`: "MISMATCH" (the RTL and the model differ) or "STALL" (both wait for ever).
+  void fail(const std::string& what, const char* kind = "MISMATCH") {
+    // Cycles in messages count from the end of the case's table load (the first cycle the
+    // scheduler may grant); the VCD's time is the run's.
+    failure_kind = kind;
+    std::cerr << "nic_sched_tb: " << kind << " in case " << current_case << ": " << what << " (at "
               << sc_core::sc_time_stamp()
               << " of the run, the time in a --trace VCD; replay it alone with --case "
               << current_case << ")\n";
@@ -166,7 +170,7 @@ SC_MODULE(Driver) {
       offered = stream(offered);
       if (idle.read() && (pushed == c.table.size() || !tbl_ready.read())) break;
       if (guard > static_cast<int>(c.table.size()) + 4 * kPorts * kWindow + 16) {
-        fail(c.name + ": load did not settle (idle_o low)");
+        fail(c.name + ": load did not settle (idle_o low)", "STALL");
         return;
       }
     }
@@ -303,12 +307,24 @@ SC_MODULE(Driver) {
       // which the random stimulus spreads over every counter.)
       if (idle > 2000 && !arrivals_left) {
         fail(c.name + ": stalled at cycle " + std::to_string(cycle) + " with " +
-             std::to_string(c.table.size() - model.issued_count()) + " entries not issued");
+                 std::to_string(c.table.size() - model.issued_count()) +
+                 " entries not issued by either (the model and the RTL agree)",
+             "STALL");
         return;
       }
     }
   }
 };
+
+// The Verilated build's parameters (CMake MT_RTL_*), as its logs and --help name them.
+std::string build_parameters() {
+  std::ostringstream os;
+  os << "Nodes " << kNodes << ", Ports " << kPorts << ", Depth " << kDepth << ", Window " << kWindow
+     << ", Chunks " << kChunks << ", Flows " << kFlows << ", Steps " << kSteps << ", Counters "
+     << kCounters << ", MaxCount " << kMaxCount << ", ArrivalLanes " << kLanes
+     << ", DecisionLatency " << kLatency << ", IndexBits " << kIndexBits;
+  return os.str();
+}
 
 const char* const kHelp =
     "nic_sched_tb: the Verilated rtl/nic_sched against its C++ golden model, every grant and\n"
@@ -370,7 +386,8 @@ int sc_main(int argc, char** argv) {
     };
     try {
       if (arg == "--help" || arg == "-h") {
-        std::cout << kHelp;
+        std::cout << kHelp << "\nthis binary's RTL: " << build_parameters()
+                  << " (CMake MT_RTL_*)\n";
         return 0;
       }
       if (arg == "--seed") {
@@ -469,6 +486,7 @@ int sc_main(int argc, char** argv) {
     Verilated::threadContextp()->coveragep()->write(coverage_file.c_str());
 #endif
 
+  std::cout << "nic_sched_tb: RTL " << build_parameters() << "\n";
   std::cout << "nic_sched_tb: seed " << seed << ": " << real_tables << " real tables (" << schedules
             << " schedules, " << skipped << " skipped, " << unsupported
             << " algorithm-topology pairs not built), " << random_tables << " random tables, "
@@ -476,6 +494,13 @@ int sc_main(int argc, char** argv) {
             << " issues, " << driver.arrivals_driven << " arrivals, " << driver.doorbells_driven
             << " doorbells"
             << (only_case >= 0 ? " (case " + std::to_string(only_case) + " alone)" : "") << ": "
-            << (driver.failed ? "MISMATCH" : "all equal") << "\n";
+            << (driver.failed ? driver.failure_kind : "all equal") << "\n";
   return driver.failed ? 1 : 0;
+}
+
+// SystemC's own main() prints its banner before sc_main can turn it off; this main sets the
+// switch first, then runs the kernel's usual entry (as mtsim does).
+int main(int argc, char* argv[]) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -45,3 +45,15 @@ TEST_CASE("the table's legend explains the lines it printed and no others", "[re
                                          "node's packed table") &&
                          !Catch::Contains("chose =") && !Catch::Contains("staged ="));
 }
+
+TEST_CASE("the table says which rows co-simulated the RTL scheduler", "[results]") {
+  mt::RunResult rtl = row("multitree-hw", "multitree");
+  rtl.nic_scheduler = "rtl";
+  mt::RunResult tlm = row("ring", "ring");
+  tlm.nic_scheduler = "tlm";
+  const std::string text = mt::format_results_table({tlm, rtl, rtl});
+  CHECK_THAT(text, Catch::Contains("\nhardware issue by the Verilated RTL scheduler "
+                                   "(rtl/nic_sched.sv) in every NIC of: multitree-hw\n") &&
+                       !Catch::Contains("lines above"));
+  CHECK_THAT(mt::format_results_table({tlm}), !Catch::Contains("Verilated"));
+}
