@@ -16,6 +16,8 @@ struct SweepOverride {
   std::string value;  ///< the value as one line of YAML, e.g. "1MiB" or "{name: ring, ports: 1}"
   /// The value's place in the sweep file (where() is "file:line:col"), for errors.
   ErrorLocation location;
+  /// The key's place (an axis's `key:` value, a `set:` entry's key), for errors about the key.
+  ErrorLocation key_location;
 };
 
 /// One axis of a sweep: a scenario key and the values it takes, in file order.

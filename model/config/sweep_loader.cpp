@@ -62,7 +62,8 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
               r.fail(kv.first, kp, "not a scenario key path (names joined by '.')");
             for (const auto& o : s.set)
               if (o.key == k) r.fail(kv.first, kp, "key given twice");
-            s.set.push_back({k, flow_text(kv.second), r.location(kv.second, kp)});
+            s.set.push_back(
+                {k, flow_text(kv.second), r.location(kv.second, kp), r.location(kv.first, kp)});
           }
         }
         if (key == "exclude") exclude_node = v;
@@ -74,12 +75,14 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
             const std::string ap = p + "[" + std::to_string(i++) + "]";
             SweepAxis axis;
             axis.location = r.location(a, ap);
+            ErrorLocation key_location;
             YAML::Node values_node;
             bool has_values = false;
             r.each_key(a, ap, {"key", "values"},
                        [&](const std::string& k, const YAML::Node& av, const std::string& kp) {
                          if (k == "key") {
                            axis.key = r.text(av, kp);
+                           key_location = r.location(av, kp);
                            if (!is_key_path(axis.key))
                              r.fail(av, kp,
                                     "\"" + axis.key +
@@ -114,7 +117,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
                            "the size " + text + " is " + earlier.value +
                                ", listed before: every point would run twice");
               }
-              axis.values.push_back({axis.key, text, r.location(value, vp)});
+              axis.values.push_back({axis.key, text, r.location(value, vp), key_location});
             }
             s.axes.push_back(std::move(axis));
           }
@@ -140,7 +143,7 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
         const bool known = std::any_of(axis->values.begin(), axis->values.end(),
                                        [&](const SweepOverride& v) { return v.value == text; });
         if (!known) r.fail(kv.second, kp, text + " is not one of the values of axis " + k);
-        combination.push_back({k, text, r.location(kv.second, kp)});
+        combination.push_back({k, text, r.location(kv.second, kp), r.location(kv.first, kp)});
       }
       s.exclude.push_back(std::move(combination));
     }

@@ -153,8 +153,13 @@ void YamlReader::each_key(
     if (!entry.first.IsScalar()) fail(entry.first, path, "keys must be plain names");
     const std::string key = entry.first.Scalar();
     const std::string sub = path.empty() ? key : path + "." + key;
-    if (std::find(keys.begin(), keys.end(), key) == keys.end())
-      fail(entry.first, sub, "unknown key; expected one of: " + join(keys));
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      ErrorLocation at = location(entry.first, sub);
+      at.key_unknown = true;
+      const std::string place = at.where();  // before `at` moves into the error
+      throw ScenarioError(place + ": " + sub + ": unknown key; expected one of: " + join(keys),
+                          std::move(at));
+    }
     if (!seen.insert(key).second) fail(entry.first, sub, "key given twice");
     handler(key, entry.second, sub);
   }

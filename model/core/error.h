@@ -24,6 +24,9 @@ struct ErrorLocation {
   int node = -1;     ///< schedule: the endpoint (NIC) concerned
   int entry = -1;    ///< schedule table: the entry index in `node`'s table
   int message = -1;  ///< schedule: the message (operation id) concerned
+  /// The error is about the key itself (none of the keys allowed there), not about its value: a
+  /// caller that placed the value elsewhere (a sweep's axis) points at the key instead.
+  bool key_unknown = false;
 
   /// The place as users read it: "--set key=value" (or the option it stands for) for an
   /// override, else "file:line:col"

@@ -79,8 +79,8 @@ SweepRecord sweep_record_from_json(const nlohmann::json& j) {
   r.point = j.at("point").get<std::size_t>();
   r.key = j.at("key").get<std::string>();
   for (const auto& v : j.at("values"))
-    r.values.push_back(
-        {v.at("key").get<std::string>(), v.at("value").get<std::string>(), ErrorLocation()});
+    r.values.push_back({v.at("key").get<std::string>(), v.at("value").get<std::string>(),
+                        ErrorLocation(), ErrorLocation()});
   r.exit_status = j.at("exit_status").get<int>();
   r.error = j.at("error").get<std::string>();
   // Records written before error locations were kept have none.

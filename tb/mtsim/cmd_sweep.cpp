@@ -57,8 +57,10 @@ std::vector<double> validate_points(const SweepConfig& sweep,
         at.file = sweep.source_file;
         throw ScenarioError(sweep.source_file + ": " + point_text + ": " + e.what(), at);
       }
-      throw ScenarioError(culprit->location.where() + ": " + point_text + ": " + e.what(),
-                          culprit->location);
+      // An unknown key is the axis key's fault, wherever the value that carried it stands.
+      const ErrorLocation& at =
+          e.location().key_unknown ? culprit->key_location : culprit->location;
+      throw ScenarioError(at.where() + ": " + point_text + ": " + e.what(), at);
     }
   }
   return weights;

@@ -277,8 +277,11 @@ TEST_CASE("bad sweep files stop with file:line:col and key path (exit 2) before 
       {head + "axes:\n  - key: collective.sizes\n    values: [4KiB, 6B]\n",
        sweep + ":4:20: point 1 (collective.sizes=6B): --set collective.sizes=6B: "
                "collective.sizes[0]: 6 bytes is not a whole number of 4-byte elements"},
+      // An unknown key is named at the axis's key, not at a value.
       {head + "axes:\n  - key: nic.portz\n    values: [1]\n",
-       sweep + ":4:14: point 0 (nic.portz=1): --set nic.portz=1: nic.portz: unknown key"},
+       sweep + ":3:10: point 0 (nic.portz=1): --set nic.portz=1: nic.portz: unknown key"},
+      {head + "set:\n  nic.portz: 1\naxes:\n  - key: topology\n    values: [ring:4]\n",
+       sweep + ":3:3: point 0 (topology=ring:4): --set nic.portz=1: nic.portz: unknown key"},
       // A quoted boolean stays a string on its way to the point's --set (refused as in a file).
       {head + "axes:\n  - key: nic.step_barrier\n    values: [\"true\"]\n",
        sweep + ":4:14: point 0 (nic.step_barrier=\"true\"): --set nic.step_barrier=\"true\": "
