@@ -183,6 +183,7 @@ module nic_sched #(
   end
 
   always_comb begin
+    ins_valid = '0;
     for (int unsigned p = 0; p < Ports; p++) begin
       // No clear_i here: a refill under clear_i is discarded with the windows and the ring.
       ins_valid[p] = fetch_valid && (fetch_port == PortBits'(p)) && !full[p];
@@ -306,28 +307,39 @@ module nic_sched #(
   assign idle_o = !busy2_q;
   `MT_ASSERT(IdleMinStepSettled_A, !idle_o || clear_i || (min_step_d == min_step_q))
 
-  // Contracts on the host's entries: fields in range of this instance, table sorted by step.
-  logic                entry_bad, last_valid_q;
-  logic [StepBits-1:0] last_step_q;
+  // Contracts on the host's entries: fields in range of this instance, table sorted by step. The
+  // checks' own logic is left out of synthesis.
+`ifndef SYNTHESIS
+  logic                entry_bad, last_valid_d, last_valid_q;
+  logic [StepBits-1:0] last_step_d, last_step_q;
   assign entry_bad =
       (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) ||
       (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) ||
       (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
       (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
+  always_comb begin
+    last_valid_d = last_valid_q;
+    last_step_d  = last_step_q;
+    if (clear_i) begin
+      last_valid_d = 1'b0;
+    end else if (tbl_valid_i && tbl_ready_o) begin
+      last_valid_d = 1'b1;
+      last_step_d  = tbl_wdata_i[StepLsb +: StepBits];
+    end
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       last_valid_q <= 1'b0;
       last_step_q  <= '0;
-    end else if (clear_i) begin
-      last_valid_q <= 1'b0;
-    end else if (tbl_valid_i && tbl_ready_o) begin
-      last_valid_q <= 1'b1;
-      last_step_q  <= tbl_wdata_i[StepLsb +: StepBits];
+    end else begin
+      last_valid_q <= last_valid_d;
+      last_step_q  <= last_step_d;
     end
   end
   `MT_ASSERT(EntryInRange_A, !(tbl_valid_i && !clear_i) || !entry_bad)
   `MT_ASSERT(TableSorted_A, !(tbl_valid_i && tbl_ready_o && !clear_i && last_valid_q) ||
                             (tbl_wdata_i[StepLsb +: StepBits] >= last_step_q))
+`endif
   // Parameters: checked at elaboration, so no tool builds an illegal configuration.
   // One check per rule: the failing one's name says which (rtl/README.md, Parameters).
   `MT_STATIC_ASSERT(CountsPositive_S, Nodes >= 1 && Ports >= 1 && Depth >= 1 && Window >= 1 &&
@@ -339,8 +351,11 @@ module nic_sched #(
 
   // Contracts on the decision: no grant before the entry's dependencies have arrived, none of a
   // later step than a pending entry (step order), so never a grant twice (entries leave).
+`ifndef SYNTHESIS
   logic [Ports-1:0] take_early, take_late;
   always_comb begin
+    take_early = '0;
+    take_late  = '0;
     for (int unsigned p = 0; p < Ports; p++) begin
       logic [CounterBits-1:0] c;
       c             = take_entry[p*EntryBits + WaitCounterLsb +: CounterBits];
@@ -352,5 +367,9 @@ module nic_sched #(
   end
   `MT_ASSERT(NoIssueBeforeDeps_A, take_early == '0)
   `MT_ASSERT(NoIssueOutOfStep_A, take_late == '0)
+`else
+  logic unused_take;  // the windows' takes and their entries feed only these checks
+  assign unused_take = ^{take, take_entry};
+`endif
 
 endmodule

@@ -3,10 +3,10 @@
 // into the fetch register, from which the top dispatches the entry to its port's window. Storage
 // is memory-style (nic_sched_ram): one write port addressed by the write pointer, one read port
 // addressed by the read pointer (an SRAM macro, or flops with write enables; no per-entry logic
-// beyond the write enable). The pointers are one-hot: each pointer flop drives one entry's write enable or read
-// select (EntryBits loads) instead of a binary pointer bit driving half of a Depth x EntryBits
-// mux tree, and the read is an AND-OR of log2(Depth) levels. Entries leave the ring when fetched,
-// so Depth bounds the prefetch, not the schedule's length.
+// beyond the write enable). The pointers are one-hot: each pointer flop drives one entry's write
+// enable or read select (EntryBits loads) instead of a binary pointer bit driving half of a
+// Depth x EntryBits mux tree, and the read is one AND level and a log2(Depth)-deep OR tree.
+// Entries leave the ring when fetched, so Depth bounds the prefetch, not the schedule's length.
 // Entry layout: model/nic/SCHEDULE_TABLE.md. Fetched entries are numbered in table order from 0
 // after clear_i, modulo 2^IndexBits.
 

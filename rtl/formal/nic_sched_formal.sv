@@ -39,7 +39,8 @@ module nic_sched_formal #(
   // Progress bound: cycles from "everything ready" to done_o. A port grants at most every
   // DecisionLatency + 2 cycles with a 1-cycle DMA (mask, ready pipeline); all Entries on one
   // port, plus the arrival pipeline and the fetch/refill/decide/grant pipeline.
-  parameter int unsigned LiveBound       = Entries * (DecisionLatency + 2) + 2 * DecisionLatency + 4,
+  parameter int unsigned LiveBound       =
+      Entries * (DecisionLatency + 2) + 2 * DecisionLatency + 4,
   // Field layout as in nic_sched.sv / model/nic/SCHEDULE_TABLE.md.
   localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
   localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
@@ -208,7 +209,8 @@ module nic_sched_formal #(
   `MT_ASSUME(NoArrivalOverflow_M, clear_i || counter_overflow == '0)
   `MT_ASSUME(EntryWellFormed_M, !loading || !entry_bad)
   `MT_ASSUME(NoTableOverrun_M, !loading || size_q < SizeBits'(Entries))
-  `MT_ASSUME(TableSorted_M, !loading || size_q == '0 || tbl_wdata_i[StepLsb +: StepBits] >= last_step)
+  `MT_ASSUME(TableSorted_M, !loading || size_q == '0 ||
+                            tbl_wdata_i[StepLsb +: StepBits] >= last_step)
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)
   // The DMA drops ready the cycle after a grant; a fast DMA raises it again right after.
