@@ -6,6 +6,7 @@
 
 #include "tb/mtsim/cli.h"
 #include "tb/mtsim/huge_pages.h"
+#include "tb/mtsim/version.h"
 
 namespace {
 
@@ -13,6 +14,7 @@ const char* const kUsage =
     R"(mtsim: SystemC/TLM-2.0 model of MultiTree and other all-reduce schedules
 
 usage: mtsim COMMAND [options]     (mtsim COMMAND --help for the options of one command)
+       mtsim --version              (the source, SystemC and RTL build this binary was built from)
 
 commands:
   run SCENARIO.yaml     simulate every algorithm x size of a scenario and print a result table
@@ -45,6 +47,10 @@ int sc_main(int argc, char* argv[]) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kUsage;
     return args.empty() ? kExitBadInput : kExitOk;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << version_text();
+    return kExitOk;
   }
   const std::string command = args[0];
   args.erase(args.begin());

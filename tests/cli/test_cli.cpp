@@ -45,6 +45,19 @@ TEST_CASE("mtsim --help lists the commands and an unknown command is bad input")
   CHECK(mtsim("run --no-such-flag x.yaml").status == 2);
 }
 
+TEST_CASE("mtsim --version names the source commit, the SystemC kernel and the RTL build") {
+  const CliResult version = mtsim("--version");
+  CHECK(version.status == 0);
+  // A git checkout gives its commit (12 hex digits, -dirty when edited); a tarball says so.
+  CHECK_THAT(
+      version.output,
+      Catch::Matches("mtsim (git [0-9a-f]{12}(-dirty)?, committed [0-9-]{10}|unknown \\(not "
+                     "a git checkout\\)) \\((Release|Debug|RelWithDebInfo|MinSizeRel|) "
+                     "build\\)\nSystemC 2\\.3\\.[0-9]+.* with TLM-2\\.0\nRTL "
+                     "co-simulation \\(nic\\.scheduler: rtl\\): (Verilated nic_sched "
+                     "with Nodes [0-9]+, Ports [0-9]+, Depth [0-9]+.*|not in this build.*)\n"));
+}
+
 TEST_CASE("mtsim run rejects a bad scenario with file:line:col and writes nothing") {
   const std::string yaml = scratch("bad.yaml");
   const std::string json = scratch("bad.json");
