@@ -5,7 +5,7 @@
 #include "fuzz/fuzz_support.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
-#include "model/nic/table_packer.h"
+#include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

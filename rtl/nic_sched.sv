@@ -1,5 +1,5 @@
 // Co-designed NIC scheduler, second generation (top). The host's table DMA streams one node's
-// packed schedule table (model/nic/SCHEDULE_TABLE.md) into a ring buffer; one read pointer moves
+// packed schedule table (model/sched/SCHEDULE_TABLE.md) into a ring buffer; one read pointer moves
 // the entries in table order through a fetch register into a small window per port; arrivals
 // (and the host's release doorbell) count per dependency counter and drop the remaining count of
 // every waiting window entry of that counter; per port, the oldest ready entry of the smallest
@@ -9,7 +9,7 @@
 //            from the cycle after a grant until the message is done, then raises it again);
 //   grant    grant_o[p] for one cycle with the entry (grant_entry_o) and its table index modulo
 //            2^IndexBits (grant_index_o);
-// Cycle for cycle equal to the golden model mt::SchedulerModel (model/nic/scheduler_model.h) with
+// Cycle for cycle equal to the golden model mt::SchedulerModel (model/sched/scheduler_model.h) with
 // the same Window, Depth and decision_latency_cycles = DecisionLatency. Microarchitecture,
 // pipeline and parameters: rtl/README.md.
 //

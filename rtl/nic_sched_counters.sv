@@ -3,7 +3,7 @@
 // then the lanes are counted at the clock edge (the windows register, per slot, how many of them
 // name its counter), and the ready levels reach the decision. An arrival presented in cycle n can
 // thus enable a grant decided in cycle n + DecisionLatency - 1 and seen on grant_o in cycle
-// n + DecisionLatency (the golden model's decision latency, model/nic/scheduler_model.h).
+// n + DecisionLatency (the golden model's decision latency, model/sched/scheduler_model.h).
 // The counters themselves take the counted lanes one cycle later: the lanes are registered
 // (lane_q) and added at the next edge through one decoder per lane, so no late input id passes a
 // counter compare and an adder before a register. count_o lags by lane_q; count_now_o (= count_o +

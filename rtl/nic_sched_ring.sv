@@ -7,7 +7,7 @@
 // enable or read select (EntryBits loads) instead of a binary pointer bit driving half of a
 // Depth x EntryBits mux tree, and the read is one AND level and a log2(Depth)-deep OR tree.
 // Entries leave the ring when fetched, so Depth bounds the prefetch, not the schedule's length.
-// Entry layout: model/nic/SCHEDULE_TABLE.md. Fetched entries are numbered in table order from 0
+// Entry layout: model/sched/SCHEDULE_TABLE.md. Fetched entries are numbered in table order from 0
 // after clear_i, modulo 2^IndexBits.
 
 `include "mt_assert.svh"

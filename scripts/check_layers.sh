@@ -1,57 +1,76 @@
 #!/usr/bin/env bash
-# Checks that the includes of model/ follow the layers of the build (CMakeLists.txt, DESIGN.md):
-#   core   (core/ topology/ collective/ workload/, nic/ but the Nic): no SystemC, no yaml-cpp,
-#          nothing from noc/, sim/, run/, config/ or tb/
-#   config (config/): the only files that include yaml-cpp
-#   tlm    (noc/, the Nic: nic/nic.h, nic/nic.cpp, nic/nic_*.cpp, sim/): nothing from run/ or tb/
-#   run    (run/): nothing from tb/
-#   tlm and run take configuration as plain structs (config/*_config.h, config_error.h) and the
-#   rules over them (config/nic_rules.h), never the loaders (the front ends load files)
-# Prints every offending line (file:line: include) and exits 1 when there is one.
+# Checks that every include of model/ follows the layers of the build (CMakeLists.txt: one
+# library per folder, ARCHITECTURE.md): each folder may include only the folders listed for it
+# below, SystemC/TLM only in the tlm folders, yaml-cpp only in config/, and nothing of model/
+# includes the front ends (tb/). Prints every offending line (file:line: include) and exits 1
+# when there is one.
 #   scripts/check_layers.sh [ROOT]    (default: the repository holding this script)
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
+
+# folder -> the folders of model/ its files may include (its own included), bottom layer first.
+declare -A allowed=(
+  [core]="core"
+  [topology]="core topology"
+  [collective]="core topology collective"
+  [workload]="core workload"
+  [data]="core topology collective data"
+  [sched]="core topology collective sched"
+  [params]="core topology collective workload data sched params"
+  [config]="core topology collective workload data sched params config"
+  [noc]="core topology collective params noc"
+  [nic]="core topology collective data sched params noc nic"
+  [sim]="core topology collective data sched params noc nic sim"
+  [run]="core topology collective workload data sched params noc nic sim run"
+)
+order="core topology collective workload data sched params config noc nic sim run"
+tlm_folders=" noc nic sim "
 status=0
+checked=0
 
-# offending INCLUDE_REGEX FILE... : prints the files' #include lines matching the regex
-offending() {
-  local pattern=$1 why=$2
-  shift 2
-  [ $# -gt 0 ] || return 0
-  local hits
-  hits=$(grep -HnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pattern)" "$@")
-  if [ -n "$hits" ]; then
-    echo "$hits" | sed "s|\$|   <- $why|"
+for folder in $(ls model); do
+  [ -d "model/$folder" ] || continue
+  if [ -z "${allowed[$folder]+set}" ]; then
+    echo "model/$folder/: a folder the layer rules do not list (add it to scripts/check_layers.sh)"
     status=1
+    continue
   fi
-}
-
-mapfile -t core < <(find model/core model/topology model/collective model/workload model/nic \
-  -name '*.h' -o -name '*.cpp' | grep -vE '^model/nic/nic(_[a-z0-9_]+)?\.(h|cpp)$' | sort)
-mapfile -t tlm < <(find model/noc model/sim -name '*.h' -o -name '*.cpp' | sort;
-                   find model/nic -regex 'model/nic/nic\(_[a-z0-9_]+\)?\.\(h\|cpp\)' | sort)
-mapfile -t run < <(find model/run -name '*.h' -o -name '*.cpp' 2>/dev/null | sort)
-mapfile -t all < <(find model tb -name '*.h' -o -name '*.cpp' | sort)
-
-offending 'systemc|tlm|tlm_utils/|yaml-cpp/|model/(noc|sim|run|config)/|model/nic/nic\.h|tb/' \
-  "core: no SystemC, yaml-cpp, TLM model, loader, run layer or front end" "${core[@]}"
-offending 'model/run/|tb/' "tlm: no run layer or front end" "${tlm[@]}"
-offending 'tb/' "run: no front end" "${run[@]}"
-# Of config/, only the allowed headers: a new loader header is refused without being listed.
-hits=$(grep -HnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"model/config/' "${tlm[@]}" "${run[@]}" |
-  grep -vE '"model/config/([a-z_]+_config|config_error|nic_rules)\.h"')
+  mapfile -t files < <(find "model/$folder" -name '*.h' -o -name '*.cpp' | sort)
+  [ ${#files[@]} -gt 0 ] || continue
+  checked=$((checked + ${#files[@]}))
+  while IFS= read -r hit; do
+    [ -n "$hit" ] || continue
+    include=$(echo "$hit" | sed -E 's/^[^:]+:[0-9]+:[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]([^>"]+)[>"].*/\1/')
+    why=""
+    case $include in
+      model/*)
+        target=$(echo "$include" | cut -d/ -f2)
+        case " ${allowed[$folder]} " in
+          *" $target "*) ;;
+          *) why="model/$folder/ may include only: ${allowed[$folder]}" ;;
+        esac
+        ;;
+      tb/*) why="the model never includes a front end" ;;
+      systemc | systemc.h | tlm | tlm.h | tlm_utils/* | sysc/*)
+        case $tlm_folders in *" $folder "*) ;; *) why="SystemC/TLM only in noc/, nic/, sim/" ;; esac
+        ;;
+      yaml-cpp/*) [ "$folder" = config ] || why="yaml-cpp only in the loader (model/config/)" ;;
+    esac
+    if [ -n "$why" ]; then
+      echo "$hit   <- $why"
+      status=1
+    fi
+  done < <(grep -HnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "${files[@]}")
+done
+# Nothing outside config/ and the front ends includes yaml-cpp (tests and fuzz may).
+hits=$(grep -rHnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<yaml-cpp/' tb 2>/dev/null)
 if [ -n "$hits" ]; then
-  echo "$hits" | sed 's|$|   <- tlm and run: configuration as plain structs and their rules, not the loaders|'
+  echo "$hits" | sed 's|$|   <- yaml-cpp only in the loader (model/config/)|'
   status=1
 fi
-yaml=()
-for f in "${all[@]}"; do
-  case $f in model/config/*) ;; *) yaml+=("$f") ;; esac
-done
-offending 'yaml-cpp/' "yaml-cpp only in the loader (model/config/)" "${yaml[@]}"
 
 if [ $status -eq 0 ]; then
-  echo "layers: ${#core[@]} core, ${#tlm[@]} tlm, ${#run[@]} run files follow the layer rules"
+  echo "layers: $checked files of model/ follow the folder rules ($order)"
 fi
 exit $status

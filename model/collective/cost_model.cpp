@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/collective/issue_queue.h"
 #include "model/collective/schedule_graph.h"
-#include "model/nic/issue_queue.h"
 
 namespace mt {
 

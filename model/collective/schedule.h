@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/collective/op_kind.h"
 #include "model/core/error.h"
 
 namespace mt {
@@ -24,12 +25,6 @@ class ScheduleError : public Error {
 class ScheduleTooLarge : public ScheduleError {
  public:
   using ScheduleError::ScheduleError;
-};
-
-/// What the receiver does with the data of a message.
-enum class OpKind {
-  kReduce,     ///< receiver adds the chunk into its buffer (reduce-scatter direction)
-  kBroadcast,  ///< receiver overwrites its buffer with the chunk (all-gather direction)
 };
 
 /// One message: node `node` sends chunk `chunk` to endpoint `peer` once every message in `deps`

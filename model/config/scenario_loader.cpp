@@ -6,12 +6,12 @@
 #include <utility>
 
 #include "model/collective/byte_size.h"
-#include "model/config/nic_rules.h"
 #include "model/config/scenario_overrides.h"
 #include "model/config/scenario_sections.h"
 #include "model/config/yaml_reader.h"
-#include "model/nic/packet_sizes.h"
-#include "model/noc/time_limits.h"
+#include "model/data/packet_sizes.h"
+#include "model/params/nic_rules.h"
+#include "model/params/time_limits.h"
 
 namespace mt {
 namespace {
@@ -187,7 +187,7 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
 
 }  // namespace
 
-// Ranges derived from what the model represents (model/noc/time_limits.h): a message's packet
+// Ranges derived from what the model represents (model/params/time_limits.h): a message's packet
 // count is a 31-bit integer, every delay and the whole run fit the simulated-time horizon
 // (SystemC's 64-bit picosecond time at this clock), and a run can at least move one buffer over
 // one link within it.

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "model/config/config_error.h"
-#include "model/config/scenario_config.h"
+#include "model/params/config_error.h"
+#include "model/params/scenario_config.h"
 
 namespace mt {
 

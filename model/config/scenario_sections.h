@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "model/config/scenario_config.h"
 #include "model/config/yaml_reader.h"
+#include "model/params/scenario_config.h"
 
 namespace mt {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "model/config/config_error.h"
-#include "model/config/sweep_config.h"
+#include "model/params/config_error.h"
+#include "model/params/sweep_config.h"
 
 namespace mt {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "model/config/config_error.h"
+#include "model/params/config_error.h"
 #include "model/workload/workload.h"
 
 namespace mt {

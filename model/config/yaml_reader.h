@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "model/collective/byte_size.h"
-#include "model/config/config_error.h"
 #include "model/core/enum_names.h"
+#include "model/params/config_error.h"
 
 namespace mt {
 

@@ -8,10 +8,10 @@
 #include <limits>
 #include <string>
 
-#include "model/nic/packet_sizes.h"
-#include "model/nic/schedule_table.h"
+#include "model/data/packet_sizes.h"
 #include "model/noc/link.h"
 #include "model/noc/process_fault.h"
+#include "model/sched/schedule_table.h"
 
 namespace mt {
 

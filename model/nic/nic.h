@@ -37,14 +37,14 @@
 
 #include "model/collective/schedule.h"
 #include "model/core/ring_queue.h"
-#include "model/nic/data_store.h"
-#include "model/nic/message_record.h"
-#include "model/nic/scheduler.h"
+#include "model/data/data_store.h"
+#include "model/data/message_record.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/cycle_wakeup.h"
 #include "model/noc/packet.h"
 #include "model/noc/port_entry.h"
 #include "model/noc/routing.h"
+#include "model/sched/scheduler.h"
 
 namespace mt {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "model/nic/packet_sizes.h"
+#include "model/data/packet_sizes.h"
 
 namespace mt {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "model/noc/time_limits.h"
+#include "model/params/time_limits.h"
 
 namespace mt {
 

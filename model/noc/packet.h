@@ -23,7 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include "model/collective/schedule.h"
+#include "model/collective/op_kind.h"
 #include "model/noc/routing.h"
 
 namespace mt {

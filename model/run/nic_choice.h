@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 
 namespace mt {
 

@@ -5,7 +5,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
-#include "model/config/config_error.h"
+#include "model/params/config_error.h"
 #include "model/run/nic_choice.h"
 
 namespace mt {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 #include "model/run/nic_choice.h"
 #include "model/sim/run_result.h"
 #include "model/sim/system.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 #include "model/run/prepare.h"
 #include "model/sim/run_result.h"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/sweep_config.h"
+#include "model/params/sweep_config.h"
 #include "model/sim/run_result.h"
 
 namespace mt {

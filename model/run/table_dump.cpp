@@ -134,7 +134,7 @@ std::string packed_table_memh(const PackedSchedule& packed, int node) {
      << "// fields from bit 0: kind " << f.kind_bits << ", port " << f.port_bits << ", peer "
      << f.peer_bits << ", chunk " << f.chunk_bits << ", flow " << f.flow_bits << ", step "
      << f.step_bits << ", wait_counter " << f.counter_bits << ", wait_count " << f.count_bits
-     << ", dst_counter " << f.counter_bits << " (model/nic/SCHEDULE_TABLE.md)\n";
+     << ", dst_counter " << f.counter_bits << " (model/sched/SCHEDULE_TABLE.md)\n";
   for (const TableEntry& e : table) os << entry_hex(e, f) << "\n";
   return os.str();
 }

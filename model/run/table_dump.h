@@ -3,14 +3,14 @@
 // the packed tables exactly as a hardware-issue run holds them (same issue queues, same packer),
 // as JSON (format widths, per node its counters and entries, decoded and packed) or one node's
 // table for Verilog's $readmemh (`mtsim schedule --format table|memh`). Layout of an entry:
-// model/nic/SCHEDULE_TABLE.md.
+// model/sched/SCHEDULE_TABLE.md.
 
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "model/collective/schedule.h"
-#include "model/nic/table_packer.h"
+#include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 
 namespace mt {

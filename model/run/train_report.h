@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 #include "model/run/train_run.h"
 #include "model/workload/workload.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
 #include "model/sim/run_result.h"

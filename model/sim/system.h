@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
-#include "model/config/scenario_config.h"
 #include "model/core/error.h"
-#include "model/nic/schedule_table.h"
-#include "model/nic/scheduler.h"
-#include "model/nic/scheduler_model.h"
+#include "model/params/scenario_config.h"
+#include "model/sched/schedule_table.h"
+#include "model/sched/scheduler.h"
+#include "model/sched/scheduler_model.h"
 #include "model/sim/run_result.h"
 #include "model/topology/topology.h"
 

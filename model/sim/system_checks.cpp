@@ -5,8 +5,8 @@
 #include <optional>
 #include <sstream>
 
-#include "model/config/nic_rules.h"
-#include "model/noc/time_limits.h"
+#include "model/params/nic_rules.h"
+#include "model/params/time_limits.h"
 
 namespace mt {
 

@@ -4,9 +4,9 @@
 #include <utility>
 
 #include "model/collective/cost_model.h"
-#include "model/nic/hardware_scheduler.h"
-#include "model/nic/software_scheduler.h"
 #include "model/noc/deadlock.h"
+#include "model/sched/hardware_scheduler.h"
+#include "model/sched/software_scheduler.h"
 #include "model/sim/system_impl.h"
 
 namespace mt {

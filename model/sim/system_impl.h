@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "model/nic/data_store.h"
+#include "model/data/data_store.h"
+#include "model/data/packet_sizes.h"
 #include "model/nic/nic.h"
-#include "model/nic/packet_sizes.h"
-#include "model/nic/table_packer.h"
 #include "model/noc/cycle_clock.h"
 #include "model/noc/link.h"
 #include "model/noc/packet.h"
 #include "model/noc/router.h"
 #include "model/noc/routing.h"
+#include "model/sched/table_packer.h"
 #include "model/sim/system.h"
 #include "model/sim/watchdog.h"
 

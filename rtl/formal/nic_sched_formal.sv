@@ -41,7 +41,7 @@ module nic_sched_formal #(
   // port, plus the arrival pipeline and the fetch/refill/decide/grant pipeline.
   parameter int unsigned LiveBound       =
       Entries * (DecisionLatency + 2) + 2 * DecisionLatency + 4,
-  // Field layout as in nic_sched.sv / model/nic/SCHEDULE_TABLE.md.
+  // Field layout as in nic_sched.sv / model/sched/SCHEDULE_TABLE.md.
   localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
   localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
   localparam int unsigned ChunkBits      = (Chunks > 1) ? $clog2(Chunks) : 1,

@@ -7,9 +7,9 @@
 
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule.h"
-#include "model/config/config_error.h"
 #include "model/core/json_text.h"
 #include "model/core/text_file.h"
+#include "model/params/config_error.h"
 #include "model/topology/topology.h"
 
 namespace po = boost::program_options;

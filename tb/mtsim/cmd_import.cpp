@@ -8,7 +8,7 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;

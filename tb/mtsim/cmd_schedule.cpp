@@ -121,7 +121,7 @@ int schedule_command(const std::vector<std::string>& args) {
       "mtsim import msccl reads it back), table (JSON: the co-designed NIC's packed tables as "
       "a hardware-issue run holds them with the default NIC (each message bound to its route's "
       "port, nic.port_binding route), every entry decoded and as hex; "
-      "model/nic/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
+      "model/sched/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
       "node", po::value(&node),
       "with --format table: that node only; with memh: the node (required)")(
       "rtl-param", po::value(&rtl_items)->composing(),

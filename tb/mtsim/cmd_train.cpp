@@ -20,7 +20,7 @@
 #include "model/config/scenario_loader.h"
 #include "model/config/workload_loader.h"
 #include "model/core/json_text.h"
-#include "model/noc/time_limits.h"
+#include "model/params/time_limits.h"
 #include "model/run/train_report.h"
 #include "model/run/train_run.h"
 #include "model/sim/results.h"

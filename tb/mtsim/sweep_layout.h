@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/sweep_config.h"
+#include "model/params/sweep_config.h"
 #include "model/run/sweep.h"
 
 namespace mt::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model/config/sweep_config.h"
+#include "model/params/sweep_config.h"
 #include "model/run/sweep.h"
 #include "tb/mtsim/sweep_layout.h"
 

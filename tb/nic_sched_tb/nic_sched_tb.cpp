@@ -39,8 +39,8 @@
 
 #include "model/collective/algorithm.h"
 #include "model/core/parse_integer.h"
-#include "model/nic/scheduler_model.h"
-#include "model/nic/table_packer.h"
+#include "model/sched/scheduler_model.h"
+#include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 #include "tb/nic_sched_tb/tb_cases.h"
 #include "tb/nic_sched_tb/tb_pins.h"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "model/nic/schedule_table.h"
-#include "model/nic/table_packer.h"
+#include "model/sched/schedule_table.h"
+#include "model/sched/table_packer.h"
 
 namespace nic_sched_tb {
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/nic/hardware_scheduler.h"
+#include "model/sched/hardware_scheduler.h"
 #include "tb/rtl_adapter/rtl_bits.h"
 
 namespace mt {

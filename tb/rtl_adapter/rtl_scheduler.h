@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "model/nic/schedule_table.h"
-#include "model/nic/scheduler_model.h"
+#include "model/sched/schedule_table.h"
+#include "model/sched/scheduler_model.h"
 #include "model/sim/system.h"
 
 namespace mt {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/collective/algorithm.h"
+#include "model/data/packet_sizes.h"
 #include "model/nic/nic.h"
-#include "model/nic/packet_sizes.h"
 #include "model/noc/link.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"

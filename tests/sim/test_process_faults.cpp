@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/nic/hardware_scheduler.h"
+#include "model/sched/hardware_scheduler.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 

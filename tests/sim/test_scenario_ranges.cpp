@@ -9,7 +9,7 @@
 #include "model/collective/byte_size.h"
 #include "model/config/scenario_loader.h"
 #include "model/config/workload_loader.h"
-#include "model/noc/time_limits.h"
+#include "model/params/time_limits.h"
 
 using mt::ScenarioError;
 

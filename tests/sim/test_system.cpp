@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "model/data/packet_sizes.h"
 #include "model/nic/nic.h"
-#include "model/nic/packet_sizes.h"
 #include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 

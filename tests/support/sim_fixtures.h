@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
-#include "model/config/scenario_config.h"
+#include "model/params/scenario_config.h"
 #include "model/sim/run_result.h"
 #include "model/sim/system.h"
 #include "model/topology/topology.h"

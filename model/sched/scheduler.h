@@ -3,7 +3,7 @@
 // may be sent next on which port. Implementations: SoftwareScheduler (host library issue, the
 // C++ golden model of host issue) and HardwareScheduler (the co-designed NIC scheduler: a
 // cycle-level CycleScheduler engine, the C++ SchedulerModel or the Verilated RTL, driven
-// event-driven by the NIC; see model/nic/hardware_scheduler.h).
+// event-driven by the NIC; see model/sched/hardware_scheduler.h).
 
 #include <cstddef>
 #include <cstdint>

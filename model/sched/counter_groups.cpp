@@ -1,11 +1,11 @@
-#include "model/nic/counter_groups.h"
+#include "model/sched/counter_groups.h"
 
 #include <algorithm>
 #include <numeric>
 #include <string>
 #include <utility>
 
-#include "model/nic/schedule_table.h"
+#include "model/sched/schedule_table.h"
 
 namespace mt::packing {
 

@@ -36,8 +36,8 @@
 #include <deque>
 #include <vector>
 
-#include "model/nic/schedule_table.h"
-#include "model/nic/scheduler.h"
+#include "model/sched/schedule_table.h"
+#include "model/sched/scheduler.h"
 
 namespace mt {
 

@@ -1,4 +1,4 @@
-#include "model/nic/hardware_scheduler.h"
+#include "model/sched/hardware_scheduler.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -13,7 +13,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/collective/verify.h"
-#include "model/nic/table_packer.h"
+#include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 #include "tests/support/sim_fixtures.h"
 

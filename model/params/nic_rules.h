@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "model/config/scenario_config.h"
-#include "model/nic/packet_sizes.h"
+#include "model/data/packet_sizes.h"
+#include "model/params/scenario_config.h"
 
 namespace mt {
 

@@ -1,4 +1,4 @@
-#include "model/nic/message_record.h"
+#include "model/data/message_record.h"
 
 #include <algorithm>
 #include <sstream>

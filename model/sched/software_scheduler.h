@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/nic/scheduler.h"
+#include "model/sched/scheduler.h"
 
 namespace mt {
 

@@ -4,8 +4,8 @@
 // arrival counter threshold instead of a list of message ids. One field layout (TableFormat) and
 // ONE encode/decode pair (encode_entry / decode_entry) shared by the C++ golden model, the RTL
 // testbench and the co-simulation adapter; the packer that fills the entries from a Schedule is
-// model/nic/table_packer.h.
-// Bit layout, widths and errors: model/nic/SCHEDULE_TABLE.md.
+// model/sched/table_packer.h.
+// Bit layout, widths and errors: model/sched/SCHEDULE_TABLE.md.
 
 #include <cstdint>
 #include <stdexcept>

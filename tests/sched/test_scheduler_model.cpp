@@ -12,9 +12,9 @@
 #include <string>
 
 #include "model/collective/algorithm.h"
-#include "model/nic/hardware_scheduler.h"
-#include "model/nic/scheduler_model.h"
-#include "model/nic/table_packer.h"
+#include "model/sched/hardware_scheduler.h"
+#include "model/sched/scheduler_model.h"
+#include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 
 namespace mt {

@@ -1,4 +1,4 @@
-#include "model/nic/data_store.h"
+#include "model/data/data_store.h"
 
 #include <algorithm>
 #include <cstring>

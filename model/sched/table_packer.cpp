@@ -1,10 +1,10 @@
-#include "model/nic/table_packer.h"
+#include "model/sched/table_packer.h"
 
 #include <algorithm>
 #include <string>
 
 #include "model/collective/schedule_graph.h"
-#include "model/nic/counter_groups.h"
+#include "model/sched/counter_groups.h"
 
 namespace mt {
 

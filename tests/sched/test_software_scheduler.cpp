@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "model/nic/software_scheduler.h"
+#include "model/sched/software_scheduler.h"
 
 namespace mt {
 namespace {

@@ -1,4 +1,4 @@
-#include "model/nic/scheduler_model.h"
+#include "model/sched/scheduler_model.h"
 
 #include <algorithm>
 #include <climits>

@@ -10,7 +10,7 @@
 #include "model/collective/cost_model.h"
 #include "model/core/enum_names.h"
 #include "model/core/error.h"
-#include "model/nic/data_store.h"
+#include "model/data/data_store.h"
 #include "model/topology/topology.h"
 
 namespace mt {

@@ -1,4 +1,4 @@
-#include "model/nic/software_scheduler.h"
+#include "model/sched/software_scheduler.h"
 
 #include <algorithm>
 #include <stdexcept>

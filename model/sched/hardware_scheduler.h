@@ -10,9 +10,9 @@
 #include <memory>
 #include <vector>
 
-#include "model/nic/schedule_table.h"
-#include "model/nic/scheduler.h"
-#include "model/nic/scheduler_model.h"
+#include "model/sched/schedule_table.h"
+#include "model/sched/scheduler.h"
+#include "model/sched/scheduler_model.h"
 
 namespace mt {
 

@@ -2,14 +2,14 @@
 // The table packer: a Schedule's dependencies (lists of message ids) turned into per-node
 // schedule-table entries that wait on arrival-counter thresholds (schedule_table.h), exact for
 // every entry or refused with the node, entry and message that no threshold expresses.
-// Bit layout, widths and errors: model/nic/SCHEDULE_TABLE.md.
+// Bit layout, widths and errors: model/sched/SCHEDULE_TABLE.md.
 
 #include <cstdint>
 #include <vector>
 
+#include "model/collective/issue_queue.h"
 #include "model/collective/schedule.h"
-#include "model/nic/issue_queue.h"
-#include "model/nic/schedule_table.h"
+#include "model/sched/schedule_table.h"
 
 namespace mt {
 

@@ -1,4 +1,4 @@
-#include "model/nic/schedule_table.h"
+#include "model/sched/schedule_table.h"
 
 #include <algorithm>
 #include <string>

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "model/collective/schedule.h"
-#include "model/nic/data_store.h"
+#include "model/data/data_store.h"
+#include "model/data/packet_sizes.h"
 #include "model/nic/nic.h"
-#include "model/nic/packet_sizes.h"
 
 namespace mt {
 namespace {
