@@ -20,7 +20,7 @@ ctest --test-dir "$root/build" -j "$jobs" --output-on-failure --timeout 600
 if [ "${MT_SKIP_SANITIZE:-0}" != 1 ]; then
   stage "build (ASan+UBSan, unit tests)"
   # The run layer's tests run the CLI too (to compare): its sanitized mtsim is built with them.
-  unit_areas="core topology collective data sched noc sim workload run"
+  unit_areas="core topology collective data sched noc nic sim workload run"
   cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DMT_SANITIZE=ON >/dev/null
   # shellcheck disable=SC2046  # one target per area
   cmake --build "$root/build-asan" -j "$jobs" --target $(printf 'test_%s ' $unit_areas) mtsim

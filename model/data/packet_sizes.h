@@ -1,8 +1,9 @@
 #pragma once
 // How a message is cut into packets and a packet into flits: the one rule the loader's checks,
-// the System's and the Nic count with.
+// the System's and the Nic count with; and how long the reduction unit takes for them.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace mt {
@@ -21,6 +22,14 @@ constexpr std::uint64_t packets_in(std::uint64_t bytes, int packet_bytes) {
 /// of message flow control), in flits of `flit_bytes`.
 constexpr int flits_in(int payload_bytes, int head_flit_bytes, int flit_bytes) {
   return (payload_bytes + head_flit_bytes + flit_bytes - 1) / flit_bytes;
+}
+
+/// Reduction unit cycles for `elements` elements at `elems_per_cycle` elements per cycle (ceil;
+/// 0 elements: 0).
+inline std::uint64_t reduce_cycles(std::uint64_t elements, double elems_per_cycle) {
+  if (elements == 0) return 0;
+  return static_cast<std::uint64_t>(
+      std::ceil(static_cast<double>(elements) / elems_per_cycle - 1e-9));
 }
 
 }  // namespace mt

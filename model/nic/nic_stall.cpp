@@ -1,14 +1,15 @@
 // What a Nic that has not finished is waiting for (the watchdog's stall report).
 #include "model/nic/nic.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace mt {
 
 std::string Nic::describe_stall() const {
   if (finished_) return "";
-  const Schedule& schedule = *env_.schedule;
-  const std::vector<MessageRecord>& messages = *env_.messages;
+  const Schedule& schedule = *shared_.rx.schedule;
+  const std::vector<MessageRecord>& messages = *shared_.rx.messages;
   std::ostringstream out;
   const auto describe_message = [&](int id) {
     const Op& op = schedule.ops[static_cast<std::size_t>(id)];
@@ -17,8 +18,15 @@ std::string Nic::describe_stall() const {
     return s.str();
   };
   for (std::size_t i = 0; i < params_.program.size(); ++i) {
-    if (scheduler_->is_issued(static_cast<int>(i))) continue;
-    const std::vector<int> missing = scheduler_->missing_deps(static_cast<int>(i));
+    if (issue_->is_issued(static_cast<int>(i))) continue;
+    // A dependency is met once it has arrived here (a message to another node never does).
+    std::vector<int> missing;
+    for (const int dep : schedule.ops[static_cast<std::size_t>(params_.program[i])].deps) {
+      const bool here = schedule.ops[static_cast<std::size_t>(dep)].peer == params_.node;
+      if (!here || !messages[static_cast<std::size_t>(dep)].arrived) missing.push_back(dep);
+    }
+    std::sort(missing.begin(), missing.end());
+    missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
     out << "node " << params_.node;
     if (missing.empty()) {
       out << " has message " << params_.program[i] << " ready on port " << params_.program_ports[i];
@@ -30,13 +38,12 @@ std::string Nic::describe_stall() const {
     break;
   }
   for (int p = 0; p < params_.ports; ++p) {
-    const TxPort& port = tx_[static_cast<std::size_t>(p)];
-    if (port.queue.empty()) continue;
-    const TxMessage& m = port.queue.front();
+    const TxMessage* m = tx_.front(p);
+    if (m == nullptr) continue;
     if (!out.str().empty()) out << ", ";
-    out << "node " << params_.node << " port " << p << " is sending message " << m.message
-        << " to node " << schedule.ops[static_cast<std::size_t>(m.message)].peer << " ("
-        << m.next_packet << " of " << m.packets << " packets sent, waiting for credits)";
+    out << "node " << params_.node << " port " << p << " is sending message " << m->message
+        << " to node " << schedule.ops[static_cast<std::size_t>(m->message)].peer << " ("
+        << m->next_packet << " of " << m->packets << " packets sent, waiting for credits)";
   }
   if (out.str().empty()) {
     for (const int id : params_.incoming) {

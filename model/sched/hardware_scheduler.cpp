@@ -7,36 +7,23 @@
 namespace mt {
 
 HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
-                                     std::vector<TableEntry> table)
+                                     std::vector<TableEntry> table, int ports)
     : engine_(std::move(engine)), table_(std::move(table)) {
   if (!engine_) throw SchedulerError("HardwareScheduler: no engine");
-}
-
-void HardwareScheduler::load(const std::vector<SchedulerOp>& program, int ports) {
-  if (program.size() != table_.size()) {
-    throw SchedulerError("HardwareScheduler: program of " + std::to_string(program.size()) +
-                         " operations for a table of " + std::to_string(table_.size()));
-  }
-  for (std::size_t i = 0; i < program.size(); ++i) {
-    if (program[i].port != table_[i].port || program[i].port < 0 || program[i].port >= ports) {
-      throw SchedulerError("HardwareScheduler: operation " + std::to_string(i) + " (message " +
-                           std::to_string(program[i].message) + ") uses port " +
-                           std::to_string(program[i].port) + ", its table entry port " +
-                           std::to_string(table_[i].port));
+  if (ports < 1) throw SchedulerError("HardwareScheduler: ports must be >= 1");
+  for (std::size_t i = 0; i < table_.size(); ++i) {
+    if (table_[i].port < 0 || table_[i].port >= ports) {
+      throw SchedulerError("HardwareScheduler: table entry " + std::to_string(i) + " uses port " +
+                           std::to_string(table_[i].port) + " of " + std::to_string(ports));
     }
   }
-  program_ = program;
   issued_.assign(table_.size(), 0);
-  issued_count_ = 0;
-  arrived_ids_.clear();
   port_level_.assign(static_cast<std::size_t>(ports), 0);
   pending_.assign(static_cast<std::size_t>(ports), -1);
   engine_->load(table_);
-  next_tick_ = 0;
-  ticks_ = 0;
 }
 
-void HardwareScheduler::tick_once() const {
+void HardwareScheduler::tick_once() {
   ++next_tick_;
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();
@@ -49,7 +36,7 @@ void HardwareScheduler::tick_once() const {
   }
 }
 
-void HardwareScheduler::sync(std::uint64_t now) const {
+void HardwareScheduler::sync(std::uint64_t now) {
   while (next_tick_ < now) {
     if (engine_->idle()) {
       next_tick_ = now;  // idle cycles change nothing
@@ -59,11 +46,8 @@ void HardwareScheduler::sync(std::uint64_t now) const {
   }
 }
 
-void HardwareScheduler::on_arrival(int message) {
-  arrived_ids_.push_back(message);  // in arrival order; only stall diagnostics search it
-}
-
-void HardwareScheduler::on_counter_arrival(int counter, std::uint64_t now) {
+void HardwareScheduler::on_arrival(int message, int counter, std::uint64_t now) {
+  (void)message;  // the hardware counts arrivals by the header's counter
   sync(now);
   engine_->on_arrival(counter);
 }
@@ -81,7 +65,7 @@ void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) 
   engine_->set_port_ready(port, ready);
 }
 
-int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) const {
+int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) {
   sync(now_cycles);
   if (next_tick_ == now_cycles) tick_once();  // the decision of this cycle
   return pending_.at(static_cast<std::size_t>(port));
@@ -95,7 +79,7 @@ void HardwareScheduler::pop(int port) {
   index = -1;
 }
 
-std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) const {
+std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
   for (const int p : pending_) {
     if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
   }
@@ -103,20 +87,10 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) const {
   return engine_->idle() ? kNoEvent : std::max(now + 1, next_tick_);
 }
 
-std::vector<int> HardwareScheduler::missing_deps(int index) const {
-  std::vector<int> arrived = arrived_ids_;
-  std::sort(arrived.begin(), arrived.end());
-  std::vector<int> missing;
-  for (const int dep : program_.at(static_cast<std::size_t>(index)).deps) {
-    if (!std::binary_search(arrived.begin(), arrived.end(), dep)) missing.push_back(dep);
-  }
-  std::sort(missing.begin(), missing.end());
-  return missing;
-}
-
 std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
                                                 const SchedulerModelConfig& config) {
-  return std::make_unique<HardwareScheduler>(std::make_unique<SchedulerModel>(config), table);
+  return std::make_unique<HardwareScheduler>(std::make_unique<SchedulerModel>(config), table,
+                                             config.ports);
 }
 
 }  // namespace mt

@@ -19,26 +19,24 @@ namespace mt {
 /// Scheduler interface over a cycle-level engine loaded with one node's table.
 class HardwareScheduler : public Scheduler {
  public:
-  /// Drives `engine` (loaded with `table` in load()).
-  HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table);
+  /// Drives `engine`, loaded here with `table` (a NIC with `ports` issue queues). Throws
+  /// SchedulerError for no engine, ports < 1 or an entry on a port >= ports.
+  HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
+                    int ports);
 
-  /// `program` must be the table's messages in table order (same size, same ports): checked,
-  /// throws SchedulerError otherwise. Dependencies are kept for stall diagnostics only.
-  void load(const std::vector<SchedulerOp>& program, int ports) override;
-  /// See Scheduler::on_arrival (kept for diagnostics; issue follows the counters).
-  void on_arrival(int message) override;
-  /// Arrival counter `counter` counts one more message arrived at cycle `now`.
-  void on_counter_arrival(int counter, std::uint64_t now) override;
+  /// Arrival counter `counter` counts one more message arrived at cycle `now` (issue follows
+  /// the counters, not message ids).
+  void on_arrival(int message, int counter, std::uint64_t now) override;
   /// The host rings counter `counter` (a release time) at cycle `now`.
   void on_doorbell(int counter, std::uint64_t now) override;
   /// Port `port`'s ready level at cycle `now`.
   void set_port_ready(int port, bool ready, std::uint64_t now) override;
   /// Table entry the engine has decided to issue on `port` by `now_cycles`, -1 if none.
-  int next_ready(int port, std::uint64_t now_cycles) const override;
+  int next_ready(int port, std::uint64_t now_cycles) override;
   /// Issues next_ready(port); throws SchedulerError when no issue is pending on it.
   void pop(int port) override;
   /// Next cycle after `now` at which the engine can decide something, or kNoEvent.
-  std::uint64_t next_event_cycle(std::uint64_t now) const override;
+  std::uint64_t next_event_cycle(std::uint64_t now) override;
   /// Always true: the NIC presents port ready levels every cycle it runs.
   bool cycle_level() const override { return true; }
 
@@ -50,27 +48,23 @@ class HardwareScheduler : public Scheduler {
   bool is_issued(int index) const override {
     return issued_.at(static_cast<std::size_t>(index)) != 0;
   }
-  /// Dependencies of entry `index` that have not arrived yet (message ids).
-  std::vector<int> missing_deps(int index) const override;
 
   /// Engine ticks run so far (idle cycles skipped are not counted).
   std::uint64_t ticks() const { return ticks_; }
 
  private:
-  void sync(std::uint64_t now) const;  // ticks every needed cycle before `now`
-  void tick_once() const;
+  void sync(std::uint64_t now);  // ticks every needed cycle before `now`
+  void tick_once();
 
   std::unique_ptr<CycleScheduler> engine_;
   std::vector<TableEntry> table_;
-  std::vector<SchedulerOp> program_;
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
-  std::vector<int> arrived_ids_;  // message ids arrived, in arrival order
   std::vector<char> port_level_;  // ready level last presented per port
-  // The engine's clock runs lazily behind the NIC's: mutable so next_ready (const) can tick.
-  mutable std::vector<int> pending_;     // per port: table index issued, not yet popped
-  mutable std::uint64_t next_tick_ = 0;  // NIC cycle of the engine's next tick
-  mutable std::uint64_t ticks_ = 0;
+  // The engine's clock runs lazily behind the NIC's.
+  std::vector<int> pending_;     // per port: table index issued, not yet popped
+  std::uint64_t next_tick_ = 0;  // NIC cycle of the engine's next tick
+  std::uint64_t ticks_ = 0;
 };
 
 /// The default engine: SchedulerModel with `config`, loaded with `table`, behind a

@@ -1,9 +1,9 @@
 #pragma once
 // The NIC's issue policy, apart from the SystemC kernel: which of this node's schedule operations
-// may be sent next on which port. Implementations: SoftwareScheduler (host library issue, the
-// C++ golden model of host issue) and HardwareScheduler (the co-designed NIC scheduler: a
-// cycle-level CycleScheduler engine, the C++ SchedulerModel or the Verilated RTL, driven
-// event-driven by the NIC; see model/sched/hardware_scheduler.h).
+// may be sent next on which port. Implementations: HostScheduler (software issue: the host,
+// with its notification latency and issue costs) and HardwareScheduler (the co-designed NIC
+// scheduler: a cycle-level CycleScheduler engine, the C++ SchedulerModel or the Verilated RTL,
+// driven event-driven by the NIC; see model/sched/hardware_scheduler.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -30,18 +30,19 @@ struct SchedulerOp {
   std::uint64_t release_cycle = 0;  ///< not issued before this cycle (0 = no constraint), cycles
 };
 
-/// Decides the order in which a node's operations are issued. Indices are program positions
-/// (0..size()-1, the order of load()).
+/// Issue control: decides the order in which a node's operations are issued. Indices are program
+/// positions (0..size()-1, the order the scheduler was built with). Built with its program; the
+/// NIC tells it arrivals and port levels and asks what each port issues.
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
 
-  /// Replaces the program with `program` (in program order) for a NIC with `ports` ports.
-  virtual void load(const std::vector<SchedulerOp>& program, int ports) = 0;
-  /// Message `message` has fully arrived at this node and been applied to its buffer.
-  virtual void on_arrival(int message) = 0;
-  /// Program index of the operation port `port` should issue now, or -1 when none is ready.
-  virtual int next_ready(int port, std::uint64_t now_cycles) const = 0;
+  /// Message `message` has fully arrived at this node and been applied to its buffer at cycle
+  /// `now`; `counter` is its packet header's arrival counter (hardware issue).
+  virtual void on_arrival(int message, int counter, std::uint64_t now) = 0;
+  /// Program index of the operation port `port` should issue now, or -1 when none is ready
+  /// (cycles must not decrease between calls: the scheduler's state advances to `now_cycles`).
+  virtual int next_ready(int port, std::uint64_t now_cycles) = 0;
   /// Marks the operation last returned by next_ready(port) as issued.
   virtual void pop(int port) = 0;
 
@@ -51,21 +52,17 @@ class Scheduler {
   virtual std::size_t issued() const = 0;
   /// True when operation `index` has been issued.
   virtual bool is_issued(int index) const = 0;
-  /// Dependencies of operation `index` that have not arrived yet (message ids, ascending).
-  virtual std::vector<int> missing_deps(int index) const = 0;
 
-  // Cycle-level schedulers (hardware issue). Software schedulers ignore these (defaults), except
-  // next_event_cycle, which they use for release times.
-  /// True for cycle-level schedulers: the NIC presents port levels and runs at next_event_cycle.
-  virtual bool cycle_level() const { return false; }
   /// No event pending (next_event_cycle).
   static constexpr std::uint64_t kNoEvent = ~std::uint64_t{0};
-  /// An arrival as the hardware sees it at cycle `now`: the packet header's destination counter
-  /// of the message that has just fully arrived (called right after on_arrival(message)).
-  virtual void on_counter_arrival(int counter, std::uint64_t now) {
-    (void)counter;
-    (void)now;
-  }
+  /// Earliest cycle > now at which next_ready may change without any new input (the NIC must
+  /// run then: a cycle-level decision, a host's post or notification, a release time), or
+  /// kNoEvent.
+  virtual std::uint64_t next_event_cycle(std::uint64_t now) = 0;
+
+  // Cycle-level schedulers (hardware issue). Others ignore these (defaults).
+  /// True for cycle-level schedulers: the NIC presents port levels and runs at next_event_cycle.
+  virtual bool cycle_level() const { return false; }
   /// The host's doorbell at cycle `now`: one count on scheduler counter `counter` (the release
   /// counter of release times, PackedSchedule::release_counter).
   virtual void on_doorbell(int counter, std::uint64_t now) {
@@ -78,12 +75,6 @@ class Scheduler {
     (void)port;
     (void)ready;
     (void)now;
-  }
-  /// Earliest cycle > now at which next_ready may change without any new input (the NIC must
-  /// run then: a cycle-level decision, or a software op's release_cycle), or kNoEvent.
-  virtual std::uint64_t next_event_cycle(std::uint64_t now) const {
-    (void)now;
-    return kNoEvent;
   }
 };
 

@@ -6,7 +6,7 @@
 #include "model/collective/cost_model.h"
 #include "model/noc/deadlock.h"
 #include "model/sched/hardware_scheduler.h"
-#include "model/sched/software_scheduler.h"
+#include "model/sched/host_scheduler.h"
 #include "model/sim/system_impl.h"
 
 namespace mt {
@@ -33,30 +33,30 @@ void System::Impl::setup_data() {
     // the run is timing-only with sampled chunks, so memory stays bounded.
     mode = DataMode::kSampled;
   }
-  env.chunk_bounds = chunk_bounds(schedule, elements);
-  data = std::make_unique<DataStore>(mode, dtype, nodes, env.chunk_bounds, kSamplesPerChunk);
+  shared.chunk_bounds = chunk_bounds(schedule, elements);
+  data = std::make_unique<DataStore>(mode, dtype, nodes, shared.chunk_bounds, kSamplesPerChunk);
 
   // Per message: route and NIC port. Per node: program and incoming messages.
   messages.assign(schedule.ops.size(), MessageRecord{});
   for (std::size_t m = 0; m < messages.size(); ++m) {
     messages[m].apply_after = schedule.ops[m].apply_after;
   }
-  env.schedule = &schedule;
-  env.routing = &routing;
-  env.data = data.get();
-  env.pool = &pool;
-  env.messages = &messages;
-  env.data_error = &data_error;
-  env.paths.resize(schedule.ops.size());
+  shared.rx.schedule = &schedule;
+  shared.rx.messages = &messages;
+  shared.rx.data = data.get();
+  shared.rx.pool = &pool;
+  shared.rx.data_error = &data_error;
+  shared.routing = &routing;
+  shared.paths.resize(schedule.ops.size());
   if (nc.rx_port_per_message && topology.is_direct()) {
     // Each receiver hands its ports out in turn to the messages of one step (schedule order).
     std::map<std::pair<int, int>, int> next_port;  // (receiver, step) -> messages so far
-    env.rx_ports.resize(schedule.ops.size());
+    shared.rx_ports.resize(schedule.ops.size());
     for (const Op& op : schedule.ops) {
-      env.rx_ports[static_cast<std::size_t>(op.id)] = next_port[{op.peer, op.step}]++ % ports;
+      shared.rx_ports[static_cast<std::size_t>(op.id)] = next_port[{op.peer, op.step}]++ % ports;
     }
   }
-  env.on_finished = [this](int, std::uint64_t) { ++finished; };
+  shared.on_finished = [this](int, std::uint64_t) { ++finished; };
 }
 
 NicPlan System::Impl::plan_messages() {
@@ -85,7 +85,7 @@ NicPlan System::Impl::plan_messages() {
       path = &op.path;
     }
     sim_require(!path->empty(), "schedule message " + std::to_string(op.id) + ": empty route");
-    env.paths[static_cast<std::size_t>(op.id)] = path;
+    shared.paths[static_cast<std::size_t>(op.id)] = path;
     const int port =
         issue_queue(op, routing.out_index(path->front()), topology.is_direct(), ports, any_port);
     message_ports[static_cast<std::size_t>(op.id)] = port;
@@ -95,13 +95,13 @@ NicPlan System::Impl::plan_messages() {
     nic_params[static_cast<std::size_t>(op.peer)].incoming.push_back(op.id);
   }
   // router.tie_break random: a message's packets may take either way where both are shortest.
-  std::vector<const std::vector<int>*> routes = env.paths;
+  std::vector<const std::vector<int>*> routes = shared.paths;
   if (rc.tie_break_random) {
-    env.half_way.assign(schedule.ops.size(), 0);
+    shared.half_way.assign(schedule.ops.size(), 0);
     for (const Op& op : schedule.ops) {
       if (!op.path.empty()) continue;  // the schedule's own source route
       const unsigned dims = topology.half_way_dimensions(op.node, op.peer);
-      env.half_way[static_cast<std::size_t>(op.id)] = dims;
+      shared.half_way[static_cast<std::size_t>(op.id)] = dims;
       for (unsigned ways = dims; ways != 0; ways = (ways - 1) & dims) {
         routes.push_back(&routing.route(op.node, op.peer, ways));
       }
@@ -177,10 +177,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
   const RouterConfig& rc = scenario.router;
   const NicConfig& nc = scenario.nic;
   const int nodes = topology.nodes();
-  const int rx_buffer_flits = rc.vcs * rc.buffer_flits;
   const bool hardware = plan.hardware;
-  const bool any_port = plan.any_port;
-  const int queues = plan.queues;
   const PackedSchedule& packed = plan.packed;
   std::vector<NicParams>& nic_params = plan.params;
   // Step order where steps are link-disjoint, and always under the step barrier (which starts
@@ -188,48 +185,66 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
   const bool step_order = nc.step_order == StepOrder::kOn ||
                           (nc.step_order == StepOrder::kAuto &&
                            (nc.step_barrier || steps_share_no_link(schedule, topology)));
+  HostTiming host;
+  host.message_cycles = static_cast<std::uint64_t>(nc.software_issue_cycles);
   for (int u = 0; u < nodes; ++u) {
     NicParams& params = nic_params[static_cast<std::size_t>(u)];
     params.node = u;
     params.ports = ports;
-    params.drives_links = !topology.is_direct();
-    params.packet_bytes = nc.packet_bytes;
-    params.head_flit_bytes = nc.head_flit_bytes;
-    params.flit_bytes = nc.flit_bytes;
-    params.element_bytes = kElementBytes;
-    params.reduce_elems_per_cycle = nc.reduce_elems_per_cycle;
-    // The co-designed NIC issues by itself: no host overhead per operation.
-    params.software_issue_cycles =
-        hardware ? 0 : static_cast<std::uint64_t>(nc.software_issue_cycles);
-    params.message_flow_control = nc.flow_control == FlowControl::kMessage;
-    params.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
-    params.any_port = any_port;
-    params.tx_queue_packets = nc.tx_queue_packets;
+    params.tx.node = u;
+    params.tx.ports = ports;
+    params.tx.drives_links = !topology.is_direct();
+    params.tx.packet_bytes = nc.packet_bytes;
+    params.tx.head_flit_bytes = nc.head_flit_bytes;
+    params.tx.flit_bytes = nc.flit_bytes;
+    params.tx.element_bytes = kElementBytes;
+    params.tx.tx_vcs = rc.vcs;
+    params.tx.tx_credits_per_vc = rc.buffer_flits;
+    params.tx.message_flow_control = nc.flow_control == FlowControl::kMessage;
+    params.tx.tx_queue_packets = nc.tx_queue_packets;
+    params.rx.node = u;
+    params.rx.ports = ports;
+    params.rx.element_bytes = kElementBytes;
+    params.rx.reduce_elems_per_cycle = nc.reduce_elems_per_cycle;
+    params.rx.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
+    params.rx_buffer_flits = rc.vcs * rc.buffer_flits;
+    params.any_port = plan.any_port;
     params.step_barrier = nc.step_barrier;
-    params.tx_vcs = rc.vcs;
-    params.tx_credits_per_vc = rc.buffer_flits;
-    params.rx_buffer_flits = rx_buffer_flits;
     const std::string name = "nic_" + std::to_string(u);
     std::unique_ptr<Scheduler> scheduler;
-    if (hardware) {
-      SchedulerModelConfig config;
-      config.ports = queues;
-      config.decision_latency_cycles = nc.decision_latency_cycles;
-      config.step_order = step_order;
-      config.counters = packed.counters;
-      config.depth = nc.scheduler_depth;
-      config.window = nc.scheduler_window;
-      const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
-      sim_require(factory || nc.scheduler != SchedulerImpl::kRtl,
-                  "nic.scheduler rtl needs the RTL co-simulation: no scheduler factory was given");
-      scheduler =
-          factory ? factory(u, table, config, packed.format) : make_model_scheduler(table, config);
-      sim_require(scheduler != nullptr,
-                  "scheduler factory returned no scheduler for node " + std::to_string(u));
-    } else {
-      scheduler = std::make_unique<SoftwareScheduler>();
+    try {
+      if (hardware) {
+        SchedulerModelConfig config;
+        config.ports = plan.queues;
+        config.decision_latency_cycles = nc.decision_latency_cycles;
+        config.step_order = step_order;
+        config.counters = packed.counters;
+        config.depth = nc.scheduler_depth;
+        config.window = nc.scheduler_window;
+        const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
+        sim_require(
+            factory || nc.scheduler != SchedulerImpl::kRtl,
+            "nic.scheduler rtl needs the RTL co-simulation: no scheduler factory was given");
+        scheduler = factory ? factory(u, table, config, packed.format)
+                            : make_model_scheduler(table, config);
+        sim_require(scheduler != nullptr,
+                    "scheduler factory returned no scheduler for node " + std::to_string(u));
+      } else {
+        // The host issues the node's program (in program order; issue queue per entry).
+        std::vector<SchedulerOp> program;
+        program.reserve(params.program.size());
+        for (std::size_t i = 0; i < params.program.size(); ++i) {
+          const Op& op = schedule.ops[static_cast<std::size_t>(params.program[i])];
+          program.push_back(
+              SchedulerOp{op.id, params.program_ports[i], op.step, op.deps, op.release_cycle});
+        }
+        scheduler = std::make_unique<HostScheduler>(program, plan.queues, host);
+      }
+    } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
+      throw TableError("node " + std::to_string(u) + ": " + e.what(), e.location());
     }
-    nics.push_back(std::make_unique<Nic>(name.c_str(), params, env, std::move(scheduler), clock));
+    nics.push_back(
+        std::make_unique<Nic>(name.c_str(), params, shared, std::move(scheduler), clock));
   }
 }
 

@@ -54,8 +54,8 @@ struct System::Impl {
   std::unique_ptr<DataStore> data;
   PacketPool pool;
   std::vector<MessageRecord> messages;
-  std::string data_error;  // first packetisation error (NicEnvironment::data_error)
-  NicEnvironment env;
+  std::string data_error;  // first packetisation error (RxShared::data_error)
+  NicShared shared;
   std::vector<std::unique_ptr<Router>> routers;  // indexed by vertex (direct) or vertex - nodes
   std::vector<std::unique_ptr<Nic>> nics;
   std::vector<std::unique_ptr<LinkChannel>> links;  // topology links, indexed by link id

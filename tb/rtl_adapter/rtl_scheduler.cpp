@@ -276,8 +276,8 @@ SchedulerFactory make_rtl_scheduler_factory() {
   return [](int node, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
             const TableFormat& /*format*/) -> std::unique_ptr<Scheduler> {
     try {
-      return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config),
-                                                 table);
+      return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config), table,
+                                                 config.ports);
     } catch (const SchedulerError& e) {  // a configuration this build does not have: say whose
       throw SchedulerError("node " + std::to_string(node) + ": " + e.what());
     }

@@ -139,12 +139,12 @@ TEST_CASE("packetisation and reduction arithmetic", "[nic][packet]") {
   CHECK(flits_in(256, 16, 16) == 17);
   CHECK(flits_in(100, 16, 16) == 8);
   CHECK(flits_in(0, 16, 16) == 1);
-  CHECK(Nic::reduce_cycles(64, 32) == 2);
-  CHECK(Nic::reduce_cycles(65, 32) == 3);
-  CHECK(Nic::reduce_cycles(128, 10) == 13);
-  CHECK(Nic::reduce_cycles(0, 32) == 0);
+  CHECK(reduce_cycles(64, 32) == 2);
+  CHECK(reduce_cycles(65, 32) == 3);
+  CHECK(reduce_cycles(128, 10) == 13);
+  CHECK(reduce_cycles(0, 32) == 0);
   // A message of 8 GiB or more (2^31 elements and up) still costs its cycles.
-  CHECK(Nic::reduce_cycles(std::uint64_t{1} << 33, 32) == std::uint64_t{1} << 28);
+  CHECK(reduce_cycles(std::uint64_t{1} << 33, 32) == std::uint64_t{1} << 28);
 }
 
 }  // namespace

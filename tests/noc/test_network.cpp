@@ -43,10 +43,10 @@ RunResult one_message(ScenarioConfig scenario, const std::string& spec, int late
 // then the reduction of the last packet: ceil(elements / reduce_elems_per_cycle).
 std::uint64_t direct_one_packet(const ScenarioConfig& s, int hops, int latency, int payload,
                                 bool reduce) {
-  const std::uint64_t reduce_cycles =
-      reduce ? Nic::reduce_cycles(payload / 4, s.nic.reduce_elems_per_cycle) : 0;
+  const std::uint64_t reducing =
+      reduce ? mt::reduce_cycles(payload / 4, s.nic.reduce_elems_per_cycle) : 0;
   return static_cast<std::uint64_t>((hops + 1) * s.router.pipeline_cycles + hops * latency) +
-         packet_cycles(s, payload, 16.0) + reduce_cycles;
+         packet_cycles(s, payload, 16.0) + reducing;
 }
 
 TEST_CASE("one packet over 3 hops of a ring", "[noc][timing]") {
@@ -172,7 +172,7 @@ TEST_CASE("a stream limited by credits sends two packets per credit round trip",
   // injection pipeline); the last packet reaches node 1 after the wire, the pipeline, its
   // serialisation and its reduction (2 cycles).
   const std::uint64_t last_sent = pipeline + ser + round_trip * (packets / 2 - 1);
-  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t reduce = reduce_cycles(64, s.nic.reduce_elems_per_cycle);
   const std::uint64_t expected = last_sent + latency + pipeline + ser + reduce;
   CHECK(expected == 6230);
   CHECK(r.completion_cycles == expected);
@@ -249,7 +249,7 @@ TEST_CASE("message flow control: two messages into a one-VC receive port pass a 
   REQUIRE(packet_cycles(s, 256, 16.0) == 17);
   REQUIRE(LinkChannel::serialization_cycles(flits_in(256, 0, s.nic.flit_bytes), s.nic.flit_bytes,
                                             16.0) == kBodyCycles);
-  REQUIRE(Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle) == 2);
+  REQUIRE(reduce_cycles(64, s.nic.reduce_elems_per_cycle) == 2);
   const RunResult r = two_messages_into_one_port(1);
   INFO(r.error);
   REQUIRE(r.error.empty());
@@ -322,7 +322,7 @@ TEST_CASE("packets for the NIC take any free ejection port", "[noc][ejection]") 
   // Both streams eject in parallel, packet for packet: each message takes the one-hop time of a
   // single stream; the NIC's one reduction unit sums the two packets of a pair one after the
   // other, so the second message completes one packet reduction (2 cycles) later.
-  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t reduce = reduce_cycles(64, s.nic.reduce_elems_per_cycle);
   const std::uint64_t one = (packets - 1) * 17ull + direct_one_packet(s, 1, 20, 256, true);
   const std::uint64_t ta = r.message_arrival_cycles.at(0);
   const std::uint64_t tb = r.message_arrival_cycles.at(1);

@@ -78,7 +78,7 @@ void run_algorithm(const std::string& algorithm, const std::string& spec) {
         std::max(s.topology.link_latency_cycles, s.topology.nic_link_latency_cycles));
     serial += static_cast<std::uint64_t>(n) *
                   (wire_cycles(s, static_cast<std::uint64_t>(s.nic.packet_bytes)) +
-                   Nic::reduce_cycles(s.nic.packet_bytes / 4, s.nic.reduce_elems_per_cycle)) +
+                   reduce_cycles(s.nic.packet_bytes / 4, s.nic.reduce_elems_per_cycle)) +
               (hops + 1) * (wire + static_cast<std::uint64_t>(s.router.pipeline_cycles));
   }
   CHECK(r.packets == packets);

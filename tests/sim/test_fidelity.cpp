@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/config/scenario_loader.h"
+#include "model/data/packet_sizes.h"
 #include "model/nic/nic.h"
 #include "model/noc/routing.h"
 #include "model/sim/system.h"
@@ -41,7 +42,7 @@ TEST_CASE("per-packet reduction: a dependent send waits only for the last packet
   INFO(r.error);
   REQUIRE(r.error.empty());
   // Each hop ends with the sum of its last packet: 64 elements at 32 per cycle.
-  CHECK(Nic::reduce_cycles(64, 32) == 2);
+  CHECK(reduce_cycles(64, 32) == 2);
   CHECK(r.completion_cycles == 2 * (kHop + 2));
 }
 
@@ -51,7 +52,7 @@ TEST_CASE("whole-message reduction: a dependent send waits for the sum of the wh
   INFO(r.error);
   REQUIRE(r.error.empty());
   // The reduction unit starts when the message is whole: 256 elements at 32 per cycle.
-  CHECK(Nic::reduce_cycles(256, 32) == 8);
+  CHECK(reduce_cycles(256, 32) == 8);
   CHECK(r.completion_cycles == 2 * (kHop + 8));
 }
 

@@ -22,11 +22,10 @@ class FaultyScheduler : public Scheduler {
  public:
   FaultyScheduler(std::unique_ptr<Scheduler> inner, Fault fault)
       : inner_(std::move(inner)), fault_(fault) {}
-  void load(const std::vector<SchedulerOp>& program, int ports) override {
-    inner_->load(program, ports);
+  void on_arrival(int message, int counter, std::uint64_t now) override {
+    inner_->on_arrival(message, counter, now);
   }
-  void on_arrival(int message) override { inner_->on_arrival(message); }
-  int next_ready(int port, std::uint64_t now) const override {
+  int next_ready(int port, std::uint64_t now) override {
     if (fault_ == Fault::kThrowInNextReady && now > 0)
       throw Error("scheduler fault in the NIC's decision");
     return inner_->next_ready(port, now);
@@ -35,17 +34,13 @@ class FaultyScheduler : public Scheduler {
   std::size_t size() const override { return inner_->size(); }
   std::size_t issued() const override { return inner_->issued(); }
   bool is_issued(int index) const override { return inner_->is_issued(index); }
-  std::vector<int> missing_deps(int index) const override { return inner_->missing_deps(index); }
   bool cycle_level() const override { return inner_->cycle_level(); }
-  void on_counter_arrival(int counter, std::uint64_t now) override {
-    inner_->on_counter_arrival(counter, now);
-  }
   void on_doorbell(int counter, std::uint64_t now) override { inner_->on_doorbell(counter, now); }
   void set_port_ready(int port, bool ready, std::uint64_t now) override {
     inner_->set_port_ready(port, ready, now);
   }
   // kWakeNow breaks the contract (an event strictly after now): the NIC runs again at once.
-  std::uint64_t next_event_cycle(std::uint64_t now) const override {
+  std::uint64_t next_event_cycle(std::uint64_t now) override {
     return fault_ == Fault::kWakeNow ? now : inner_->next_event_cycle(now);
   }
 

@@ -75,8 +75,7 @@ std::uint64_t torus_ring_cycles(std::uint64_t bytes) {
   const std::uint64_t flits = static_cast<std::uint64_t>(
       flits_in(s.nic.packet_bytes, s.nic.head_flit_bytes, s.nic.flit_bytes));
   const std::uint64_t step = packets * flits + 2 * s.router.pipeline_cycles + 150;
-  const std::uint64_t reduce =
-      Nic::reduce_cycles(s.nic.packet_bytes / 4, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t reduce = reduce_cycles(s.nic.packet_bytes / 4, s.nic.reduce_elems_per_cycle);
   return 2 * (n - 1) * step + (n - 1) * reduce;
 }
 
@@ -239,7 +238,7 @@ TEST_CASE("backpressure: one-packet buffers pace a torus ring by the credit roun
   REQUIRE(round_trip == 78);
   const std::uint64_t tail = latency + 1 + 17;
   const std::uint64_t step = 1 + round_trip * 15 + tail;
-  const std::uint64_t reduce = Nic::reduce_cycles(64, s.nic.reduce_elems_per_cycle);
+  const std::uint64_t reduce = reduce_cycles(64, s.nic.reduce_elems_per_cycle);
   REQUIRE(reduce == 32);
   const std::uint64_t credit_wait = round_trip - (tail + 1);
   CHECK(r.completion_cycles == 15 * (step + reduce) + step + 14 * (step + credit_wait));

@@ -1,0 +1,158 @@
+#include "model/sched/host_scheduler.h"
+
+#include <algorithm>
+#include <string>
+
+namespace mt {
+
+HostScheduler::HostScheduler(const std::vector<SchedulerOp>& program, int ports,
+                             const HostTiming& timing)
+    : program_(program), timing_(timing) {
+  if (ports < 1) throw SchedulerError("host: ports must be >= 1");
+  if (timing_.doorbell_batch < 1 || timing_.contexts < 1)
+    throw SchedulerError("host: doorbell_batch and contexts must be >= 1");
+  missing_.assign(program_.size(), 0);
+  issued_.assign(program_.size(), 0);
+  ready_.assign(static_cast<std::size_t>(ports), MinHeap());
+  posted_.assign(static_cast<std::size_t>(ports), MinHeap());
+  context_free_.assign(static_cast<std::size_t>(timing_.contexts), 0);
+  for (std::size_t i = 0; i < program_.size(); ++i) {
+    SchedulerOp& op = program_[i];
+    if (op.port < 0 || op.port >= ports) {
+      throw SchedulerError("host: message " + std::to_string(op.message) + " uses port " +
+                           std::to_string(op.port) + " of " + std::to_string(ports));
+    }
+    std::sort(op.deps.begin(), op.deps.end());
+    op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
+    missing_[i] = static_cast<int>(op.deps.size());
+    for (const int dep : op.deps) deps_[dep].ops.push_back(static_cast<int>(i));
+    if (missing_[i] == 0) make_ready(static_cast<int>(i));
+  }
+  advance(0);
+}
+
+void HostScheduler::make_ready(int index) {
+  const SchedulerOp& op = program_[static_cast<std::size_t>(index)];
+  if (op.release_cycle > time_) {
+    releases_.emplace(op.release_cycle, index);
+  } else {
+    ready_[static_cast<std::size_t>(op.port)].push(index);
+  }
+}
+
+void HostScheduler::know(int message) {
+  const auto it = deps_.find(message);
+  if (it == deps_.end() || it->second.arrived) return;  // nobody waits for it, or a repeat
+  it->second.arrived = true;
+  for (const int index : it->second.ops) {
+    if (--missing_[static_cast<std::size_t>(index)] == 0) make_ready(index);
+  }
+}
+
+bool HostScheduler::post() {
+  bool posted = false;
+  for (;;) {
+    // The lowest-numbered ready message goes first, with the next ready ones of its port.
+    int port = -1;
+    for (std::size_t p = 0; p < ready_.size(); ++p) {
+      if (ready_[p].empty()) continue;
+      if (port < 0 || ready_[p].top() < ready_[static_cast<std::size_t>(port)].top())
+        port = static_cast<int>(p);
+    }
+    if (port < 0) return posted;
+    const auto context = std::find_if(context_free_.begin(), context_free_.end(),
+                                      [this](std::uint64_t free) { return free <= time_; });
+    if (context == context_free_.end()) return posted;
+    MinHeap& ready = ready_[static_cast<std::size_t>(port)];
+    std::uint64_t cost = timing_.doorbell_cycles;
+    int highest_step = -1;
+    batch_.clear();
+    while (!ready.empty() && static_cast<int>(batch_.size()) < timing_.doorbell_batch) {
+      batch_.push_back(ready.top());
+      ready.pop();
+      cost += timing_.message_cycles;
+      highest_step = std::max(highest_step, program_[static_cast<std::size_t>(batch_.back())].step);
+    }
+    if (highest_step > last_step_) {
+      if (last_step_ >= 0) cost += timing_.step_cycles;  // the first step needs no sync
+      last_step_ = highest_step;
+    }
+    *context = time_ + cost;
+    for (const int index : batch_) posting_.emplace(time_ + cost, index);
+    ++doorbells_;
+    posted = true;
+  }
+}
+
+std::uint64_t HostScheduler::next_event() const {
+  std::uint64_t next = kNoEvent;
+  if (!notices_.empty()) next = std::min(next, notices_.front().first);
+  if (!releases_.empty()) next = std::min(next, releases_.top().first);
+  if (!posting_.empty()) next = std::min(next, posting_.top().first);
+  const bool waiting =
+      std::any_of(ready_.begin(), ready_.end(), [](const MinHeap& h) { return !h.empty(); });
+  if (waiting) next = std::min(next, *std::min_element(context_free_.begin(), context_free_.end()));
+  return next;
+}
+
+void HostScheduler::advance(std::uint64_t now) {
+  for (;;) {
+    // Everything due by time_, until nothing changes (a post of zero cost lands at once).
+    for (bool changed = true; changed;) {
+      changed = false;
+      while (!notices_.empty() && notices_.front().first <= time_) {
+        know(notices_.front().second);
+        notices_.pop_front();
+        changed = true;
+      }
+      while (!releases_.empty() && releases_.top().first <= time_) {
+        const int index = releases_.top().second;
+        releases_.pop();
+        ready_[static_cast<std::size_t>(program_[static_cast<std::size_t>(index)].port)].push(
+            index);
+        changed = true;
+      }
+      while (!posting_.empty() && posting_.top().first <= time_) {
+        const int index = posting_.top().second;
+        posting_.pop();
+        posted_[static_cast<std::size_t>(program_[static_cast<std::size_t>(index)].port)].push(
+            index);
+        changed = true;
+      }
+      changed = post() || changed;
+    }
+    const std::uint64_t next = next_event();
+    if (next == kNoEvent || next > now) break;
+    time_ = std::max(time_, next);
+  }
+  time_ = std::max(time_, now);
+}
+
+void HostScheduler::on_arrival(int message, int counter, std::uint64_t now) {
+  (void)counter;  // the host knows messages by id, not by the table's arrival counters
+  advance(now);
+  notices_.emplace_back(now + timing_.notify_cycles, message);
+  advance(now);
+}
+
+int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
+  advance(now_cycles);
+  const MinHeap& heap = posted_.at(static_cast<std::size_t>(port));
+  return heap.empty() ? -1 : heap.top();
+}
+
+void HostScheduler::pop(int port) {
+  MinHeap& heap = posted_.at(static_cast<std::size_t>(port));
+  if (heap.empty())
+    throw SchedulerError("host: pop with no message posted on port " + std::to_string(port));
+  issued_[static_cast<std::size_t>(heap.top())] = 1;
+  ++issued_count_;
+  heap.pop();
+}
+
+std::uint64_t HostScheduler::next_event_cycle(std::uint64_t now) {
+  advance(now);
+  return next_event();
+}
+
+}  // namespace mt

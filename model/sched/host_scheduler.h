@@ -1,0 +1,105 @@
+#pragma once
+// Software issue: the host issues a node's messages itself (a CPU proxy thread posting RDMA work
+// requests, GPU threads ringing the NIC's doorbell, a command sequencer). The host learns of an
+// arrival `notify_cycles` after the message has landed; a message whose dependencies are all
+// known (and whose release cycle has come) is ready to post; a free issue context posts the
+// lowest-numbered ready message in program order together with up to doorbell_batch - 1 more
+// ready ones of the same port (one doorbell), which takes message_cycles per message plus
+// doorbell_cycles (plus step_cycles when the batch starts a later step than the node has posted
+// so far); the batch is posted when that time has passed, and the port sends its posted messages
+// in program order as it frees. A host with every time 0 issues a message in the cycle its last
+// dependency arrives: the "free" host. Plain C++, the golden model of host issue; times are in
+// the network clock's cycles (docs/host.md has the presets and their sources).
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/sched/scheduler.h"
+
+namespace mt {
+
+/// What issuing costs the host and how late it learns of arrivals, in network clock cycles.
+struct HostTiming {
+  std::uint64_t notify_cycles = 0;    ///< a message landed -> the host knows it, cycles
+  std::uint64_t message_cycles = 0;   ///< host time to post one message (descriptor), cycles
+  std::uint64_t doorbell_cycles = 0;  ///< host time to ring one doorbell (once per batch), cycles
+  int doorbell_batch = 1;             ///< most messages posted under one doorbell (>= 1)
+  int contexts = 1;                   ///< issue contexts posting in parallel (threads, queues)
+  std::uint64_t step_cycles = 0;      ///< synchronisation before posting a later step, cycles
+  /// True when every time is 0: the host issues in the cycle a message's dependencies arrive.
+  bool free() const {
+    return notify_cycles == 0 && message_cycles == 0 && doorbell_cycles == 0 && step_cycles == 0;
+  }
+};
+
+/// Host (software) issue of one node's program, event-driven: state advances lazily to the
+/// cycle of each call (cycles must not decrease between calls).
+class HostScheduler : public Scheduler {
+ public:
+  /// The host of a NIC with `ports` ports running `program` (program order). Throws
+  /// SchedulerError for ports < 1, an operation on a port >= ports, or a timing with
+  /// doorbell_batch or contexts < 1.
+  HostScheduler(const std::vector<SchedulerOp>& program, int ports, const HostTiming& timing);
+
+  /// The host learns of `message`'s arrival notify_cycles after `now` (repeated or unknown
+  /// messages change nothing).
+  void on_arrival(int message, int counter, std::uint64_t now) override;
+  /// Lowest-numbered operation posted on `port` by `now_cycles`, -1 if none.
+  int next_ready(int port, std::uint64_t now_cycles) override;
+  /// Issues next_ready(port); throws SchedulerError when nothing is posted on it.
+  void pop(int port) override;
+  /// Next cycle after `now` at which a notification, release, post or free context changes
+  /// what is posted, or kNoEvent.
+  std::uint64_t next_event_cycle(std::uint64_t now) override;
+
+  std::size_t size() const override { return program_.size(); }
+  std::size_t issued() const override { return issued_count_; }
+  bool is_issued(int index) const override {
+    return issued_.at(static_cast<std::size_t>(index)) != 0;
+  }
+
+  /// Batches posted so far (doorbells rung).
+  std::uint64_t doorbells() const { return doorbells_; }
+
+ private:
+  using MinHeap = std::priority_queue<int, std::vector<int>, std::greater<int>>;
+  using Timed = std::pair<std::uint64_t, int>;  // (cycle, program index or message id)
+  using TimedHeap = std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>>;
+
+  /// Applies every event up to and including `now`, in time order.
+  void advance(std::uint64_t now);
+  /// Earliest pending event, or kNoEvent.
+  std::uint64_t next_event() const;
+  void know(int message);      // the host learns `message` arrived (at time_)
+  void make_ready(int index);  // dependencies known (at time_)
+  /// Free contexts post ready batches at time_; true when one did.
+  bool post();
+
+  std::vector<SchedulerOp> program_;
+  HostTiming timing_;
+  std::vector<int> missing_;  // dependencies not yet known, per operation
+  std::vector<char> issued_;
+  std::size_t issued_count_ = 0;
+  struct Dependency {
+    bool arrived = false;
+    std::vector<int> ops;  // program indices waiting for this message
+  };
+  std::unordered_map<int, Dependency> deps_;  // message id -> who waits for it
+  std::uint64_t time_ = 0;                    // cycle the state has advanced to
+  std::deque<Timed> notices_;                 // (cycle known, message), in time order
+  TimedHeap releases_;                        // (release cycle, index): dependencies known
+  std::vector<MinHeap> ready_;                // per port: ready to post
+  TimedHeap posting_;                         // (cycle posted, index): batches under way
+  std::vector<MinHeap> posted_;               // per port: posted, not issued
+  std::vector<std::uint64_t> context_free_;   // per context: cycle it is free
+  int last_step_ = -1;                        // highest step posted so far
+  std::uint64_t doorbells_ = 0;
+  std::vector<int> batch_;  // the batch being posted (kept to reuse its storage)
+};
+
+}  // namespace mt
