@@ -139,11 +139,10 @@ void read_router(const YamlReader& r, const YAML::Node& node, const std::string&
                if (key == "buffer_flits") c.buffer_flits = r.integer32(v, p, 1, 1 << 20);
                if (key == "step_priority") c.step_priority = r.boolean(v, p);
                if (key == "step_priority_scope")
-                 c.step_priority_per_input = r.choice(v, p, {"output", "input"}) == "input";
-               if (key == "tie_break")
-                 c.tie_break_random = r.choice(v, p, {"plus", "random"}) == "random";
+                 c.step_priority_scope = r.choice_of<StepPriorityScope>(v, p);
+               if (key == "tie_break") c.tie_break = r.choice_of<TieBreak>(v, p);
                if (key == "turn_reservation")
-                 c.turn_reservation_all = r.choice(v, p, {"message", "all"}) == "all";
+                 c.turn_reservation = r.choice_of<TurnReservation>(v, p);
              });
 }
 
@@ -172,25 +171,24 @@ void read_nic(const YamlReader& r, const YAML::Node& node, const std::string& pa
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                if (key == "ports" && t != nullptr) t->ports_per_node = r.integer32(v, p, 0, 64);
                if (key == "step_order") {
-                 c.step_order = r.text(v, p) == "auto"                   ? StepOrder::kAuto
-                                : r.boolean(v, p, "auto, true or false") ? StepOrder::kOn
-                                                                         : StepOrder::kOff;
+                 c.step_order = r.text(v, p) == "auto"                   ? StepOrderChoice::kAuto
+                                : r.boolean(v, p, "auto, true or false") ? StepOrderChoice::kOn
+                                                                         : StepOrderChoice::kOff;
                }
                if (key == "decision_latency_cycles")
                  c.decision_latency_cycles = r.integer32(v, p, 2, 1000);
                if (key == "scheduler_depth") c.scheduler_depth = r.integer32(v, p, 1, 1 << 16);
                if (key == "scheduler_window") c.scheduler_window = r.integer32(v, p, 1, 64);
                if (key == "scheduler") c.scheduler = r.choice_of<SchedulerImpl>(v, p);
-               if (key == "flow_control") c.flow_control = r.choice_of<FlowControl>(v, p);
-               if (key == "issue") c.issue = r.choice_of<IssueMode>(v, p);
+               if (key == "flow_control") c.flow_control = r.choice_of<FlowControlChoice>(v, p);
+               if (key == "issue") c.issue = r.choice_of<IssueChoice>(v, p);
                if (key == "reduce_elems_per_cycle")
                  c.reduce_elems_per_cycle = r.real(v, p, 0, 1e6, true);
                if (key == "reduction") c.reduction = r.choice_of<ReduceGranularity>(v, p);
                if (key == "tx_queue_packets") c.tx_queue_packets = r.integer32(v, p, 0, 1 << 20);
                if (key == "receive_vcs") c.receive_vcs = r.integer32(v, p, 0, 64);
                if (key == "step_barrier") c.step_barrier = r.boolean(v, p);
-               if (key == "receive_port")
-                 c.rx_port_per_message = r.choice(v, p, {"any", "per_message"}) == "per_message";
+               if (key == "receive_port") c.receive_port = r.choice_of<ReceivePort>(v, p);
                if (key == "port_binding") c.port_binding = r.choice_of<PortBinding>(v, p);
                if (key == "packet_bytes") c.packet_bytes = r.integer32(v, p, 4, 1 << 20);
                if (key == "head_flit_bytes") c.head_flit_bytes = r.integer32(v, p, 0, 4096);

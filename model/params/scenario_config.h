@@ -15,25 +15,48 @@
 
 namespace mt {
 
+/// Scope of router.step_priority (`router.step_priority_scope`).
+enum class StepPriorityScope {
+  kOutput,  ///< "output": older steps first among every packet requesting an output
+  kInput,   ///< "input": only among the VCs of one input port (input ports take turns, iSLIP)
+};
+template <>
+struct EnumNames<StepPriorityScope> {
+  static constexpr std::array<const char*, 2> kNames{"output", "input"};
+};
+
+/// Ring and torus: the way a packet whose destination lies exactly half way around a dimension
+/// (both ways shortest) goes (`router.tie_break`).
+enum class TieBreak {
+  kPlus,    ///< "plus": always the + way
+  kRandom,  ///< "random": a way per packet, pseudo-randomly (BookSim's dimension-order torus
+            ///< routing; under message flow control the whole message takes its head's way)
+};
+template <>
+struct EnumNames<TieBreak> {
+  static constexpr std::array<const char*, 2> kNames{"plus", "random"};
+};
+
+/// Which packets keep their turn at a free output while their input port is busy sending another
+/// VC's packet (the output then waits for the port) (`router.turn_reservation`).
+enum class TurnReservation {
+  kMessage,  ///< "message": only packets of messages under message flow control
+  kAll,      ///< "all": every packet, as a flit-level switch that interleaves VCs (BookSim)
+};
+template <>
+struct EnumNames<TurnReservation> {
+  static constexpr std::array<const char*, 2> kNames{"message", "all"};
+};
+
 /// Router (also used as the switch of switched topologies). Cycles are network clock cycles.
 struct RouterConfig {
   int pipeline_cycles = 1;     ///< routing + switch allocation + traversal latency, cycles
   int vcs = 4;                 ///< virtual channels per input port (>= 2 on torus: dateline)
   int buffer_flits = 318;      ///< input buffer depth per VC, flits
   bool step_priority = false;  ///< arbitrate by schedule step (older step first) when true
-  /// Scope of step_priority: false = across all inputs of an output; true = only among the VCs of
-  /// one input port (input ports take turns), as an iSLIP switch allocator.
-  bool step_priority_per_input = false;
-  /// Ring and torus: a packet whose destination lies exactly half way around a dimension (both
-  /// ways shortest) goes the + way (false, "plus") or picks a way per packet, pseudo-randomly
-  /// (true, "random": BookSim's dimension-order torus routing; under message flow control the
-  /// whole message takes its head's way).
-  bool tie_break_random = false;
-  /// Which packets keep their turn at a free output while their input port is busy sending
-  /// another VC's packet (the output then waits for the port): false ("message") only packets of
-  /// messages under message flow control, true ("all") every packet, as a flit-level switch that
-  /// interleaves VCs never lets a packet wait out of phase with its port (BookSim).
-  bool turn_reservation_all = false;
+  StepPriorityScope step_priority_scope = StepPriorityScope::kOutput;  ///< see the enum
+  TieBreak tie_break = TieBreak::kPlus;                                ///< see the enum
+  TurnReservation turn_reservation = TurnReservation::kMessage;        ///< see the enum
 };
 
 /// When the NIC's reduction unit works on received reduce data.
@@ -58,25 +81,43 @@ struct EnumNames<SchedulerImpl> {
   static constexpr std::array<const char*, 2> kNames{"tlm", "rtl"};
 };
 
-/// How packets of a message are admitted into the network (`nic.flow_control`).
+/// How packets of a message are admitted into the network, as a point runs it.
 enum class FlowControl {
   kPacket,   ///< "packet": per-packet credits and arbitration (baseline)
   kMessage,  ///< "message": a message's buffer is reserved once, then its packets stream
-  kAuto,     ///< "auto": each point run with both, the faster kept (model/run/nic_choice.h)
 };
 template <>
 struct EnumNames<FlowControl> {
+  static constexpr std::array<const char*, 2> kNames{"packet", "message"};
+};
+/// `nic.flow_control`: a flow control, or auto.
+enum class FlowControlChoice {
+  kPacket,   ///< "packet"
+  kMessage,  ///< "message"
+  kAuto,     ///< "auto": each point run with both, the faster kept (model/run/resolve.h)
+};
+template <>
+struct EnumNames<FlowControlChoice> {
   static constexpr std::array<const char*, 3> kNames{"packet", "message", "auto"};
 };
 
-/// Who issues a node's operations (`nic.issue`).
+/// Who issues a node's operations, as a point runs it.
 enum class IssueMode {
-  kSoftware,  ///< "software": the host issues each op once its dependencies are met
-  kHardware,  ///< "hardware": the co-designed NIC scheduler issues from its table, step order
-  kAuto,      ///< "auto": chosen per point by choose_nic_mode() (model/run/nic_choice.h)
+  kSoftware,  ///< "software": the host issues each op once it knows its dependencies arrived
+  kHardware,  ///< "hardware": the co-designed NIC scheduler issues from its table
 };
 template <>
 struct EnumNames<IssueMode> {
+  static constexpr std::array<const char*, 2> kNames{"software", "hardware"};
+};
+/// `nic.issue`: an issue mode, or auto.
+enum class IssueChoice {
+  kSoftware,  ///< "software"
+  kHardware,  ///< "hardware"
+  kAuto,      ///< "auto": chosen per point by resolve (model/run/resolve.h)
+};
+template <>
+struct EnumNames<IssueChoice> {
   static constexpr std::array<const char*, 3> kNames{"software", "hardware", "auto"};
 };
 
@@ -89,28 +130,42 @@ struct EnumNames<PortBinding> {
   static constexpr std::array<const char*, 2> kNames{"route", "any"};
 };
 
-/// Whether the hardware scheduler issues in step order (`nic.step_order`).
-enum class StepOrder {
-  kOn,    ///< true: an entry of step s never goes before the node's entries of earlier steps
-  kOff,   ///< false: an entry goes as soon as its counter condition holds (within the window)
-  kAuto,  ///< auto: on when no directed link carries two messages of one step (MultiTree-like
-          ///< schedules, where step order keeps messages apart), off otherwise (pipelined ones)
+/// `nic.step_order`: whether the hardware scheduler issues in step order.
+enum class StepOrderChoice {
+  kOn,    ///< "true": an entry of step s never goes before the node's entries of earlier steps
+  kOff,   ///< "false": an entry goes as soon as its counter condition holds (within the window)
+  kAuto,  ///< "auto": on when no directed link carries two messages of one step (MultiTree-like
+          ///< schedules, where step order keeps messages apart) or under the step barrier, off
+          ///< otherwise (pipelined ones)
+};
+template <>
+struct EnumNames<StepOrderChoice> {
+  static constexpr std::array<const char*, 3> kNames{"true", "false", "auto"};
+};
+
+/// Receiver port of a message on direct topologies (`nic.receive_port`).
+enum class ReceivePort {
+  kAny,         ///< "any": any free ejection port
+  kPerMessage,  ///< "per_message": per receiver and step, the receiver's ports in turn in
+                ///< schedule order (ejection ports bound per message)
+};
+template <>
+struct EnumNames<ReceivePort> {
+  static constexpr std::array<const char*, 2> kNames{"any", "per_message"};
 };
 
 /// Network interface of every endpoint.
 struct NicConfig {
-  SchedulerImpl scheduler = SchedulerImpl::kTlm;    ///< golden C++ model or Verilated RTL
-  FlowControl flow_control = FlowControl::kPacket;  ///< per-packet or per-message admission
-  IssueMode issue = IssueMode::kSoftware;           ///< host (software) or NIC scheduler (hardware)
-  double reduce_elems_per_cycle = 32;  ///< reduction unit throughput, elements per cycle
+  SchedulerImpl scheduler = SchedulerImpl::kTlm;  ///< golden C++ model or Verilated RTL
+  FlowControlChoice flow_control = FlowControlChoice::kPacket;  ///< per packet / message / auto
+  IssueChoice issue = IssueChoice::kSoftware;  ///< host (software), NIC scheduler (hardware), auto
+  double reduce_elems_per_cycle = 32;          ///< reduction unit throughput, elements per cycle
   /// Packet: reduce per packet as packets arrive; message: reduce a message once it has arrived
   /// whole (its dependent sends wait for the whole reduction).
   ReduceGranularity reduction = ReduceGranularity::kPacket;
   /// Route: a message leaves by the port of its route's first link; any: by the first free port.
   PortBinding port_binding = PortBinding::kRoute;
-  /// Receiver port of a message: any free ejection port (false) or, per receiver and step, the
-  /// receiver's ports in turn in schedule order (true: ejection ports bound per message).
-  bool rx_port_per_message = false;
+  ReceivePort receive_port = ReceivePort::kAny;  ///< receiver port of a message (see the enum)
   /// Transmit queue per port, packets: a port takes its next message once the unsent packets of
   /// its messages fit in it (0: once its last packet has left).
   int tx_queue_packets = 0;
@@ -126,7 +181,7 @@ struct NicConfig {
   int head_flit_bytes = 16;       ///< header bytes added to every packet
   int flit_bytes = 16;            ///< flit size, bytes (buffers are counted in flits)
   int software_issue_cycles = 0;  ///< host overhead per issued op in software mode, cycles
-  StepOrder step_order = StepOrder::kAuto;  ///< hardware issue: entries in step order (see enum)
+  StepOrderChoice step_order = StepOrderChoice::kAuto;  ///< hardware issue: step order (enum)
   int decision_latency_cycles = 2;  ///< hardware issue: input-to-grant latency, cycles (>= 2)
   int scheduler_depth = 32;         ///< hardware issue: table ring buffer, entries
   int scheduler_window = 4;         ///< hardware issue: issue window per port, entries
@@ -177,20 +232,5 @@ struct ScenarioConfig {
   CollectiveConfig collective;
   OutputConfig output;
 };
-
-/// The cost model's parameters of a network with `router` for `nic` (packet, head and flit
-/// bytes; message flow control: one head per message; port binding; its auto modes already
-/// resolved): what
-/// the results' estimate and bounds and `auto`'s ranking use.
-inline CostParams cost_params_of(const RouterConfig& router, const NicConfig& nic) {
-  CostParams cost;
-  cost.per_hop_cycles = router.pipeline_cycles;
-  cost.packet_bytes = nic.packet_bytes;
-  cost.head_flit_bytes = nic.head_flit_bytes;
-  cost.flit_bytes = nic.flit_bytes;
-  cost.head_per_message = nic.flow_control == FlowControl::kMessage;
-  cost.any_port = nic.port_binding == PortBinding::kAny;
-  return cost;
-}
 
 }  // namespace mt

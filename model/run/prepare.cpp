@@ -6,7 +6,6 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
 #include "model/params/config_error.h"
-#include "model/run/nic_choice.h"
 
 namespace mt {
 
@@ -47,8 +46,12 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
   if (!backends.rtl_scheduler)
     throw entry_error(
         run, "nic.scheduler: rtl: co-simulation unavailable: " + backends.rtl_unavailable_reason);
-  if (backends.rtl_config_mismatch && run.nic.issue != IssueMode::kSoftware) {
-    const std::string mismatch = backends.rtl_config_mismatch(run.nic);
+  if (backends.rtl_config_mismatch && run.nic.issue != IssueChoice::kSoftware) {
+    SchedulerSettings settings;
+    settings.decision_latency_cycles = run.nic.decision_latency_cycles;
+    settings.depth = run.nic.scheduler_depth;
+    settings.window = run.nic.scheduler_window;
+    const std::string mismatch = backends.rtl_config_mismatch(settings);
     if (!mismatch.empty()) throw entry_error(run, "nic.scheduler: rtl: " + mismatch);
   }
   return backends.rtl_scheduler;
@@ -61,7 +64,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
                           const RunBackends& backends, FlowControl flow) {
   PreparedAlgorithm p;
   p.run = &run;
-  p.nic = choose_nic_mode(run.nic, flow);
+  p.choice = choose_nic_mode(run.nic, flow);
   p.only_bytes = only_bytes;
   p.scheduler_factory = scheduler_factory(run, backends);
   TopologyConfig config = scenario.topology;
@@ -71,19 +74,21 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     // A file's chunks are fractions of the all-reduce: unequal ones are scaled to each size.
     p.schedule = load_file_entry(run, *p.topology);
     if (only_bytes > 0) p.schedule = scaled_to(p.schedule, only_bytes / 4);
-    return p;
+  } else {
+    try {
+      BuildContext context;  // the size (for schedules sized by it) and the scenario's network
+      context.bytes = only_bytes;
+      context.cost = cost_params_of(scenario.router,
+                                    nic_settings(run.nic, scenario.router, p.choice.flow_control));
+      context.hardware_issue = p.choice.issue == IssueMode::kHardware;
+      p.schedule = build_schedule(run.name, *p.topology, params, context);
+    } catch (const AlgorithmError& e) {
+      throw entry_error(run, e.what());
+    } catch (const ScheduleTooLarge& e) {
+      throw entry_error(run, e.what());
+    }
   }
-  try {
-    BuildContext context;  // the size (for schedules sized by it) and the scenario's network
-    context.bytes = only_bytes;
-    context.cost = cost_params_of(scenario.router, p.nic.nic);
-    context.hardware_issue = p.nic.nic.issue == IssueMode::kHardware;
-    p.schedule = build_schedule(run.name, *p.topology, params, context);
-  } catch (const AlgorithmError& e) {
-    throw entry_error(run, e.what());
-  } catch (const ScheduleTooLarge& e) {
-    throw entry_error(run, e.what());
-  }
+  p.config = resolve(scenario, run.nic, p.choice, p.schedule, *p.topology);
   return p;
 }
 
@@ -152,11 +157,11 @@ PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<Ru
     if (merged[i]) continue;
     const PreparedAlgorithm& p = *points[i].first;
     std::size_t kept = i;
-    if (p.nic.flow_trial) {
+    if (p.choice.flow_trial) {
       std::size_t other = i + 1;
       while (other < points.size() &&
              (merged[other] || points[other].first->run != p.run ||
-              points[other].second != points[i].second || !points[other].first->nic.flow_trial))
+              points[other].second != points[i].second || !points[other].first->choice.flow_trial))
         ++other;
       if (other == points.size())
         throw std::logic_error("settle_flow_trials: " + p.run->label + " has one trial");
@@ -173,7 +178,7 @@ PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<Ru
       RunResult& r = results[kept];
       if (!run_failed(r)) {
         r.nic_choice += std::string(r.nic_choice.empty() ? "" : ", ") +
-                        flow_trial_text(points[kept].first->nic.nic.flow_control,
+                        flow_trial_text(points[kept].first->choice.flow_control,
                                         r.completion_cycles, results[lost].completion_cycles);
       }
     }

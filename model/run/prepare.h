@@ -12,7 +12,7 @@
 
 #include "model/collective/schedule.h"
 #include "model/params/scenario_config.h"
-#include "model/run/nic_choice.h"
+#include "model/run/resolve.h"
 #include "model/sim/run_result.h"
 #include "model/sim/system.h"
 #include "model/topology/topology.h"
@@ -27,17 +27,18 @@ struct RunBackends {
   /// Why `rtl_scheduler` is empty, for the error a scenario asking for it gets (for example
   /// "built without Verilator").
   std::string rtl_unavailable_reason = "no RTL scheduler was given";
-  /// Why a scenario's NIC cannot run on the RTL build (its scheduler_depth, scheduler_window or
-  /// decision_latency_cycles differ from the Verilated parameters), or empty; checked before
-  /// anything runs. Empty function: no check.
-  std::function<std::string(const NicConfig&)> rtl_config_mismatch;
+  /// Why a point's scheduler cannot run on the RTL build (its depth, window or decision latency
+  /// differ from the Verilated parameters), or empty; checked before anything runs. Empty
+  /// function: no check.
+  std::function<std::string(const SchedulerSettings&)> rtl_config_mismatch;
 };
 
 /// One algorithm of a scenario, its schedule built once before any simulation (twice, one per
 /// flow control, when its flow_control is auto: see settle_flow_trials).
 struct PreparedAlgorithm {
   const AlgorithmRun* run = nullptr;   ///< the scenario's entry (label, params, nic)
-  NicChoice nic;                       ///< the NIC it runs with (the entry's, auto resolved)
+  NicChoice choice;                    ///< issue and flow control (auto decided) and why
+  PointConfig config;                  ///< everything the point runs with, every choice decided
   std::unique_ptr<Topology> topology;  ///< with this run's port count
   Schedule schedule;
   std::uint64_t only_bytes = 0;  ///< built for this size only (auto); 0 = every size

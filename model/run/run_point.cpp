@@ -11,10 +11,11 @@ namespace mt {
 namespace {
 
 // The NIC a point ran on, as its result names it (RunResult::nic_issue and the next two).
-void describe_nic(const NicConfig& nic, RunResult& r) {
-  r.nic_issue = to_string(nic.issue);
-  r.nic_flow_control = to_string(nic.flow_control);
-  r.nic_scheduler = nic.issue == IssueMode::kHardware ? to_string(nic.scheduler) : "host";
+void describe_nic(const PointConfig& config, RunResult& r) {
+  r.nic_issue = to_string(config.issue.mode);
+  r.nic_flow_control = to_string(config.nic.flow_control);
+  r.nic_scheduler =
+      config.issue.mode == IssueMode::kHardware ? to_string(config.issue.scheduler.impl) : "host";
 }
 
 }  // namespace
@@ -27,14 +28,11 @@ std::string schedule_name(const PreparedAlgorithm& p) {
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
   try {
-    ScenarioConfig point = scenario;
-    // The entry's nic (scenario nic plus its `nic:` overrides), its auto modes resolved.
-    point.nic = p.nic.nic;
-    RunResult r = simulate(point, *p.topology, p.schedule, bytes, p.scheduler_factory);
+    RunResult r = simulate(p.config, *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
     r.schedule = schedule_name(p);
-    r.nic_choice = p.nic.chosen;
-    describe_nic(point.nic, r);
+    r.nic_choice = p.choice.chosen;
+    describe_nic(p.config, r);
     return r;
   } catch (const std::exception& e) {
     return exception_result(scenario, p, bytes, e);
@@ -65,7 +63,7 @@ RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm&
   r.clock_ghz = scenario.clock_ghz;
   r.steps = p.schedule.num_steps;
   r.error = error;
-  describe_nic(p.nic.nic, r);
+  describe_nic(p.config, r);
   return r;
 }
 

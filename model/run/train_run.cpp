@@ -96,7 +96,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
         const std::uint64_t bytes = simulated_bytes(b.bytes);
         for (const auto& p : prepared) {
           if (p.run != &run || (p.only_bytes != 0 && p.only_bytes != bytes) ||
-              p.nic.nic.flow_control != flow)
+              p.choice.flow_control != flow)
             continue;
           parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
           names.push_back(schedule_name(p));
@@ -108,12 +108,13 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
         throw std::logic_error("train: no schedule of " + run.label + " for every bucket size");
       PreparedAlgorithm m;
       m.run = &run;
-      m.nic = any->nic;
+      m.choice = any->choice;
       m.topology = std::make_unique<Topology>(any->topology->config());
       m.scheduler_factory = any->scheduler_factory;
       bucket_schedules.push_back(names);
       MergedSchedule ms = merge_schedules(parts);
       m.schedule = std::move(ms.schedule);
+      m.config = resolve(scenario, run.nic, m.choice, m.schedule, *m.topology);
       op_begin.push_back(std::move(ms.op_begin));
       merged.push_back(std::move(m));
     }

@@ -22,7 +22,7 @@ struct RunResult {
   std::string topology;   ///< topology spec, e.g. "torus:4x4"
   std::string algorithm;  ///< label of the algorithm run
   std::string schedule;   ///< schedule actually built, e.g. "auto:disjoint_rings(pipeline=2)"
-  /// What nic.issue / nic.flow_control auto chose for this point (model/run/nic_choice.h), e.g.
+  /// What nic.issue / nic.flow_control auto chose for this point (model/run/resolve.h), e.g.
   /// "software issue (host 0 cycles per message <= scheduler 2), message flow control (tried
   /// both: 2233 cycles against 2301 with packet)"; empty when not auto.
   std::string nic_choice;

@@ -21,18 +21,18 @@ constexpr std::size_t kStallRoutersShown = 4;
 
 }  // namespace
 
-System::Impl::Impl(const ScenarioConfig& scenario_in, const Topology& topology_in,
+System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
                    const Schedule& schedule_in, std::uint64_t bytes_in,
                    const SchedulerFactory& factory)
-    : scenario(scenario_in),
+    : config(config_in),
       topology(topology_in),
       schedule(schedule_in),
       bytes(bytes_in),
       ports(topology_in.ports_per_node()),
-      clock(checked_clock_ghz(scenario_in.clock_ghz)),
+      clock(checked_clock_ghz(config_in.clock_ghz)),
       routing(topology_in) {
-  validate_system_inputs(scenario, topology, schedule, bytes);
-  sim_require(!routing.uses_vc_classes() || scenario.router.vcs >= 2,
+  validate_system_inputs(config, topology, schedule, bytes);
+  sim_require(!routing.uses_vc_classes() || config.router.vcs >= 2,
               "topology " + topology.name() + " has " + routing.vc_class_reason() +
                   ": router.vcs must be >= 2 for deadlock freedom (two VC classes)");
   setup_data();
@@ -45,7 +45,7 @@ System::Impl::Impl(const ScenarioConfig& scenario_in, const Topology& topology_i
   build_nics(plan, factory);
   connect_links();
   watchdog = std::make_unique<Watchdog>(
-      "watchdog", scenario.watchdog_cycles, clock,
+      "watchdog", config.watchdog_cycles, clock,
       [this]() {
         std::uint64_t last = 0;
         for (const auto& nic : nics) last = std::max(last, nic->last_progress_cycle());
@@ -111,13 +111,13 @@ RunResult System::Impl::run() {
   const auto wall_end = std::chrono::steady_clock::now();
 
   RunResult result;
-  result.scenario = scenario.name;
+  result.scenario = config.scenario;
   result.topology = topology.name();
   result.algorithm = schedule.algorithm;
   result.nodes = topology.nodes();
   result.ports = ports;
   result.bytes = bytes;
-  result.clock_ghz = scenario.clock_ghz;
+  result.clock_ghz = config.clock_ghz;
   result.steps = schedule.num_steps;
   result.messages = schedule.ops.size();
   result.data_mode = to_string(data->mode());
@@ -138,9 +138,9 @@ RunResult System::Impl::run() {
     // The run was too slow to finish before the horizon (a very slow link), not stuck: it ran
     // to the horizon, or stopped within a few packet hops of it, where the next hop could not be
     // scheduled. A stall well before it is a stall, whatever watchdog_cycles is.
-    const double hop = scenario.topology.link_latency_cycles +
-                       (scenario.nic.packet_bytes + scenario.nic.head_flit_bytes) /
-                           scenario.topology.link_bytes_per_cycle;
+    const double hop = topology.config().link_latency_cycles +
+                       (config.nic.packet_bytes + config.nic.head_flit_bytes) /
+                           topology.config().link_bytes_per_cycle;
     const double left =
         static_cast<double>(clock.max_cycles() - std::min(completion, clock.max_cycles()));
     const bool at_horizon = stall.empty() ? clock.now() >= clock.max_cycles() : left < 4 * hop;
@@ -150,8 +150,8 @@ RunResult System::Impl::run() {
                      " cycles at this clock (SystemC's 64-bit time) unfinished: " + result.error;
   }
   result.completion_cycles = completion;
-  result.completion_ns = static_cast<double>(completion) / scenario.clock_ghz;
-  const CostParams cost = cost_params_of(scenario.router, scenario.nic);
+  result.completion_ns = static_cast<double>(completion) / config.clock_ghz;
+  const CostParams cost = cost_params_of(config.router, config.nic);
   result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
   result.latency_bound_cycles = latency_bound_cycles(topology, bytes, cost);
   const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);
@@ -185,9 +185,9 @@ RunResult System::Impl::run() {
   return result;
 }
 
-System::System(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule,
+System::System(const PointConfig& config, const Topology& topology, const Schedule& schedule,
                std::uint64_t bytes, const SchedulerFactory& factory)
-    : impl_(std::make_unique<Impl>(scenario, topology, schedule, bytes, factory)) {}
+    : impl_(std::make_unique<Impl>(config, topology, schedule, bytes, factory)) {}
 
 System::~System() = default;
 
@@ -195,15 +195,10 @@ RunResult System::run() {
   return impl_->run();
 }
 
-RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
-                   const Schedule& schedule, std::uint64_t bytes) {
-  return simulate(scenario, topology, schedule, bytes, SchedulerFactory());
-}
-
-RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
-                   const Schedule& schedule, std::uint64_t bytes, const SchedulerFactory& factory) {
+RunResult simulate(const PointConfig& config, const Topology& topology, const Schedule& schedule,
+                   std::uint64_t bytes, const SchedulerFactory& factory) {
   const auto wall_start = std::chrono::steady_clock::now();
-  auto system = std::make_unique<System>(scenario, topology, schedule, bytes, factory);
+  auto system = std::make_unique<System>(config, topology, schedule, bytes, factory);
   RunResult result = system->run();
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

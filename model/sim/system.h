@@ -13,7 +13,7 @@
 
 #include "model/collective/schedule.h"
 #include "model/core/error.h"
-#include "model/params/scenario_config.h"
+#include "model/params/point_config.h"
 #include "model/sched/schedule_table.h"
 #include "model/sched/scheduler.h"
 #include "model/sched/scheduler_model.h"
@@ -40,22 +40,20 @@ using SchedulerFactory = std::function<std::unique_ptr<Scheduler>(
     int node, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
     const TableFormat& format)>;
 
-/// Builds the SystemC design for one scenario point, runs it to completion and returns the result.
-/// `bytes`: all-reduce size per node buffer, bytes (4-byte elements). NIC ports per node are
-/// topology.ports_per_node(). Elaborates SystemC: call at most once per process. The design it
-/// ran is kept until the process ends (it is never torn down; see system.cpp).
-RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
-                   const Schedule& schedule, std::uint64_t bytes);
-/// Same, with `factory` building every NIC's scheduler when scenario.nic.issue is "hardware"
-/// (ignored for software issue; an empty factory means the C++ SchedulerModel).
-RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
-                   const Schedule& schedule, std::uint64_t bytes, const SchedulerFactory& factory);
+/// Builds the SystemC design for one point (`config`, every choice decided: model/run/resolve.h
+/// makes it), runs it to completion and returns the result. `bytes`: all-reduce size per node
+/// buffer, bytes (4-byte elements). NIC ports per node are topology.ports_per_node(). `factory`
+/// builds every NIC's scheduler under hardware issue (an empty one: the C++ SchedulerModel).
+/// Elaborates SystemC: call at most once per process. The design it ran is kept until the
+/// process ends (it is never torn down; see system.cpp).
+RunResult simulate(const PointConfig& config, const Topology& topology, const Schedule& schedule,
+                   std::uint64_t bytes, const SchedulerFactory& factory = SchedulerFactory());
 
 /// The elaborated design. simulate() is the usual entry point; tests may build a System to look
 /// at its parts before run().
 class System {
  public:
-  System(const ScenarioConfig& scenario, const Topology& topology, const Schedule& schedule,
+  System(const PointConfig& config, const Topology& topology, const Schedule& schedule,
          std::uint64_t bytes, const SchedulerFactory& factory = SchedulerFactory());
   ~System();
   System(const System&) = delete;

@@ -23,17 +23,14 @@ double checked_clock_ghz(double clock_ghz) {
   throw SimulationConfigError(text.str());
 }
 
-void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topology,
+void validate_system_inputs(const PointConfig& config, const Topology& topology,
                             const Schedule& schedule, std::uint64_t bytes) {
   sim_require(bytes % kElementBytes == 0, "all-reduce size " + std::to_string(bytes) +
                                               " bytes is not a whole number of 4-byte "
                                               "elements");
-  const RouterConfig& router = scenario.router;
-  const NicConfig& nic = scenario.nic;
-  sim_require(scenario.watchdog_cycles >= 1, "watchdog_cycles must be >= 1");
-  sim_require(nic.issue != IssueMode::kAuto && nic.flow_control != FlowControl::kAuto,
-              "nic.issue and nic.flow_control auto are chosen per point before simulation "
-              "(choose_nic_mode, model/run/nic_choice.h); the system needs the chosen modes");
+  const RouterConfig& router = config.router;
+  const NicSettings& nic = config.nic;
+  sim_require(config.watchdog_cycles >= 1, "watchdog_cycles must be >= 1");
   sim_require(router.pipeline_cycles >= 0, "router.pipeline_cycles must be >= 0");
   sim_require(router.vcs >= 1, "router.vcs must be >= 1");
   sim_require(nic.flit_bytes >= 1, "nic.flit_bytes must be >= 1");
@@ -41,8 +38,10 @@ void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topo
   sim_require(nic.packet_bytes >= kElementBytes,
               "nic.packet_bytes must be >= 4, got " + std::to_string(nic.packet_bytes));
   sim_require(nic.reduce_elems_per_cycle > 0, "nic.reduce_elems_per_cycle must be > 0");
-  sim_require(nic.software_issue_cycles >= 0, "nic.software_issue_cycles must be >= 0");
-  if (const std::optional<NicRuleViolation> v = nic_rule_violation(nic, router, topology))
+  sim_require(nic.receive_vcs >= 1, "nic.receive_vcs must be >= 1");
+  if (const std::optional<NicRuleViolation> v =
+          packet_rule_violation(nic.packet_bytes, nic.head_flit_bytes, nic.flit_bytes,
+                                nic.receive_vcs, nic.port_binding, router, topology))
     throw SimulationConfigError(v->key + ": " + v->message);
   for (const Link& link : topology.links()) {
     sim_require(link.bytes_per_cycle > 0, "link " + std::to_string(link.id) + " has no bandwidth");

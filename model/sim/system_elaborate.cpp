@@ -20,14 +20,14 @@ constexpr std::uint64_t kMaxFullDataTotalBytes = 2ull << 30;
 }  // namespace
 
 void System::Impl::setup_data() {
-  const NicConfig& nc = scenario.nic;
+  const NicSettings& nc = config.nic;
   const int nodes = topology.nodes();
   const std::uint64_t elements = bytes / kElementBytes;
-  const Dtype dtype = scenario.collective.dtype;
+  const Dtype dtype = config.data.dtype;
   DataMode mode = DataMode::kFull;
-  if (!scenario.collective.verify_data) {
+  if (!config.data.verify) {
     mode = DataMode::kOff;
-  } else if (bytes > scenario.collective.max_data_bytes ||
+  } else if (bytes > config.data.max_data_bytes ||
              bytes * static_cast<std::uint64_t>(nodes) > kMaxFullDataTotalBytes) {
     // Full data keeps every node's whole buffer (plus in-flight snapshots): past the total cap
     // the run is timing-only with sampled chunks, so memory stays bounded.
@@ -48,7 +48,7 @@ void System::Impl::setup_data() {
   shared.rx.data_error = &data_error;
   shared.routing = &routing;
   shared.paths.resize(schedule.ops.size());
-  if (nc.rx_port_per_message && topology.is_direct()) {
+  if (nc.receive_port == ReceivePort::kPerMessage && topology.is_direct()) {
     // Each receiver hands its ports out in turn to the messages of one step (schedule order).
     std::map<std::pair<int, int>, int> next_port;  // (receiver, step) -> messages so far
     shared.rx_ports.resize(schedule.ops.size());
@@ -60,8 +60,8 @@ void System::Impl::setup_data() {
 }
 
 NicPlan System::Impl::plan_messages() {
-  const RouterConfig& rc = scenario.router;
-  const NicConfig& nc = scenario.nic;
+  const RouterConfig& rc = config.router;
+  const NicSettings& nc = config.nic;
   const int nodes = topology.nodes();
   NicPlan plan;
   plan.params.resize(static_cast<std::size_t>(nodes));
@@ -96,7 +96,7 @@ NicPlan System::Impl::plan_messages() {
   }
   // router.tie_break random: a message's packets may take either way where both are shortest.
   std::vector<const std::vector<int>*> routes = shared.paths;
-  if (rc.tie_break_random) {
+  if (rc.tie_break == TieBreak::kRandom) {
     shared.half_way.assign(schedule.ops.size(), 0);
     for (const Op& op : schedule.ops) {
       if (!op.path.empty()) continue;  // the schedule's own source route
@@ -114,7 +114,7 @@ NicPlan System::Impl::plan_messages() {
                                  " with router.vcs " + std::to_string(rc.vcs) +
                                  ": channel dependency cycle " + describe_cycle(topology, cycle));
   // Hardware issue: every NIC holds its packed table; its program is the table order.
-  plan.hardware = nc.issue == IssueMode::kHardware;
+  plan.hardware = config.issue.mode == IssueMode::kHardware;
   PackedSchedule& packed = plan.packed;
   if (plan.hardware) {
     try {
@@ -139,9 +139,9 @@ NicPlan System::Impl::plan_messages() {
 }
 
 void System::Impl::build_routers() {
-  const RouterConfig& rc = scenario.router;
+  const RouterConfig& rc = config.router;
   const int nodes = topology.nodes();
-  const int receive_vcs = scenario.nic.receive_vcs > 0 ? scenario.nic.receive_vcs : rc.vcs;
+  const int receive_vcs = config.nic.receive_vcs;
   const RouterOutputConfig receive_port{-1, receive_vcs, rc.vcs * rc.buffer_flits / receive_vcs};
   const int first_router = topology.is_direct() ? 0 : nodes;
   for (int v = first_router; v < topology.vertices(); ++v) {
@@ -151,8 +151,8 @@ void System::Impl::build_routers() {
     params.vcs = rc.vcs;
     params.buffer_flits = rc.buffer_flits;
     params.step_priority = rc.step_priority;
-    params.step_priority_per_input = rc.step_priority_per_input;
-    params.turn_reservation_all = rc.turn_reservation_all;
+    params.step_priority_per_input = rc.step_priority_scope == StepPriorityScope::kInput;
+    params.turn_reservation_all = rc.turn_reservation == TurnReservation::kAll;
     params.network_inputs = static_cast<int>(topology.in_links(v).size());
     params.local_ports = topology.is_direct() ? ports : 0;
     // An output feeds a router's input (`vcs` VCs of `buffer_flits`) or a NIC's receive port (an
@@ -174,19 +174,13 @@ void System::Impl::build_routers() {
 }
 
 void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
-  const RouterConfig& rc = scenario.router;
-  const NicConfig& nc = scenario.nic;
+  const RouterConfig& rc = config.router;
+  const NicSettings& nc = config.nic;
+  const SchedulerSettings& sc = config.issue.scheduler;
   const int nodes = topology.nodes();
   const bool hardware = plan.hardware;
   const PackedSchedule& packed = plan.packed;
   std::vector<NicParams>& nic_params = plan.params;
-  // Step order where steps are link-disjoint, and always under the step barrier (which starts
-  // steps strictly in order: it could not take a later step's grant).
-  const bool step_order = nc.step_order == StepOrder::kOn ||
-                          (nc.step_order == StepOrder::kAuto &&
-                           (nc.step_barrier || steps_share_no_link(schedule, topology)));
-  HostTiming host;
-  host.message_cycles = static_cast<std::uint64_t>(nc.software_issue_cycles);
   for (int u = 0; u < nodes; ++u) {
     NicParams& params = nic_params[static_cast<std::size_t>(u)];
     params.node = u;
@@ -214,19 +208,19 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     std::unique_ptr<Scheduler> scheduler;
     try {
       if (hardware) {
-        SchedulerModelConfig config;
-        config.ports = plan.queues;
-        config.decision_latency_cycles = nc.decision_latency_cycles;
-        config.step_order = step_order;
-        config.counters = packed.counters;
-        config.depth = nc.scheduler_depth;
-        config.window = nc.scheduler_window;
+        SchedulerModelConfig engine;
+        engine.ports = plan.queues;
+        engine.decision_latency_cycles = sc.decision_latency_cycles;
+        engine.step_order = sc.step_order;
+        engine.counters = packed.counters;
+        engine.depth = sc.depth;
+        engine.window = sc.window;
         const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
         sim_require(
-            factory || nc.scheduler != SchedulerImpl::kRtl,
+            factory || sc.impl != SchedulerImpl::kRtl,
             "nic.scheduler rtl needs the RTL co-simulation: no scheduler factory was given");
-        scheduler = factory ? factory(u, table, config, packed.format)
-                            : make_model_scheduler(table, config);
+        scheduler = factory ? factory(u, table, engine, packed.format)
+                            : make_model_scheduler(table, engine);
         sim_require(scheduler != nullptr,
                     "scheduler factory returned no scheduler for node " + std::to_string(u));
       } else {
@@ -238,7 +232,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
           program.push_back(
               SchedulerOp{op.id, params.program_ports[i], op.step, op.deps, op.release_cycle});
         }
-        scheduler = std::make_unique<HostScheduler>(program, plan.queues, host);
+        scheduler = std::make_unique<HostScheduler>(program, plan.queues, config.issue.host);
       }
     } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
       throw TableError("node " + std::to_string(u) + ": " + e.what(), e.location());
@@ -249,7 +243,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
 }
 
 void System::Impl::connect_links() {
-  const NicConfig& nc = scenario.nic;
+  const NicSettings& nc = config.nic;
   const int nodes = topology.nodes();
   // Topology links.
   for (const Link& link : topology.links()) {

@@ -30,7 +30,7 @@ void sim_require(bool condition, const std::string& message);
 double checked_clock_ghz(double clock_ghz);
 /// SimulationConfigError naming the first router/NIC parameter, link or schedule message the
 /// simulator cannot run.
-void validate_system_inputs(const ScenarioConfig& scenario, const Topology& topology,
+void validate_system_inputs(const PointConfig& config, const Topology& topology,
                             const Schedule& schedule, std::uint64_t bytes);
 
 /// What every NIC is given: its program (and, with hardware issue, its packed table).
@@ -44,7 +44,7 @@ struct NicPlan {
 };
 
 struct System::Impl {
-  const ScenarioConfig& scenario;
+  const PointConfig& config;
   const Topology& topology;
   const Schedule& schedule;
   std::uint64_t bytes;
@@ -67,7 +67,7 @@ struct System::Impl {
   std::string stall;
   bool ran = false;
 
-  Impl(const ScenarioConfig& scenario_in, const Topology& topology_in, const Schedule& schedule_in,
+  Impl(const PointConfig& config_in, const Topology& topology_in, const Schedule& schedule_in,
        std::uint64_t bytes_in, const SchedulerFactory& factory);
 
   // Elaboration steps, in order (system_elaborate.cpp).

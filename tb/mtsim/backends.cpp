@@ -12,9 +12,8 @@ RunBackends run_backends() {
   RunBackends backends;
 #ifdef MT_WITH_RTL_ADAPTER
   backends.rtl_scheduler = make_rtl_scheduler_factory();
-  backends.rtl_config_mismatch = [](const NicConfig& nic) {
-    return rtl_build_mismatch(nic.scheduler_depth, nic.scheduler_window,
-                              nic.decision_latency_cycles);
+  backends.rtl_config_mismatch = [](const SchedulerSettings& scheduler) {
+    return rtl_build_mismatch(scheduler.depth, scheduler.window, scheduler.decision_latency_cycles);
   };
 #else
   backends.rtl_unavailable_reason = "built without Verilator";

@@ -223,7 +223,7 @@ namespace {
 // node 2's receive port split into `receive_vcs` VCs (its 4 x 318 flits); returns the run.
 RunResult two_messages_into_one_port(int receive_vcs) {
   ScenarioConfig s = base_scenario();
-  s.nic.flow_control = mt::FlowControl::kMessage;
+  s.nic.flow_control = mt::FlowControlChoice::kMessage;
   s.nic.receive_vcs = receive_vcs;
   s.topology = test::topology_config("switch:nodes=4", 150);
   s.collective.verify_data = false;
@@ -285,7 +285,7 @@ TEST_CASE("message flow control: two messages into one port share it packet by p
 TEST_CASE("message flow control: ring all-reduce across a switch verifies the data",
           "[noc][message]") {
   ScenarioConfig s = base_scenario();
-  s.nic.flow_control = mt::FlowControl::kMessage;
+  s.nic.flow_control = mt::FlowControlChoice::kMessage;
   s.topology = test::topology_config("switch:nodes=8", 20);
   const Topology topology(s.topology);
   const Schedule schedule = test::ring_allreduce({0, 1, 2, 3, 4, 5, 6, 7});
@@ -337,7 +337,7 @@ TEST_CASE("packets for the NIC take any free ejection port", "[noc][ejection]") 
 RunResult step_priority_run(bool per_input) {
   ScenarioConfig s = base_scenario();
   s.router.step_priority = true;
-  s.router.step_priority_per_input = per_input;
+  s.router.step_priority_scope = per_input ? StepPriorityScope::kInput : StepPriorityScope::kOutput;
   s.topology = test::topology_config("switch:nodes=4", 150);
   s.collective.verify_data = false;
   const Topology topology(s.topology);

@@ -9,6 +9,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/verify.h"
 #include "model/config/scenario_loader.h"
+#include "model/run/resolve.h"
 #include "model/sim/system.h"
 
 TEST_CASE("tree_packing reaches 0.90 of the aggregate bound on a 4x4 mesh at 16 MiB",

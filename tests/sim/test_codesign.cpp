@@ -18,7 +18,7 @@ namespace {
 
 // One broadcast message of 1024 bytes (4 packets of 256 bytes) from node 0 to node 1 of an
 // 8-node ring with 50-cycle links: one hop, no contention, no reduction.
-RunResult one_message(FlowControl flow_control, IssueMode issue, int latency = 2) {
+RunResult one_message(FlowControlChoice flow_control, IssueChoice issue, int latency = 2) {
   ScenarioConfig s = test::base_scenario();
   s.nic.flow_control = flow_control;
   s.nic.issue = issue;
@@ -30,7 +30,7 @@ TEST_CASE("one message under packet flow control: exact completion time", "[sim]
   // Every packet is 17 flits (256 + 16 header bytes) at 16 bytes/cycle: the last packet leaves 3
   // x 17 cycles after the first; the head pays 2 router pipelines and the 50-cycle wire; its tail
   // arrives 17 cycles after its head.
-  const RunResult r = one_message(FlowControl::kPacket, IssueMode::kSoftware);
+  const RunResult r = one_message(FlowControlChoice::kPacket, IssueChoice::kSoftware);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.completion_cycles == 3 * 17 + 2 + 50 + 17);
@@ -42,7 +42,7 @@ TEST_CASE("one message under packet flow control: exact completion time", "[sim]
 TEST_CASE("one message under message flow control: exact completion time", "[sim][codesign]") {
   // Only the first packet carries the head flit (17 flits) and is routed; the 3 body packets are
   // 16 flits each and stream behind it without router pipeline.
-  const RunResult r = one_message(FlowControl::kMessage, IssueMode::kSoftware);
+  const RunResult r = one_message(FlowControlChoice::kMessage, IssueChoice::kSoftware);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.completion_cycles == 2 + 50 + 17 + 3 * 16);
@@ -54,13 +54,13 @@ TEST_CASE("one message under hardware issue: the decision latency is added once"
           "[sim][codesign]") {
   // The port's ready level presented in cycle 0 reaches the decision in cycle L - 1 = 2; the
   // registered grant is visible, and the message starts, in cycle L = 3.
-  const RunResult r = one_message(FlowControl::kMessage, IssueMode::kHardware, 3);
+  const RunResult r = one_message(FlowControlChoice::kMessage, IssueChoice::kHardware, 3);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.completion_cycles == 3 + 2 + 50 + 17 + 3 * 16);
 }
 
-RunResult torus_run(const std::string& algorithm, IssueMode issue, FlowControl flow_control,
+RunResult torus_run(const std::string& algorithm, IssueChoice issue, FlowControlChoice flow_control,
                     std::uint64_t bytes, int buffer_flits = 318) {
   ScenarioConfig s = test::base_scenario();
   s.router.buffer_flits = buffer_flits;
@@ -75,7 +75,8 @@ RunResult torus_run(const std::string& algorithm, IssueMode issue, FlowControl f
 
 TEST_CASE("hardware issue with message flow control reproduces the verified all-reduce",
           "[sim][codesign]") {
-  const RunResult r = torus_run("multitree", IssueMode::kHardware, FlowControl::kMessage, 64 << 10);
+  const RunResult r =
+      torus_run("multitree", IssueChoice::kHardware, FlowControlChoice::kMessage, 64 << 10);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
@@ -84,7 +85,8 @@ TEST_CASE("hardware issue with message flow control reproduces the verified all-
 }
 
 TEST_CASE("hardware issue runs the ring all-reduce with verified data", "[sim][codesign]") {
-  const RunResult r = torus_run("ring", IssueMode::kHardware, FlowControl::kPacket, 32 << 10);
+  const RunResult r =
+      torus_run("ring", IssueChoice::kHardware, FlowControlChoice::kPacket, 32 << 10);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
@@ -96,7 +98,7 @@ TEST_CASE("message flow control takes the disjoint rings past the packet-head ce
   // 272/256 x the bandwidth bound; with one head per message the disjoint rings (every directed
   // link carries one flow) must, on the co-designed NIC, with the data verified.
   const RunResult r =
-      torus_run("disjoint_rings", IssueMode::kHardware, FlowControl::kMessage, 1 << 20);
+      torus_run("disjoint_rings", IssueChoice::kHardware, FlowControlChoice::kMessage, 1 << 20);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
@@ -109,8 +111,8 @@ TEST_CASE("step-ordered MultiTree on a 4x4 torus has no inter-tree contention", 
   // the credit round trip of a body packet (2 x 150 wire + 16 serialisation + 1 pipeline for the
   // head) plus a packet, or the stream lags its injection by a few cycles and the next step's
   // message (another tree) waits behind it at the same output: 2 x 318 flits per VC.
-  const RunResult r =
-      torus_run("multitree", IssueMode::kHardware, FlowControl::kMessage, 256 << 10, 2 * 318);
+  const RunResult r = torus_run("multitree", IssueChoice::kHardware, FlowControlChoice::kMessage,
+                                256 << 10, 2 * 318);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
@@ -118,7 +120,8 @@ TEST_CASE("step-ordered MultiTree on a 4x4 torus has no inter-tree contention", 
 }
 
 TEST_CASE("the double binary tree's two trees contend: the counter sees it", "[sim][codesign]") {
-  const RunResult r = torus_run("dbtree", IssueMode::kSoftware, FlowControl::kPacket, 256 << 10);
+  const RunResult r =
+      torus_run("dbtree", IssueChoice::kSoftware, FlowControlChoice::kPacket, 256 << 10);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
@@ -143,18 +146,18 @@ TEST_CASE("per-algorithm nic overrides and the step_order and decision latency k
   const NicConfig& hw = s.collective.algorithms[0].nic;
   const NicConfig& sw = s.collective.algorithms[1].nic;
   const NicConfig& free = s.collective.algorithms[2].nic;
-  CHECK(hw.issue == mt::IssueMode::kHardware);
-  CHECK(hw.flow_control == mt::FlowControl::kMessage);
+  CHECK(hw.issue == mt::IssueChoice::kHardware);
+  CHECK(hw.flow_control == mt::FlowControlChoice::kMessage);
   CHECK(hw.decision_latency_cycles == 3);
   CHECK(hw.scheduler_depth == 8);
   CHECK(hw.scheduler_window == 2);
-  CHECK(hw.step_order == StepOrder::kAuto);
-  CHECK(sw.issue == mt::IssueMode::kSoftware);
-  CHECK(sw.flow_control == mt::FlowControl::kPacket);
+  CHECK(hw.step_order == StepOrderChoice::kAuto);
+  CHECK(sw.issue == mt::IssueChoice::kSoftware);
+  CHECK(sw.flow_control == mt::FlowControlChoice::kPacket);
   CHECK(sw.decision_latency_cycles == 3);  // not overridden: the scenario's
-  CHECK(free.step_order == StepOrder::kOff);
-  CHECK(free.issue == mt::IssueMode::kHardware);
-  CHECK(s.nic.issue == mt::IssueMode::kHardware);  // the scenario's own nic is unchanged
+  CHECK(free.step_order == StepOrderChoice::kOff);
+  CHECK(free.issue == mt::IssueChoice::kHardware);
+  CHECK(s.nic.issue == mt::IssueChoice::kHardware);  // the scenario's own nic is unchanged
 
   CHECK_THROWS_WITH(load_scenario_text("topology: {kind: torus, dims: [4, 4]}\n"
                                        "collective:\n"

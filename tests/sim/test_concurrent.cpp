@@ -22,7 +22,7 @@ using test::make_op;
 // Ring:4 with 10-cycle wires: op0 0->1 unreleased, op1 2->3 released at `release`, op2 1->0
 // waits for op0 and is released at cycle 10 (before op0 arrives), op3 1->2 waits for op0 and is
 // released at 500 (after it arrives). One packet each.
-RunResult run_released(IssueMode issue, std::uint64_t release) {
+RunResult run_released(IssueChoice issue, std::uint64_t release) {
   ScenarioConfig s = base_scenario();
   s.nic.issue = issue;
   s.topology = test::topology_config("ring:4", 10);
@@ -33,7 +33,8 @@ RunResult run_released(IssueMode issue, std::uint64_t release) {
   Op late = make_op(2, 3, 1, OpKind::kReduce);
   late.release_cycle = release;
   schedule.add(late);
-  if (issue == IssueMode::kSoftware) {  // hardware tables cannot hold both deps and a release time
+  if (issue ==
+      IssueChoice::kSoftware) {  // hardware tables cannot hold both deps and a release time
     Op early = make_op(1, 0, 2, OpKind::kReduce, {0});
     early.release_cycle = 10;
     schedule.add(early);
@@ -45,7 +46,7 @@ RunResult run_released(IssueMode issue, std::uint64_t release) {
 }
 
 TEST_CASE("a release time delays an op by exactly the release, software issue", "[sim][release]") {
-  const RunResult r = run_released(IssueMode::kSoftware, 1000);
+  const RunResult r = run_released(IssueChoice::kSoftware, 1000);
   INFO(r.error);
   REQUIRE(r.error.empty());
   // One packet: 2 router pipelines + 10 wire + 17 flits + 2 reduction = 31 cycles after issue
@@ -62,14 +63,14 @@ TEST_CASE("a release time delays an op by exactly the release, software issue", 
 }
 
 TEST_CASE("a release beyond the watchdog bound is not a stall", "[sim][release]") {
-  const RunResult r = run_released(IssueMode::kSoftware, 300000);  // watchdog_cycles is 100000
+  const RunResult r = run_released(IssueChoice::kSoftware, 300000);  // watchdog_cycles is 100000
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.message_arrival_cycles.at(1) == 300031);
 }
 
 TEST_CASE("a release time delays an op by exactly the release, hardware issue", "[sim][release]") {
-  const RunResult r = run_released(IssueMode::kHardware, 1000);
+  const RunResult r = run_released(IssueChoice::kHardware, 1000);
   INFO(r.error);
   REQUIRE(r.error.empty());
   // The release counter is rung at cycle 1000 and reaches the decision like an arrival, so the
@@ -121,7 +122,7 @@ TEST_CASE("chunk_offsets that do not match the buffer are a configuration error"
                     "schedule chunk_offsets cover 128 elements but the buffer holds 256 elements");
   // Release times are no longer refused with the RTL scheduler (its host doorbell rings them;
   // ctest rtl_cosim_train_mlp_small): without the co-simulation linked, only that is missing.
-  s.nic.issue = mt::IssueMode::kHardware;
+  s.nic.issue = mt::IssueChoice::kHardware;
   s.nic.scheduler = mt::SchedulerImpl::kRtl;
   Schedule released = ring;
   released.ops[1].release_cycle = 1000;

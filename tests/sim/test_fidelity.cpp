@@ -155,7 +155,7 @@ RunResult two_into_one(bool per_message) {
   schedule.add(test::make_op(1, 0, 0, OpKind::kBroadcast, {}, 0));
   schedule.add(test::make_op(4, 0, 1, OpKind::kBroadcast, {}, 1));
   ScenarioConfig s = torus_nic(2);
-  s.nic.rx_port_per_message = per_message;
+  s.nic.receive_port = per_message ? ReceivePort::kPerMessage : ReceivePort::kAny;
   return run_ops(s, schedule, 512);
 }
 
@@ -187,10 +187,10 @@ TEST_CASE(
 
 // One 4096-byte message (16 packets) from node 0 to node 2 of a ring of 4 (half way round: both
 // ways are 2 hops) under router.tie_break random.
-RunResult half_way_message(FlowControl flow_control) {
+RunResult half_way_message(FlowControlChoice flow_control) {
   ScenarioConfig s = test::base_scenario();
   s.nic.flow_control = flow_control;
-  s.router.tie_break_random = true;
+  s.router.tie_break = TieBreak::kRandom;
   return test::one_message_run(s, "ring:4", 0, 2, 4096);
 }
 
@@ -200,7 +200,7 @@ TEST_CASE("tie_break random: each packet of a half-way message picks its way", "
   for (int i = 0; i < 16; ++i) minus += half_way_ways(0, i) & 1u;
   REQUIRE(minus > 0);  // the draw splits this message (otherwise the test shows nothing)
   REQUIRE(minus < 16);
-  const RunResult r = half_way_message(FlowControl::kPacket);
+  const RunResult r = half_way_message(FlowControlChoice::kPacket);
   INFO(r.error);
   REQUIRE(r.error.empty());
   // Every packet is 17 flits of 16 bytes (256 payload + the 16-byte head).
@@ -213,7 +213,7 @@ TEST_CASE("tie_break random: each packet of a half-way message picks its way", "
 TEST_CASE("tie_break random under message flow control: the message takes its head's way",
           "[sim][fidelity]") {
   const bool minus = (half_way_ways(0, 0) & 1u) != 0;
-  const RunResult r = half_way_message(FlowControl::kMessage);
+  const RunResult r = half_way_message(FlowControlChoice::kMessage);
   INFO(r.error);
   REQUIRE(r.error.empty());
   // One head flit for the message: 17 + 15 x 16 flits of 16 bytes, all on one way.
@@ -244,21 +244,22 @@ TEST_CASE("the fidelity keys are loaded per scenario and per algorithm, and vali
   CHECK(all.nic.port_binding == PortBinding::kAny);
   CHECK(all.nic.tx_queue_packets == 53);
   CHECK(all.nic.step_barrier);
-  CHECK(all.nic.rx_port_per_message);
-  CHECK(all.router.step_priority_per_input);
-  CHECK_FALSE(all.router.tie_break_random);
-  CHECK_FALSE(all.router.turn_reservation_all);
+  CHECK(all.nic.receive_port == ReceivePort::kPerMessage);
+  CHECK(all.router.step_priority_scope == StepPriorityScope::kInput);
+  CHECK(all.router.tie_break == TieBreak::kPlus);
+  CHECK(all.router.turn_reservation == TurnReservation::kMessage);
   // A scenario with `text` from its second line on, between topology and collective (torus.yaml).
   const auto scenario_with = [](const std::string& text) {
     return load_scenario_text(
         "topology: {kind: torus, dims: [4, 4]}\n" + text + "\ncollective: {algorithms: [ring]}\n",
         "torus.yaml");
   };
-  CHECK(scenario_with("router: {turn_reservation: all}").router.turn_reservation_all);
+  CHECK(scenario_with("router: {turn_reservation: all}").router.turn_reservation ==
+        TurnReservation::kAll);
   CHECK_THROWS_WITH(scenario_with("router: {turn_reservation: packets}"),
                     Catch::Contains("torus.yaml:2") && Catch::Contains("router.turn_reservation") &&
                         Catch::Contains("message, all"));
-  CHECK(scenario_with("router: {tie_break: random}").router.tie_break_random);
+  CHECK(scenario_with("router: {tie_break: random}").router.tie_break == TieBreak::kRandom);
   CHECK_THROWS_WITH(scenario_with("router: {tie_break: minus}"),
                     Catch::Contains("torus.yaml:2") && Catch::Contains("router.tie_break") &&
                         Catch::Contains("plus, random"));

@@ -53,7 +53,7 @@ class FaultyScheduler : public Scheduler {
 RunResult run_with(Fault fault) {
   ScenarioConfig s = test::base_scenario();
   s.topology = test::topology_config("ring:4", 10);
-  s.nic.issue = IssueMode::kHardware;
+  s.nic.issue = IssueChoice::kHardware;
   const Topology topology(s.topology);
   const Schedule schedule = test::ring_allreduce(test::identity_order(4));
   const SchedulerFactory factory = [fault](int, const std::vector<TableEntry>& table,

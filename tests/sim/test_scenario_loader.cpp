@@ -70,7 +70,7 @@ TEST_CASE("a valid scenario fills every config struct") {
   CHECK(s.router.pipeline_cycles == 3);
   CHECK(s.router.vcs == 2);
   CHECK(s.router.buffer_flits == 64);
-  CHECK(s.nic.flow_control == mt::FlowControl::kMessage);
+  CHECK(s.nic.flow_control == mt::FlowControlChoice::kMessage);
   CHECK(s.nic.packet_bytes == 512);
   REQUIRE(s.collective.algorithms.size() == 2);
   CHECK(s.collective.algorithms[0].name == "ring");
@@ -368,8 +368,8 @@ TEST_CASE("closed sets are parsed once into enums and a bad name lists the allow
           "port_binding: any}\n",
       "ok.yaml");
   CHECK(s.nic.scheduler == mt::SchedulerImpl::kRtl);
-  CHECK(s.nic.issue == mt::IssueMode::kHardware);
-  CHECK(s.nic.flow_control == mt::FlowControl::kMessage);
+  CHECK(s.nic.issue == mt::IssueChoice::kHardware);
+  CHECK(s.nic.flow_control == mt::FlowControlChoice::kMessage);
   CHECK(s.nic.reduction == mt::ReduceGranularity::kMessage);
   CHECK(s.nic.port_binding == mt::PortBinding::kAny);
   // Printing gives back the names the file used.

@@ -34,7 +34,7 @@ Schedule exchange(bool staged) {
   return schedule;
 }
 
-RunResult run_exchange(IssueMode issue, bool staged) {
+RunResult run_exchange(IssueChoice issue, bool staged) {
   ScenarioConfig s = base_scenario();
   s.nic.issue = issue;
   s.topology = test::topology_config("ring:2", 10);
@@ -56,7 +56,7 @@ TEST_CASE("the verifier accepts an exchange only with receive staging", "[stagin
 
 TEST_CASE("a staged message is reduced when the receiver issues its own (software issue)",
           "[staging][sim]") {
-  const RunResult r = run_exchange(IssueMode::kSoftware, true);
+  const RunResult r = run_exchange(IssueChoice::kSoftware, true);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
@@ -103,7 +103,7 @@ TEST_CASE("staging holds a message only until it is applied: two exchanges peak 
 
 TEST_CASE("a staged message is reduced when the receiver issues its own (hardware issue)",
           "[staging][sim]") {
-  const RunResult r = run_exchange(IssueMode::kHardware, true);
+  const RunResult r = run_exchange(IssueChoice::kHardware, true);
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);

@@ -11,6 +11,7 @@
 #include "model/collective/cost_model.h"
 #include "model/collective/verify.h"
 #include "model/config/scenario_loader.h"
+#include "model/run/resolve.h"
 #include "model/sim/system.h"
 
 namespace {

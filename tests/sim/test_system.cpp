@@ -448,13 +448,13 @@ TEST_CASE("invalid configurations throw SimulationConfigError", "[sim][config]")
   Schedule small = empty_schedule(4, 1);
   CHECK_THROWS_WITH(simulate(s, topology, small, 1024), Catch::Contains("schedule is for 4 nodes"));
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1026), Catch::Contains("4-byte elements"));
-  s.nic.issue = IssueMode::kHardware;
+  s.nic.issue = IssueChoice::kHardware;
   s.nic.step_barrier = true;
-  s.nic.step_order = StepOrder::kOff;
+  s.nic.step_order = StepOrderChoice::kOff;
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
                     Catch::Equals("nic.step_order: false contradicts nic.step_barrier true, which "
                                   "starts steps strictly in order (use auto or true)"));
-  s.nic.step_order = StepOrder::kAuto;
+  s.nic.step_order = StepOrderChoice::kAuto;
   s.clock_ghz = 0;  // the loader's range, from time_limits.h
   CHECK_THROWS_WITH(simulate(s, topology, schedule, 1024),
                     Catch::Equals("clock_ghz must be in [0.001, 100], got 0"));

@@ -6,6 +6,7 @@
 
 #include "model/collective/schedule.h"
 #include "model/params/scenario_config.h"
+#include "model/run/resolve.h"
 #include "model/sim/run_result.h"
 #include "model/sim/system.h"
 #include "model/topology/topology.h"

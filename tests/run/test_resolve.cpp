@@ -1,4 +1,4 @@
-// nic.issue / nic.flow_control auto (model/run/nic_choice.h): the issue rule at its threshold, the
+// nic.issue / nic.flow_control auto (model/run/resolve.h): the issue rule at its threshold, the
 // flow control's two trials reduced to the faster, and a point run with auto equal to the same
 // point run with the modes it chose, to the cycle.
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/config/scenario_loader.h"
-#include "model/run/nic_choice.h"
 #include "model/run/prepare.h"
+#include "model/run/resolve.h"
 #include "tests/support/cli_runner.h"
 
 namespace mt {
@@ -22,42 +22,42 @@ using test::write_file;
 
 TEST_CASE("issue auto takes hardware issue once the host is slower than the scheduler") {
   NicConfig nic;
-  nic.issue = IssueMode::kAuto;
-  nic.flow_control = FlowControl::kAuto;
+  nic.issue = IssueChoice::kAuto;
+  nic.flow_control = FlowControlChoice::kAuto;
   nic.decision_latency_cycles = 2;
   nic.software_issue_cycles = 2;
   const NicChoice equal = choose_nic_mode(nic, FlowControl::kPacket);
-  CHECK(equal.nic.issue == IssueMode::kSoftware);
-  CHECK(equal.nic.flow_control == FlowControl::kPacket);  // the trial asked for
+  CHECK(equal.issue == IssueMode::kSoftware);
+  CHECK(equal.flow_control == FlowControl::kPacket);  // the trial asked for
   CHECK(equal.flow_trial);
   CHECK(equal.chosen == "software issue (host 2 cycles per message <= scheduler 2)");
   nic.software_issue_cycles = 3;
   const NicChoice slower = choose_nic_mode(nic, FlowControl::kMessage);
-  CHECK(slower.nic.issue == IssueMode::kHardware);
-  CHECK(slower.nic.flow_control == FlowControl::kMessage);
+  CHECK(slower.issue == IssueMode::kHardware);
+  CHECK(slower.flow_control == FlowControl::kMessage);
   CHECK(slower.chosen == "hardware issue (host 3 cycles per message > scheduler 2)");
   // The co-simulated RTL scheduler must issue, however fast the host.
   nic.software_issue_cycles = 0;
   nic.scheduler = SchedulerImpl::kRtl;
-  nic.flow_control = FlowControl::kPacket;
+  nic.flow_control = FlowControlChoice::kPacket;
   const NicChoice rtl = choose_nic_mode(nic, FlowControl::kMessage);
   CHECK_FALSE(rtl.flow_trial);
-  CHECK(rtl.nic.issue == IssueMode::kHardware);
-  CHECK(rtl.nic.flow_control == FlowControl::kPacket);
+  CHECK(rtl.issue == IssueMode::kHardware);
+  CHECK(rtl.flow_control == FlowControl::kPacket);
   CHECK(rtl.chosen == "hardware issue (nic.scheduler rtl)");
 }
 
 TEST_CASE("a NIC without auto keys is left as it is and nothing is reported") {
   NicConfig nic;
-  nic.issue = IssueMode::kHardware;
-  nic.flow_control = FlowControl::kPacket;
+  nic.issue = IssueChoice::kHardware;
+  nic.flow_control = FlowControlChoice::kPacket;
   CHECK(flow_trials(nic) == std::vector<FlowControl>{FlowControl::kPacket});
   const NicChoice same = choose_nic_mode(nic, FlowControl::kPacket);
-  CHECK(same.nic.issue == IssueMode::kHardware);
-  CHECK(same.nic.flow_control == FlowControl::kPacket);
+  CHECK(same.issue == IssueMode::kHardware);
+  CHECK(same.flow_control == FlowControl::kPacket);
   CHECK_FALSE(same.flow_trial);
   CHECK(same.chosen.empty());
-  nic.flow_control = FlowControl::kAuto;
+  nic.flow_control = FlowControlChoice::kAuto;
   CHECK(flow_trials(nic) == std::vector<FlowControl>{FlowControl::kMessage, FlowControl::kPacket});
 }
 
@@ -70,18 +70,17 @@ PointResults settle(std::uint64_t message_cycles, std::uint64_t packet_cycles) {
   other_run.label = "b";
   static std::vector<PreparedAlgorithm> prepared(3);
   prepared[0].run = &auto_run;
-  prepared[0].nic = {NicConfig{}, "software issue (why)", true};
-  prepared[0].nic.nic.flow_control = FlowControl::kMessage;
+  prepared[0].choice = {IssueMode::kSoftware, FlowControl::kMessage, "software issue (why)", true};
   prepared[1].run = &other_run;
   prepared[2].run = &auto_run;
-  prepared[2].nic = prepared[0].nic;
-  prepared[2].nic.nic.flow_control = FlowControl::kPacket;
+  prepared[2].choice = prepared[0].choice;
+  prepared[2].choice.flow_control = FlowControl::kPacket;
   const std::vector<Point> points{{&prepared[0], 4096}, {&prepared[1], 4096}, {&prepared[2], 4096}};
   std::vector<RunResult> results(3);
   const std::uint64_t cycles[3] = {message_cycles, 777, packet_cycles};
   for (int i = 0; i < 3; ++i) {
     results[i].completion_cycles = cycles[i];
-    results[i].nic_choice = prepared[i].nic.chosen;
+    results[i].nic_choice = prepared[i].choice.chosen;
     results[i].schedule = "s" + std::to_string(i);
     results[i].data_verified = true;
     if (cycles[i] == 0) results[i].error = "stalled";
@@ -93,7 +92,7 @@ TEST_CASE("flow control auto keeps the faster of its two trials and says what bo
   const PointResults packet_wins = settle(11013, 9338);
   REQUIRE(packet_wins.results.size() == 2);
   CHECK(packet_wins.results[0].schedule == "s2");  // the kept trial, where the first one was
-  CHECK(packet_wins.points[0].first->nic.nic.flow_control == FlowControl::kPacket);
+  CHECK(packet_wins.points[0].first->choice.flow_control == FlowControl::kPacket);
   CHECK(packet_wins.results[0].completion_cycles == 9338);
   CHECK(packet_wins.results[0].nic_choice ==
         "software issue (why), packet flow control (tried both: 9338 cycles against 11013 with "
@@ -162,9 +161,9 @@ TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
   REQUIRE(prepared.size() == 5);  // auto is prepared for both of its flow-control trials
   CHECK(prepared[0].schedule.num_chunks == 8 * 32);
   CHECK(prepared[1].schedule.num_chunks == 8 * 128);
-  CHECK(prepared[2].nic.nic.flow_control == FlowControl::kMessage);
+  CHECK(prepared[2].choice.flow_control == FlowControl::kMessage);
   CHECK(prepared[2].schedule.num_chunks == 8 * 128);
-  CHECK(prepared[3].nic.nic.flow_control == FlowControl::kPacket);
+  CHECK(prepared[3].choice.flow_control == FlowControl::kPacket);
   CHECK(prepared[3].schedule.num_chunks == 8 * 32);
   CHECK(prepared[4].schedule.num_chunks == 8 * 32);
   // Reduces that wait for a broadcast: the window's, only on the hardware scheduler; there every

@@ -1,0 +1,81 @@
+#pragma once
+// One simulation point's configuration with every choice decided: what a System, its routers and
+// NICs are built from. model/run/resolve.h makes it from a scenario and one of its algorithm
+// entries (the entry's `nic:` overrides applied, every `auto` decided); no field here can say
+// "auto" or "use the default".
+
+#include <cstdint>
+#include <string>
+
+#include "model/collective/cost_model.h"
+#include "model/data/data_store.h"
+#include "model/params/scenario_config.h"
+#include "model/sched/host_scheduler.h"
+
+namespace mt {
+
+/// The NIC's data path: how messages become packets, how they are admitted and received.
+struct NicSettings {
+  FlowControl flow_control = FlowControl::kPacket;  ///< per-packet or per-message admission
+  double reduce_elems_per_cycle = 32;               ///< reduction unit throughput, elements/cycle
+  ReduceGranularity reduction = ReduceGranularity::kPacket;  ///< per packet or whole message
+  PortBinding port_binding = PortBinding::kRoute;  ///< route: a message leaves by its route's port
+  ReceivePort receive_port = ReceivePort::kAny;    ///< ejection port of a message
+  int tx_queue_packets = 0;                        ///< transmit queue per port, packets (0: none)
+  int receive_vcs = 1;        ///< VCs of a receive port (>= 1), sharing its buffer evenly
+  bool step_barrier = false;  ///< steps strictly in order, a new one once every port is free
+  int packet_bytes = 256;     ///< payload bytes per packet
+  int head_flit_bytes = 16;   ///< header bytes of a head packet
+  int flit_bytes = 16;        ///< flit size, bytes
+};
+
+/// The co-designed NIC scheduler of hardware issue.
+struct SchedulerSettings {
+  SchedulerImpl impl = SchedulerImpl::kTlm;  ///< the C++ model or the Verilated RTL
+  bool step_order = true;                    ///< an entry never goes before earlier steps' ones
+  int decision_latency_cycles = 2;           ///< input-to-grant latency, cycles (>= 2)
+  int depth = 32;                            ///< table ring buffer, entries
+  int window = 4;                            ///< issue window per port, entries
+};
+
+/// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).
+struct IssueSettings {
+  IssueMode mode = IssueMode::kSoftware;  ///< who issues
+  HostTiming host;                        ///< software issue: the host's times, cycles
+  SchedulerSettings scheduler;            ///< hardware issue: the scheduler
+};
+
+/// What data a point moves and checks.
+struct DataSettings {
+  Dtype dtype = Dtype::kFp32;  ///< element type of the reduction
+  bool verify = true;          ///< move and sum real data and check every node's result
+  /// Above this buffer size data runs timing-only with sampled chunks still checked, bytes.
+  std::uint64_t max_data_bytes = 64ull << 20;
+};
+
+/// Everything one point runs with besides its topology, schedule and size.
+struct PointConfig {
+  std::string scenario;                     ///< scenario name (results)
+  double clock_ghz = 1.0;                   ///< clock of links, routers and NICs, GHz
+  std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
+  RouterConfig router;
+  NicSettings nic;
+  IssueSettings issue;
+  DataSettings data;
+};
+
+/// The cost model's parameters of a network with `router` and a NIC with `nic` (packet, head
+/// and flit bytes; message flow control: one head per message; port binding): what results'
+/// estimate and bounds and `auto`'s ranking use.
+inline CostParams cost_params_of(const RouterConfig& router, const NicSettings& nic) {
+  CostParams cost;
+  cost.per_hop_cycles = router.pipeline_cycles;
+  cost.packet_bytes = nic.packet_bytes;
+  cost.head_flit_bytes = nic.head_flit_bytes;
+  cost.flit_bytes = nic.flit_bytes;
+  cost.head_per_message = nic.flow_control == FlowControl::kMessage;
+  cost.any_port = nic.port_binding == PortBinding::kAny;
+  return cost;
+}
+
+}  // namespace mt

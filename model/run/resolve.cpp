@@ -1,0 +1,114 @@
+#include "model/run/resolve.h"
+
+#include <optional>
+
+#include "model/params/nic_rules.h"
+
+namespace mt {
+
+std::vector<FlowControl> flow_trials(const NicConfig& nic) {
+  switch (nic.flow_control) {
+    case FlowControlChoice::kAuto:
+      return {FlowControl::kMessage, FlowControl::kPacket};
+    case FlowControlChoice::kMessage:
+      return {FlowControl::kMessage};
+    case FlowControlChoice::kPacket:
+      break;
+  }
+  return {FlowControl::kPacket};
+}
+
+NicChoice choose_nic_mode(const NicConfig& nic, FlowControl trial) {
+  NicChoice choice;
+  choice.flow_trial = nic.flow_control == FlowControlChoice::kAuto;
+  choice.flow_control = choice.flow_trial ? trial : flow_trials(nic).front();
+  if (nic.issue != IssueChoice::kAuto) {
+    choice.issue =
+        nic.issue == IssueChoice::kHardware ? IssueMode::kHardware : IssueMode::kSoftware;
+    return choice;
+  }
+  std::string why;
+  if (nic.scheduler == SchedulerImpl::kRtl) {
+    choice.issue = IssueMode::kHardware;
+    why = "nic.scheduler rtl";
+  } else {
+    const bool slow_host = nic.software_issue_cycles > nic.decision_latency_cycles;
+    choice.issue = slow_host ? IssueMode::kHardware : IssueMode::kSoftware;
+    why = "host " + std::to_string(nic.software_issue_cycles) + " cycles per message " +
+          (slow_host ? "> " : "<= ") + "scheduler " + std::to_string(nic.decision_latency_cycles);
+  }
+  choice.chosen = std::string(to_string(choice.issue)) + " issue (" + why + ")";
+  return choice;
+}
+
+std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
+                            std::uint64_t other_cycles) {
+  const bool message = kept == FlowControl::kMessage;
+  return std::string(to_string(kept)) +
+         " flow control (tried both: " + std::to_string(kept_cycles) + " cycles against " +
+         std::to_string(other_cycles) + " with " + (message ? "packet" : "message") + ")";
+}
+
+NicSettings nic_settings(const NicConfig& nic, const RouterConfig& router, FlowControl flow) {
+  NicSettings s;
+  s.flow_control = flow;
+  s.reduce_elems_per_cycle = nic.reduce_elems_per_cycle;
+  s.reduction = nic.reduction;
+  s.port_binding = nic.port_binding;
+  s.receive_port = nic.receive_port;
+  s.tx_queue_packets = nic.tx_queue_packets;
+  s.receive_vcs = nic.receive_vcs > 0 ? nic.receive_vcs : router.vcs;
+  s.step_barrier = nic.step_barrier;
+  s.packet_bytes = nic.packet_bytes;
+  s.head_flit_bytes = nic.head_flit_bytes;
+  s.flit_bytes = nic.flit_bytes;
+  return s;
+}
+
+PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const NicChoice& choice,
+                    const Schedule& schedule, const Topology& topology) {
+  // The loader refuses these at the file's key; a caller that builds the config itself meets
+  // them here.
+  if (const std::optional<NicRuleViolation> v = nic_rule_violation(nic, scenario.router, topology))
+    throw SimulationConfigError(v->key + ": " + v->message);
+  PointConfig point;
+  point.scenario = scenario.name;
+  point.clock_ghz = scenario.clock_ghz;
+  point.watchdog_cycles = scenario.watchdog_cycles;
+  point.router = scenario.router;
+  point.nic = nic_settings(nic, scenario.router, choice.flow_control);
+  point.issue.mode = choice.issue;
+  point.issue.host.message_cycles = static_cast<std::uint64_t>(nic.software_issue_cycles);
+  SchedulerSettings& scheduler = point.issue.scheduler;
+  scheduler.impl = nic.scheduler;
+  // Step order where steps are link-disjoint, and always under the step barrier (which starts
+  // steps strictly in order: it could not take a later step's grant).
+  scheduler.step_order = nic.step_order == StepOrderChoice::kOn ||
+                         (nic.step_order == StepOrderChoice::kAuto &&
+                          (nic.step_barrier || steps_share_no_link(schedule, topology)));
+  scheduler.decision_latency_cycles = nic.decision_latency_cycles;
+  scheduler.depth = nic.scheduler_depth;
+  scheduler.window = nic.scheduler_window;
+  point.data.dtype = scenario.collective.dtype;
+  point.data.verify = scenario.collective.verify_data;
+  point.data.max_data_bytes = scenario.collective.max_data_bytes;
+  return point;
+}
+
+PointConfig resolve(const ScenarioConfig& scenario, const Schedule& schedule,
+                    const Topology& topology) {
+  if (scenario.nic.issue == IssueChoice::kAuto ||
+      scenario.nic.flow_control == FlowControlChoice::kAuto)
+    throw SimulationConfigError(
+        "nic.issue and nic.flow_control auto are decided per point by the run layer "
+        "(model/run/resolve.h, prepare.h); a point needs decided modes");
+  const NicChoice choice = choose_nic_mode(scenario.nic, flow_trials(scenario.nic).front());
+  return resolve(scenario, scenario.nic, choice, schedule, topology);
+}
+
+RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,
+                   const Schedule& schedule, std::uint64_t bytes, const SchedulerFactory& factory) {
+  return simulate(resolve(scenario, schedule, topology), topology, schedule, bytes, factory);
+}
+
+}  // namespace mt
