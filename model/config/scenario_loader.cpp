@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "model/collective/byte_size.h"
+#include "model/config/scenario_keys.h"
 #include "model/config/scenario_overrides.h"
-#include "model/config/scenario_sections.h"
 #include "model/config/yaml_reader.h"
 #include "model/data/packet_sizes.h"
 #include "model/params/nic_rules.h"
@@ -100,47 +100,21 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
     r.fail(root, "",
            "the scenario is empty; expected a mapping with at least topology and collective");
   check_file_kind(r, root, FileKind::kScenario);
-  YAML::Node topology_node;
-  bool has_topology = false;
-  std::vector<std::pair<YAML::Node, std::string>> nic_overrides;  // per algorithm entry
-  r.each_key(root, "",
-             {"name", "description", "clock_ghz", "watchdog_cycles", "topology", "router", "nic",
-              "collective", "output"},
-             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-               if (key == "name") s.name = r.text(v, p);
-               if (key == "description") s.description = r.text(v, p);
-               if (key == "clock_ghz")
-                 s.clock_ghz = r.real(v, p, kMinClockGhz, kMaxClockGhz, false);
-               if (key == "watchdog_cycles")
-                 s.watchdog_cycles = static_cast<std::uint64_t>(r.integer(v, p, 100, 1ll << 50));
-               if (key == "topology") {
-                 topology_node = v;
-                 has_topology = true;
-                 read_topology(r, v, p, s.topology);
-               }
-               if (key == "router") read_router(r, v, p, s.router);
-               if (key == "nic") read_nic(r, v, p, s.nic, &s.topology);
-               if (key == "collective") read_collective(r, v, p, s.collective, nic_overrides);
-               if (key == "output")
-                 r.each_key(v, p, {"json", "csv"},
-                            [&](const std::string& k, const YAML::Node& o, const std::string& op) {
-                              const std::string path = r.text(o, op);
-                              if (path.empty())
-                                r.fail(o, op, "empty path (leave the key out to write no file)");
-                              // Beside the scenario file, as every path it names.
-                              (k == "json" ? s.output.json : s.output.csv) =
-                                  beside(r.source(), path);
-                            });
-             });
+  ScenarioDraft draft;
+  draft.scenario = std::move(s);  // (its source file)
+  read_section(r, root, "", scenario_keys(), draft);
+  s = std::move(draft.scenario);
+  const YAML::Node& topology_node = draft.topology_node;
+  CollectiveSection& collective = draft.collective;
+  const bool has_topology = draft.has_topology;
   if (!has_topology) r.fail(root, "topology", "missing: every scenario needs a topology");
+  s.collective = std::move(collective.config);
   // Every algorithm entry runs with the scenario's nic, plus its own `nic:` overrides.
   for (std::size_t i = 0; i < s.collective.algorithms.size(); ++i) {
     AlgorithmRun& a = s.collective.algorithms[i];
     a.nic = s.nic;
-    if (i < nic_overrides.size() && nic_overrides[i].first.IsDefined() &&
-        !nic_overrides[i].first.IsNull()) {
-      read_nic(r, nic_overrides[i].first, nic_overrides[i].second, a.nic, nullptr);
-    }
+    const EntryOverrides& o = collective.overrides[i];
+    if (o.nic.IsDefined() && !o.nic.IsNull()) read_nic(r, o.nic, o.nic_path, a.nic, true);
   }
   if (s.collective.algorithms.empty())
     r.fail_at(root, "collective.algorithms", "missing: list at least one algorithm");

@@ -156,6 +156,9 @@ struct EnumNames<ReceivePort> {
 
 /// Network interface of every endpoint.
 struct NicConfig {
+  /// NIC ports per node (the scenario's `nic.ports`; an algorithm entry's `ports` is its own):
+  /// 0 = one per network link on direct topologies, 1 on switched ones.
+  int ports = 0;
   SchedulerImpl scheduler = SchedulerImpl::kTlm;  ///< golden C++ model or Verilated RTL
   FlowControlChoice flow_control = FlowControlChoice::kPacket;  ///< per packet / message / auto
   IssueChoice issue = IssueChoice::kSoftware;  ///< host (software), NIC scheduler (hardware), auto

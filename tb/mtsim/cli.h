@@ -56,5 +56,7 @@ int train_command(const std::vector<std::string>& args);
 int import_command(const std::vector<std::string>& args);
 /// `mtsim verify`: verify a schedule JSON file written by anyone.
 int verify_command(const std::vector<std::string>& args);
+/// `mtsim keys`: every scenario key with its type, default, unit and meaning.
+int keys_command(const std::vector<std::string>& args);
 
 }  // namespace mt::cli

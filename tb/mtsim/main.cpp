@@ -31,6 +31,7 @@ commands:
                         (.xml: MSCCL algorithm XML, with --topology)
   import msccl IN.xml -o OUT.json
                         an MSCCL all-reduce algorithm as a verified mtsim schedule file
+  keys                  every scenario key: type and range, default, unit, meaning
 
 Units: sizes are bytes per node (suffixes B, KiB, MiB, GiB, TiB, or KB, MB, GB, TB in powers of
 1000); times are cycles of the network clock
@@ -61,8 +62,9 @@ int sc_main(int argc, char* argv[]) {
     if (command == "sweep") return sweep_command(args);
     if (command == "train") return train_command(args);
     if (command == "import") return import_command(args);
+    if (command == "keys") return keys_command(args);
     std::cerr << "mtsim: unknown command \"" << command
-              << "\"; expected run, sweep, train, schedule, verify or import"
+              << "\"; expected run, sweep, train, schedule, verify, import or keys"
               << " (mtsim --help)\n";
     return kExitBadInput;
   } catch (...) {
