@@ -6,18 +6,6 @@
 
 namespace mt {
 
-const char* to_string(DataMode mode) {
-  switch (mode) {
-    case DataMode::kFull:
-      return "full";
-    case DataMode::kSampled:
-      return "sampled";
-    case DataMode::kOff:
-      return "off";
-  }
-  return "off";
-}
-
 namespace {
 
 // out[j] = (term[j] + node_term) % modulus (both terms below the modulus; min() picks the

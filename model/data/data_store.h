@@ -29,8 +29,10 @@ enum class DataMode {
   kOff,      ///< none: timing only
 };
 
-/// "full", "sampled" or "off".
-const char* to_string(DataMode mode);
+template <>
+struct EnumNames<DataMode> {
+  static constexpr std::array<const char*, 3> kNames{"full", "sampled", "off"};
+};
 
 /// Element type of the all-reduce (`collective.dtype`).
 enum class Dtype { kFp32, kInt32 };

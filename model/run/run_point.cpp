@@ -12,10 +12,11 @@ namespace {
 
 // The NIC a point ran on, as its result names it (RunResult::nic_issue and the next two).
 void describe_nic(const PointConfig& config, RunResult& r) {
-  r.nic_issue = to_string(config.issue.mode);
-  r.nic_flow_control = to_string(config.nic.flow_control);
-  r.nic_scheduler =
-      config.issue.mode == IssueMode::kHardware ? to_string(config.issue.scheduler.impl) : "host";
+  r.nic_issue = config.issue.mode;
+  r.nic_flow_control = config.nic.flow_control;
+  r.nic_scheduler = config.issue.mode == IssueMode::kSoftware            ? Issuer::kHost
+                    : config.issue.scheduler.impl == SchedulerImpl::kRtl ? Issuer::kRtl
+                                                                         : Issuer::kTlm;
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ nlohmann::json to_json(const WorkloadConfig& workload, const ScenarioConfig& sce
     const auto& t = row.timeline;
     j["algorithm"] = row.runs.algorithm;
     j["schedule"] = row.runs.schedule;
-    j["data_mode"] = row.runs.data_mode;
+    j["data_mode"] = to_string(row.runs.data_mode);
     j["messages"] = row.runs.messages;
     j["iteration_cycles"] = t.iteration_cycles;
     j["forward_cycles"] = t.forward_cycles;

@@ -65,7 +65,7 @@ TrainRuns run_train_serialised(const ScenarioConfig& scenario,
     for (const auto& [bytes, r] : by_size[run.label]) {
       runs.messages += r->messages;
       runs.wall_seconds += r->wall_seconds;
-      if (runs.data_mode.empty() || r->data_mode != "full") runs.data_mode = r->data_mode;
+      if (r->data_mode != DataMode::kFull) runs.data_mode = r->data_mode;
     }
     runs.schedule = schedules.size() == 1 ? *schedules.begin() : "merged";
     out.runs.push_back(runs);

@@ -23,9 +23,9 @@ struct BucketRuns {
   std::string schedule;                       ///< schedule(s) run, e.g. "ring" or "merged"
   std::vector<std::string> bucket_schedules;  ///< per bucket: the schedule built for it
   std::vector<std::uint64_t> cycles;          ///< per bucket: end cycle (concurrent) or duration
-  std::string data_mode;       ///< data check of the run(s): "full", "sampled" or "off"
-  std::uint64_t messages = 0;  ///< schedule messages simulated (all runs), count
-  double wall_seconds = 0;     ///< host time simulating, seconds
+  DataMode data_mode = DataMode::kFull;       ///< data check of the run(s): the weakest of them
+  std::uint64_t messages = 0;                 ///< schedule messages simulated (all runs), count
+  double wall_seconds = 0;                    ///< host time simulating, seconds
 };
 
 /// The outcome of a training iteration's simulations.

@@ -68,9 +68,10 @@ constexpr CsvColumn kCsvColumns[] = {
     {"topology", [](const RunResult& r) { return csv_field(r.topology); }},
     {"algorithm", [](const RunResult& r) { return csv_field(r.algorithm); }},
     {"schedule", [](const RunResult& r) { return csv_field(r.schedule); }},
-    {"nic_issue", [](const RunResult& r) { return r.nic_issue; }},
-    {"nic_flow_control", [](const RunResult& r) { return r.nic_flow_control; }},
-    {"nic_scheduler", [](const RunResult& r) { return r.nic_scheduler; }},
+    {"nic_issue", [](const RunResult& r) { return std::string(to_string(r.nic_issue)); }},
+    {"nic_flow_control",
+     [](const RunResult& r) { return std::string(to_string(r.nic_flow_control)); }},
+    {"nic_scheduler", [](const RunResult& r) { return std::string(to_string(r.nic_scheduler)); }},
     {"nodes", [](const RunResult& r) { return text(r.nodes); }},
     {"ports", [](const RunResult& r) { return text(r.ports); }},
     {"bytes", [](const RunResult& r) { return text(r.bytes); }},
@@ -85,7 +86,7 @@ constexpr CsvColumn kCsvColumns[] = {
     {"messages", [](const RunResult& r) { return text(r.messages); }},
     {"packets", [](const RunResult& r) { return text(r.packets); }},
     {"data_verified", [](const RunResult& r) { return text(r.data_verified); }},
-    {"data_mode", [](const RunResult& r) { return r.data_mode; }},
+    {"data_mode", [](const RunResult& r) { return std::string(to_string(r.data_mode)); }},
     {"error", [](const RunResult& r) { return csv_field(r.error); }},
     {"internal_error", [](const RunResult& r) { return text(r.internal_error); }},
     {"wall_seconds", [](const RunResult& r) { return fixed(r.wall_seconds, 3); }},
@@ -128,9 +129,9 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"algorithm", r.algorithm},
                       {"schedule", r.schedule},
                       {"nic_choice", r.nic_choice},
-                      {"nic_issue", r.nic_issue},
-                      {"nic_flow_control", r.nic_flow_control},
-                      {"nic_scheduler", r.nic_scheduler},
+                      {"nic_issue", to_string(r.nic_issue)},
+                      {"nic_flow_control", to_string(r.nic_flow_control)},
+                      {"nic_scheduler", to_string(r.nic_scheduler)},
                       {"nodes", r.nodes},
                       {"ports", r.ports},
                       {"bytes", r.bytes},
@@ -149,7 +150,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"table_counters", r.table_counters},
                       {"table_entries", r.table_entries},
                       {"data_verified", r.data_verified},
-                      {"data_mode", r.data_mode},
+                      {"data_mode", to_string(r.data_mode)},
                       {"error", r.error},
                       {"internal_error", r.internal_error},
                       {"wall_seconds", r.wall_seconds},
@@ -162,6 +163,20 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
   return j;
 }
 
+namespace {
+
+// The enum value a results field names ("nic_issue": "hardware"); ResultsError naming the field
+// and the names it takes otherwise.
+template <typename E>
+E enum_field(const nlohmann::json& j, const char* key) {
+  const std::string name = j.at(key).get<std::string>();
+  if (const std::optional<E> value = parse_enum<E>(name)) return *value;
+  throw ResultsError(std::string("results JSON: ") + key + ": \"" + name +
+                     "\" is not one of: " + enum_names_joined<E>());
+}
+
+}  // namespace
+
 RunResult run_result_from_json(const nlohmann::json& j) {
   RunResult r;
   r.scenario = j.at("scenario").get<std::string>();
@@ -169,9 +184,9 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.algorithm = j.at("algorithm").get<std::string>();
   r.schedule = j.value("schedule", r.algorithm);
   r.nic_choice = j.value("nic_choice", std::string());
-  r.nic_issue = j.value("nic_issue", std::string());
-  r.nic_flow_control = j.value("nic_flow_control", std::string());
-  r.nic_scheduler = j.value("nic_scheduler", std::string());
+  r.nic_issue = enum_field<IssueMode>(j, "nic_issue");
+  r.nic_flow_control = enum_field<FlowControl>(j, "nic_flow_control");
+  r.nic_scheduler = enum_field<Issuer>(j, "nic_scheduler");
   r.nodes = j.at("nodes").get<int>();
   r.ports = j.at("ports").get<int>();
   r.bytes = j.at("bytes").get<std::uint64_t>();
@@ -190,7 +205,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.table_counters = j.value("table_counters", 0);
   r.table_entries = j.value("table_entries", 0);
   r.data_verified = j.at("data_verified").get<bool>();
-  r.data_mode = j.at("data_mode").get<std::string>();
+  r.data_mode = enum_field<DataMode>(j, "data_mode");
   r.error = j.at("error").get<std::string>();
   r.internal_error = j.value("internal_error", false);
   r.wall_seconds = j.at("wall_seconds").get<double>();
@@ -271,10 +286,11 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
         ref == reference_ns.end() || r.completion_ns <= 0
             ? "-"
             : fixed(ref->second / r.completion_ns, 3) + "x";  // 0.996x, not 1.00x
-    const std::string data = !r.error.empty()       ? "FAILED"
-                             : r.data_mode == "off" ? "timing"
-                             : r.data_verified      ? (r.data_mode == "sampled" ? "sampled" : "ok")
-                                                    : "WRONG";
+    const std::string data = !r.error.empty()                ? "FAILED"
+                             : r.data_mode == DataMode::kOff ? "timing"
+                             : r.data_verified
+                                 ? (r.data_mode == DataMode::kSampled ? "sampled" : "ok")
+                                 : "WRONG";
     right(13, r.completion_cycles);
     right(12, fixed(r.completion_ns / 1000, 3));
     right(13, fixed(r.bound_cycles, r.bound_cycles < 10 ? 2 : 0));  // 4 B: 0.12, not 0
@@ -323,7 +339,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
   std::vector<std::string> rtl_labels;
   for (const auto& r : runs) {
-    if (r.nic_scheduler == "rtl" &&
+    if (r.nic_scheduler == Issuer::kRtl &&
         std::find(rtl_labels.begin(), rtl_labels.end(), r.algorithm) == rtl_labels.end())
       rtl_labels.push_back(r.algorithm);
   }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/core/error.h"
 #include "model/core/text_file.h"  // write_text_atomically
 #include "model/sim/run_result.h"
 
@@ -13,6 +14,12 @@ namespace mt {
 /// One run as JSON (all RunResult fields; per-link and per-node arrays included).
 /// With `with_messages`, also the per-message issue and arrival cycles (large: used for traces).
 nlohmann::json to_json(const RunResult& run, bool with_messages = false);
+/// A results JSON document that does not describe runs (an unknown name in an enum field).
+class ResultsError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// Inverse of to_json (used to pass results from a run's process back to the CLI).
 RunResult run_result_from_json(const nlohmann::json& j);
 

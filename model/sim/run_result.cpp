@@ -7,7 +7,7 @@
 namespace mt {
 
 bool run_failed(const RunResult& run) {
-  return !run.error.empty() || (!run.data_verified && run.data_mode != "off");
+  return !run.error.empty() || (!run.data_verified && run.data_mode != DataMode::kOff);
 }
 
 std::vector<std::uint64_t> last_arrival_cycles(const RunResult& run,

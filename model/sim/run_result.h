@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "model/data/data_store.h"
+#include "model/params/scenario_config.h"
+
 namespace mt {
 
 /// Traffic on one directed link during a run.
@@ -14,6 +17,17 @@ struct LinkStat {
   int dst = 0;              ///< vertex the link enters
   std::uint64_t bytes = 0;  ///< bytes serialised (payload + headers)
   double utilization = 0;   ///< busy cycles / completion cycles, 0..1
+};
+
+/// Who issued a point's messages (`nic_scheduler` in results).
+enum class Issuer {
+  kHost,  ///< "host": software issue
+  kTlm,   ///< "tlm": hardware issue by the C++ scheduler model
+  kRtl,   ///< "rtl": hardware issue by the Verilated nic_sched
+};
+template <>
+struct EnumNames<Issuer> {
+  static constexpr std::array<const char*, 3> kNames{"host", "tlm", "rtl"};
 };
 
 /// One scenario point. Cycles are cycles of the clock named by clock_ghz.
@@ -26,12 +40,12 @@ struct RunResult {
   /// "software issue (host 0 cycles per message <= scheduler 2), message flow control (tried
   /// both: 2233 cycles against 2301 with packet)"; empty when not auto.
   std::string nic_choice;
-  /// The NIC the point ran on (the entry's, auto modes resolved): "software" or "hardware" issue,
-  /// "packet" or "message" flow control, and who issued under hardware issue: "tlm" (the C++
-  /// scheduler model) or "rtl" (the Verilated nic_sched); "host" under software issue.
-  std::string nic_issue;
-  std::string nic_flow_control;
-  std::string nic_scheduler;
+  /// The NIC the point ran on (the entry's, auto modes decided): software or hardware issue,
+  /// packet or message flow control, and who issued (the host, the C++ scheduler model or the
+  /// Verilated nic_sched).
+  IssueMode nic_issue = IssueMode::kSoftware;
+  FlowControl nic_flow_control = FlowControl::kPacket;
+  Issuer nic_scheduler = Issuer::kHost;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes
@@ -56,9 +70,9 @@ struct RunResult {
   /// and table entries, to compare with an RTL build's Counters (rtl/README.md); 0 otherwise.
   int table_counters = 0;
   int table_entries = 0;
-  bool data_verified = false;  ///< every node's final buffer equals the exact reduction
-  std::string data_mode;       ///< "full", "sampled" (timing-only with sampled chunks) or "off"
-  std::string error;           ///< non-empty when the run failed (data mismatch, stall)
+  bool data_verified = false;            ///< every node's final buffer equals the exact reduction
+  DataMode data_mode = DataMode::kFull;  ///< full, sampled (timing-only, sampled chunks) or off
+  std::string error;                     ///< non-empty when the run failed (data mismatch, stall)
   /// The failure is a bug in mtsim, not in the input (an exception that is no mt::Error, a point
   /// process that died by a signal or returned no result): mtsim run then exits 3, not 1.
   bool internal_error = false;

@@ -120,7 +120,7 @@ RunResult System::Impl::run() {
   result.clock_ghz = config.clock_ghz;
   result.steps = schedule.num_steps;
   result.messages = schedule.ops.size();
-  result.data_mode = to_string(data->mode());
+  result.data_mode = data->mode();
   std::uint64_t completion = 0;
   for (const auto& nic : nics) {
     result.node_finish_cycles.push_back(nic->finish_cycle());

@@ -68,7 +68,7 @@ void print_table(const std::vector<TrainRow>& rows, double clock_ghz) {
          std::to_string(t.exposed_comm_cycles),
          fixed(100.0 * static_cast<double>(t.exposed_comm_cycles) / iteration, 1),
          ring == nullptr ? "-" : fixed(100.0 * (ring_cycles - iteration) / ring_cycles, 1),
-         row.runs.data_mode});
+         to_string(row.runs.data_mode)});
   }
   for (const auto& cells : table)
     for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());

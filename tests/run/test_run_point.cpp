@@ -39,7 +39,7 @@ TEST_CASE("a point run returns the completion cycles mtsim run prints", "[run]")
   INFO(r.error);
   REQUIRE_FALSE(run_failed(r));
   CHECK(r.algorithm == "ring");
-  CHECK(r.data_mode == "full");
+  CHECK(r.data_mode == DataMode::kFull);
   // 8 chunks of 4 packets: per step (4 - 1) x 17 + 2 pipelines + 50 wire + 17, plus the
   // reduction of the last packet (2 cycles) in the 7 reduce-scatter steps.
   const std::uint64_t step = 3 * 17 + 2 + 50 + 17;

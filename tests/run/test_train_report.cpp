@@ -30,7 +30,7 @@ TEST_CASE("a concurrent training row overlaps each bucket's all-reduce with back
   runs.algorithm = "ring";
   runs.schedule = "ring";
   runs.bucket_schedules = {"ring", "ring"};
-  runs.data_mode = "full";
+  runs.data_mode = DataMode::kFull;
   runs.cycles = {2200 + 100, 4200 + 50};  // end cycles in the shared run
   const std::vector<TrainRow> rows = train_rows(workload, buckets, {runs}, false);
   REQUIRE(rows.size() == 1);

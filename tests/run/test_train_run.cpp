@@ -37,7 +37,7 @@ TEST_CASE("serialised training runs each distinct bucket size once per algorithm
       r.bytes = bytes;
       r.completion_cycles = bytes + (p->run->label == "ring" ? 0 : 7);
       r.data_verified = true;
-      r.data_mode = "full";
+      r.data_mode = DataMode::kFull;
       r.messages = 10;
       results.push_back(r);
     }
@@ -62,7 +62,7 @@ TEST_CASE("a failed simulation of a training run is returned, not printed", "[ru
       RunResult r;
       r.algorithm = p->run->label;
       r.bytes = bytes;
-      r.data_mode = "full";
+      r.data_mode = DataMode::kFull;
       r.data_verified = p->run->label == "ring";
       r.message_arrival_cycles.assign(p->schedule.ops.size(), 5);
       results.push_back(r);

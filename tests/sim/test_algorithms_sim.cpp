@@ -59,7 +59,7 @@ void run_algorithm(const std::string& algorithm, const std::string& spec) {
   INFO(algorithm << " on " << spec << ": " << r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
-  CHECK(r.data_mode == "full");
+  CHECK(r.data_mode == DataMode::kFull);
   CHECK(r.messages == schedule.ops.size());
   // Exact packet count: every message is its chunk split into packet_bytes packets.
   const std::uint64_t elements = bytes / 4;

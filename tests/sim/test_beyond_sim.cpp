@@ -25,7 +25,7 @@ TEST_CASE("tree_packing reaches 0.90 of the aggregate bound on a 4x4 mesh at 16 
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
-  CHECK(r.data_mode == "sampled");
+  CHECK(r.data_mode == mt::DataMode::kSampled);
   // Aggregate bound: 2(N-1) x 16 MiB over 48 directed links of 16 B/cycle = 655360 cycles. The
   // packet heads alone cap efficiency at 256/272 = 0.941; the pipeline's fill and drain cost the
   // rest (0.936 measured), the best schedule before it reached 0.649.

@@ -80,7 +80,7 @@ TEST_CASE("hardware issue with message flow control reproduces the verified all-
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
-  CHECK(r.data_mode == "full");
+  CHECK(r.data_mode == DataMode::kFull);
   CHECK(r.messages == 16 * 15 * 2);  // 16 trees of 15 edges, reduce then broadcast
 }
 

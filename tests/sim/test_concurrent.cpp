@@ -92,7 +92,7 @@ std::pair<std::uint64_t, std::uint64_t> two_rings(std::uint64_t release) {
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
-  CHECK(r.data_mode == "full");
+  CHECK(r.data_mode == DataMode::kFull);
   const std::vector<std::uint64_t> ends = last_arrival_cycles(r, merged.op_begin);
   REQUIRE(ends.size() == 2);
   CHECK_THROWS_AS(last_arrival_cycles(r, {0, static_cast<int>(r.messages) + 1}), std::out_of_range);

@@ -20,7 +20,7 @@ mt::RunResult row(const std::string& algorithm, const std::string& schedule) {
   r.completion_cycles = 1000;
   r.completion_ns = 1000;
   r.data_verified = true;
-  r.data_mode = "full";
+  r.data_mode = mt::DataMode::kFull;
   return r;
 }
 
@@ -48,9 +48,9 @@ TEST_CASE("the table's legend explains the lines it printed and no others", "[re
 
 TEST_CASE("the table says which rows co-simulated the RTL scheduler", "[results]") {
   mt::RunResult rtl = row("multitree-hw", "multitree");
-  rtl.nic_scheduler = "rtl";
+  rtl.nic_scheduler = mt::Issuer::kRtl;
   mt::RunResult tlm = row("ring", "ring");
-  tlm.nic_scheduler = "tlm";
+  tlm.nic_scheduler = mt::Issuer::kTlm;
   const std::string text = mt::format_results_table({tlm, rtl, rtl});
   CHECK_THAT(text, Catch::Contains("\nhardware issue by the Verilated RTL scheduler "
                                    "(rtl/nic_sched.sv) in every NIC of: multitree-hw\n") &&

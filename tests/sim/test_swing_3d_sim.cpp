@@ -32,7 +32,7 @@ mt::RunResult run(const std::string& algorithm, const std::string& spec, std::ui
   INFO(algorithm << " on " << spec << ": " << r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
-  CHECK(r.data_mode == "full");
+  CHECK(r.data_mode == mt::DataMode::kFull);
   CHECK(r.messages == schedule.ops.size());
   CHECK(static_cast<double>(r.completion_cycles) >=
         std::max(r.bound_cycles, r.latency_bound_cycles));

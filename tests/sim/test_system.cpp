@@ -40,7 +40,7 @@ TEST_CASE("ring all-reduce on an 8-node ring: exact time and data", "[sim][ring]
   INFO(r.error);
   REQUIRE(r.error.empty());
   CHECK(r.data_verified);
-  CHECK(r.data_mode == "full");
+  CHECK(r.data_mode == DataMode::kFull);
   const std::uint64_t step = 3 * 17 + 2 + 50 + 17;
   CHECK(r.completion_cycles == 7 * (step + 2) + 7 * step);
   CHECK(r.messages == 8 * 14);
@@ -130,7 +130,7 @@ TEST_CASE("sampled data mode above max_data_bytes", "[sim][data]") {
   const RunResult r = simulate(s, topology, test::ring_allreduce(test::identity_order(4)), 1 << 16);
   INFO(r.error);
   CHECK(r.error.empty());
-  CHECK(r.data_mode == "sampled");
+  CHECK(r.data_mode == DataMode::kSampled);
   CHECK(r.data_verified);
 }
 
@@ -143,7 +143,7 @@ TEST_CASE("verify_data off runs timing only", "[sim][data]") {
   schedule.ops.pop_back();  // would be a mismatch, but nothing is checked
   const RunResult r = simulate(s, topology, schedule, 1 << 12);
   CHECK(r.error.empty());
-  CHECK(r.data_mode == "off");
+  CHECK(r.data_mode == DataMode::kOff);
   CHECK_FALSE(r.data_verified);
 }
 
