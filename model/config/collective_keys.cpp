@@ -80,6 +80,16 @@ const KeyTable<EntryDraft>& entry_keys() {
           },
           "`nic`"),
       custom_key<E>(
+          "host", "mapping", "",
+          "host overrides for this algorithm only (software issue): any `host` key, applied over "
+          "the scenario's `host`, e.g. `{name: multitree, label: multitree-gpu, nic: {issue: "
+          "software}, host: {preset: gpu_initiated}}`",
+          [](Reader, const Node& v, const std::string& p, E& e) {
+            e.overrides.host = v;  // applied over the scenario's host once the file is read
+            e.overrides.host_path = p;
+          },
+          "`host`"),
+      custom_key<E>(
           "path", "path", "",
           "schedule file of a `{name: file}` entry: `.json` (mtsim schedule, "
           "[SCHEDULE_FORMAT.md](../model/collective/SCHEDULE_FORMAT.md)) or `.xml` (MSCCL "

@@ -12,10 +12,12 @@
 namespace mt {
 
 /// What an algorithm entry overrides of the scenario's sections, applied once the whole file is
-/// read: its `nic:` mapping (undefined when it has none) and that key's path.
+/// read: its `nic:` mapping (undefined when it has none) and that key's path, and its `host:`.
 struct EntryOverrides {
   YAML::Node nic;
   std::string nic_path;
+  YAML::Node host;  ///< its `host:` mapping (undefined when it has none)
+  std::string host_path;
 };
 
 /// `collective:` as it is read: the config, and per algorithm entry its overrides.

@@ -53,19 +53,30 @@ using KeyTable = std::vector<KeySpec<S>>;
 template <class S>
 void read_section(const YamlReader& r, const YAML::Node& node, const std::string& path,
                   const KeyTable<S>& table, S& section, const std::vector<std::string>& skip = {}) {
-  std::vector<std::string> names;
+  std::vector<std::string> names;  // the keys accepted here (a moved key is not listed)
   for (const KeySpec<S>& k : table) {
-    bool skipped = false;
+    bool skipped = !k.moved_to.empty();
     for (const std::string& s : skip) skipped = skipped || s == k.name;
     if (!skipped) names.push_back(k.name);
+  }
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) continue;  // (each_key refuses it)
+      for (const KeySpec<S>& k : table) {
+        if (k.name == entry.first.Scalar() && !k.moved_to.empty()) {
+          r.fail(entry.first, path.empty() ? k.name : path + "." + k.name,
+                 "this key was replaced: " + k.moved_to);
+        }
+      }
+    }
   }
   r.each_key(node, path, names,
              [&](const std::string& key, const YAML::Node& v, const std::string& p) {
                for (const KeySpec<S>& k : table) {
-                 if (k.name != key) continue;
-                 if (!k.moved_to.empty()) r.fail(v, p, "this key was replaced: " + k.moved_to);
-                 k.read(r, v, p, section);
-                 return;
+                 if (k.name == key && k.moved_to.empty()) {
+                   k.read(r, v, p, section);
+                   return;
+                 }
                }
              });
 }

@@ -223,8 +223,11 @@ const KeyTable<NicConfig>& nic_keys() {
       integer_key("head_flit_bytes", &N::head_flit_bytes, 0, 4096, "bytes",
                   "header bytes added to every head packet"),
       integer_key("flit_bytes", &N::flit_bytes, 1, 4096, "bytes", "flit size; buffers count flits"),
-      integer_key("software_issue_cycles", &N::software_issue_cycles, 0, 1000000, "cycles",
-                  "host overhead per operation in software issue mode, cycles"),
+      moved_key<N>("software_issue_cycles",
+                   "the host of software issue is the `host:` section (docs/host.md): "
+                   "host.message_cycles is the host's time per message, and host.preset: free "
+                   "with it alone is the nearest to the old meaning (the old key delayed a port "
+                   "after it freed; a host now posts messages ahead of the ports)"),
       step_order_key(),
       integer_key("decision_latency_cycles", &N::decision_latency_cycles, 2, 1000, "cycles",
                   "hardware issue: cycles between an arrival (or a port becoming free) and the "

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "model/config/host_keys.h"
 #include "model/params/time_limits.h"
 
 namespace mt {
@@ -109,6 +110,12 @@ const KeyTable<ScenarioDraft>& scenario_keys() {
                     read_nic(r, v, p, d.scenario.nic, false);
                     d.scenario.topology.ports_per_node = d.scenario.nic.ports;
                   }),
+      section_key("host", "mapping",
+                  "the host of software issue (`nic.issue: software`): how late it learns of an "
+                  "arrival and what posting a message costs it (docs/host.md)",
+                  [](Reader r, const Node& v, const std::string& p, D& d) {
+                    read_host(r, v, p, d.scenario.host);
+                  }),
       section_key(
           "collective", "mapping", "what to all-reduce",
           [](Reader r, const Node& v, const std::string& p, D& d) {
@@ -137,6 +144,8 @@ std::vector<KeyDoc> scenario_key_docs() {
       append_section(docs, top, router_keys());
     } else if (top.path == "nic") {
       append_section(docs, top, nic_keys());
+    } else if (top.path == "host") {
+      append_section(docs, top, host_keys());
     } else if (top.path == "collective") {
       docs.push_back(top);
       for (const KeyDoc& row : key_docs(collective_keys(), "collective.")) {

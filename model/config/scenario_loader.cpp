@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/collective/byte_size.h"
+#include "model/config/host_keys.h"
 #include "model/config/scenario_keys.h"
 #include "model/config/scenario_overrides.h"
 #include "model/config/yaml_reader.h"
@@ -113,8 +114,10 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
   for (std::size_t i = 0; i < s.collective.algorithms.size(); ++i) {
     AlgorithmRun& a = s.collective.algorithms[i];
     a.nic = s.nic;
+    a.host = s.host;
     const EntryOverrides& o = collective.overrides[i];
     if (o.nic.IsDefined() && !o.nic.IsNull()) read_nic(r, o.nic, o.nic_path, a.nic, true);
+    if (o.host.IsDefined() && !o.host.IsNull()) read_host(r, o.host, o.host_path, a.host);
   }
   if (s.collective.algorithms.empty())
     r.fail_at(root, "collective.algorithms", "missing: list at least one algorithm");

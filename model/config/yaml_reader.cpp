@@ -387,7 +387,7 @@ void check_file_kind(const YamlReader& r, const YAML::Node& root, FileKind expec
       {FileKind::kScenario,
        "a scenario",
        "mtsim run FILE",
-       {"topology", "collective", "router", "nic", "clock_ghz", "output"}},
+       {"topology", "collective", "router", "nic", "host", "clock_ghz", "output"}},
       {FileKind::kSweep,
        "a sweep file",
        "mtsim sweep FILE",

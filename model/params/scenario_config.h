@@ -11,6 +11,7 @@
 #include "model/core/enum_names.h"
 #include "model/core/error.h"
 #include "model/data/data_store.h"
+#include "model/params/host_config.h"
 #include "model/topology/topology.h"
 
 namespace mt {
@@ -180,10 +181,9 @@ struct NicConfig {
   /// Once every operation of its current step has started, a node starts no later step's
   /// operation until all its ports are free.
   bool step_barrier = false;
-  int packet_bytes = 256;         ///< payload bytes per packet
-  int head_flit_bytes = 16;       ///< header bytes added to every packet
-  int flit_bytes = 16;            ///< flit size, bytes (buffers are counted in flits)
-  int software_issue_cycles = 0;  ///< host overhead per issued op in software mode, cycles
+  int packet_bytes = 256;    ///< payload bytes per packet
+  int head_flit_bytes = 16;  ///< header bytes added to every packet
+  int flit_bytes = 16;       ///< flit size, bytes (buffers are counted in flits)
   StepOrderChoice step_order = StepOrderChoice::kAuto;  ///< hardware issue: step order (enum)
   int decision_latency_cycles = 2;  ///< hardware issue: input-to-grant latency, cycles (>= 2)
   int scheduler_depth = 32;         ///< hardware issue: table ring buffer, entries
@@ -204,6 +204,8 @@ struct AlgorithmRun {
   /// NIC of this run: the scenario's `nic` with the entry's optional `nic:` overrides applied
   /// (filled by the loader for every entry).
   NicConfig nic;
+  /// Host of this run (software issue): the scenario's `host` with the entry's `host:` overrides.
+  HostConfig host;
 };
 
 /// What to all-reduce.
@@ -232,6 +234,7 @@ struct ScenarioConfig {
   TopologyConfig topology;
   RouterConfig router;
   NicConfig nic;
+  HostConfig host;  ///< the host of software issue
   CollectiveConfig collective;
   OutputConfig output;
 };

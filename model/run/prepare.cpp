@@ -64,7 +64,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
                           const RunBackends& backends, FlowControl flow) {
   PreparedAlgorithm p;
   p.run = &run;
-  p.choice = choose_nic_mode(run.nic, flow);
+  p.choice = choose_nic_mode(run.nic, host_timing(run.host, scenario.clock_ghz), flow);
   p.only_bytes = only_bytes;
   p.scheduler_factory = scheduler_factory(run, backends);
   TopologyConfig config = scenario.topology;
@@ -88,7 +88,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
       throw entry_error(run, e.what());
     }
   }
-  p.config = resolve(scenario, run.nic, p.choice, p.schedule, *p.topology);
+  p.config = resolve(scenario, run.nic, run.host, p.choice, p.schedule, *p.topology);
   return p;
 }
 

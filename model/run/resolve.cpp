@@ -18,7 +18,7 @@ std::vector<FlowControl> flow_trials(const NicConfig& nic) {
   return {FlowControl::kPacket};
 }
 
-NicChoice choose_nic_mode(const NicConfig& nic, FlowControl trial) {
+NicChoice choose_nic_mode(const NicConfig& nic, const HostTiming& host, FlowControl trial) {
   NicChoice choice;
   choice.flow_trial = nic.flow_control == FlowControlChoice::kAuto;
   choice.flow_control = choice.flow_trial ? trial : flow_trials(nic).front();
@@ -32,9 +32,14 @@ NicChoice choose_nic_mode(const NicConfig& nic, FlowControl trial) {
     choice.issue = IssueMode::kHardware;
     why = "nic.scheduler rtl";
   } else {
-    const bool slow_host = nic.software_issue_cycles > nic.decision_latency_cycles;
+    const std::uint64_t per_message =
+        host.message_cycles +
+        host.doorbell_cycles / static_cast<std::uint64_t>(host.doorbell_batch);
+    const bool slow_host =
+        per_message + host.notify_cycles > static_cast<std::uint64_t>(nic.decision_latency_cycles);
     choice.issue = slow_host ? IssueMode::kHardware : IssueMode::kSoftware;
-    why = "host " + std::to_string(nic.software_issue_cycles) + " cycles per message " +
+    why = "host " + std::to_string(per_message) + " cycles per message + " +
+          std::to_string(host.notify_cycles) + " to learn of an arrival " +
           (slow_host ? "> " : "<= ") + "scheduler " + std::to_string(nic.decision_latency_cycles);
   }
   choice.chosen = std::string(to_string(choice.issue)) + " issue (" + why + ")";
@@ -65,8 +70,8 @@ NicSettings nic_settings(const NicConfig& nic, const RouterConfig& router, FlowC
   return s;
 }
 
-PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const NicChoice& choice,
-                    const Schedule& schedule, const Topology& topology) {
+PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const HostConfig& host,
+                    const NicChoice& choice, const Schedule& schedule, const Topology& topology) {
   // The loader refuses these at the file's key; a caller that builds the config itself meets
   // them here.
   if (const std::optional<NicRuleViolation> v = nic_rule_violation(nic, scenario.router, topology))
@@ -78,7 +83,7 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   point.router = scenario.router;
   point.nic = nic_settings(nic, scenario.router, choice.flow_control);
   point.issue.mode = choice.issue;
-  point.issue.host.message_cycles = static_cast<std::uint64_t>(nic.software_issue_cycles);
+  point.issue.host = host_timing(host, scenario.clock_ghz);
   SchedulerSettings& scheduler = point.issue.scheduler;
   scheduler.impl = nic.scheduler;
   // Step order where steps are link-disjoint, and always under the step barrier (which starts
@@ -102,8 +107,10 @@ PointConfig resolve(const ScenarioConfig& scenario, const Schedule& schedule,
     throw SimulationConfigError(
         "nic.issue and nic.flow_control auto are decided per point by the run layer "
         "(model/run/resolve.h, prepare.h); a point needs decided modes");
-  const NicChoice choice = choose_nic_mode(scenario.nic, flow_trials(scenario.nic).front());
-  return resolve(scenario, scenario.nic, choice, schedule, topology);
+  const NicChoice choice =
+      choose_nic_mode(scenario.nic, host_timing(scenario.host, scenario.clock_ghz),
+                      flow_trials(scenario.nic).front());
+  return resolve(scenario, scenario.nic, scenario.host, choice, schedule, topology);
 }
 
 RunResult simulate(const ScenarioConfig& scenario, const Topology& topology,

@@ -36,18 +36,18 @@ struct NicChoice {
 /// flow_control is auto, otherwise the one it names.
 std::vector<FlowControl> flow_trials(const NicConfig& nic);
 
-/// Decides `nic`'s issue and flow control, with `trial` (one of flow_trials(nic)) as the flow
-/// control:
+/// Decides `nic`'s issue and flow control for a host with `host`'s times, with `trial` (one of
+/// flow_trials(nic)) as the flow control:
 /// - issue auto -> hardware when nic.scheduler is rtl (the co-simulated scheduler must issue) or
-///   the host takes longer per message than the scheduler's decision (software_issue_cycles >
-///   decision_latency_cycles); software otherwise: with message flow control a host that issues
-///   as soon as a message's dependencies arrive was as fast as the table-driven scheduler or
-///   faster (0.97-1.03x) in every case measured but MultiTree at 32 KiB on the 4x4 torus (5%)
-///   (docs/beyond.md "Choosing the NIC mode");
+///   the host is slower than the scheduler: its time per message (message plus doorbell cycles)
+///   plus its time to learn of an arrival exceeds the scheduler's decision latency; software
+///   otherwise (a free host: with message flow control a host that issues as soon as a message's
+///   dependencies arrive was as fast as the table-driven scheduler or faster in docs/beyond.md
+///   "Choosing the NIC mode");
 /// - flow_control auto -> `trial`. No rule picks it: message flow control was 1.00-1.34x faster
 ///   in most measured cases and lifts the 256/272 head-flit ceiling, but lost 1.19x on BiGraph
 ///   at 64 KiB (whole messages wait at one-port nodes' receive ports), so each point tries both.
-NicChoice choose_nic_mode(const NicConfig& nic, FlowControl trial);
+NicChoice choose_nic_mode(const NicConfig& nic, const HostTiming& host, FlowControl trial);
 
 /// The flow-control part of a choice once both trials ran, `kept` (taking `kept_cycles`) against
 /// the other flow control (`other_cycles`): "packet flow control (tried both: 9338 cycles against
@@ -59,10 +59,11 @@ std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
 /// router.vcs).
 NicSettings nic_settings(const NicConfig& nic, const RouterConfig& router, FlowControl flow);
 
-/// The point of `scenario` running `nic` (an entry's: the scenario's nic with its overrides) as
-/// `choice` decided, for `schedule` on `topology` (step order auto decided from its links).
-PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const NicChoice& choice,
-                    const Schedule& schedule, const Topology& topology);
+/// The point of `scenario` running `nic` and `host` (an entry's: the scenario's with its
+/// overrides) as `choice` decided, for `schedule` on `topology` (step order auto decided from
+/// its links).
+PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const HostConfig& host,
+                    const NicChoice& choice, const Schedule& schedule, const Topology& topology);
 
 /// The point of `scenario` with its own `nic`, for callers that build a ScenarioConfig and a
 /// schedule themselves (tests, tools): issue and flow control must be decided (not auto), else

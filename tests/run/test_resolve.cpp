@@ -25,22 +25,27 @@ TEST_CASE("issue auto takes hardware issue once the host is slower than the sche
   nic.issue = IssueChoice::kAuto;
   nic.flow_control = FlowControlChoice::kAuto;
   nic.decision_latency_cycles = 2;
-  nic.software_issue_cycles = 2;
-  const NicChoice equal = choose_nic_mode(nic, FlowControl::kPacket);
+  HostTiming host;
+  host.message_cycles = 1;
+  host.notify_cycles = 1;
+  const NicChoice equal = choose_nic_mode(nic, host, FlowControl::kPacket);
   CHECK(equal.issue == IssueMode::kSoftware);
   CHECK(equal.flow_control == FlowControl::kPacket);  // the trial asked for
   CHECK(equal.flow_trial);
-  CHECK(equal.chosen == "software issue (host 2 cycles per message <= scheduler 2)");
-  nic.software_issue_cycles = 3;
-  const NicChoice slower = choose_nic_mode(nic, FlowControl::kMessage);
+  CHECK(equal.chosen ==
+        "software issue (host 1 cycles per message + 1 to learn of an arrival <= scheduler 2)");
+  // A doorbell shared by a batch of 4 counts a quarter per message: 1 + 8 / 4 + 1 > 2.
+  host.doorbell_cycles = 8;
+  host.doorbell_batch = 4;
+  const NicChoice slower = choose_nic_mode(nic, host, FlowControl::kMessage);
   CHECK(slower.issue == IssueMode::kHardware);
   CHECK(slower.flow_control == FlowControl::kMessage);
-  CHECK(slower.chosen == "hardware issue (host 3 cycles per message > scheduler 2)");
+  CHECK(slower.chosen ==
+        "hardware issue (host 3 cycles per message + 1 to learn of an arrival > scheduler 2)");
   // The co-simulated RTL scheduler must issue, however fast the host.
-  nic.software_issue_cycles = 0;
   nic.scheduler = SchedulerImpl::kRtl;
   nic.flow_control = FlowControlChoice::kPacket;
-  const NicChoice rtl = choose_nic_mode(nic, FlowControl::kMessage);
+  const NicChoice rtl = choose_nic_mode(nic, HostTiming(), FlowControl::kMessage);
   CHECK_FALSE(rtl.flow_trial);
   CHECK(rtl.issue == IssueMode::kHardware);
   CHECK(rtl.flow_control == FlowControl::kPacket);
@@ -52,7 +57,7 @@ TEST_CASE("a NIC without auto keys is left as it is and nothing is reported") {
   nic.issue = IssueChoice::kHardware;
   nic.flow_control = FlowControlChoice::kPacket;
   CHECK(flow_trials(nic) == std::vector<FlowControl>{FlowControl::kPacket});
-  const NicChoice same = choose_nic_mode(nic, FlowControl::kPacket);
+  const NicChoice same = choose_nic_mode(nic, HostTiming(), FlowControl::kPacket);
   CHECK(same.issue == IssueMode::kHardware);
   CHECK(same.flow_control == FlowControl::kPacket);
   CHECK_FALSE(same.flow_trial);
@@ -194,15 +199,15 @@ std::pair<std::uint64_t, std::string> run_once(const std::string& yaml) {
 }
 
 // The 8-node ring at 8 KiB with auto against mtsim run with each flow control written out and
-// the issue mode auto should choose; `host` is nic.software_issue_cycles. Auto takes the faster
+// the issue mode auto should choose; `host` is host.message_cycles. Auto takes the faster
 // flow control's cycles and says what both took.
 void check_auto_equals_explicit(int host, const std::string& chosen_issue,
                                 const std::string& issue_text) {
   const std::string head =
       "topology: {kind: ring, dims: [8], link_latency_cycles: 50}\n"
       "collective: {algorithms: [ring], sizes: [8KiB], dtype: int32}\n"
-      "nic: {software_issue_cycles: " +
-      std::to_string(host) + ", ";
+      "host: {message_cycles: " +
+      std::to_string(host) + "}\nnic: {";
   const std::string auto_yaml = scratch("auto.yaml");
   write_file(auto_yaml, head + "issue: auto, flow_control: auto}\n");
   const std::string message_yaml = scratch("message.yaml");
@@ -232,12 +237,14 @@ void check_auto_equals_explicit(int host, const std::string& chosen_issue,
 
 TEST_CASE("auto NIC with a free host runs as software issue with the faster flow control") {
   check_auto_equals_explicit(0, "software",
-                             "software issue (host 0 cycles per message <= scheduler 2)");
+                             "software issue (host 0 cycles per message + 0 to learn of an "
+                             "arrival <= scheduler 2)");
 }
 
 TEST_CASE("auto NIC with a slow host runs as hardware issue with the faster flow control") {
   check_auto_equals_explicit(40, "hardware",
-                             "hardware issue (host 40 cycles per message > scheduler 2)");
+                             "hardware issue (host 40 cycles per message + 0 to learn of an "
+                             "arrival > scheduler 2)");
 }
 
 TEST_CASE("a labelled auto entry names the schedule and the NIC mode it chose") {
@@ -248,9 +255,11 @@ TEST_CASE("a labelled auto entry names the schedule and the NIC mode it chose") 
              "[8KiB], dtype: int32}\n");
   const test::CliResult shown = test::mtsim("run " + yaml);
   REQUIRE(shown.status == 0);
-  CHECK_THAT(shown.output,
-             Catch::Matches("(.|\\n)*\\nat 8KiB pick chose [a-z_]+(\\([^)]*\\))? on software "
-                            "issue \\(host 0 cycles per message <= scheduler 2\\)\\n(.|\\n)*"));
+  CHECK_THAT(
+      shown.output,
+      Catch::Matches("(.|\\n)*\\nat 8KiB pick chose [a-z_]+(\\([^)]*\\))? on software "
+                     "issue \\(host 0 cycles per message \\+ 0 to learn of an arrival <= scheduler "
+                     "2\\)\\n(.|\\n)*"));
 }
 
 }  // namespace

@@ -114,8 +114,13 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "issue, reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, receive_vcs, "
         "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
-        "software_issue_cycles, step_order, decision_latency_cycles, scheduler_depth, "
+        "step_order, decision_latency_cycles, scheduler_depth, "
         "scheduler_window");
+  // A key that was replaced says what replaced it.
+  CHECK_THAT(error_of("topology: torus:4x4\nnic: {software_issue_cycles: 5}\n"
+                      "collective: {algorithms: [ring]}\n"),
+             Catch::StartsWith("bad.yaml:2:7: nic.software_issue_cycles: this key was replaced: "
+                               "the host of software issue is the `host:` section"));
   CHECK_THAT(error_of("topologee: ring:4\n"),
              Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
   // The same place as fields of the error, not to be parsed out of the text.
@@ -144,7 +149,7 @@ TEST_CASE("wrong types are rejected with the key path") {
         "bad.yaml:3:6: nic: expected a mapping of keys (ports, scheduler, flow_control, issue, "
         "reduce_elems_per_cycle, reduction, port_binding, tx_queue_packets, receive_vcs, "
         "step_barrier, "
-        "receive_port, packet_bytes, head_flit_bytes, flit_bytes, software_issue_cycles, "
+        "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
@@ -298,7 +303,7 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "--set nic.portz=4: nic.portz: unknown key; expected one "
         "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, "
         "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
-        "head_flit_bytes, flit_bytes, software_issue_cycles, step_order, decision_latency_cycles, "
+        "head_flit_bytes, flit_bytes, step_order, decision_latency_cycles, "
         "scheduler_depth, scheduler_window");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
   CHECK(error_of(kValid, {"name.x=1"}) == "--set name.x=1: \"name\" is not a mapping");

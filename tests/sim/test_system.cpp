@@ -149,7 +149,7 @@ TEST_CASE("verify_data off runs timing only", "[sim][data]") {
 
 TEST_CASE("software issue overhead serialises the host's issues", "[sim][issue]") {
   ScenarioConfig s = base_scenario();
-  s.nic.software_issue_cycles = 100;
+  s.host.message = HostTime{100, true};  // a host that takes 100 cycles to post a message
   s.topology = test::topology_config("ring:4", 10);
   s.collective.verify_data = false;
   const Topology topology(s.topology);
@@ -326,7 +326,7 @@ TEST_CASE("a watchdog shorter than a wire or a reduction does not fire while dat
   ScenarioConfig s = base_scenario();
   s.watchdog_cycles = 100;
   s.nic.reduce_elems_per_cycle = 0.25;  // 64 elements: 256 cycles per packet
-  s.nic.software_issue_cycles = 300;
+  s.host.message = HostTime{300, true};
   s.topology = test::topology_config("ring:4", 500);
   s.collective.verify_data = false;
   const Topology topology(s.topology);
