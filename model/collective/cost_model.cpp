@@ -234,8 +234,9 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     iv.insert(iv.begin() + static_cast<std::ptrdiff_t>(i), {t, t + len});
     return t;
   };
-  // Events: (time, kind, index); kind 0 = message ready, 1 = port dispatch. Ready events of a
-  // time are handled before dispatches of that time.
+  // Events: (time, kind, index); kind 0 = message ready, 1 = port dispatch, 2 = message posted
+  // by a host that costs something. Ready events of a time are handled before dispatches of
+  // that time.
   using Event = std::tuple<double, int, int>;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   for (const Op& op : schedule.ops) {
@@ -245,7 +246,14 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
   // (Op::apply_after) once the receiver has issued its own message too.
   std::vector<double> issued(m, -1.0);
   std::unordered_map<int, std::vector<std::pair<int, double>>> held;
+  // A host that costs something learns of each arrival late and posts ready messages one at a
+  // time per issue context (in the order they become ready).
+  const bool host = params.host_notify_cycles > 0 || params.host_message_cycles > 0;
+  std::vector<std::vector<double>> host_free(
+      host ? static_cast<size_t>(topology.nodes()) : 0,
+      std::vector<double>(static_cast<size_t>(std::max(1, params.host_contexts)), 0.0));
   const auto release = [&](int id, double applied) {
+    applied += params.host_notify_cycles;
     for (int u : graph.dependents(id)) {
       ready[static_cast<size_t>(u)] = std::max(ready[static_cast<size_t>(u)], applied);
       if (--missing[static_cast<size_t>(u)] == 0)
@@ -256,7 +264,16 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
   while (!events.empty()) {
     const auto [now, kind, index] = events.top();
     events.pop();
-    if (kind == 0) {
+    if (kind == 0 && host) {
+      // The host posts it first: kind 2 = posted, then it waits at its port.
+      std::vector<double>& contexts =
+          host_free[static_cast<size_t>(schedule.ops[static_cast<size_t>(index)].node)];
+      double& context = *std::min_element(contexts.begin(), contexts.end());
+      context = std::max(now, context) + params.host_message_cycles;
+      events.push({context, 2, index});
+      continue;
+    }
+    if (kind == 0 || kind == 2) {
       const int queue = queues.of[static_cast<size_t>(index)];
       if (queue < 0) continue;
       const size_t port = static_cast<size_t>(queue);

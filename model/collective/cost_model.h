@@ -26,6 +26,14 @@ struct CostParams {
   /// (false: each waits at the port issue_queue() binds it to). The ports are the topology's
   /// ports_per_node().
   bool any_port = false;
+  /// Software issue by a host that costs something (dataflow_estimate only): it learns of an
+  /// arrival this many cycles late...
+  double host_notify_cycles = 0;
+  /// ...and posts each ready message in this many cycles (its per-message time plus its share
+  /// of a doorbell), on one of `host_contexts` issue contexts, before the message waits at its
+  /// port. 0 and 0: the free host (or hardware issue).
+  double host_message_cycles = 0;
+  int host_contexts = 1;  ///< issue contexts of the host, each posting one message at a time
 };
 
 /// Estimate of one schedule at one size.
@@ -49,7 +57,9 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
                            const CostParams& params = {});
 
 /// Event-driven estimate of a schedule executed the way the simulator's NICs do it (software
-/// issue): a message becomes ready once all its dependencies have arrived and waits in the NIC
+/// issue): a message becomes ready once all its dependencies have arrived (and, with a host
+/// that costs something, once the host has learnt of them and posted it on its first free issue
+/// context: CostParams::host_*) and waits in the NIC
 /// issue queue the simulator binds it to (issue_queue(): the port of its first link, modulo the
 /// topology's ports_per_node(), or one queue for all ports with CostParams::any_port); a port
 /// sends one message at a time, the ready one listed first (lowest id). A message holds each

@@ -78,4 +78,18 @@ inline CostParams cost_params_of(const RouterConfig& router, const NicSettings& 
   return cost;
 }
 
+/// The cost model's parameters of a point: its network and NIC, and under software issue its
+/// host (notification latency, time per message with its doorbell share, issue contexts).
+inline CostParams cost_params_of(const PointConfig& point) {
+  CostParams cost = cost_params_of(point.router, point.nic);
+  if (point.issue.mode == IssueMode::kSoftware) {
+    const HostTiming& h = point.issue.host;
+    cost.host_notify_cycles = static_cast<double>(h.notify_cycles);
+    cost.host_message_cycles = static_cast<double>(h.message_cycles) +
+                               static_cast<double>(h.doorbell_cycles) / h.doorbell_batch;
+    cost.host_contexts = h.contexts;
+  }
+  return cost;
+}
+
 }  // namespace mt

@@ -78,8 +78,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     try {
       BuildContext context;  // the size (for schedules sized by it) and the scenario's network
       context.bytes = only_bytes;
-      context.cost = cost_params_of(scenario.router,
-                                    nic_settings(run.nic, scenario.router, p.choice.flow_control));
+      context.cost = cost_params_for(scenario, run.nic, run.host, p.choice);
       context.hardware_issue = p.choice.issue == IssueMode::kHardware;
       p.schedule = build_schedule(run.name, *p.topology, params, context);
     } catch (const AlgorithmError& e) {

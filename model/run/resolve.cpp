@@ -70,6 +70,16 @@ NicSettings nic_settings(const NicConfig& nic, const RouterConfig& router, FlowC
   return s;
 }
 
+CostParams cost_params_for(const ScenarioConfig& scenario, const NicConfig& nic,
+                           const HostConfig& host, const NicChoice& choice) {
+  PointConfig point;  // the parts of the point the cost model reads
+  point.router = scenario.router;
+  point.nic = nic_settings(nic, scenario.router, choice.flow_control);
+  point.issue.mode = choice.issue;
+  point.issue.host = host_timing(host, scenario.clock_ghz);
+  return cost_params_of(point);
+}
+
 PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const HostConfig& host,
                     const NicChoice& choice, const Schedule& schedule, const Topology& topology) {
   // The loader refuses these at the file's key; a caller that builds the config itself meets

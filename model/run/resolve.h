@@ -59,6 +59,12 @@ std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
 /// router.vcs).
 NicSettings nic_settings(const NicConfig& nic, const RouterConfig& router, FlowControl flow);
 
+/// The cost model's parameters of an entry running `nic` and `host` as `choice` decided, before
+/// its schedule is built (what `auto` ranks its candidates with): the network, the NIC and,
+/// under software issue, the host.
+CostParams cost_params_for(const ScenarioConfig& scenario, const NicConfig& nic,
+                           const HostConfig& host, const NicChoice& choice);
+
 /// The point of `scenario` running `nic` and `host` (an entry's: the scenario's with its
 /// overrides) as `choice` decided, for `schedule` on `topology` (step order auto decided from
 /// its links).

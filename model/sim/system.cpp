@@ -151,7 +151,7 @@ RunResult System::Impl::run() {
   }
   result.completion_cycles = completion;
   result.completion_ns = static_cast<double>(completion) / config.clock_ghz;
-  const CostParams cost = cost_params_of(config.router, config.nic);
+  const CostParams cost = cost_params_of(config);
   result.bound_cycles = bandwidth_bound_cycles(topology, ports, bytes);
   result.latency_bound_cycles = latency_bound_cycles(topology, bytes, cost);
   const double bound = std::max(result.bound_cycles, result.latency_bound_cycles);

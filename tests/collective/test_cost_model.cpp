@@ -238,3 +238,47 @@ TEST_CASE("steps_share_no_link: one link per step and message, or step order hol
   CHECK_FALSE(mt::steps_share_no_link(mt::build_schedule("tree_packing", torus), torus));
   CHECK_FALSE(mt::steps_share_no_link(mt::build_schedule("dbtree", torus), torus));
 }
+
+TEST_CASE("the dataflow estimate charges a host's notification and posting time",
+          "[cost_model][host]") {
+  const mt::Topology t = make("ring:4");  // 16 B/cycle links, 150-cycle wires
+  // Node 0 sends chunk 0 to node 1, which sends it back once it has arrived: a chain of two.
+  mt::Schedule s;
+  s.nodes = 4;
+  s.num_chunks = 1;
+  mt::Op first;
+  first.node = 0;
+  first.peer = 1;
+  s.add(first);
+  mt::Op second;
+  second.node = 1;
+  second.peer = 0;
+  second.kind = mt::OpKind::kBroadcast;
+  second.deps = {0};
+  s.add(second);
+  const double free_host = mt::dataflow_estimate(s, t, 1024);
+  mt::CostParams host;
+  host.host_notify_cycles = 40;
+  host.host_message_cycles = 30;
+  // Each message is posted 30 cycles after it is ready, and the second is ready 40 cycles after
+  // the first arrived: 30 + 40 + 30 more.
+  CHECK(mt::dataflow_estimate(s, t, 1024, host) == Approx(free_host + 100));
+  // Two messages ready at once on one node's single context are posted one after the other.
+  mt::Schedule pair;
+  pair.nodes = 4;
+  pair.num_chunks = 2;
+  mt::Op a;
+  a.node = 0;
+  a.peer = 1;
+  pair.add(a);
+  mt::Op b;
+  b.node = 0;
+  b.peer = 3;
+  b.chunk = 1;
+  pair.add(b);
+  mt::CostParams slow;
+  slow.host_message_cycles = 1000;
+  const double one_context = mt::dataflow_estimate(pair, t, 2048, slow);
+  slow.host_contexts = 2;
+  CHECK(mt::dataflow_estimate(pair, t, 2048, slow) == Approx(one_context - 1000));
+}
