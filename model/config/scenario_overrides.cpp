@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "model/config/yaml_guard.h"
 #include "model/topology/topology.h"
 
 namespace mt {

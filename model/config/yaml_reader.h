@@ -104,12 +104,6 @@ class YamlReader {
 /// A lone CR is a line break, as YAML says.
 YAML::Node parse_yaml(const std::string& text, const std::string& source_name);
 
-/// YAML::Load of the first document of `text`, refusing first (a YAML::ParserException at the
-/// alias) an alias inside the value its anchor names (`&a [x, *a]`: a tree that contains itself,
-/// which no walk of it could finish) and aliases that expand the document past a million values.
-/// Every YAML mtsim reads (files and `--set` values) is loaded by it.
-YAML::Node load_yaml(const std::string& text);
-
 /// Reads a whole (small) config file; `what` names it in messages ("scenario", "sweep").
 std::string read_config_file(const std::string& path, const std::string& what);
 
