@@ -301,6 +301,23 @@ int exchange_at_roots(Schedule& schedule) {
     child_reduce.apply_after = down;
     ++changed;
   }
+  // A broadcast that became an exchange left its step, which may now be empty (on 2 nodes the
+  // whole all-gather step is): the steps still used are renumbered densely, in order.
+  if (changed > 0) {
+    std::vector<int> used(static_cast<size_t>(std::max(schedule.num_steps, 0)), 0);
+    for (const Op& op : schedule.ops)
+      if (op.step >= 0 && op.step < schedule.num_steps) used[static_cast<size_t>(op.step)] = 1;
+    std::vector<int> renumbered(used.size(), 0);
+    int steps = 0;
+    for (size_t k = 0; k < used.size(); ++k) {
+      renumbered[k] = steps;
+      steps += used[k];
+    }
+    if (steps < schedule.num_steps) {
+      for (Op& op : schedule.ops) op.step = renumbered[static_cast<size_t>(op.step)];
+      schedule.num_steps = steps;
+    }
+  }
   return changed;
 }
 

@@ -104,7 +104,8 @@ Schedule new_schedule(const std::string& algorithm, const Topology& topology, st
 /// then hold the sum, and the longest round trip, 2(h + 1) hops through c's subtree of height h,
 /// becomes h + h' + 2 (h' the next tallest subtree's height). Chunks that are not a tree (a node
 /// sending two reduces of it, or no unique root) are left as they are. Returns how many chunks
-/// were changed.
+/// were changed. Steps left without messages (a broadcast step that became exchanges) are removed:
+/// the others keep their order, renumbered densely, and num_steps counts them.
 int exchange_at_roots(Schedule& schedule);
 
 /// Order of a node's messages inside one step, after sort_by_step.

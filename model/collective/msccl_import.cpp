@@ -10,6 +10,8 @@
 #include "model/collective/msccl_program.h"
 #include "model/collective/msccl_xml.h"
 #include "model/collective/schedule_graph.h"
+#include "model/collective/schedule_io.h"
+#include "model/core/text_file.h"
 
 namespace mt {
 namespace {
@@ -326,11 +328,17 @@ Schedule schedule_from_msccl(const std::string& text, const std::string& file) {
 }
 
 Schedule load_msccl_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScheduleError("cannot read MSCCL file \"" + path + "\": " + std::strerror(errno));
-  std::ostringstream os;
-  os << in.rdbuf();
-  return schedule_from_msccl(os.str(), path);
+  // As a JSON schedule file: a regular file of at most kMaxScheduleFileBytes (a device or a
+  // multi-GiB file was read whole).
+  std::string text;
+  try {
+    text = read_text_file(path, "MSCCL file", kMaxScheduleFileBytes);
+  } catch (const FileError& e) {
+    ErrorLocation at;
+    at.file = path;
+    throw ScheduleError(e.what(), at);
+  }
+  return schedule_from_msccl(text, path);
 }
 
 }  // namespace mt

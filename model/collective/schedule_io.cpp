@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "model/core/json_text.h"
-#include "model/core/text_file.h"
+#include "model/core/output_files.h"
 
 namespace mt {
 
@@ -23,9 +23,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A schedule of a million messages is about 100 MiB of JSON; a larger file is refused before
-// parsing (nlohmann's tree takes about ten times the text).
-constexpr std::uint64_t kMaxScheduleFileBytes = std::uint64_t{256} << 20;
 // A release cycle is a delay the simulation schedules: keep it inside the simulated-time horizon
 // at every clock a scenario accepts (4.6 * 10^12 cycles at the slowest, 1 MHz; time_limits.h).
 constexpr std::uint64_t kMaxReleaseCycle = 1'000'000'000'000;
@@ -364,13 +361,16 @@ Schedule load_schedule_file(const std::string& path) {
   return load_schedule_text(text, path);
 }
 
+std::string schedule_file_text(const Schedule& schedule) {
+  return json_text(to_json(schedule), 2) + "\n";
+}
+
 void save_schedule_file(const Schedule& schedule, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) {
-    throw ScheduleError("cannot write schedule file \"" + path + "\": " + std::strerror(errno));
+  try {
+    write_text_atomically(path, schedule_file_text(schedule));
+  } catch (const FileError& e) {
+    throw ScheduleError(std::string("cannot write the schedule file: ") + e.what());
   }
-  out << json_text(to_json(schedule), 2) << '\n';
-  if (!out) throw ScheduleError("cannot write schedule file \"" + path + "\"");
 }
 
 std::string to_dot(const Schedule& schedule, const Topology& topology) {

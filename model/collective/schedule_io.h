@@ -2,6 +2,7 @@
 // Schedule serialisation: the JSON file format (see model/collective/SCHEDULE_FORMAT.md) and a
 // Graphviz DOT rendering of a schedule's trees and flows.
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -33,7 +34,14 @@ Schedule load_schedule_file(const std::string& path);
 /// Same as load_schedule_file for the file's text; `path` names it in messages.
 Schedule load_schedule_text(const std::string& text, const std::string& path);
 
-/// Writes the JSON form to `path` (2-space indented). Throws ScheduleError when it cannot write.
+/// The largest schedule file (JSON or MSCCL XML) mtsim reads, bytes: a schedule of a million
+/// messages is about 100 MiB of JSON; a larger file is refused before parsing (nlohmann's tree
+/// takes about ten times the text).
+constexpr std::uint64_t kMaxScheduleFileBytes = std::uint64_t{256} << 20;
+
+/// The JSON form of a schedule file (2-space indented), as save_schedule_file writes it.
+std::string schedule_file_text(const Schedule& schedule);
+/// Writes the JSON form to `path` (write_text_atomically). Throws ScheduleError when it cannot.
 void save_schedule_file(const Schedule& schedule, const std::string& path);
 
 /// Graphviz digraph of the schedule: one vertex per endpoint (pinned at its coordinates on 2D/3D

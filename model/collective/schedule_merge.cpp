@@ -1,5 +1,6 @@
 #include "model/collective/schedule_merge.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mt {
@@ -46,7 +47,8 @@ MergedSchedule merge_schedules(const std::vector<MergePart>& parts) {
       op.step += step_base;
       for (int& dep : op.deps) dep += id_base;
       if (op.apply_after >= 0) op.apply_after += id_base;
-      if (op.deps.empty()) op.release_cycle = parts[i].release_cycle;
+      // A message's own release time (a schedule file's) stays when it is later than the part's.
+      if (op.deps.empty()) op.release_cycle = std::max(op.release_cycle, parts[i].release_cycle);
       out.add(std::move(op));
     }
     out.num_chunks += part.num_chunks;

@@ -30,8 +30,9 @@ struct MergedSchedule {
 /// each part's own chunk boundaries, mt::chunk_bounds), its chunk, flow and step numbers are
 /// offset by the earlier parts' num_chunks, num_flows and num_steps (so step-order issue serves
 /// the parts in order on each node), its message ids and deps by the earlier parts' message
-/// counts, and its messages without deps get release_cycle = the part's release_cycle (the others
-/// wait on them, so the whole part starts then). Throws ScheduleError for no parts, a null
+/// counts, and its messages without deps get release_cycle = the part's release_cycle, or their own
+/// when it is later (a schedule file's release times hold in every mode; the others wait on them,
+/// so the whole part starts then). Throws ScheduleError for no parts, a null
 /// schedule, parts for different node counts or topologies, or a part whose chunk_offsets do not
 /// cover its elements.
 MergedSchedule merge_schedules(const std::vector<MergePart>& parts);

@@ -17,9 +17,8 @@ namespace {
 constexpr size_t kMaxErrors = 20;
 // Memory budget of the happens-before bitsets, 64-bit words (64 MiB).
 constexpr std::uint64_t kAncestorBudgetWords = std::uint64_t{8} << 20;
-// Most ordering checks between messages of one node and chunk (see check_races), and what one
-// costs: the query (8 bytes), its report record (9 bytes, padded), its sort index and answer.
-constexpr std::uint64_t kMaxRaceQueries = std::uint64_t{1} << 22;
+// What one ordering check between messages of one node and chunk (see check_races) costs: the
+// query (8 bytes), its report record (9 bytes, padded), its sort index and answer.
 constexpr std::uint64_t kQueryBytes = 8 + 12 + 4 + 1;
 // Largest replay state (one contributor bitset per node and chunk), 64-bit words (1 GiB).
 constexpr std::uint64_t kReplayLimitWords = std::uint64_t{1} << 27;
@@ -204,7 +203,8 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
 // Every failed query is a real unordered pair, and when none fails every pair is ordered, so the
 // check is exact with O(events) queries for broadcasts (a hostile file of thousands of
 // broadcasts of one chunk costs thousands of queries, not millions).
-void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
+void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorList& errors,
+                 bool& ok) {
   const Schedule& s = graph.schedule();
   const std::vector<int>& order = graph.topological().order;
   const auto key = [&](int node, int chunk) {
@@ -242,9 +242,26 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
     bool staged;  // also ordered when b is, or happens before, a's apply_after (asked next)
   };
   HappensBefore ancestry = graph.happens_before(kAncestorBudgetWords);
+  const std::uint64_t max_queries =
+      std::max(limits.min_race_checks,
+               limits.race_checks_per_message * static_cast<std::uint64_t>(s.ops.size()));
   std::vector<Check> checks;
+  // The issue whose dependencies `sorted_deps` holds (sorted), for the check below.
+  int deps_of = -1;
+  std::vector<int> sorted_deps;
   const auto ask = [&](const Event& earlier, const Event& later, bool arrival_pair) {
-    if (checks.size() >= kMaxRaceQueries) return false;
+    // An arrival the issue waits for directly is ordered before it: nothing to ask (a root that
+    // waits for all its children's reduces before each of its broadcasts would otherwise ask
+    // children x broadcasts questions).
+    if (earlier.arrival && !later.arrival) {
+      if (deps_of != later.id) {
+        deps_of = later.id;
+        sorted_deps = s.ops[static_cast<size_t>(later.id)].deps;
+        std::sort(sorted_deps.begin(), sorted_deps.end());
+      }
+      if (std::binary_search(sorted_deps.begin(), sorted_deps.end(), earlier.id)) return true;
+    }
+    if (checks.size() >= max_queries) return false;
     ancestry.ask(earlier.id, later.id);
     // Reported as (arrival, other): the arrival is whichever of the two is one.
     if (earlier.arrival) {
@@ -296,10 +313,10 @@ void check_races(const ScheduleGraph& graph, ErrorList& errors, bool& ok) {
     g = end;
   }
   if (!within_budget) {
-    errors.add("the schedule needs more than " + std::to_string(kMaxRaceQueries) +
+    errors.add("the schedule needs more than " + std::to_string(max_queries) +
                " ordering checks between messages of the same node and chunk (the verifier's "
                "memory budget: " +
-               std::to_string(kMaxRaceQueries * kQueryBytes >> 20) + " MiB of checks plus " +
+               std::to_string(max_queries * kQueryBytes >> 20) + " MiB of checks plus " +
                std::to_string(kAncestorBudgetWords * 8 >> 20) +
                " MiB of happens-before bitsets); it was not verified");
     ok = false;
@@ -440,7 +457,8 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
 
 }  // namespace
 
-VerifyReport verify(const Schedule& schedule, const Topology& topology) {
+VerifyReport verify(const Schedule& schedule, const Topology& topology,
+                    const VerifyLimits& limits) {
   VerifyReport report;
   report.num_steps = schedule.num_steps;
   report.num_messages = static_cast<int>(schedule.ops.size());
@@ -453,7 +471,7 @@ VerifyReport verify(const Schedule& schedule, const Topology& topology) {
     if (topological.acyclic()) {
       // With a race the replay would show one arbitrary timing: report the races only.
       bool race_free = true;
-      check_races(graph, errors, race_free);
+      check_races(graph, limits, errors, race_free);
       if (race_free) {
         replay(schedule, topological.order, errors, ok);
       } else {

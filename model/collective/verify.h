@@ -2,6 +2,7 @@
 // Symbolic replay of a schedule: proves that every node ends with every chunk reduced from all N
 // contributions exactly once, independent of message timing, and reports link contention.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,11 +34,24 @@ struct VerifyReport {
   int num_messages = 0;                ///< number of ops
 };
 
+/// The verifier's budget for its ordering checks between messages of one node and chunk. Sized
+/// to the schedule: `min_race_checks`, or `race_checks_per_message` per message when that is
+/// more. A check costs 25 bytes, so the default is 100 MiB, or 200 bytes a message (a tenth of
+/// the 2 KiB a message may take in all, Schedule::message_limit): schedules whose checks grow
+/// with their messages (rings, trees: a root's arrivals its broadcasts wait for directly are not
+/// asked) always fit, and only quadratic ones (thousands of unordered messages of one chunk at
+/// one node) are refused, with a message saying so.
+struct VerifyLimits {
+  std::uint64_t min_race_checks = std::uint64_t{1} << 22;  ///< checks, whatever the size
+  std::uint64_t race_checks_per_message = 8;               ///< checks per message of the schedule
+};
+
 /// Replays `schedule` on `topology` with the semantics of SCHEDULE_FORMAT.md, in this order:
 /// structure (ids, ranges, node count, dependency targets; replay stops here on error), explicit
 /// paths and contention, dependency cycles (replay stops), timing races (replay stops: it would
 /// show one arbitrary timing), then the symbolic replay and the final all-contributions check.
 /// Never throws for a wrong schedule: every problem is an entry of VerifyReport::errors.
-VerifyReport verify(const Schedule& schedule, const Topology& topology);
+VerifyReport verify(const Schedule& schedule, const Topology& topology,
+                    const VerifyLimits& limits = {});
 
 }  // namespace mt

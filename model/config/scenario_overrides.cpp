@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "model/config/yaml_guard.h"
 #include "model/topology/topology.h"
 
 namespace mt {
@@ -45,7 +46,7 @@ void apply_override(YAML::Node& root, const std::string& text, const std::string
   };
   YAML::Node parsed;
   try {
-    parsed = YAML::Load(value);
+    parsed = load_yaml(value);
   } catch (const YAML::Exception& e) {
     fail("value is not valid YAML: " + e.msg);
   }

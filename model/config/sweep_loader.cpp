@@ -140,10 +140,18 @@ void read_sweep(const YamlReader& r, const YAML::Node& root, SweepConfig& s) {
         if (axis == s.axes.end()) r.fail(kv.first, kp, "\"" + k + "\" is not an axis key");
         std::string text = flow_text(kv.second);
         if (k == "collective.algorithms" && kv.second.IsMap()) text = "[" + text + "]";
-        const bool known = std::any_of(axis->values.begin(), axis->values.end(),
-                                       [&](const SweepOverride& v) { return v.value == text; });
-        if (!known) r.fail(kv.second, kp, text + " is not one of the values of axis " + k);
-        combination.push_back({k, text, r.location(kv.second, kp), r.location(kv.first, kp)});
+        // The axis's own spelling of the value: a size matches in any unit (4KiB is 4096).
+        const std::uint64_t bytes = kv.second.IsScalar() ? size_or_zero(text) : 0;
+        auto known = std::find_if(axis->values.begin(), axis->values.end(),
+                                  [&](const SweepOverride& v) { return v.value == text; });
+        if (known == axis->values.end() && bytes > 0)
+          known =
+              std::find_if(axis->values.begin(), axis->values.end(),
+                           [&](const SweepOverride& v) { return size_or_zero(v.value) == bytes; });
+        if (known == axis->values.end())
+          r.fail(kv.second, kp, text + " is not one of the values of axis " + k);
+        combination.push_back(
+            {k, known->value, r.location(kv.second, kp), r.location(kv.first, kp)});
       }
       s.exclude.push_back(std::move(combination));
     }

@@ -13,10 +13,14 @@ constexpr long long kMaxCycles = 1ll << 50;
 
 LayerConfig read_layer(const YamlReader& r, const YAML::Node& node, const std::string& path) {
   LayerConfig l;
-  bool has_params = false;
+  bool has_name = false, has_params = false;
   r.each_key(node, path, {"name", "params", "backprop_cycles", "forward_cycles"},
              [&](const std::string& key, const YAML::Node& v, const std::string& sub) {
-               if (key == "name") l.name = r.text(v, sub);
+               if (key == "name") {
+                 l.name = r.text(v, sub);
+                 has_name = true;
+                 if (l.name.empty()) r.fail(v, sub, "empty: a layer needs a name");
+               }
                if (key == "params") {
                  l.params = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxLayerParams));
                  has_params = true;
@@ -26,7 +30,7 @@ LayerConfig read_layer(const YamlReader& r, const YAML::Node& node, const std::s
                if (key == "forward_cycles")
                  l.forward_cycles = static_cast<std::uint64_t>(r.integer(v, sub, 0, kMaxCycles));
              });
-  if (l.name.empty()) r.fail(node, path, "missing key \"name\"");
+  if (!has_name) r.fail(node, path, "missing key \"name\"");
   if (!has_params) r.fail(node, path, "missing key \"params\"");
   return l;
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "model/collective/byte_size.h"
+#include "model/config/yaml_guard.h"
 #include "model/core/parse_integer.h"
 #include "model/core/text_file.h"
 
@@ -306,7 +307,8 @@ std::string YamlReader::fmt(double v) {
 }
 
 // Parses one YAML document, naming file:line:col of invalid UTF-8 or a syntax error.
-YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
+YAML::Node parse_yaml(const std::string& file_text, const std::string& source_name) {
+  const std::string text = lone_cr_as_lf(file_text);
   // "file:line:col: what", with the same place as fields.
   const auto error_at = [&](long line, long col, const std::string& what) {
     ErrorLocation at;
@@ -328,7 +330,9 @@ YAML::Node parse_yaml(const std::string& text, const std::string& source_name) {
                    "a second YAML document (after '---' or '...'): a file holds exactly one");
   }
   try {
-    return YAML::Load(text);
+    return load_yaml(text);
+  } catch (const AliasError& e) {
+    throw error_at(e.mark.line + 1, e.mark.column + 1, e.msg);
   } catch (const YAML::DeepRecursion& e) {
     throw error_at(e.mark.line + 1, e.mark.column + 1,
                    "the YAML nests deeper than " + std::to_string(e.depth()) +

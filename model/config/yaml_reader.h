@@ -100,7 +100,8 @@ class YamlReader {
 };
 
 /// Parses one YAML document, naming file:line:col of invalid UTF-8, a syntax error, excessive
-/// nesting or a second document.
+/// nesting, a recursive alias, aliases that expand past a million values, or a second document.
+/// A lone CR is a line break, as YAML says.
 YAML::Node parse_yaml(const std::string& text, const std::string& source_name);
 
 /// Reads a whole (small) config file; `what` names it in messages ("scenario", "sweep").

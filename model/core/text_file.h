@@ -1,6 +1,7 @@
 #pragma once
-// Reading and writing whole text files with errors that name the file and give the operating
-// system's reason ("Is a directory", "Permission denied"), never a stream library's internals.
+// Reading whole text files with errors that name the file and give the operating system's reason
+// ("Is a directory", "Permission denied"), never a stream library's internals. Writing:
+// model/core/output_files.h.
 
 #include <cstdint>
 #include <string>
@@ -19,13 +20,5 @@ class FileError : public Error {
 /// than `max_bytes`, a folder or anything but a regular file is a FileError.
 std::string read_text_file(const std::string& path, const std::string& what,
                            std::uint64_t max_bytes);
-
-/// Checks, before any work is done, that `path` can be written as a `what` ("results JSON"): not a
-/// folder, in an existing folder, with write permission. Creates nothing.
-void check_writable(const std::string& path, const std::string& what);
-
-/// Writes `text` to `path` through a temporary file renamed into place, so readers never see a
-/// half-written file.
-void write_text_atomically(const std::string& path, const std::string& text);
 
 }  // namespace mt

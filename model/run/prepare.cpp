@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "model/collective/algorithm.h"
+#include "model/collective/issue_order.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
 #include "model/params/config_error.h"
@@ -133,9 +134,13 @@ std::string VerifyFailure::message() const {
 std::optional<VerifyFailure> verify_prepared(const std::vector<PreparedAlgorithm>& prepared) {
   for (const auto& p : prepared) {
     const VerifyReport report = verify(p.schedule, *p.topology);
-    if (!report.ok)
-      return VerifyFailure{p.run->label, p.topology->name(), p.run->schedule_file,
-                           report.first_error, p.run->location};
+    std::string error = report.first_error;
+    // Where a node issues its steps in order, no message may wait for a later step's.
+    if (report.ok && (p.nic.nic.issue == IssueMode::kHardware || p.nic.nic.step_barrier))
+      error = issue_order(p.schedule).violation.text;
+    if (!report.ok || !error.empty())
+      return VerifyFailure{p.run->label, p.topology->name(), p.run->schedule_file, error,
+                           p.run->location};
   }
   return std::nullopt;
 }

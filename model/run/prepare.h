@@ -77,7 +77,9 @@ struct VerifyFailure {
   std::string message() const;
 };
 
-/// Verifies every prepared schedule; the first failure, or nothing when all pass.
+/// Verifies every prepared schedule, and for a NIC that issues steps in order (hardware issue,
+/// nic.step_barrier) that no message waits for a later step (issue_order()); the first failure,
+/// or nothing when all pass.
 std::optional<VerifyFailure> verify_prepared(const std::vector<PreparedAlgorithm>& prepared);
 
 /// A simulation point: a prepared schedule and the all-reduce size, bytes.

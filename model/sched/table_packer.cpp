@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "model/collective/issue_order.h"
 #include "model/collective/schedule_graph.h"
 #include "model/sched/counter_groups.h"
 
@@ -141,6 +142,14 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
                      graph.topological().cycle_text() + ")");
   }
   HappensBefore ordering = graph.happens_before();
+  // A table is issued in step order: a message waiting for a later step's would stall it.
+  const IssueOrder issue = issue_order(schedule);
+  if (!issue.ok()) {
+    ErrorLocation at;
+    at.node = schedule.ops[static_cast<std::size_t>(issue.violation.waiting)].node;
+    at.message = issue.violation.waiting;
+    throw TableError(issue.violation.text, at);
+  }
 
   std::vector<packing::NodePack> packs(static_cast<std::size_t>(nodes));
   std::vector<int> local(m, -1);  // message id -> local index at its peer
@@ -150,6 +159,16 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     p.incoming.push_back(op.id);
     packs[static_cast<std::size_t>(op.node)].entries.push_back(op.id);
   }
+  // Within a step, messages that wait for others of the same step come after them (group_by_deps
+  // keeps this order when it sorts by step; schedules without such waits keep program order).
+  for (packing::NodePack& p : packs)
+    std::stable_sort(p.entries.begin(), p.entries.end(), [&](int a, int b) {
+      const Op& x = schedule.ops[static_cast<std::size_t>(a)];
+      const Op& y = schedule.ops[static_cast<std::size_t>(b)];
+      return x.step != y.step ? x.step < y.step
+                              : issue.rank[static_cast<std::size_t>(a)] <
+                                    issue.rank[static_cast<std::size_t>(b)];
+    });
   // 1. Per node: groups from the deps sets, and one batch of happens-before queries for all.
   for (packing::NodePack& p : packs) packing::group_by_deps(p, schedule, local, ordering);
   const std::vector<char>& answers = ordering.solve();

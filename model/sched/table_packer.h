@@ -20,7 +20,7 @@ struct PackedSchedule {
   int depth = 0;       ///< largest table (entries of the busiest node)
   int counters = 0;    ///< arrival counters per node (largest over nodes, at least 1)
   int max_count = 0;  ///< largest counter threshold (arrivals of one counter): the widths' MaxCount
-  /// Per node: its entries in issue order (step, then program order = Schedule::ops_of order).
+  /// Per node: its entries in issue order (step, then issue_order() rank, then program order).
   std::vector<std::vector<TableEntry>> tables;
   /// Per node, parallel to tables[node]: the schedule message id of each entry.
   std::vector<std::vector<int>> messages;
@@ -37,18 +37,20 @@ struct PackedSchedule {
   std::vector<std::vector<std::uint64_t>> release_cycles;
 };
 
-/// Builds every node's table from `schedule`. `ports[id]` is the NIC port of message id (the port
-/// the simulator sends it by, 0..num_ports-1). Counters: per node, incoming messages that appear
-/// together in one op's deps share a counter (union-find over the deps sets; messages no op
-/// waits for share one extra counter); then counters of the same flow are merged while every
-/// threshold stays exact. For every entry with deps D (all in counter c) the threshold is
-/// wait_count = |{m in c : m happens-before the entry's issue}| and every other message of c must
-/// happen after the issue; entries without deps get wait_counter 0, wait_count 0, unless they
-/// have a release_cycle: then they wait on the node's release counter (one extra counter the host
-/// rings once at each distinct release cycle; see PackedSchedule::release_counter); a message with
-/// both deps and a release_cycle cannot be packed. Throws
-/// TableError naming the node, the entry (message id) and the offending message when a schedule
-/// cannot be packed this way, or when ports/ids are out of range.
+/// Builds every node's table from `schedule`. Entries are in issue order: step, then the rank of
+/// issue_order() (messages that wait for others of their own step after those), then program
+/// order; a message that waits for a later step's is a TableError (issue_order's text). `ports[id]`
+/// is the NIC port of message id (the port the simulator sends it by, 0..num_ports-1). Counters:
+/// per node, incoming messages that appear together in one op's deps share a counter (union-find
+/// over the deps sets; messages no op waits for share one extra counter); then counters of the same
+/// flow are merged while every threshold stays exact. For every entry with deps D (all in counter
+/// c) the threshold is wait_count = |{m in c : m happens-before the entry's issue}| and every other
+/// message of c must happen after the issue; entries without deps get wait_counter 0, wait_count 0,
+/// unless they have a release_cycle: then they wait on the node's release counter (one extra
+/// counter the host rings once at each distinct release cycle; see
+/// PackedSchedule::release_counter); a message with both deps and a release_cycle cannot be packed.
+/// Throws TableError naming the node, the entry (message id) and the offending message when a
+/// schedule cannot be packed this way, or when ports/ids are out of range.
 PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
                              int num_ports);
 

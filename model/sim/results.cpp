@@ -218,16 +218,24 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   return r;
 }
 
-void write_results_json(const std::string& path, const std::vector<RunResult>& runs) {
+std::string results_json_text(const std::vector<RunResult>& runs) {
   nlohmann::json doc = {{"runs", nlohmann::json::array()}};
   for (const auto& r : runs) doc["runs"].push_back(to_json(r));
-  write_text_atomically(path, json_text(doc, 2) + "\n");
+  return json_text(doc, 2) + "\n";
+}
+
+std::string results_csv_text(const std::vector<RunResult>& runs) {
+  std::string text = results_csv_header() + "\n";
+  for (const auto& r : runs) text += results_csv_row(r) + "\n";
+  return text;
+}
+
+void write_results_json(const std::string& path, const std::vector<RunResult>& runs) {
+  write_text_atomically(path, results_json_text(runs));
 }
 
 void write_results_csv(const std::string& path, const std::vector<RunResult>& runs) {
-  std::string text = results_csv_header() + "\n";
-  for (const auto& r : runs) text += results_csv_row(r) + "\n";
-  write_text_atomically(path, text);
+  write_text_atomically(path, results_csv_text(runs));
 }
 
 std::string format_results_table(const std::vector<RunResult>& runs) {

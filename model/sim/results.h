@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "model/core/error.h"
-#include "model/core/text_file.h"  // write_text_atomically
+#include "model/core/output_files.h"  // write_text_atomically
 #include "model/sim/run_result.h"
 
 namespace mt {
@@ -23,6 +23,10 @@ class ResultsError : public Error {
 /// Inverse of to_json (used to pass results from a run's process back to the CLI).
 RunResult run_result_from_json(const nlohmann::json& j);
 
+/// The results JSON {"runs": [...]} as text (what write_results_json writes).
+std::string results_json_text(const std::vector<RunResult>& runs);
+/// The results CSV as text: the header and one row per run (what write_results_csv writes).
+std::string results_csv_text(const std::vector<RunResult>& runs);
 /// Writes {"runs": [...]} to `path` atomically (a temporary file renamed into place).
 void write_results_json(const std::string& path, const std::vector<RunResult>& runs);
 /// Writes one CSV row per run (scalar fields only) to `path` atomically.

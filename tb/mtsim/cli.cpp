@@ -8,7 +8,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule.h"
 #include "model/core/json_text.h"
-#include "model/core/text_file.h"
+#include "model/core/output_files.h"
 #include "model/params/config_error.h"
 #include "model/topology/topology.h"
 

@@ -8,6 +8,7 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
 #include "model/collective/verify.h"
+#include "model/core/output_files.h"
 #include "model/params/scenario_config.h"
 #include "tb/mtsim/cli.h"
 
@@ -26,7 +27,7 @@ int import_command(const std::vector<std::string>& args) {
       "options");
   std::string format, in_file, out_file, topology_spec;
   opts.add_options()("help,h", "show this help")("output,o", po::value(&out_file),
-                                                 "schedule JSON file to write")(
+                                                 "schedule JSON file to write (- for stdout)")(
       "topology,t", po::value(&topology_spec),
       "topology to verify against and to record in the file (default: the XML's mtsim_topology "
       "attribute, else a ring of ngpus nodes)");
@@ -46,6 +47,10 @@ int import_command(const std::vector<std::string>& args) {
   if (format != "msccl") throw UsageError("expected `mtsim import msccl IN.xml -o OUT.json`");
   if (in_file.empty()) throw UsageError("missing IN.xml (mtsim import --help)");
   if (out_file.empty()) throw UsageError("missing -o OUT.json (mtsim import --help)");
+  // -o may not be the XML it reads; "-" writes the schedule to stdout (the report to stderr).
+  OutputFiles out({{in_file}, true});
+  out.add(out_file, "schedule file", "-o");
+  std::ostream& text = out.uses_stdout() ? std::cerr : std::cout;
   Schedule schedule = load_msccl_file(in_file);
   if (!topology_spec.empty()) schedule.topology = topology_spec;
   if (schedule.topology.empty()) schedule.topology = "ring:" + std::to_string(schedule.nodes);
@@ -54,15 +59,16 @@ int import_command(const std::vector<std::string>& args) {
   const std::string mismatch = topology_mismatch(schedule, topology);
   if (!mismatch.empty()) throw UsageError(in_file + ": " + mismatch);
   const VerifyReport report = verify(schedule, topology);
-  std::cout << in_file << ": " << schedule.algorithm << ", " << schedule.nodes << " ranks, "
-            << schedule.num_chunks << " chunks, " << schedule.ops.size() << " messages, "
-            << schedule.num_steps << " steps (verified on " << topology.name() << ")\n";
+  text << in_file << ": " << schedule.algorithm << ", " << schedule.nodes << " ranks, "
+       << schedule.num_chunks << " chunks, " << schedule.ops.size() << " messages, "
+       << schedule.num_steps << " steps (verified on " << topology.name() << ")\n";
   if (!report.ok) {
-    std::cout << "FAILED: " << report.first_error << "\n";
+    text << "FAILED: " << report.first_error << "\n";
     return kExitCheckFailed;
   }
-  save_schedule_file(schedule, out_file);
-  std::cout << "wrote " << out_file << "\n";
+  out.set_text(out_file, schedule_file_text(schedule));
+  out.commit();
+  if (out_file != "-") text << "wrote " << out_file << "\n";
   return kExitOk;
 }
 

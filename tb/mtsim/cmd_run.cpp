@@ -9,6 +9,7 @@
 
 #include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
+#include "model/core/output_files.h"
 #include "model/run/prepare.h"
 #include "model/sim/results.h"
 #include "model/sim/trace.h"
@@ -21,6 +22,16 @@ namespace po = boost::program_options;
 namespace mt::cli {
 
 namespace {
+
+// What a run's outputs may not be: its scenario and the schedule files it names; "-" is stdout.
+OutputRules run_output_rules(const std::string& scenario_file, const ScenarioConfig& scenario) {
+  OutputRules rules;
+  rules.stdout_dash = true;
+  rules.inputs.push_back(scenario_file);
+  for (const AlgorithmRun& run : scenario.collective.algorithms)
+    if (!run.schedule_file.empty()) rules.inputs.push_back(run.schedule_file);
+  return rules;
+}
 
 // The run of a scenario once its options are parsed.
 int run_scenario(const std::string& scenario_file, const std::vector<std::string>& overrides,
@@ -37,20 +48,15 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   const std::string csv_from = csv_out.empty() ? "output.csv" : "--csv";
   if (json_out.empty()) json_out = scenario.output.json;
   if (csv_out.empty()) csv_out = scenario.output.csv;
-  // Two outputs in one file would leave only the last one written.
-  const std::vector<std::pair<std::string, std::string>> outputs = {{json_from, json_out},
-                                                                    {csv_from, csv_out},
-                                                                    {"--trace", trace_out},
-                                                                    {"--error-json", error_json}};
-  for (std::size_t i = 0; i < outputs.size(); ++i)
-    for (std::size_t j = i + 1; j < outputs.size(); ++j)
-      if (!outputs[i].second.empty() && outputs[i].second == outputs[j].second)
-        throw UsageError(outputs[i].first + " and " + outputs[j].first + " name the same file " +
-                         outputs[i].second);
-  // Outputs that cannot be written stop the run before anything is simulated.
-  if (!json_out.empty()) check_writable(json_out, "results JSON");
-  if (!csv_out.empty()) check_writable(csv_out, "results CSV");
-  if (!trace_out.empty()) check_writable(trace_out, "trace");
+  // Outputs that cannot be written, or would replace an input or one another, stop the run
+  // before anything is simulated; they are written together at the end, all or nothing.
+  OutputFiles out(run_output_rules(scenario_file, scenario));
+  if (!error_json.empty()) out.add(error_json, "error report (--error-json)", "--error-json");
+  if (!json_out.empty()) out.add(json_out, "results JSON", json_from);
+  if (!csv_out.empty()) out.add(csv_out, "results CSV", csv_from);
+  if (!trace_out.empty()) out.add(trace_out, "trace", "--trace");
+  // With an output on stdout ("-") the table goes to stderr.
+  std::ostream& text = out.uses_stdout() ? std::cerr : std::cout;
 
   // Build and verify every schedule before simulating anything: bad input writes nothing.
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, run_backends());
@@ -76,17 +82,19 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
     if (r.internal_error) status = kExitInternal;
     if (run_failed(r) && status == kExitOk) status = kExitCheckFailed;
   }
-  std::cout << format_results_table(results);
-  if (!json_out.empty()) write_results_json(json_out, results);
-  if (!csv_out.empty()) write_results_csv(csv_out, results);
-  if (!json_out.empty()) std::cout << "results JSON: " << json_out << "\n";
-  if (!csv_out.empty()) std::cout << "results CSV: " << csv_out << "\n";
+  text << format_results_table(results);
+  if (!json_out.empty()) out.set_text(json_out, results_json_text(results));
+  if (!csv_out.empty()) out.set_text(csv_out, results_csv_text(results));
   if (!trace_out.empty()) {
     std::vector<TraceRun> traced;
     for (std::size_t i = 0; i < points.size(); ++i)
       traced.push_back({&results[i], &points[i].first->schedule, points[i].first->topology.get()});
-    write_text_atomically(trace_out, json_text(chrome_trace(traced)) + "\n");
+    out.set_text(trace_out, json_text(chrome_trace(traced)) + "\n");
   }
+  out.commit();
+  for (const auto& [path, what] :
+       {std::pair{json_out, "results JSON"}, {csv_out, "results CSV"}, {trace_out, "trace"}})
+    if (!path.empty() && path != "-") text << what << ": " << path << "\n";
   return status;
 }
 
@@ -109,12 +117,14 @@ int run_command(const std::vector<std::string>& args) {
       "set,s", po::value(&overrides)->composing(),
       "override a scenario key before validation: key.path=value, e.g. nic.ports=4 or "
       "collective.sizes=[1MiB,4MiB] (repeatable)")(
-      "json", po::value(&json_out), "write results JSON ({\"runs\": [...]}) to this file")(
-      "csv", po::value(&csv_out), "write results CSV (one row per run) to this file")(
+      "json", po::value(&json_out),
+      "write results JSON ({\"runs\": [...]}) to this file (- for stdout: the table then goes "
+      "to stderr)")("csv", po::value(&csv_out),
+                    "write results CSV (one row per run) to this file (- for stdout)")(
       "trace", po::value(&trace_out),
       "write a Chrome/Perfetto trace-event JSON of every run to this file: one track per NIC and "
       "per directed link, one slice per message from issue to arrival (open in ui.perfetto.dev "
-      "or chrome://tracing; time in microseconds of simulated time)")(
+      "or chrome://tracing; time in microseconds of simulated time; - for stdout)")(
       "error-json", po::value(&error_json),
       "when an error stops the run before its results (bad input, failed verification), write "
       "it to this file as JSON: {\"error\": the line printed, \"exit_status\", \"location\": "
@@ -126,7 +136,8 @@ int run_command(const std::vector<std::string>& args) {
                                         "scenario YAML file (see scenarios/README.md)");
   if (!parse_command(args, opts, "scenario")) return kExitOk;
   // Checked first: an error report that cannot be written would hide the error it reports.
-  if (!error_json.empty()) check_writable(error_json, "error report (--error-json)");
+  if (!error_json.empty())
+    check_output(error_json, "error report (--error-json)", {{scenario_file}, false});
   try {
     return run_scenario(scenario_file, overrides, json_out, csv_out, trace_out, error_json, jobs,
                         time_limit);

@@ -10,6 +10,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/collective/byte_size.h"
+#include "model/collective/issue_order.h"
 #include "model/collective/msccl_xml.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/schedule_io.h"
@@ -230,7 +231,9 @@ int verify_command(const std::vector<std::string>& args) {
       "Replays a schedule symbolically: every node must end with every chunk reduced from all N\n"
       "contributions exactly once, whatever the message timing. Exit 0 when it does, 1 when it\n"
       "does not (the first violation is named), 2 when the file cannot be read or parsed or\n"
-      "does not fit the topology (node count, NIC ports, links of explicit paths).\n\n"
+      "does not fit the topology (node count, NIC ports, links of explicit paths). A correct\n"
+      "schedule in which a message waits for one of a later step runs with software issue only:\n"
+      "hardware issue and nic.step_barrier issue steps in order (a last line says which).\n\n"
       "options");
   std::string file, topology_spec;
   opts.add_options()("help,h", "show this help")(
@@ -271,6 +274,14 @@ int verify_command(const std::vector<std::string>& args) {
   }
   std::cout << "OK: every node ends with every chunk reduced from all " << schedule.nodes
             << " contributions exactly once\n";
+  // Correct in any timing, but in-order issue of steps adds a rule of its own.
+  const IssueOrder order = issue_order(schedule);
+  if (order.ok()) {
+    std::cout << "runs with every issue mode: no message waits for a later step\n";
+  } else {
+    std::cout << "runs with nic.issue software only (no step barrier): " << order.violation.text
+              << "\n";
+  }
   return kExitOk;
 }
 

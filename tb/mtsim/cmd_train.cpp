@@ -20,6 +20,7 @@
 #include "model/config/scenario_loader.h"
 #include "model/config/workload_loader.h"
 #include "model/core/json_text.h"
+#include "model/core/output_files.h"
 #include "model/params/time_limits.h"
 #include "model/run/train_report.h"
 #include "model/run/train_run.h"
@@ -114,7 +115,13 @@ int train(WorkloadConfig& workload, const std::string& workload_file,
           const OverrideOptions& options, const std::string& json_out, int jobs, bool serialised,
           bool launch_option) {
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides, options);
-  if (!json_out.empty()) check_writable(json_out, "training JSON");
+  // The JSON may not replace an input: the workload, the scenario or a schedule file.
+  OutputRules rules;
+  rules.inputs = {workload_file, scenario_file};
+  for (const AlgorithmRun& run : scenario.collective.algorithms)
+    if (!run.schedule_file.empty()) rules.inputs.push_back(run.schedule_file);
+  OutputFiles out(rules);
+  if (!json_out.empty()) out.add(json_out, "training JSON", "--json");
   // The loader bounds the file's own values; an option may have changed them, and the release
   // times must stay inside the scenario clock's simulated-time horizon.
   const std::uint64_t cycles = compute_and_launch_cycles(workload);
@@ -174,9 +181,11 @@ int train(WorkloadConfig& workload, const std::string& workload_file,
                "communication not hidden behind compute. vs_ring%: iteration time saved vs ring "
                "(positive = faster). data: full = every element checked, sampled = timing-only "
                "run with sampled elements checked.\n";
-  if (!json_out.empty())
-    write_text_atomically(
-        json_out, json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
+  if (!json_out.empty()) {
+    out.set_text(json_out,
+                 json_text(to_json(workload, scenario, buckets, rows, serialised), 2) + "\n");
+    out.commit();
+  }
   return kExitOk;
 }
 

@@ -440,3 +440,18 @@ TEST_CASE("root exchange: the strictly tallest child exchanges with the root, st
   for (const mt::Op& op : mto.ops) staged += op.apply_after >= 0;
   CHECK(staged == 2 * 16);
 }
+
+TEST_CASE("root exchanges on 2 nodes leave no empty step", "[beyond][exchange]") {
+  // Issue 52: the broadcast step became the exchange's, but num_steps still counted it, so
+  // multitree_opt with roots=exchange failed its own step-count check on every 2-node network
+  // (and auto chose it there).
+  for (const char* spec : {"ring:2", "torus:2x1", "switch:nodes=2"}) {
+    INFO(spec);
+    const mt::Topology t = make(spec);
+    const mt::Schedule s = mt::build_schedule("multitree_opt", t, {{"roots", "exchange"}});
+    CHECK(s.num_steps == 1);
+    verified(s, t);
+    for (const char* bytes : {"4KiB", "1MiB"})
+      verified(mt::build_schedule("auto", t, {{"bytes", bytes}}), t);
+  }
+}

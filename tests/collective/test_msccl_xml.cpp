@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -13,6 +16,7 @@
 #include "model/collective/verify.h"
 #include "model/collective/xml_reader.h"
 #include "model/topology/topology.h"
+#include "tests/support/cli_runner.h"
 
 namespace {
 
@@ -162,8 +166,8 @@ TEST_CASE("malformed MSCCL files fail with file, line and element", "[msccl]") {
         kData +
             "bad_unreceived_chunk.xml:6: <gpu id=\"0\">: rank 0 never receives chunk 2: in an "
             "all-reduce every rank receives every chunk (at least its final value)");
-  CHECK_THAT(error_of("missing.xml"),
-             Catch::StartsWith("cannot read MSCCL file \"" + kData + "missing.xml\""));
+  CHECK(error_of("missing.xml") ==
+        kData + "missing.xml: cannot open the MSCCL file: No such file or directory");
   // The file and line are fields of the error as well.
   try {
     mt::load_msccl_file(kData + "bad_dangling_dep.xml");
@@ -336,4 +340,23 @@ TEST_CASE("MSCCL export names the first structural problem of a malformed schedu
       "message 5 at node 1 depends on message 1, which is sent to node 2, not node 1");
   s.ops[2].peer = s.ops[2].node;
   CHECK_THROWS_WITH(mt::schedule_to_msccl(s), "message 2: node 2 sends to itself");
+}
+
+TEST_CASE("the MSCCL reader takes regular files of at most 256 MiB, as the JSON reader") {
+  // Issue 52: it read any file whole (a device, or a multi-GiB file, took several GB).
+  const auto error_of = [](const std::string& path) {
+    try {
+      (void)mt::load_msccl_file(path);
+    } catch (const mt::ScheduleError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("/dev/zero") == "/dev/zero: cannot read the MSCCL file: not a regular file");
+  const std::string dir = mt::test::scratch_dir("msccl_limit");
+  const std::string big = dir + "/big.xml";
+  { std::ofstream(big) << "<algo>"; }
+  std::filesystem::resize_file(big, (std::uint64_t{256} << 20) + 1);  // sparse: no disk used
+  CHECK(error_of(big) == big + ": cannot read the MSCCL file: larger than 256 MiB");
+  CHECK(error_of(dir) == dir + ": cannot read the MSCCL file: Is a directory");
 }

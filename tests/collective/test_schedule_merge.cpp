@@ -144,3 +144,22 @@ TEST_CASE("merge rejects parts for different topologies", "[merge]") {
         "ring:4");
   CHECK_THROWS_AS(mt::merge_schedules({}), mt::ScheduleError);
 }
+
+TEST_CASE("a message's own release cycle survives the merge when it is later", "[merge]") {
+  // Issue 52: concurrent `mtsim train` merged a schedule file's messages with the bucket's
+  // release cycle in place of their own (run and serialised train honour it).
+  const mt::Topology t = make("ring:4");
+  mt::Schedule own = mt::build_schedule("ring", t);
+  for (mt::Op& op : own.ops)
+    if (op.deps.empty()) op.release_cycle = op.node == 0 ? 900 : 0;
+  const mt::MergedSchedule m = mt::merge_schedules({{&own, 8, 0}, {&own, 8, 500}, {&own, 8, 1200}});
+  for (std::size_t part = 0; part < 3; ++part) {
+    const std::uint64_t bucket = part == 0 ? 0 : part == 1 ? 500 : 1200;
+    for (int id = m.op_begin[part]; id < m.op_begin[part + 1]; ++id) {
+      const mt::Op& op = m.schedule.ops[static_cast<std::size_t>(id)];
+      const std::uint64_t mine = op.deps.empty() && op.node == 0 ? 900 : 0;
+      INFO("part " << part << " message " << id);
+      CHECK(op.release_cycle == (op.deps.empty() ? std::max(mine, bucket) : 0u));
+    }
+  }
+}

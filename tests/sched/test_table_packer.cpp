@@ -1,0 +1,46 @@
+// Issue 52 (class 5): the table packer's issue order. Within a step, a message that waits for
+// another of the same step comes after it (a table in program order could fill a window with
+// entries waiting for arrivals that only later entries cause); a message that waits for a later
+// step's cannot be packed.
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "model/sched/table_packer.h"
+#include "tests/support/sim_fixtures.h"
+
+namespace mt {
+namespace {
+
+TEST_CASE("entries of one step are ordered by their chain of waits, then program order",
+          "[table]") {
+  // All in step 0, listed against the order they can go: node 0 sends x (message 0) once y
+  // (message 1, from node 1) has arrived, and node 1 sends y once z (message 2, node 0's, waiting
+  // for nothing) has arrived. Node 0's table is z, x: program order (x, z) would put x at the
+  // head of a one-entry window, where it waits for y, which waits for z behind it.
+  Schedule s = test::empty_schedule(2, 3);
+  s.add(test::make_op(0, 1, 0, OpKind::kReduce, {1}));
+  s.add(test::make_op(1, 0, 1, OpKind::kReduce, {2}));
+  s.add(test::make_op(0, 1, 2, OpKind::kReduce, {}));
+  const PackedSchedule packed = pack_schedule(s, {0, 0, 0}, 1);
+  CHECK(packed.messages[0] == std::vector<int>{2, 0});
+  CHECK(packed.messages[1] == std::vector<int>{1});
+  // Steps still come first: the same messages with x in step 0 and z in step 1 cannot run in
+  // step order (x waits for y, which waits for z of a later step).
+  s.ops[2].step = 1;
+  s.num_steps = 2;
+  CHECK_THROWS_WITH(pack_schedule(s, {0, 0, 0}, 1),
+                    Catch::StartsWith("message 1 (node 1, step 0) waits for message 2 (node 0, "
+                                      "step 1), a later step: where a node issues its steps in "
+                                      "order"));
+}
+
+TEST_CASE("a schedule without same-step waits keeps program order within a step", "[table]") {
+  const Schedule s = test::ring_allreduce({0, 1, 2, 3});
+  const PackedSchedule packed = pack_schedule(s, std::vector<int>(s.ops.size(), 0), 1);
+  for (int u = 0; u < 4; ++u) CHECK(packed.messages[static_cast<std::size_t>(u)] == s.ops_of(u));
+}
+
+}  // namespace
+}  // namespace mt
