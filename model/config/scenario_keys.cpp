@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "model/config/energy_keys.h"
 #include "model/config/host_keys.h"
 #include "model/params/time_limits.h"
 
@@ -116,6 +117,12 @@ const KeyTable<ScenarioDraft>& scenario_keys() {
                   [](Reader r, const Node& v, const std::string& p, D& d) {
                     read_host(r, v, p, d.scenario.host);
                   }),
+      section_key("energy", "mapping",
+                  "the prices of the events that cost energy: a link-type preset and any figure "
+                  "overridden (docs/energy.md gives each source)",
+                  [](Reader r, const Node& v, const std::string& p, D& d) {
+                    read_energy(r, v, p, d.scenario.energy);
+                  }),
       section_key(
           "collective", "mapping", "what to all-reduce",
           [](Reader r, const Node& v, const std::string& p, D& d) {
@@ -146,6 +153,8 @@ std::vector<KeyDoc> scenario_key_docs() {
       append_section(docs, top, nic_keys());
     } else if (top.path == "host") {
       append_section(docs, top, host_keys());
+    } else if (top.path == "energy") {
+      append_section(docs, top, energy_keys());
     } else if (top.path == "collective") {
       docs.push_back(top);
       for (const KeyDoc& row : key_docs(collective_keys(), "collective.")) {

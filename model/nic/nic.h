@@ -82,6 +82,14 @@ struct NicParams {
   bool step_barrier = false;
 };
 
+/// What a NIC has done that costs energy, counted where it happens.
+struct NicActivity {
+  RxActivity rx;                           ///< receive buffer, memory writes, reduction
+  std::uint64_t tx_memory_read_bytes = 0;  ///< read by the transmit DMA, bytes
+  std::uint64_t scheduler_cycles = 0;      ///< cycles its hardware scheduler worked
+  bool hardware_scheduler = false;         ///< issue control is the NIC's scheduler
+};
+
 /// One endpoint's NIC.
 class Nic : public sc_core::sc_module {
  public:
@@ -106,6 +114,11 @@ class Nic : public sc_core::sc_module {
   std::uint64_t packets_sent() const { return tx_.packets_sent(); }
   /// Receive staging: the most bytes of staged messages held at once, bytes.
   std::uint64_t max_staged_bytes() const { return rx_.max_staged_bytes(); }
+  /// What it has done that costs energy so far.
+  NicActivity activity() const {
+    return NicActivity{rx_.activity(), tx_.memory_read_bytes(), issue_->clocked_cycles(),
+                       issue_->cycle_level()};
+  }
   /// Last cycle this NIC issued an operation or moved a packet, or a later cycle at which an
   /// operation or a reduction already under way completes, a credit on its way back arrives or
   /// an operation is released (progress to come).

@@ -39,6 +39,13 @@ std::uint64_t RxReassembly::accept(int port, tlm::tlm_generic_payload& payload,
                                    : 0;
   // Packets leave the receive buffer in arrival order (the queue stays sorted by cycle), the
   // reduction unit taking them in head-arrival order, each once its tail has arrived.
+  const auto payload_bytes = static_cast<std::uint64_t>(packet.payload_bytes);
+  activity_.buffer_writes += static_cast<std::uint64_t>(packet.flits);
+  activity_.memory_write_bytes += payload_bytes;
+  if (per_packet) {
+    activity_.memory_read_bytes += payload_bytes;  // the node's operand
+    activity_.adds += static_cast<std::uint64_t>(packet.elements);
+  }
   land_free_ = std::max(tail, land_free_) + cycles;
   if (per_packet) reduce_free_ = land_free_;
   landing_.push_back(Landing{land_free_, &payload, port, packet.vc});
@@ -70,6 +77,9 @@ void RxReassembly::complete_packet(const Landing& item, std::uint64_t now) {
   tlm::tlm_generic_payload& payload = *item.payload;
   PacketExtension& packet = packet_of(payload);
   occupancy_[static_cast<std::size_t>(item.port)] -= packet.flits;
+  activity_.buffer_reads += static_cast<std::uint64_t>(packet.flits);
+  if (params_.ports_on_links)
+    activity_.link_credit_flits += static_cast<std::uint64_t>(packet.flits);
   last_progress_ = std::max(last_progress_, now);
   // Free the receive buffer slot: the credit travels back over the ejection channel.
   packet.credit_vc = item.vc;
@@ -120,6 +130,11 @@ void RxReassembly::aggregate(int message, int counter, std::uint64_t now) {
       shared_.schedule->ops[static_cast<std::size_t>(message)].kind == OpKind::kReduce;
   const std::uint64_t elements = (record.bytes + params_.element_bytes - 1) /
                                  static_cast<std::uint64_t>(params_.element_bytes);
+  // The landed message is read back with the node's operand (a broadcast only copied) and the
+  // result written.
+  activity_.memory_read_bytes += (reduce ? 2 : 1) * record.bytes;
+  activity_.memory_write_bytes += record.bytes;
+  activity_.adds += reduce ? elements : 0;
   reduce_free_ = std::max(now, reduce_free_) +
                  (reduce ? reduce_cycles(elements, params_.reduce_elems_per_cycle) : 0);
   aggregating_.push_back(Aggregation{reduce_free_, message, counter});

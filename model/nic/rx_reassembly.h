@@ -33,6 +33,23 @@ struct RxParams {
   /// Store-and-forward reduction: a reduce message's packets land in memory and the reduction
   /// unit sums the whole message once its last packet is in (messages in completion order).
   bool reduce_whole_messages = false;
+  /// Its ports receive from topology links (a switched topology's NIC): freed buffer space is
+  /// credited back over them. False: over local channels from the node's router.
+  bool ports_on_links = false;
+};
+
+/// What a receive side has done that costs energy, counted where it happens. Local memory: a
+/// packet reduced as it arrives reads the node's operand and writes the sum; any other packet
+/// (a broadcast, or one waiting for a whole-message or staged reduction) is written as it lands,
+/// and a whole-message reduction then reads both operands and writes the sum (a staged broadcast
+/// is read and written once more).
+struct RxActivity {
+  std::uint64_t buffer_writes = 0;       ///< flits into the receive buffer
+  std::uint64_t buffer_reads = 0;        ///< flits out of it
+  std::uint64_t memory_read_bytes = 0;   ///< local memory read, bytes
+  std::uint64_t memory_write_bytes = 0;  ///< local memory written, bytes
+  std::uint64_t adds = 0;                ///< element adds of the reduction unit
+  std::uint64_t link_credit_flits = 0;   ///< flits credited back over topology links
 };
 
 /// What the receive sides of one System share (owned by the System).
@@ -78,6 +95,8 @@ class RxReassembly {
   std::uint64_t last_progress() const { return last_progress_; }
   /// The most bytes of staged messages held at once, bytes.
   std::uint64_t max_staged_bytes() const { return max_staged_bytes_; }
+  /// What it has done that costs energy so far.
+  const RxActivity& activity() const { return activity_; }
 
  private:
   struct Landing {
@@ -111,6 +130,7 @@ class RxReassembly {
   std::uint64_t staged_bytes_ = 0;
   std::uint64_t max_staged_bytes_ = 0;
   std::uint64_t last_progress_ = 0;
+  RxActivity activity_;
 };
 
 }  // namespace mt

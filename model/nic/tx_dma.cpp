@@ -134,6 +134,7 @@ bool TxDma::send(int p, std::uint64_t now) {
       (status == tlm::TLM_UPDATED && phase == tlm::END_REQ) ? clock_.to_cycles(delay) : 1;
   timing.busy_until = now + serialization;
   ++packets_sent_;
+  memory_read_bytes_ += static_cast<std::uint64_t>(payload_bytes);
   --timing.unsent_packets;
   if (++m.next_packet == m.packets) {
     port.queue.pop_front();

@@ -102,6 +102,8 @@ class TxDma {
   const TxMessage* front(int port) const;
   /// Packets injected so far.
   std::uint64_t packets_sent() const { return packets_sent_; }
+  /// Payload bytes the DMA has read from local memory for the packets it sent so far.
+  std::uint64_t memory_read_bytes() const { return memory_read_bytes_; }
 
  private:
   // A port's queue and VC state, read when it starts a message or sends a packet.
@@ -134,6 +136,7 @@ class TxDma {
   std::vector<Credit> credits_;     // min-heap: credits coming back
   std::uint64_t seq_ = 0;
   std::uint64_t packets_sent_ = 0;
+  std::uint64_t memory_read_bytes_ = 0;
 };
 
 }  // namespace mt

@@ -118,6 +118,7 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   const int fifo = port * params_.vcs + packet.vc;
   RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
   fifo_flits_[static_cast<std::size_t>(fifo)] += packet.flits;
+  activity_.buffer_writes += static_cast<std::uint64_t>(packet.flits);
   if (fifo_flits_[static_cast<std::size_t>(fifo)] > params_.buffer_flits) {
     SC_REPORT_ERROR(name(), "input buffer overflow: credit protocol violated (model bug)");
   }

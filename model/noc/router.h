@@ -59,6 +59,16 @@ struct RouterParams {
   std::vector<RouterOutputConfig> outputs;  ///< out_links(vertex) then ejection ports
 };
 
+/// What a router has done that costs energy, counted where it happens.
+struct RouterActivity {
+  std::uint64_t buffer_writes = 0;  ///< flits written into its input buffers
+  /// Flits read out of its input buffers, each through the crossbar and switch allocation.
+  std::uint64_t buffer_reads = 0;
+  std::uint64_t heads = 0;  ///< head packets granted (VC allocations)
+  /// Flits whose buffer space it credited back over a topology link (network inputs).
+  std::uint64_t link_credit_flits = 0;
+};
+
 /// A router. Sockets: in_socket[i] receives packets (and returns credits backwards), out_socket[o]
 /// sends them (and receives credits backwards).
 class Router : public sc_core::sc_module {
@@ -82,6 +92,8 @@ class Router : public sc_core::sc_module {
   /// Packets that waited for an output while it carried (or was granted to) a packet of another
   /// flow (tree / ring): inter-flow contention. Each packet counts at most once per router.
   std::uint64_t cross_flow_waits() const { return cross_flow_waits_; }
+  /// What it has done that costs energy so far.
+  const RouterActivity& activity() const { return activity_; }
   /// Last cycle a packet moved through this router, or the cycle a packet on its way in will be
   /// ready or a credit on its way back will arrive (progress to come).
   std::uint64_t last_progress_cycle() const { return last_progress_; }
@@ -226,6 +238,7 @@ class Router : public sc_core::sc_module {
   std::uint64_t forwarded_ = 0;
   std::uint64_t last_progress_ = 0;
   std::uint64_t cross_flow_waits_ = 0;
+  RouterActivity activity_;
 };
 
 }  // namespace mt

@@ -189,6 +189,8 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   const int in_port = best_fifo / params_.vcs;
   const int in_vc = best_fifo % params_.vcs;
   fifo_flits_[static_cast<std::size_t>(best_fifo)] -= packet.flits;
+  activity_.buffer_reads += static_cast<std::uint64_t>(packet.flits);
+  activity_.heads += packet.head ? 1 : 0;
   output.credits[best_vc] -= packet.flits;
   if (packet.message_flow) {
     // Lock the VC from the head's grant until the message's last packet has passed.
@@ -216,6 +218,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   // port counts it whole after the serialisation.
   packet.credit_vc = in_vc;
   const bool per_flit = in_port < params_.network_inputs;
+  activity_.link_credit_flits += per_flit ? static_cast<std::uint64_t>(packet.flits) : 0;
   packet.credit_span = per_flit ? serialization : 0;
   tlm::tlm_phase credit_phase = tlm::BEGIN_RESP;
   sc_core::sc_time credit_delay = clock_.to_time(per_flit ? 1 : serialization);

@@ -9,6 +9,7 @@
 
 #include "model/collective/cost_model.h"
 #include "model/data/data_store.h"
+#include "model/params/energy_config.h"
 #include "model/params/scenario_config.h"
 #include "model/sched/host_scheduler.h"
 
@@ -62,6 +63,7 @@ struct PointConfig {
   NicSettings nic;
   IssueSettings issue;
   DataSettings data;
+  EnergyParams energy;  ///< the prices of the events that cost energy
 };
 
 /// The cost model's parameters of a network with `router` and a NIC with `nic` (packet, head

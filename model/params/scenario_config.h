@@ -11,6 +11,7 @@
 #include "model/core/enum_names.h"
 #include "model/core/error.h"
 #include "model/data/data_store.h"
+#include "model/params/energy_config.h"
 #include "model/params/host_config.h"
 #include "model/topology/topology.h"
 
@@ -234,7 +235,8 @@ struct ScenarioConfig {
   TopologyConfig topology;
   RouterConfig router;
   NicConfig nic;
-  HostConfig host;  ///< the host of software issue
+  HostConfig host;      ///< the host of software issue
+  EnergyConfig energy;  ///< the prices of the events that cost energy
   CollectiveConfig collective;
   OutputConfig output;
 };

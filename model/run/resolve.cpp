@@ -107,6 +107,7 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   point.data.dtype = scenario.collective.dtype;
   point.data.verify = scenario.collective.verify_data;
   point.data.max_data_bytes = scenario.collective.max_data_bytes;
+  point.energy = energy_params(scenario.energy);
   return point;
 }
 

@@ -51,6 +51,8 @@ class HardwareScheduler : public Scheduler {
 
   /// Engine ticks run so far (idle cycles skipped are not counted).
   std::uint64_t ticks() const { return ticks_; }
+  /// The engine's ticks: the cycles it worked.
+  std::uint64_t clocked_cycles() const override { return ticks_; }
 
  private:
   void sync(std::uint64_t now);  // ticks every needed cycle before `now`

@@ -76,6 +76,9 @@ class Scheduler {
     (void)ready;
     (void)now;
   }
+  /// Cycles its hardware has been clocked with work so far (a cycle-level engine's ticks; 0
+  /// for a host, whose energy is not the NIC's).
+  virtual std::uint64_t clocked_cycles() const { return 0; }
 };
 
 }  // namespace mt

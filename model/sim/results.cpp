@@ -10,6 +10,7 @@
 
 #include "model/collective/byte_size.h"
 #include "model/core/json_text.h"
+#include "model/sim/energy_results.h"
 
 namespace mt {
 namespace {
@@ -98,13 +99,13 @@ std::string results_csv_header() {
   std::string header;
   for (const CsvColumn& c : kCsvColumns)
     header += (header.empty() ? "" : ",") + std::string(c.name);
-  return header;
+  return header + energy_csv_header();
 }
 
 std::string results_csv_row(const RunResult& r) {
   std::string row;
   for (const CsvColumn& c : kCsvColumns) row += (&c == kCsvColumns ? "" : ",") + c.value(r);
-  return row;
+  return row + energy_csv_row(r);
 }
 
 std::string results_csv_error_row(const std::string& error) {
@@ -113,7 +114,7 @@ std::string results_csv_error_row(const std::string& error) {
     if (&c != kCsvColumns) row += ",";
     if (std::string(c.name) == "error") row += csv_field(error);
   }
-  return row;
+  return row + energy_csv_empty();
 }
 
 nlohmann::json to_json(const RunResult& r, bool with_messages) {
@@ -154,6 +155,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"error", r.error},
                       {"internal_error", r.internal_error},
                       {"wall_seconds", r.wall_seconds},
+                      {"energy", energy_to_json(r)},
                       {"node_finish_cycles", r.node_finish_cycles},
                       {"links", links}};
   if (with_messages) {
@@ -212,6 +214,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.node_finish_cycles = j.at("node_finish_cycles").get<std::vector<std::uint64_t>>();
   r.message_issue_cycles = j.value("message_issue_cycles", std::vector<std::uint64_t>{});
   r.message_arrival_cycles = j.value("message_arrival_cycles", std::vector<std::uint64_t>{});
+  if (j.contains("energy")) energy_from_json(j.at("energy"), r);
   for (const auto& l : j.at("links"))
     r.links.push_back({l.at("link").get<int>(), l.at("src").get<int>(), l.at("dst").get<int>(),
                        l.at("bytes").get<std::uint64_t>(), l.at("utilization").get<double>()});
@@ -387,6 +390,7 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
      << reference_name << " = speedup over " << reference_name
      << " at the same size; data = ok (every node's result equals the exact sum),\n  sampled "
         "(timing-only, sampled chunks checked), timing (not checked), WRONG or FAILED.\n";
+  os << format_energy_table(runs);
   return os.str();
 }
 

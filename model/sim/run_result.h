@@ -7,6 +7,7 @@
 
 #include "model/data/data_store.h"
 #include "model/params/scenario_config.h"
+#include "model/sim/energy.h"
 
 namespace mt {
 
@@ -76,6 +77,12 @@ struct RunResult {
   /// The failure is a bug in mtsim, not in the input (an exception that is no mt::Error, a point
   /// process that died by a signal or returned no result): mtsim run then exits 3, not 1.
   bool internal_error = false;
+  /// Energy of the all-reduce: what it did that costs energy, and its price by component with
+  /// the scenario's `energy:` figures (docs/energy.md).
+  EnergyCounts energy_counts;
+  EnergyBreakdown energy;
+  EnergyPreset energy_preset =
+      EnergyPreset::kBoard;                       ///< `energy.preset` (figures may be overridden)
   std::vector<std::uint64_t> node_finish_cycles;  ///< per endpoint, cycle its last chunk was final
   std::vector<LinkStat> links;
   /// Per schedule message (index = message id): cycle its last packet was applied at the peer

@@ -175,6 +175,9 @@ RunResult System::Impl::run() {
                        : 0.0;
     result.links.push_back(stat);
   }
+  result.energy_counts = energy_counts(completion);
+  result.energy = price_energy(result.energy_counts, config.energy);
+  result.energy_preset = config.energy.preset;
   result.message_arrival_cycles.reserve(messages.size());
   result.message_issue_cycles.reserve(messages.size());
   for (const MessageRecord& record : messages) {

@@ -201,6 +201,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     params.rx.element_bytes = kElementBytes;
     params.rx.reduce_elems_per_cycle = nc.reduce_elems_per_cycle;
     params.rx.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
+    params.rx.ports_on_links = !topology.is_direct();
     params.rx_buffer_flits = rc.vcs * rc.buffer_flits;
     params.any_port = plan.any_port;
     params.step_barrier = nc.step_barrier;

@@ -18,6 +18,7 @@
 #include "model/noc/router.h"
 #include "model/noc/routing.h"
 #include "model/sched/table_packer.h"
+#include "model/sim/energy.h"
 #include "model/sim/system.h"
 #include "model/sim/watchdog.h"
 
@@ -82,6 +83,10 @@ struct System::Impl {
   void build_nics(NicPlan& plan, const SchedulerFactory& factory);
   /// A LinkChannel per topology link, and the local channels between NIC ports and routers.
   void connect_links();
+
+  /// What the run did that costs energy, for a run of `completion` cycles
+  /// (system_energy.cpp).
+  EnergyCounts energy_counts(std::uint64_t completion) const;
 
   Router& router_at(int vertex);
   std::string describe_stall(std::uint64_t cycle) const;

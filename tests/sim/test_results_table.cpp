@@ -1,5 +1,6 @@
 // The text table mtsim run prints: the legend under it explains only the lines it printed.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -56,4 +57,53 @@ TEST_CASE("the table says which rows co-simulated the RTL scheduler", "[results]
                                    "(rtl/nic_sched.sv) in every NIC of: multitree-hw\n") &&
                        !Catch::Contains("lines above"));
   CHECK_THAT(mt::format_results_table({tlm}), !Catch::Contains("Verilated"));
+}
+
+TEST_CASE("a run's energy goes through JSON and into the CSV and the table with units",
+          "[results][energy]") {
+  mt::RunResult r = row("ring", "ring");
+  r.energy_preset = mt::EnergyPreset::kOnPackage;
+  r.energy_counts.link_bits = 12345;
+  r.energy_counts.link_idle_bits = 0.5;
+  r.energy_counts.adds = 77;
+  r.energy_counts.dtype = mt::Dtype::kInt32;
+  r.energy_counts.scheduler_idle_cycles = 9;
+  r.energy_counts.run_ns = 1000;
+  r.energy.link_data_pj = 2e6;  // 2 uJ
+  r.energy.router_leakage_pj = 1e6;
+  r.energy.scheduler_idle_pj = 0.25;
+  const mt::RunResult back = mt::run_result_from_json(mt::to_json(r));
+  CHECK(back.energy_preset == mt::EnergyPreset::kOnPackage);
+  CHECK(back.energy_counts.link_bits == 12345);
+  CHECK(back.energy_counts.link_idle_bits == 0.5);
+  CHECK(back.energy_counts.adds == 77);
+  CHECK(back.energy_counts.dtype == mt::Dtype::kInt32);
+  CHECK(back.energy_counts.scheduler_idle_cycles == 9);
+  CHECK(back.energy.link_data_pj == 2e6);
+  CHECK(back.energy.scheduler_idle_pj == 0.25);
+  CHECK(mt::to_json(r)["energy"]["total_pj"] == 3e6 + 0.25);
+  // 3 uJ over 16 nodes x 4096 bytes.
+  CHECK(mt::to_json(r)["energy"]["pj_per_byte"].get<double>() ==
+        Approx((3e6 + 0.25) / (16 * 4096.0)));
+  CHECK_THAT(mt::results_csv_header(),
+             Catch::EndsWith(",energy_preset,energy_total_uj,energy_pj_per_byte,energy_static_uj,"
+                             "energy_link_data_uj,energy_link_credit_uj,energy_link_idle_uj,"
+                             "energy_router_buffer_uj,energy_router_crossbar_uj,"
+                             "energy_router_allocation_uj,energy_router_clock_uj,"
+                             "energy_router_leakage_uj,energy_nic_memory_uj,energy_nic_buffer_uj,"
+                             "energy_nic_reduction_uj,energy_scheduler_active_uj,"
+                             "energy_scheduler_idle_uj,energy_scheduler_leakage_uj"));
+  CHECK_THAT(mt::results_csv_row(r),
+             Catch::EndsWith(",on_package,3.000000,45.776,1.000000,2.000000,0.000000,0.000000,"
+                             "0.000000,0.000000,0.000000,0.000000,1.000000,0.000000,0.000000,"
+                             "0.000000,0.000000,0.000000,0.000000"));
+  const auto columns = [](const std::string& line) {
+    return std::count(line.begin(), line.end(), ',');
+  };
+  CHECK(columns(mt::results_csv_error_row("boom")) == columns(mt::results_csv_header()));
+  const std::string table = mt::format_results_table({r});
+  CHECK_THAT(table, Catch::Contains("energy per all-reduce (`energy.preset` on_package"));
+  CHECK_THAT(table, Catch::Contains("total_uJ        pJ/B    links_uJ"));
+  CHECK_THAT(table, Catch::Contains("3.000       45.78       2.000       1.000       0.000"));
+  CHECK_THAT(table, Catch::Contains("33.3%"));
 }

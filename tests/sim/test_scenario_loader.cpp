@@ -453,3 +453,34 @@ TEST_CASE("a bad custom edge is named at its own line") {
         "bad.yaml:7:7: topology.edges[2]: custom edge 2 (2-9): vertex 9 is out of range; vertices "
         "are 0..3 (endpoints 0..3, then switches)");
 }
+
+TEST_CASE("the energy section: a link-type preset and any figure overridden") {
+  const std::string head = "topology: ring:4\ncollective: {algorithms: [ring]}\n";
+  // Default: board-level links.
+  const mt::ScenarioConfig plain = load_scenario_text(head, "s.yaml");
+  CHECK(mt::energy_params(plain.energy).link_pj_per_bit == 5.5);
+  CHECK(mt::energy_params(plain.energy).link_idle_fraction == 1.0);
+  const mt::ScenarioConfig c = load_scenario_text(
+      head + "energy: {preset: on_package, memory_pj_per_bit: 2, router_leakage_mw: 6.4}\n",
+      "s.yaml");
+  const mt::EnergyParams p = mt::energy_params(c.energy);
+  CHECK(p.preset == mt::EnergyPreset::kOnPackage);
+  CHECK(p.link_pj_per_bit == 0.56);
+  CHECK(p.link_idle_fraction == 0.15);
+  CHECK(p.memory_pj_per_bit == 2.0);
+  CHECK(p.router_leakage_mw == 6.4);
+  CHECK(p.router_buffer_write_pj == 1.26);
+  // A --set override goes over the file's section.
+  const mt::ScenarioConfig o = load_scenario_text(head + "energy: {preset: on_package}\n", "s.yaml",
+                                                  {"energy.link_pj_per_bit=0.25"});
+  CHECK(mt::energy_params(o.energy).link_pj_per_bit == 0.25);
+  CHECK(mt::energy_params(o.energy).link_idle_fraction == 0.15);
+  // Bad values and keys are named at their place.
+  CHECK(error_of(head + "energy:\n  link_idle_fraction: 2\n") ==
+        "bad.yaml:4:23: energy.link_idle_fraction: \"2\" is out of range: must be >= 0 and <= 1");
+  CHECK(error_of(head + "energy: {preset: optical}\n") ==
+        "bad.yaml:3:18: energy.preset: \"optical\" is not one of: on_package, board");
+  CHECK_THAT(error_of(head + "energy: {link_pj: 1}\n"),
+             Catch::StartsWith("bad.yaml:3:10: energy.link_pj: unknown key; expected one of: "
+                               "preset, link_pj_per_bit, link_idle_fraction"));
+}
