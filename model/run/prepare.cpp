@@ -136,7 +136,7 @@ std::optional<VerifyFailure> verify_prepared(const std::vector<PreparedAlgorithm
     const VerifyReport report = verify(p.schedule, *p.topology);
     std::string error = report.first_error;
     // Where a node issues its steps in order, no message may wait for a later step's.
-    if (report.ok && (p.nic.nic.issue == IssueMode::kHardware || p.nic.nic.step_barrier))
+    if (report.ok && (p.config.issue.mode == IssueMode::kHardware || p.config.nic.step_barrier))
       error = issue_order(p.schedule).violation.text;
     if (!report.ok || !error.empty())
       return VerifyFailure{p.run->label, p.topology->name(), p.run->schedule_file, error,

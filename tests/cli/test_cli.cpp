@@ -239,10 +239,11 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   for (std::size_t i = 0; i < 4; ++i) {
     const nlohmann::json& run = a["runs"][i];
     INFO("run " << i);
-    for (const char* key :
-         {"scenario", "topology", "algorithm", "nodes", "bytes", "completion_cycles", "clock_ghz",
-          "completion_ns", "bound_cycles", "latency_bound_cycles", "efficiency", "data_verified"})
+    for (const char* key : {"scenario", "topology", "algorithm", "nodes", "bytes",
+                            "completion_cycles", "clock_ghz", "completion_ns", "bound_cycles",
+                            "latency_bound_cycles", "efficiency", "data_verified", "energy"})
       CHECK(run.contains(key));
+    CHECK(run["energy"]["total_pj"].get<double>() > 0);
     CHECK(run["algorithm"] == (i % 2 == 0 ? "ring" : "multitree"));
     CHECK(run["bytes"] == (i < 2 ? 4096 : 65536));
     CHECK(run["nodes"] == 8);
@@ -270,7 +271,10 @@ TEST_CASE("mtsim run writes the JSON and CSV of the contract and is deterministi
   CHECK_THAT(header,
              Catch::StartsWith("scenario,topology,algorithm,schedule,nic_issue,nic_flow_"
                                "control,nic_scheduler,nodes,ports,bytes,completion_cycles"));
-  CHECK_THAT(header, Catch::EndsWith(",error,internal_error,wall_seconds"));
+  // The energy of each run after the timing (model/sim/energy_results.h).
+  CHECK_THAT(header, Catch::Contains(",error,internal_error,wall_seconds,energy_preset,"
+                                     "energy_total_uj,energy_pj_per_byte,energy_static_uj,"));
+  CHECK_THAT(header, Catch::EndsWith(",energy_scheduler_leakage_uj"));
   int rows = 0;
   while (std::getline(in, line)) {
     ++rows;
