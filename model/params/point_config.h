@@ -43,6 +43,7 @@ struct SchedulerSettings {
 struct IssueSettings {
   IssueMode mode = IssueMode::kSoftware;  ///< who issues
   HostTiming host;                        ///< software issue: the host's times, cycles
+  HostPreset host_preset = HostPreset::kFree;  ///< the preset `host` starts from (results)
   SchedulerSettings scheduler;            ///< hardware issue: the scheduler
 };
 

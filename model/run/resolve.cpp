@@ -94,6 +94,7 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   point.nic = nic_settings(nic, scenario.router, choice.flow_control);
   point.issue.mode = choice.issue;
   point.issue.host = host_timing(host, scenario.clock_ghz);
+  point.issue.host_preset = host.preset;
   SchedulerSettings& scheduler = point.issue.scheduler;
   scheduler.impl = nic.scheduler;
   // Step order where steps are link-disjoint, and always under the step barrier (which starts

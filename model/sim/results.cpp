@@ -117,6 +117,24 @@ std::string results_csv_error_row(const std::string& error) {
   return row + energy_csv_empty();
 }
 
+std::string host_description(const RunResult& r) {
+  const HostTiming& h = r.host;
+  std::string text = "software issue by the host `" + std::string(to_string(r.host_preset)) + "`";
+  if (h.free())
+    return text +
+           ": free (arrivals known in the cycle they land, posting costs nothing: the "
+           "reference simulator's NIC, a bound no real host reaches; host.preset, docs/host.md)";
+  text += ": learns of an arrival " + std::to_string(h.notify_cycles) + " cycles after it lands, " +
+          "posts a message in " + std::to_string(h.message_cycles) + " cycles";
+  if (h.doorbell_cycles > 0)
+    text += " + a " + std::to_string(h.doorbell_cycles) + "-cycle doorbell per " +
+            (h.doorbell_batch > 1 ? "up to " + std::to_string(h.doorbell_batch) + " messages"
+                                  : std::string("message"));
+  text += " on " + std::to_string(h.contexts) + (h.contexts > 1 ? " contexts" : " context");
+  if (h.step_cycles > 0) text += ", " + std::to_string(h.step_cycles) + " cycles per later step";
+  return text + " (docs/host.md)";
+}
+
 nlohmann::json to_json(const RunResult& r, bool with_messages) {
   nlohmann::json links = nlohmann::json::array();
   for (const auto& l : r.links)
@@ -158,6 +176,14 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"energy", energy_to_json(r)},
                       {"node_finish_cycles", r.node_finish_cycles},
                       {"links", links}};
+  if (r.nic_issue == IssueMode::kSoftware)
+    j["host"] = {{"preset", to_string(r.host_preset)},
+                 {"notify_cycles", r.host.notify_cycles},
+                 {"message_cycles", r.host.message_cycles},
+                 {"doorbell_cycles", r.host.doorbell_cycles},
+                 {"doorbell_batch", r.host.doorbell_batch},
+                 {"contexts", r.host.contexts},
+                 {"step_cycles", r.host.step_cycles}};
   if (with_messages) {
     j["message_issue_cycles"] = r.message_issue_cycles;
     j["message_arrival_cycles"] = r.message_arrival_cycles;
@@ -189,6 +215,15 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.nic_issue = enum_field<IssueMode>(j, "nic_issue");
   r.nic_flow_control = enum_field<FlowControl>(j, "nic_flow_control");
   r.nic_scheduler = enum_field<Issuer>(j, "nic_scheduler");
+  if (const auto host = j.find("host"); host != j.end()) {
+    r.host_preset = enum_field<HostPreset>(*host, "preset");
+    r.host.notify_cycles = host->at("notify_cycles").get<std::uint64_t>();
+    r.host.message_cycles = host->at("message_cycles").get<std::uint64_t>();
+    r.host.doorbell_cycles = host->at("doorbell_cycles").get<std::uint64_t>();
+    r.host.doorbell_batch = host->at("doorbell_batch").get<int>();
+    r.host.contexts = host->at("contexts").get<int>();
+    r.host.step_cycles = host->at("step_cycles").get<std::uint64_t>();
+  }
   r.nodes = j.at("nodes").get<int>();
   r.ports = j.at("ports").get<int>();
   r.bytes = j.at("bytes").get<std::uint64_t>();
@@ -346,6 +381,17 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
       note() << " the hardware scheduler's tables need " << r.table_counters
              << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
     }
+  }
+  // The host of software-issue rows: a free host is a bound, not a machine (docs/host.md).
+  std::vector<std::string> hosts;
+  for (const auto& r : runs) {
+    if (r.nic_issue != IssueMode::kSoftware || !r.error.empty()) continue;
+    const std::string text = host_description(r);
+    if (std::find(hosts.begin(), hosts.end(), text) == hosts.end()) hosts.push_back(text);
+  }
+  for (const std::string& text : hosts) {
+    os << (noted ? "" : "\n") << wrapped(text, 98, "  ");
+    noted = true;
   }
   // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
   std::vector<std::string> rtl_labels;

@@ -11,6 +11,10 @@
 
 namespace mt {
 
+/// The host of a software-issue run in one line for the result table's notes: its preset and
+/// times in cycles.
+std::string host_description(const RunResult& r);
+
 /// One run as JSON (all RunResult fields; per-link and per-node arrays included).
 /// With `with_messages`, also the per-message issue and arrival cycles (large: used for traces).
 nlohmann::json to_json(const RunResult& run, bool with_messages = false);

@@ -47,6 +47,10 @@ struct RunResult {
   IssueMode nic_issue = IssueMode::kSoftware;
   FlowControl nic_flow_control = FlowControl::kPacket;
   Issuer nic_scheduler = Issuer::kHost;
+  /// Software issue: the host that issued (its preset and its times in cycles, overrides
+  /// applied; `host` in results JSON, absent under hardware issue).
+  HostPreset host_preset = HostPreset::kFree;
+  HostTiming host;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes

@@ -25,6 +25,20 @@ mt::RunResult row(const std::string& algorithm, const std::string& schedule) {
   return r;
 }
 
+// `text` with the table notes' wrapping undone (a line break and its indent become one space).
+std::string unwrapped(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && text.compare(i + 1, 2, "  ") == 0) {
+      out += ' ';
+      i = text.find_first_not_of(' ', i + 1) - 1;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("the table's legend explains the lines it printed and no others", "[results]") {
@@ -106,4 +120,31 @@ TEST_CASE("a run's energy goes through JSON and into the CSV and the table with 
   CHECK_THAT(table, Catch::Contains("total_uJ        pJ/B    links_uJ"));
   CHECK_THAT(table, Catch::Contains("3.000       45.78       2.000       1.000       0.000"));
   CHECK_THAT(table, Catch::Contains("33.3%"));
+}
+
+TEST_CASE("a software-issue run names its host in JSON and under the table", "[results][host]") {
+  mt::RunResult free_host = row("ring", "ring");
+  CHECK_THAT(unwrapped(mt::format_results_table({free_host})),
+             Catch::Contains("\nsoftware issue by the host `free`: free (arrivals known in the "
+                             "cycle they land"));
+  mt::RunResult proxy = row("multitree", "multitree");
+  proxy.host_preset = mt::HostPreset::kCpuProxy;
+  proxy.host = {1200, 150, 300, 4, 2, 40};  // notify, message, doorbell, batch, contexts, step
+  const mt::RunResult back = mt::run_result_from_json(mt::to_json(proxy));
+  CHECK(back.host_preset == mt::HostPreset::kCpuProxy);
+  CHECK(back.host.notify_cycles == 1200);
+  CHECK(back.host.message_cycles == 150);
+  CHECK(back.host.doorbell_cycles == 300);
+  CHECK(back.host.doorbell_batch == 4);
+  CHECK(back.host.contexts == 2);
+  CHECK(back.host.step_cycles == 40);
+  CHECK_THAT(unwrapped(mt::format_results_table({free_host, proxy, proxy})),
+             Catch::Contains("software issue by the host `cpu_proxy`: learns of an arrival 1200 "
+                             "cycles after it lands, posts a message in 150 cycles + a 300-cycle "
+                             "doorbell per up to 4 messages on 2 contexts, 40 cycles per later "
+                             "step (docs/host.md)\n"));
+  mt::RunResult hw = row("multitree-hw", "multitree");
+  hw.nic_issue = mt::IssueMode::kHardware;
+  CHECK_FALSE(mt::to_json(hw).contains("host"));
+  CHECK_THAT(mt::format_results_table({hw}), !Catch::Contains("software issue by"));
 }
