@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The verdict tables of docs/verdict.md, "Should you build the scheduler?".
+
+  host_verdict.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--rtl FIGURES.json]
+
+Runs (or reuses in --out) the preset runs of scripts/host_breakeven.py (MultiTree,
+tree_packing, disjoint_rings, ring; 32 KiB, 1 MiB, 16 MiB; 4x4 and 8x8 tori, 4x4 mesh; message
+flow control) and prints one table per host preset: per network and size the fastest algorithm
+under hardware issue and under software issue by that host, their cycles, the speedup, their
+energy per all-reduce (the host's own energy is not counted) and whether the scheduler
+configuration of --rtl (a scripts/pnr.sh or synth JSON: its parameters and figures) holds the
+hardware schedule's table (arrival counters and entries per node). Exit status: 0 done, 2 bad
+input or a failed run. Standard library only.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+import host_breakeven as study
+
+ROOT = study.ROOT
+PRESET_ORDER = ["free"] + study.PRESETS
+HOST_NAME = {"free": "message0"}
+
+
+def load(out, name):
+    """(bytes, algorithm) -> run, of one result file."""
+    runs = json.load(open(os.path.join(out, name + ".json"), encoding="utf-8"))["runs"]
+    return {(r["bytes"], r["algorithm"]): r for r in runs}
+
+
+def fastest(runs, size):
+    return min((runs[(size, a)] for a in study.ALGORITHMS), key=lambda r: r["completion_cycles"])
+
+
+def rtl_summary(path):
+    """The RTL configuration's line and its (Counters, Depth)."""
+    figures = json.load(open(path, encoding="utf-8"))
+    p = figures["parameters"]
+    layout = figures.get("post_layout")
+    area, fmax, where = ((layout["die_area_mm2"], layout["fmax_mhz"], "placed and routed")
+                         if layout else (figures["synthesis"]["area_mm2"],
+                                         figures["synthesis"]["fmax_mhz"], "synthesized"))
+    line = (f"Scheduler: {figures['config']} (Nodes {p['Nodes']}, Ports {p['Ports']}, "
+            f"Depth {p['Depth']}, Window {p['Window']}, Counters {p['Counters']}), {where} in "
+            f"{figures['library']}: {area:.3f} mm2, {fmax:.0f} MHz ({os.path.relpath(path, ROOT)})")
+    return line, p["Counters"]
+
+
+def tables(out, networks, sizes, counters):
+    lines = []
+    hw = {net: load(out, f"{net}_hw") for net in networks}
+    for preset in PRESET_ORDER:
+        lines += ["", f"Host `{preset}`:", "",
+                  "| network | size | hardware issue: fastest | cycles | software issue: fastest | "
+                  "cycles | speedup | energy hw (uJ) | energy sw (uJ) | table counters needed |",
+                  "|---|---|---|---:|---|---:|---:|---:|---:|---:|"]
+        for net in networks:
+            sw = load(out, f"{net}_{HOST_NAME.get(preset, preset)}")
+            for size in sizes:
+                b = study.SIZE_BYTES[size]
+                h, s = fastest(hw[net], b), fastest(sw, b)
+                need = h["table_counters"]
+                fits = "" if counters is None else (" (fits)" if need <= counters else
+                                                    f" (> {counters}: does not fit)")
+                lines.append(
+                    f"| {net} | {size} | {h['algorithm']} | {h['completion_cycles']} | "
+                    f"{s['algorithm']} | {s['completion_cycles']} | "
+                    f"{s['completion_cycles'] / h['completion_cycles']:.2f}x | "
+                    f"{h['energy']['total_pj'] / 1e6:.2f} | {s['energy']['total_pj'] / 1e6:.2f} | "
+                    f"{need}{fits} |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
+    parser.add_argument("--out", help="results JSON folder (default: a scratch folder)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rtl", help="the scheduler configuration's synthesis or layout JSON")
+    args = parser.parse_args()
+    out = args.out or tempfile.mkdtemp(prefix="host_verdict_")
+    os.makedirs(out, exist_ok=True)
+    networks, sizes = list(study.NETWORKS), study.SIZES
+    try:
+        for net, name, sets in study.runs(networks, sizes):
+            if name.endswith("_hw") or name.endswith("_message0") or \
+                    any(name.endswith("_" + p) for p in study.PRESETS):
+                study.simulate(args.mtsim, out, args.jobs, net, name, sets)
+        rtl_line, counters = rtl_summary(args.rtl) if args.rtl else ("", None)
+        lines = tables(out, networks, sizes, counters)
+    except (RuntimeError, KeyError, ValueError, OSError) as e:
+        print(f"host_verdict.py: {e}", file=sys.stderr)
+        return 2
+    if rtl_line:
+        print(rtl_line)
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
