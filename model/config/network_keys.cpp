@@ -178,11 +178,12 @@ const KeyTable<NicConfig>& nic_keys() {
                "receiver's buffer, the body packets stream behind it with no head flit and no "
                "router pipeline"),
       enum_key("issue", &N::issue,
-               "`auto`: per point, `hardware` when `nic.scheduler` is `rtl` or the host is "
-               "slower per message than the scheduler's decision (`software_issue_cycles` > "
-               "`decision_latency_cycles`), `software` otherwise (said under the result table "
-               "and in the JSON's `nic_choice`); `software`: the host issues every operation "
-               "once its dependencies have arrived (plus `software_issue_cycles` each); "
+               "`auto`: per point, `hardware` when `nic.scheduler` is `rtl` or the host's "
+               "time per message (post and doorbell share) plus its notification latency "
+               "exceeds the scheduler's decision (`decision_latency_cycles`), `software` "
+               "otherwise (said under the result table and in the JSON's `nic_choice`); "
+               "`software`: the host (`host:`) learns of arrivals and posts every operation "
+               "once its dependencies have arrived, at its own cost (docs/host.md); "
                "`hardware`: the co-designed NIC scheduler holds the node's packed schedule table "
                "(model/sched/SCHEDULE_TABLE.md) and issues it itself, by arrival counters, in "
                "step order, no host overhead"),

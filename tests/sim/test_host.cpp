@@ -140,5 +140,34 @@ TEST_CASE("hardware issue ignores the host", "[sim][host]") {
   CHECK(r.message_issue_cycles.at(0) < 10);  // the scheduler's decision, not 1000
 }
 
+TEST_CASE("a preset's figures apply unless overridden, converted with the clock", "[sim][host]") {
+  // cpu_proxy (docs/host.md): notify 1000 ns, message 200 ns, doorbell 400 ns per 4 messages,
+  // one context. At 2 GHz every ns is 2 cycles; an override replaces its figure only.
+  HostConfig h;
+  h.preset = HostPreset::kCpuProxy;
+  h.message = HostTime{50, false};
+  const HostTiming t = host_timing(h, 2.0);
+  CHECK(t.notify_cycles == 2000);
+  CHECK(t.message_cycles == 100);
+  CHECK(t.doorbell_cycles == 800);
+  CHECK(t.doorbell_batch == 4);
+  CHECK(t.contexts == 1);
+  CHECK(t.step_cycles == 0);
+  h.preset = HostPreset::kGpuInitiated;
+  h.message.reset();
+  CHECK(host_timing(h, 1.0).contexts == 32);
+  // In a run: node 0 posts its one message after 200 + 400 cycles at 1 GHz; node 1 learns of
+  // the arrival 1000 cycles later and posts the broadcast the same way.
+  Schedule schedule = empty_schedule(4, 1);
+  schedule.add(make_op(0, 1, 0, OpKind::kReduce));
+  schedule.add(make_op(1, 0, 0, OpKind::kBroadcast, {0}));
+  HostConfig proxy;
+  proxy.preset = HostPreset::kCpuProxy;
+  const RunResult r = run_host(proxy, schedule);
+  CHECK(r.message_issue_cycles.at(0) == 600);
+  CHECK(r.message_issue_cycles.at(1) == 600 + kFlight + 1000 + 600);
+  CHECK(r.host_preset == HostPreset::kCpuProxy);
+}
+
 }  // namespace
 }  // namespace mt
