@@ -38,6 +38,9 @@ PAPER_LARGE = ["torus8x8", "mesh8x8"]
 PAPER_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph4x8", "fattree8"]
 BEYOND_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph_m4_n8", "fattree_k8"]
 
+# The scheduler configuration the verdict prices (scripts/pnr.sh's figures of the RTL build).
+RTL_FIGURES = "docs/synth/nic_sched_default.pnr.json"
+
 # name -> (page, header line of the table, mtsim runs (result file, arguments), table command).
 # In the table command, {out} is the results folder and {mtsim} the binary.
 TABLES = {
@@ -53,6 +56,19 @@ TABLES = {
         "| topology | size | ring | multitree | multitree_opt-p4 |",
         [beyond(t) for t in BEYOND_ORDER],
         ["scripts/beyond_table.py"] + [f"{{out}}/{t}.json" for t in BEYOND_ORDER],
+    ),
+    "breakeven": (
+        "docs/host.md",
+        "| network | size | algorithm | hardware issue (cycles) |",
+        [],
+        ["scripts/host_breakeven.py", "--mtsim", "{mtsim}", "--out", "{out}/host", "--markdown"],
+    ),
+    "verdict": (
+        "docs/verdict.md",
+        "| network | size | hardware issue: fastest |",
+        [],
+        ["scripts/host_verdict.py", "--mtsim", "{mtsim}", "--out", "{out}/host", "--rtl",
+         RTL_FIGURES],
     ),
     "fidelity": (
         "docs/fidelity.md",

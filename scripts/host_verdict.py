@@ -37,20 +37,30 @@ def fastest(runs, size):
 
 
 def rtl_summary(path):
-    """The RTL configuration's line and its (Counters, Depth)."""
+    """The RTL configuration's line and its parameters."""
     figures = json.load(open(path, encoding="utf-8"))
     p = figures["parameters"]
-    layout = figures.get("post_layout")
+    layout = figures.get("post_layout")  # scripts/pnr.sh's JSON, else scripts/synth.sh's
     area, fmax, where = ((layout["die_area_mm2"], layout["fmax_mhz"], "placed and routed")
-                         if layout else (figures["synthesis"]["area_mm2"],
-                                         figures["synthesis"]["fmax_mhz"], "synthesized"))
+                         if layout else (figures["area_mm2"], figures["fmax_mhz"],
+                                         "synthesized (no placement)"))
     line = (f"Scheduler: {figures['config']} (Nodes {p['Nodes']}, Ports {p['Ports']}, "
             f"Depth {p['Depth']}, Window {p['Window']}, Counters {p['Counters']}), {where} in "
             f"{figures['library']}: {area:.3f} mm2, {fmax:.0f} MHz ({os.path.relpath(path, ROOT)})")
-    return line, p["Counters"]
+    return line, p
 
 
-def tables(out, networks, sizes, counters):
+def holds(p, run):
+    """Whether the RTL configuration `p` holds `run`'s hardware schedule, and if not why."""
+    if p is None:
+        return ""
+    need = [("Nodes", run["nodes"]), ("Ports", run["ports"]),
+            ("Counters", run["table_counters"])]
+    short = [f"{name} {p[name]} < {n}" for name, n in need if n > p[name]]
+    return " (fits)" if not short else f" (does not fit: {', '.join(short)})"
+
+
+def tables(out, networks, sizes, rtl):
     lines = []
     hw = {net: load(out, f"{net}_hw") for net in networks}
     for preset in PRESET_ORDER:
@@ -63,15 +73,12 @@ def tables(out, networks, sizes, counters):
             for size in sizes:
                 b = study.SIZE_BYTES[size]
                 h, s = fastest(hw[net], b), fastest(sw, b)
-                need = h["table_counters"]
-                fits = "" if counters is None else (" (fits)" if need <= counters else
-                                                    f" (> {counters}: does not fit)")
                 lines.append(
                     f"| {net} | {size} | {h['algorithm']} | {h['completion_cycles']} | "
                     f"{s['algorithm']} | {s['completion_cycles']} | "
                     f"{s['completion_cycles'] / h['completion_cycles']:.2f}x | "
                     f"{h['energy']['total_pj'] / 1e6:.2f} | {s['energy']['total_pj'] / 1e6:.2f} | "
-                    f"{need}{fits} |")
+                    f"{h['table_counters']}{holds(rtl, h)} |")
     return lines
 
 
@@ -91,8 +98,8 @@ def main():
             if name.endswith("_hw") or name.endswith("_message0") or \
                     any(name.endswith("_" + p) for p in study.PRESETS):
                 study.simulate(args.mtsim, out, args.jobs, net, name, sets)
-        rtl_line, counters = rtl_summary(args.rtl) if args.rtl else ("", None)
-        lines = tables(out, networks, sizes, counters)
+        rtl_line, rtl = rtl_summary(args.rtl) if args.rtl else ("", None)
+        lines = tables(out, networks, sizes, rtl)
     except (RuntimeError, KeyError, ValueError, OSError) as e:
         print(f"host_verdict.py: {e}", file=sys.stderr)
         return 2
