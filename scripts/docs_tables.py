@@ -38,8 +38,9 @@ PAPER_LARGE = ["torus8x8", "mesh8x8"]
 PAPER_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph4x8", "fattree8"]
 BEYOND_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph_m4_n8", "fattree_k8"]
 
-# The scheduler configuration the verdict prices (scripts/pnr.sh's figures of the RTL build).
-RTL_FIGURES = "docs/synth/nic_sched_default.pnr.json"
+# The scheduler configuration the verdict prices: the Verilated build co-simulated in the model
+# (rtl/CMakeLists.txt MT_RTL_*), synthesized by scripts/synth.sh.
+RTL_FIGURES = "docs/synth/nic_sched_cosim.synth.json"
 
 # name -> (page, header line of the table, mtsim runs (result file, arguments), table command).
 # In the table command, {out} is the results folder and {mtsim} the binary.
