@@ -41,10 +41,10 @@ struct SchedulerSettings {
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).
 struct IssueSettings {
-  IssueMode mode = IssueMode::kSoftware;  ///< who issues
-  HostTiming host;                        ///< software issue: the host's times, cycles
+  IssueMode mode = IssueMode::kSoftware;       ///< who issues
+  HostTiming host;                             ///< software issue: the host's times, cycles
   HostPreset host_preset = HostPreset::kFree;  ///< the preset `host` starts from (results)
-  SchedulerSettings scheduler;            ///< hardware issue: the scheduler
+  SchedulerSettings scheduler;                 ///< hardware issue: the scheduler
 };
 
 /// What data a point moves and checks.

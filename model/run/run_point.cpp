@@ -17,8 +17,6 @@ void describe_nic(const PointConfig& config, RunResult& r) {
   r.nic_scheduler = config.issue.mode == IssueMode::kSoftware            ? Issuer::kHost
                     : config.issue.scheduler.impl == SchedulerImpl::kRtl ? Issuer::kRtl
                                                                          : Issuer::kTlm;
-  r.host_preset = config.issue.host_preset;
-  r.host = config.issue.host;
 }
 
 }  // namespace

@@ -177,13 +177,11 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"node_finish_cycles", r.node_finish_cycles},
                       {"links", links}};
   if (r.nic_issue == IssueMode::kSoftware)
-    j["host"] = {{"preset", to_string(r.host_preset)},
-                 {"notify_cycles", r.host.notify_cycles},
-                 {"message_cycles", r.host.message_cycles},
-                 {"doorbell_cycles", r.host.doorbell_cycles},
-                 {"doorbell_batch", r.host.doorbell_batch},
-                 {"contexts", r.host.contexts},
-                 {"step_cycles", r.host.step_cycles}};
+    j["host"] = {
+        {"preset", to_string(r.host_preset)},      {"notify_cycles", r.host.notify_cycles},
+        {"message_cycles", r.host.message_cycles}, {"doorbell_cycles", r.host.doorbell_cycles},
+        {"doorbell_batch", r.host.doorbell_batch}, {"contexts", r.host.contexts},
+        {"step_cycles", r.host.step_cycles}};
   if (with_messages) {
     j["message_issue_cycles"] = r.message_issue_cycles;
     j["message_arrival_cycles"] = r.message_arrival_cycles;

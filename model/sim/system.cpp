@@ -178,6 +178,8 @@ RunResult System::Impl::run() {
   result.energy_counts = energy_counts(completion);
   result.energy = price_energy(result.energy_counts, config.energy);
   result.energy_preset = config.energy.preset;
+  result.host_preset = config.issue.host_preset;
+  result.host = config.issue.host;
   result.message_arrival_cycles.reserve(messages.size());
   result.message_issue_cycles.reserve(messages.size());
   for (const MessageRecord& record : messages) {

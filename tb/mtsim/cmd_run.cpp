@@ -2,6 +2,7 @@
 // (SystemC elaborates once per process), `--jobs` of them at a time.
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -36,7 +37,8 @@ OutputRules run_output_rules(const std::string& scenario_file, const ScenarioCon
 // The run of a scenario once its options are parsed.
 int run_scenario(const std::string& scenario_file, const std::vector<std::string>& overrides,
                  std::string json_out, std::string csv_out, const std::string& trace_out,
-                 const std::string& error_json, int jobs, double time_limit) {
+                 const std::string& error_json, int jobs, double time_limit,
+                 const std::string& pin_trace_dir) {
   if (scenario_file.empty()) throw UsageError("missing SCENARIO.yaml (mtsim run --help)");
   if (jobs < 1 || jobs > 256)
     throw UsageError("--jobs " + std::to_string(jobs) + ": expected 1..256");
@@ -59,7 +61,10 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   std::ostream& text = out.uses_stdout() ? std::cerr : std::cout;
 
   // Build and verify every schedule before simulating anything: bad input writes nothing.
-  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, run_backends());
+  if (!pin_trace_dir.empty() && !std::filesystem::is_directory(pin_trace_dir))
+    throw UsageError("--rtl-pin-trace " + pin_trace_dir + ": no such folder");
+  const std::vector<PreparedAlgorithm> prepared =
+      prepare_all(scenario, run_backends(pin_trace_dir));
   if (const auto failure = verify_prepared(prepared)) {
     ErrorReport report;
     report.line = "mtsim: " + failure->message();
@@ -73,6 +78,12 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   // Points ordered by size, then algorithm, so the table groups sizes; flow_control auto's two
   // trials of a point reduced to the faster.
   const std::vector<Point> simulated = points_for(prepared, scenario.collective.sizes_bytes);
+  // Each point's schedulers would write the same files.
+  if (!pin_trace_dir.empty() && simulated.size() != 1)
+    throw UsageError(
+        "--rtl-pin-trace needs a scenario of one point (one algorithm at one size, "
+        "one flow control), not " +
+        std::to_string(simulated.size()));
   const PointResults run = settle_flow_trials(
       simulated, run_points(scenario, simulated, jobs, !trace_out.empty(), time_limit));
   const std::vector<Point>& points = run.points;
@@ -109,7 +120,7 @@ int run_command(const std::vector<std::string>& args) {
       "about auto's choices and the hardware tables; README.md \"What the numbers mean\" has\n"
       "the derivations and the JSON and CSV fields.\n\n"
       "options");
-  std::string scenario_file, json_out, csv_out, trace_out, error_json;
+  std::string scenario_file, json_out, csv_out, trace_out, error_json, pin_trace_dir;
   std::vector<std::string> overrides;
   int jobs = 1;
   double time_limit = 0;
@@ -132,15 +143,19 @@ int run_command(const std::vector<std::string>& args) {
       "jobs,j", po::value(&jobs), "points simulated in parallel (processes; default 1)")(
       "time-limit", po::value(&time_limit),
       "wall-clock limit per point, seconds (default 0: none): a point still simulating then is "
-      "stopped and reported as failed")("scenario", po::value(&scenario_file),
-                                        "scenario YAML file (see scenarios/README.md)");
+      "stopped and reported as failed")(
+      "rtl-pin-trace", po::value(&pin_trace_dir),
+      "nic.scheduler rtl, a scenario of one point: every NIC's Verilated scheduler writes its "
+      "input pins and grants, clock by clock, to FOLDER/node<N>.pins (scripts/power.sh replays "
+      "them for the scheduler's switching activity)")(
+      "scenario", po::value(&scenario_file), "scenario YAML file (see scenarios/README.md)");
   if (!parse_command(args, opts, "scenario")) return kExitOk;
   // Checked first: an error report that cannot be written would hide the error it reports.
   if (!error_json.empty())
     check_output(error_json, "error report (--error-json)", {{scenario_file}, false});
   try {
     return run_scenario(scenario_file, overrides, json_out, csv_out, trace_out, error_json, jobs,
-                        time_limit);
+                        time_limit, pin_trace_dir);
   } catch (...) {
     if (!error_json.empty()) write_error_report(error_json, report_current_error("run"));
     throw;

@@ -3,11 +3,14 @@
 #include <Vnic_sched_cc.h>
 #include <verilated.h>
 
+#include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "model/sched/hardware_scheduler.h"
 #include "tb/rtl_adapter/rtl_bits.h"
+#include "tb/rtl_adapter/rtl_pin_trace.h"
 
 namespace mt {
 
@@ -44,6 +47,8 @@ struct RtlCycleScheduler::Impl {
   int doorbell = -1;                              // doorbell counter this cycle, -1 none
   bool inputs_changed = true;                     // an input changed since the last clock
   std::uint64_t clocks = 0;
+  std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
+  bool loading = false;                 // load clocks (before cycle 0)
 
   // One clock with the inputs on the pins: the next table entry is offered; falling then rising
   // edge; the entry counts as written when tbl_ready_o was high before the edge.
@@ -51,13 +56,37 @@ struct RtlCycleScheduler::Impl {
     const bool offer = pushed < words.size();
     top->tbl_valid_i = offer ? 1 : 0;
     if (offer) rtl_bits::put_words(top->tbl_wdata_i, 0, format.entry_bits(), words[pushed]);
+    if (pins) {
+      rtl_pins::write_inputs(*pins, loading ? 'L' : 'T', *top, widths());
+    }
     top->clk_i = 0;
     top->eval();
     const bool taken = offer && top->tbl_ready_o;
     top->clk_i = 1;
     top->eval();
+    // Flushed line by line: the design of a run is never torn down (model/sim/system.cpp), so
+    // the stream would never be closed.
+    if (pins) *pins << ' ' << rtl_pins::hex(top->grant_o, build.ports) << '\n' << std::flush;
     if (taken) ++pushed;
     ++clocks;
+  }
+
+  rtl_pins::PinWidths widths() const {
+    return rtl_pins::PinWidths{format.entry_bits(), build.arrival_lanes, format.counter_bits,
+                               build.ports};
+  }
+
+  // Opens the pin trace `path` and writes its header (the build's parameters and pin widths).
+  void open_pins(const std::string& path) {
+    pins = std::make_unique<std::ofstream>(path);
+    if (!*pins) throw SchedulerError("RTL scheduler: cannot write the pin trace " + path);
+    const RtlBuildParams& b = build;
+    *pins << "nic_sched-pins " << rtl_pins::kVersion << " Nodes=" << b.nodes << " Ports=" << b.ports
+          << " Depth=" << b.depth << " Window=" << b.window << " Chunks=" << b.chunks
+          << " Flows=" << b.flows << " Steps=" << b.steps << " Counters=" << b.counters
+          << " MaxCount=" << b.max_count << " ArrivalLanes=" << b.arrival_lanes
+          << " DecisionLatency=" << b.decision_latency << " IndexBits=" << b.index_bits
+          << " EntryBits=" << format.entry_bits() << " CounterBits=" << format.counter_bits << "\n";
   }
 
   bool idle() const {
@@ -109,7 +138,8 @@ std::string rtl_build_mismatch(int depth, int window, int decision_latency) {
   return "";
 }
 
-RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
+RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
+                                     const std::string& pin_trace)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   const RtlBuildParams& b = m.build;
@@ -126,6 +156,7 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config)
       rtl_build_mismatch(config.depth, config.window, config.decision_latency_cycles);
   if (!mismatch.empty()) throw SchedulerError("RTL scheduler: " + mismatch);
   m.config = config;
+  if (!pin_trace.empty()) m.open_pins(pin_trace);
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
   // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
@@ -163,6 +194,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   top.host_valid_i = 0;
   m.words.clear();
   m.pushed = 0;
+  m.loading = true;
   top.clear_i = 1;
   m.clock();
   top.clear_i = 0;
@@ -179,6 +211,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   }
   m.arrivals.clear();
   m.doorbell = -1;
+  m.loading = false;
 }
 
 void RtlCycleScheduler::on_arrival(int counter) {
@@ -272,12 +305,15 @@ std::uint64_t RtlCycleScheduler::clocks() const {
   return impl_->clocks;
 }
 
-SchedulerFactory make_rtl_scheduler_factory() {
-  return [](int node, const std::vector<TableEntry>& table, const SchedulerModelConfig& config,
-            const TableFormat& /*format*/) -> std::unique_ptr<Scheduler> {
+SchedulerFactory make_rtl_scheduler_factory(const std::string& pin_trace_dir) {
+  return [pin_trace_dir](int node, const std::vector<TableEntry>& table,
+                         const SchedulerModelConfig& config,
+                         const TableFormat& /*format*/) -> std::unique_ptr<Scheduler> {
+    const std::string pins =
+        pin_trace_dir.empty() ? "" : pin_trace_dir + "/node" + std::to_string(node) + ".pins";
     try {
-      return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config), table,
-                                                 config.ports);
+      return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config, pins),
+                                                 table, config.ports);
     } catch (const SchedulerError& e) {  // a configuration this build does not have: say whose
       throw SchedulerError("node " + std::to_string(node) + ": " + e.what());
     }

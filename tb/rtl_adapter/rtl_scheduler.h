@@ -50,7 +50,9 @@ class RtlCycleScheduler : public CycleScheduler {
   /// Throws SchedulerError when `config` does not fit the build (more ports or counters
   /// than the RTL was built with, or another depth, window or decision latency); the message
   /// names the CMake variable to change.
-  explicit RtlCycleScheduler(const SchedulerModelConfig& config);
+  /// With `pin_trace`, writes every clock's pins there (tb/rtl_adapter/rtl_pin_trace.h).
+  explicit RtlCycleScheduler(const SchedulerModelConfig& config,
+                             const std::string& pin_trace = std::string());
   ~RtlCycleScheduler() override;
   RtlCycleScheduler(const RtlCycleScheduler&) = delete;
   RtlCycleScheduler& operator=(const RtlCycleScheduler&) = delete;
@@ -81,7 +83,8 @@ class RtlCycleScheduler : public CycleScheduler {
 };
 
 /// SchedulerFactory for simulate(): every NIC gets a HardwareScheduler around an
-/// RtlCycleScheduler (`nic.scheduler: rtl`).
-SchedulerFactory make_rtl_scheduler_factory();
+/// RtlCycleScheduler (`nic.scheduler: rtl`). With `pin_trace_dir`, node N's scheduler writes
+/// its pin trace to `pin_trace_dir`/nodeN.pins (the folder must exist).
+SchedulerFactory make_rtl_scheduler_factory(const std::string& pin_trace_dir = std::string());
 
 }  // namespace mt
