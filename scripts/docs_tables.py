@@ -41,6 +41,8 @@ BEYOND_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph_m4_n8", "
 # The scheduler configuration the verdict prices: the Verilated build co-simulated in the model
 # (rtl/CMakeLists.txt MT_RTL_*), synthesized by scripts/synth.sh.
 RTL_FIGURES = "docs/synth/nic_sched_cosim.synth.json"
+# Its power at a co-simulated run's switching activity (scripts/power.sh).
+RTL_POWER = "docs/synth/nic_sched_cosim.power.json"
 
 # name -> (page, header line of the table, mtsim runs (result file, arguments), table command).
 # In the table command, {out} is the results folder and {mtsim} the binary.
@@ -70,6 +72,18 @@ TABLES = {
         [],
         ["scripts/host_verdict.py", "--mtsim", "{mtsim}", "--out", "{out}/host", "--rtl",
          RTL_FIGURES],
+    ),
+    "energy": (
+        "docs/energy.md",
+        "| network | size | ring-1port (uJ) |",
+        [],
+        ["scripts/energy_findings.py", "--mtsim", "{mtsim}", "--out", "{out}/energy", "--markdown"],
+    ),
+    "scheduler_power": (
+        "docs/energy.md",
+        "| figure | unit | OSU 0.18 um (measured) |",
+        [],
+        ["scripts/power/node_table.py", RTL_FIGURES, RTL_POWER],
     ),
     "fidelity": (
         "docs/fidelity.md",

@@ -238,6 +238,12 @@ const KeyTable<NicConfig>& nic_keys() {
                   "may be longer)"),
       integer_key("scheduler_window", &N::scheduler_window, 1, 64, "entries",
                   "hardware issue: the scheduler's issue window per port, entries"),
+      real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",
+               "hardware issue: the scheduler's own clock, at most `clock_ghz` (0: `clock_ghz`); "
+               "its cycle k starts at network cycle ceil(k x clock_ghz / scheduler_clock_ghz), "
+               "so inputs wait for its next edge and `decision_latency_cycles` counts its "
+               "cycles; the energy model clocks it at this rate (docs/verdict.md measures a "
+               "scheduler at the co-simulated build's synthesized fmax)"),
   };
   return table;
 }

@@ -79,6 +79,21 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
   throw ScenarioError(at.where() + ": " + key + ": " + message, at);
 }
 
+// The scheduler's clock is the network's or slower (a faster one would decide between the
+// network's cycles, which the model does not represent).
+void check_scheduler_clock(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
+                           const NicConfig& c, double clock_ghz) {
+  if (c.scheduler_clock_ghz <= clock_ghz) return;
+  const std::string key = "nic.scheduler_clock_ghz";
+  const std::string message = YamlReader::fmt(c.scheduler_clock_ghz) +
+                              " GHz is faster than the network's clock_ghz " +
+                              YamlReader::fmt(clock_ghz) + ": at most clock_ghz (0: the same)";
+  if (run == nullptr) r.fail_at(root, key, message);
+  ErrorLocation at = run->location;
+  at.key_path += "." + key;
+  throw ScenarioError(at.where() + ": " + key + ": " + message, at);
+}
+
 // " cycles, the simulated-time horizon at clock_ghz C (...)": what a limit at this clock is.
 std::string horizon_text(double clock_ghz) {
   return " cycles, the simulated-time horizon at clock_ghz " + YamlReader::fmt(clock_ghz) +
@@ -159,6 +174,9 @@ void read_scenario(const YamlReader& r, const YAML::Node& root, ScenarioConfig& 
   check_nic(r, root, nullptr, s.nic, s.nic, s.router, *topology);
   for (const auto& a : s.collective.algorithms)
     check_nic(r, root, &a, a.nic, s.nic, s.router, *topology);
+  check_scheduler_clock(r, root, nullptr, s.nic, s.clock_ghz);
+  for (const auto& a : s.collective.algorithms)
+    check_scheduler_clock(r, root, &a, a.nic, s.clock_ghz);
   check_representable(r, root, s);
 }
 

@@ -37,6 +37,7 @@ struct SchedulerSettings {
   int decision_latency_cycles = 2;           ///< input-to-grant latency, cycles (>= 2)
   int depth = 32;                            ///< table ring buffer, entries
   int window = 4;                            ///< issue window per port, entries
+  double network_cycles_per_tick = 1;        ///< its clock period in network cycles (>= 1)
 };
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).

@@ -189,6 +189,7 @@ struct NicConfig {
   int decision_latency_cycles = 2;  ///< hardware issue: input-to-grant latency, cycles (>= 2)
   int scheduler_depth = 32;         ///< hardware issue: table ring buffer, entries
   int scheduler_window = 4;         ///< hardware issue: issue window per port, entries
+  double scheduler_clock_ghz = 0;   ///< hardware issue: the scheduler's clock, GHz (0: clock_ghz)
 };
 
 /// One algorithm to run at every size.

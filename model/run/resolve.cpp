@@ -105,6 +105,8 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   scheduler.decision_latency_cycles = nic.decision_latency_cycles;
   scheduler.depth = nic.scheduler_depth;
   scheduler.window = nic.scheduler_window;
+  scheduler.network_cycles_per_tick =
+      nic.scheduler_clock_ghz > 0 ? scenario.clock_ghz / nic.scheduler_clock_ghz : 1.0;
   point.data.dtype = scenario.collective.dtype;
   point.data.verify = scenario.collective.verify_data;
   point.data.max_data_bytes = scenario.collective.max_data_bytes;

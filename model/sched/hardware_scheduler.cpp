@@ -1,16 +1,21 @@
 #include "model/sched/hardware_scheduler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace mt {
 
 HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
-                                     std::vector<TableEntry> table, int ports)
-    : engine_(std::move(engine)), table_(std::move(table)) {
+                                     std::vector<TableEntry> table, int ports,
+                                     double network_cycles_per_tick)
+    : engine_(std::move(engine)), table_(std::move(table)), period_(network_cycles_per_tick) {
   if (!engine_) throw SchedulerError("HardwareScheduler: no engine");
   if (ports < 1) throw SchedulerError("HardwareScheduler: ports must be >= 1");
+  if (!(period_ >= 1.0))
+    throw SchedulerError("HardwareScheduler: the scheduler's clock is faster than the network's (" +
+                         std::to_string(period_) + " network cycles per scheduler cycle)");
   for (std::size_t i = 0; i < table_.size(); ++i) {
     if (table_[i].port < 0 || table_[i].port >= ports) {
       throw SchedulerError("HardwareScheduler: table entry " + std::to_string(i) + " uses port " +
@@ -23,10 +28,30 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
   engine_->load(table_);
 }
 
+std::uint64_t HardwareScheduler::tick_cycle(std::uint64_t k) const {
+  if (period_ == 1.0) return k;
+  return static_cast<std::uint64_t>(std::ceil(static_cast<double>(k) * period_));
+}
+
+void HardwareScheduler::skip_to(std::uint64_t now) {
+  std::uint64_t k = std::max(
+      next_index_, static_cast<std::uint64_t>(std::floor(static_cast<double>(now) / period_)));
+  while (k > next_index_ && tick_cycle(k - 1) >= now) --k;
+  while (tick_cycle(k) < now) ++k;
+  next_index_ = k;
+  next_tick_ = tick_cycle(k);
+}
+
 void HardwareScheduler::tick_once() {
-  ++next_tick_;
+  next_tick_ = tick_cycle(++next_index_);
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();
+  doorbell_presented_ = false;
+  if (!doorbells_.empty()) {
+    engine_->on_doorbell(doorbells_.front());
+    doorbells_.pop_front();
+    doorbell_presented_ = true;
+  }
   for (const IssueCommand& c : issues) {
     if (pending_.at(static_cast<std::size_t>(c.port)) >= 0) {
       throw SchedulerError("HardwareScheduler: port " + std::to_string(c.port) +
@@ -38,8 +63,8 @@ void HardwareScheduler::tick_once() {
 
 void HardwareScheduler::sync(std::uint64_t now) {
   while (next_tick_ < now) {
-    if (engine_->idle()) {
-      next_tick_ = now;  // idle cycles change nothing
+    if (engine_->idle() && doorbells_.empty()) {
+      skip_to(now);  // idle cycles change nothing
       break;
     }
     tick_once();
@@ -54,7 +79,12 @@ void HardwareScheduler::on_arrival(int message, int counter, std::uint64_t now) 
 
 void HardwareScheduler::on_doorbell(int counter, std::uint64_t now) {
   sync(now);
+  if (doorbell_presented_) {
+    doorbells_.push_back(counter);
+    return;
+  }
   engine_->on_doorbell(counter);
+  doorbell_presented_ = true;
 }
 
 void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) {
@@ -84,13 +114,13 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
     if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
   }
   if (issued_count_ == table_.size()) return kNoEvent;
-  return engine_->idle() ? kNoEvent : std::max(now + 1, next_tick_);
+  return engine_->idle() && doorbells_.empty() ? kNoEvent : std::max(now + 1, next_tick_);
 }
 
 std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
                                                 const SchedulerModelConfig& config) {
   return std::make_unique<HardwareScheduler>(std::make_unique<SchedulerModel>(config), table,
-                                             config.ports);
+                                             config.ports, config.network_cycles_per_tick);
 }
 
 }  // namespace mt

@@ -5,8 +5,14 @@
 // presented, a grant, a refill or a count still moving); idle stretches are skipped, which is
 // exact because an idle engine changes nothing until its next input. Program index == table
 // index (the NIC loads its program in table order).
+//
+// The scheduler's own clock: with `network_cycles_per_tick` r >= 1 the engine's cycle k starts at
+// network cycle ceil(k x r) (r = 1: every network cycle). Inputs presented between two of its
+// edges are seen at the next; its grants are visible from the edge that produces them. The
+// engine takes at most one doorbell per cycle: a second waits for the next.
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -19,10 +25,11 @@ namespace mt {
 /// Scheduler interface over a cycle-level engine loaded with one node's table.
 class HardwareScheduler : public Scheduler {
  public:
-  /// Drives `engine`, loaded here with `table` (a NIC with `ports` issue queues). Throws
-  /// SchedulerError for no engine, ports < 1 or an entry on a port >= ports.
+  /// Drives `engine`, loaded here with `table` (a NIC with `ports` issue queues), clocked once
+  /// every `network_cycles_per_tick` network cycles. Throws SchedulerError for no engine,
+  /// ports < 1, an entry on a port >= ports or network_cycles_per_tick < 1.
   HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
-                    int ports);
+                    int ports, double network_cycles_per_tick = 1.0);
 
   /// Arrival counter `counter` counts one more message arrived at cycle `now` (issue follows
   /// the counters, not message ids).
@@ -49,13 +56,17 @@ class HardwareScheduler : public Scheduler {
     return issued_.at(static_cast<std::size_t>(index)) != 0;
   }
 
+  /// The network cycle at which the engine's cycle `k` starts.
+  std::uint64_t tick_cycle(std::uint64_t k) const;
+
   /// Engine ticks run so far (idle cycles skipped are not counted).
   std::uint64_t ticks() const { return ticks_; }
   /// The engine's ticks: the cycles it worked.
   std::uint64_t clocked_cycles() const override { return ticks_; }
 
  private:
-  void sync(std::uint64_t now);  // ticks every needed cycle before `now`
+  void sync(std::uint64_t now);     // ticks every needed cycle before `now`
+  void skip_to(std::uint64_t now);  // idle: the engine's next cycle is its first at or after now
   void tick_once();
 
   std::unique_ptr<CycleScheduler> engine_;
@@ -64,13 +75,17 @@ class HardwareScheduler : public Scheduler {
   std::size_t issued_count_ = 0;
   std::vector<char> port_level_;  // ready level last presented per port
   // The engine's clock runs lazily behind the NIC's.
-  std::vector<int> pending_;     // per port: table index issued, not yet popped
-  std::uint64_t next_tick_ = 0;  // NIC cycle of the engine's next tick
+  std::vector<int> pending_;      // per port: table index issued, not yet popped
+  double period_ = 1.0;           // network cycles per engine cycle
+  std::uint64_t next_index_ = 0;  // the engine's next cycle
+  std::uint64_t next_tick_ = 0;   // NIC cycle it starts at: tick_cycle(next_index_)
   std::uint64_t ticks_ = 0;
+  std::deque<int> doorbells_;        // doorbells waiting for an engine cycle of their own
+  bool doorbell_presented_ = false;  // one presented for the engine's next cycle
 };
 
 /// The default engine: SchedulerModel with `config`, loaded with `table`, behind a
-/// HardwareScheduler.
+/// HardwareScheduler clocked every config.network_cycles_per_tick network cycles.
 std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
                                                 const SchedulerModelConfig& config);
 

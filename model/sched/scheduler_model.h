@@ -50,6 +50,9 @@ struct SchedulerModelConfig {
   int counters = 1;                 ///< arrival counters (>= 1) [Counters]
   int depth = 32;                   ///< table ring buffer capacity, entries (>= 1) [Depth]
   int window = 4;                   ///< issue window per port, entries (>= 1) [Window]
+  /// The clock it is given: network cycles per scheduler cycle (>= 1; HardwareScheduler
+  /// ticks the engine on its edges; not an RTL parameter).
+  double network_cycles_per_tick = 1.0;
 };
 
 /// One issue: entry `index` of the table leaves by `port` in this cycle.

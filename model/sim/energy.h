@@ -32,7 +32,7 @@ struct EnergyCounts {
   Dtype dtype = Dtype::kFp32;              ///< what the adds add
   std::uint64_t schedulers = 0;            ///< NIC schedulers powered (hardware issue)
   std::uint64_t scheduler_active_cycles = 0;  ///< cycles the schedulers worked (ticks), summed
-  std::uint64_t scheduler_idle_cycles = 0;    ///< run cycles they did not, summed
+  std::uint64_t scheduler_idle_cycles = 0;    ///< their clock cycles in the run without work
   double run_ns = 0;                          ///< the run's time (completion), ns
 };
 

@@ -1,6 +1,7 @@
 // What a run did that costs energy: every component's activity counters (counted where the
 // events happen) summed, and the time each component was powered (model/sim/energy.h).
 #include <algorithm>
+#include <cmath>
 
 #include "model/sim/system_impl.h"
 
@@ -25,6 +26,9 @@ EnergyCounts System::Impl::energy_counts(std::uint64_t completion) const {
   c.routers = routers.size();
   c.router_cycles = c.routers * completion;
   const std::uint64_t nic_credit_bits = credit_bits_per_flit(config.nic.receive_vcs);
+  // The scheduler's clock edges over the run (its clock may be slower than the network's).
+  const auto scheduler_clocks = static_cast<std::uint64_t>(
+      std::ceil(run_cycles / config.issue.scheduler.network_cycles_per_tick));
   for (const auto& nic : nics) {
     const NicActivity a = nic->activity();
     c.nic_buffer_writes += a.rx.buffer_writes;
@@ -36,7 +40,7 @@ EnergyCounts System::Impl::energy_counts(std::uint64_t completion) const {
     if (a.hardware_scheduler) {
       ++c.schedulers;
       c.scheduler_active_cycles += a.scheduler_cycles;
-      c.scheduler_idle_cycles += completion - std::min(a.scheduler_cycles, completion);
+      c.scheduler_idle_cycles += scheduler_clocks - std::min(a.scheduler_cycles, scheduler_clocks);
     }
   }
   c.dtype = config.data.dtype;

@@ -313,7 +313,8 @@ SchedulerFactory make_rtl_scheduler_factory(const std::string& pin_trace_dir) {
         pin_trace_dir.empty() ? "" : pin_trace_dir + "/node" + std::to_string(node) + ".pins";
     try {
       return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config, pins),
-                                                 table, config.ports);
+                                                 table, config.ports,
+                                                 config.network_cycles_per_tick);
     } catch (const SchedulerError& e) {  // a configuration this build does not have: say whose
       throw SchedulerError("node " + std::to_string(node) + ": " + e.what());
     }

@@ -313,5 +313,43 @@ TEST_CASE("HardwareScheduler ticks only while the engine is not idle", "[nic][sc
   CHECK(hw.ticks() == 4);
 }
 
+TEST_CASE("a scheduler on a slower clock sees inputs at its next edge and decides in its cycles",
+          "[nic][sched_model]") {
+  // 2.5 network cycles per scheduler cycle: its cycle k starts at network cycle ceil(2.5 k):
+  // 0, 3, 5, 8, 10, ..., 400 -> 1000, 401 -> 1003, 402 -> 1005, 403 -> 1008, 404 -> 1010.
+  SchedulerModelConfig config;
+  config.ports = 1;
+  config.decision_latency_cycles = 2;
+  config.counters = 1;
+  HardwareScheduler hw(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 1)}, 1, 2.5);
+  CHECK(hw.tick_cycle(401) == 1003);
+  hw.set_port_ready(0, true, 0);
+  CHECK(hw.next_ready(0, 0) == -1);
+  // An arrival at network cycle 999 is presented in scheduler cycle 400 (network 1000), so its
+  // grant is visible in scheduler cycle 400 + L = 402: network cycle 1005.
+  hw.on_arrival(7, 0, 999);
+  CHECK(hw.next_ready(0, 1000) == -1);
+  CHECK(hw.next_event_cycle(1000) == 1003);  // the next edge, not the next network cycle
+  CHECK(hw.next_ready(0, 1003) == -1);
+  CHECK(hw.next_ready(0, 1004) == -1);  // no edge at 1004
+  CHECK(hw.next_ready(0, 1005) == 0);
+  CHECK(hw.ticks() == 4);
+
+  // Two doorbells between two edges (network 1001 and 1002): the first is presented in
+  // scheduler cycle 401, the second waits for cycle 402 (the engine takes one per cycle); an
+  // entry waiting for both is visible in cycle 402 + L = 404: network cycle 1010.
+  HardwareScheduler bells(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 2)}, 1, 2.5);
+  bells.set_port_ready(0, true, 0);
+  CHECK(bells.next_ready(0, 0) == -1);
+  bells.on_doorbell(0, 1001);
+  bells.on_doorbell(0, 1002);
+  CHECK(bells.next_ready(0, 1009) == -1);
+  CHECK(bells.next_ready(0, 1010) == 0);
+
+  CHECK_THROWS_WITH(
+      HardwareScheduler(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 1)}, 1, 0.5),
+      Catch::Contains("faster than the network's"));
+}
+
 }  // namespace
 }  // namespace mt

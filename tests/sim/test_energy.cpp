@@ -193,6 +193,24 @@ TEST_CASE("hardware issue: every NIC scheduler is priced by its cycles with work
   CHECK(c.memory_write_bits == 4 * 8 * 6 * 1024);
 }
 
+TEST_CASE("a scheduler on half the network's clock is priced by its own clock's edges",
+          "[sim][energy]") {
+  ScenarioConfig s = base_scenario();
+  s.topology = test::topology_config("ring:4", 50);
+  s.nic.issue = IssueChoice::kHardware;
+  s.nic.flow_control = FlowControlChoice::kMessage;
+  s.nic.scheduler_clock_ghz = s.clock_ghz / 2;
+  const Topology topology(s.topology);
+  const RunResult r = simulate(s, topology, test::ring_allreduce(test::identity_order(4)), 4096);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  REQUIRE(r.data_verified);
+  // Its cycle k starts at network cycle 2k: ceil(completion / 2) edges in the run, per node.
+  const EnergyCounts& c = r.energy_counts;
+  CHECK(c.scheduler_active_cycles > 0);
+  CHECK(c.scheduler_active_cycles + c.scheduler_idle_cycles == 4 * ((r.completion_cycles + 1) / 2));
+}
+
 TEST_CASE("price_energy: every line is its count times its figure", "[energy]") {
   EnergyCounts c;
   c.link_bits = 1000;

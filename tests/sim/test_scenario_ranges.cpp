@@ -133,6 +133,15 @@ TEST_CASE("NIC values the simulator would refuse after simulating are rejected a
         "nic.issue: hardware or auto (nic.issue is software)");
   CHECK(range_error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: hardware}\n").empty());
   CHECK(range_error_of(std::string(kBase) + "nic: {scheduler: rtl, issue: auto}\n").empty());
+  // The scheduler's clock is the network's or slower, at the top and in an entry.
+  CHECK(range_error_of(std::string(kBase) + "clock_ghz: 1\nnic: {scheduler_clock_ghz: 1.5}\n") ==
+        "s.yaml:6:28: nic.scheduler_clock_ghz: 1.5 GHz is faster than the network's clock_ghz 1: "
+        "at most clock_ghz (0: the same)");
+  CHECK(range_error_of("topology: ring:2\nclock_ghz: 0.5\ncollective:\n  algorithms:\n    - "
+                       "{name: ring, nic: {scheduler_clock_ghz: 1}}\n") ==
+        "s.yaml:5:7: nic.scheduler_clock_ghz: 1 GHz is faster than the network's clock_ghz 0.5: "
+        "at most clock_ghz (0: the same)");
+  CHECK(range_error_of(std::string(kBase) + "nic: {scheduler_clock_ghz: 0.25}\n").empty());
   // A per-algorithm nic override is checked the same way, named by its entry.
   CHECK(range_error_of("topology: ring:2\ncollective:\n  algorithms:\n    - {name: ring, nic: "
                        "{packet_bytes: 10}}\n") ==
