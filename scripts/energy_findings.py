@@ -24,7 +24,8 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+import study_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NETWORKS = {"torus4x4": "scenarios/paper/torus4x4.yaml",
@@ -140,18 +141,13 @@ def plot(results, folder):
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
-    p.add_argument("--out", help="keep the results JSON here (default: a scratch folder)")
-    p.add_argument("--jobs", type=int, default=2)
+    study_options.add_run_options(p)
     p.add_argument("--plot", help="folder for energy_vs_time.png and .svg")
     p.add_argument("--markdown", action="store_true", help="print the tables only")
     a = p.parse_args()
-    if not os.access(a.mtsim, os.X_OK):
-        print(f"energy_findings.py: {a.mtsim} is not an executable mtsim (--mtsim)",
-              file=sys.stderr)
+    out = study_options.results_folder(a, "energy_findings.py")
+    if out is None:
         return 2
-    out = a.out or tempfile.mkdtemp(prefix="energy_findings_")
-    os.makedirs(out, exist_ok=True)
     try:
         results = {net: simulate(a.mtsim, out, a.jobs, net) for net in NETWORKS}
     except (OSError, ValueError, KeyError, RuntimeError) as e:

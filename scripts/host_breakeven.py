@@ -26,7 +26,8 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+import study_options
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -180,21 +181,16 @@ def plot(results, networks, sizes, figures, folder):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
-    parser.add_argument("--out", help="results JSON folder (default: a scratch folder)")
-    parser.add_argument("--jobs", type=int, default=2)
+    study_options.add_run_options(parser)
     parser.add_argument("--plot", help="folder for the plots")
     parser.add_argument("--markdown", action="store_true", help="print only the table")
     parser.add_argument("--quick", action="store_true", help="4x4 torus, 32 KiB and 1 MiB")
     args = parser.parse_args()
-    if not os.access(args.mtsim, os.X_OK):
-        print(f"host_breakeven.py: {args.mtsim} is not an executable mtsim (--mtsim)",
-              file=sys.stderr)
+    out = study_options.results_folder(args, "host_breakeven.py")
+    if out is None:
         return 2
     networks = ["torus4x4"] if args.quick else list(NETWORKS)
     sizes = SIZES[:2] if args.quick else SIZES
-    out = args.out or tempfile.mkdtemp(prefix="host_breakeven_")
-    os.makedirs(out, exist_ok=True)
     results = {}
     try:
         for net, name, sets in runs(networks, sizes):

@@ -19,9 +19,9 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 
 import host_breakeven as study
+import study_options
 
 ROOT = study.ROOT
 PRESET_ORDER = ["free"] + study.PRESETS
@@ -98,13 +98,12 @@ def tables(out, networks, sizes, rtl, rtl_figures):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
-    parser.add_argument("--out", help="results JSON folder (default: a scratch folder)")
-    parser.add_argument("--jobs", type=int, default=2)
+    study_options.add_run_options(parser)
     parser.add_argument("--rtl", help="the scheduler configuration's synthesis or layout JSON")
     args = parser.parse_args()
-    out = args.out or tempfile.mkdtemp(prefix="host_verdict_")
-    os.makedirs(out, exist_ok=True)
+    out = study_options.results_folder(args, "host_verdict.py")
+    if out is None:
+        return 2
     networks, sizes = list(study.NETWORKS), study.SIZES
     try:
         for net, name, sets in study.runs(networks, sizes):

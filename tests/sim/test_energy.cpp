@@ -162,15 +162,25 @@ TEST_CASE("on a switch the NIC links carry credits both ways and int32 adds have
   CHECK(r.energy.nic_reduction_pj == Approx(256 * 0.1));
 }
 
-TEST_CASE("hardware issue: every NIC scheduler is priced by its cycles with work and without",
-          "[sim][energy]") {
+namespace {
+
+// A ring all-reduce of 4 KiB on a 4-node ring under hardware issue, message flow control.
+RunResult hardware_ring_allreduce(EnergyPreset preset, double scheduler_clock_ghz) {
   ScenarioConfig s = base_scenario();
   s.topology = test::topology_config("ring:4", 50);
   s.nic.issue = IssueChoice::kHardware;
   s.nic.flow_control = FlowControlChoice::kMessage;
-  s.energy.preset = EnergyPreset::kOnPackage;
+  s.nic.scheduler_clock_ghz = scheduler_clock_ghz;
+  s.energy.preset = preset;
   const Topology topology(s.topology);
-  const RunResult r = simulate(s, topology, test::ring_allreduce(test::identity_order(4)), 4096);
+  return simulate(s, topology, test::ring_allreduce(test::identity_order(4)), 4096);
+}
+
+}  // namespace
+
+TEST_CASE("hardware issue: every NIC scheduler is priced by its cycles with work and without",
+          "[sim][energy]") {
+  const RunResult r = hardware_ring_allreduce(EnergyPreset::kOnPackage, 0);
   INFO(r.error);
   REQUIRE(r.error.empty());
   REQUIRE(r.data_verified);
@@ -195,13 +205,8 @@ TEST_CASE("hardware issue: every NIC scheduler is priced by its cycles with work
 
 TEST_CASE("a scheduler on half the network's clock is priced by its own clock's edges",
           "[sim][energy]") {
-  ScenarioConfig s = base_scenario();
-  s.topology = test::topology_config("ring:4", 50);
-  s.nic.issue = IssueChoice::kHardware;
-  s.nic.flow_control = FlowControlChoice::kMessage;
-  s.nic.scheduler_clock_ghz = s.clock_ghz / 2;
-  const Topology topology(s.topology);
-  const RunResult r = simulate(s, topology, test::ring_allreduce(test::identity_order(4)), 4096);
+  const double network_ghz = base_scenario().clock_ghz;
+  const RunResult r = hardware_ring_allreduce(EnergyPreset::kBoard, network_ghz / 2);
   INFO(r.error);
   REQUIRE(r.error.empty());
   REQUIRE(r.data_verified);
