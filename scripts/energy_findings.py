@@ -20,9 +20,7 @@ Exit status: 0 done, 2 bad input or a failed run. Standard library (matplotlib f
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 
 import study_options
@@ -40,18 +38,8 @@ MESSAGE, PACKET = "multitree-hw", "multitree-hw-packet"
 def simulate(mtsim, out, jobs, net):
     """(bytes, label) -> run of one network, simulated unless its JSON is in `out`."""
     path = os.path.join(out, f"{net}.json")
-    if not os.path.exists(path):
-        command = [mtsim, "run", NETWORKS[net], "-j", str(jobs), "--json", path, "--set",
-                   f"collective.sizes=[{','.join(SIZES)}]"]
-        print(f"== {' '.join(command)}", file=sys.stderr, flush=True)
-        if subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL).returncode != 0:
-            raise RuntimeError(f"mtsim failed: {' '.join(command)}")
-    runs = {}
-    for run in json.load(open(path, encoding="utf-8"))["runs"]:
-        if run["error"] or not run["data_verified"]:
-            raise RuntimeError(f"{path}: {run['algorithm']} at {run['bytes']} B failed: "
-                               f"{run['error'] or 'data not verified'}")
-        runs[(run["bytes"], run["algorithm"])] = run
+    runs = study_options.verified_runs(mtsim, NETWORKS[net], path, jobs,
+                                       [f"collective.sizes=[{','.join(SIZES)}]"])
     missing = [(s, a) for s in SIZES.values() for a in ALGORITHMS if (s, a) not in runs]
     if missing:
         raise RuntimeError(f"{path}: no run of {missing[0][1]} at {missing[0][0]} B")

@@ -24,7 +24,6 @@ the 4x4 torus only. Exit status: 0 done, 2 bad input or a failed run. Standard l
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 import study_options
@@ -62,21 +61,10 @@ def runs(networks, sizes):
 
 
 def simulate(mtsim, out, jobs, net, name, sets):
-    path = os.path.join(out, name + ".json")
-    if not os.path.exists(path):
-        command = [mtsim, "run", NETWORKS[net], "-j", str(jobs), "--json", path]
-        for s in sets:
-            command += ["--set", s]
-        print(f"== {' '.join(command)}", file=sys.stderr, flush=True)
-        if subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL).returncode != 0:
-            raise RuntimeError(f"mtsim failed: {' '.join(command)}")
-    cycles = {}
-    for run in json.load(open(path, encoding="utf-8"))["runs"]:
-        if run["error"] or not run["data_verified"]:
-            raise RuntimeError(f"{path}: {run['algorithm']} at {run['bytes']} B failed: "
-                               f"{run['error'] or 'data not verified'}")
-        cycles[(run["bytes"], run["algorithm"])] = run["completion_cycles"]
-    return cycles
+    """(bytes, algorithm) -> completion cycles of one result file (simulated unless there)."""
+    runs = study_options.verified_runs(mtsim, NETWORKS[net], os.path.join(out, name + ".json"),
+                                       jobs, sets)
+    return {key: run["completion_cycles"] for key, run in runs.items()}
 
 
 def preset_figures(out, net):

@@ -1,7 +1,10 @@
 """Command-line options and checks the study scripts share (host_breakeven.py, host_verdict.py,
-energy_findings.py): which mtsim, where the results JSON go, how many jobs."""
+energy_findings.py): which mtsim, where the results JSON go, how many jobs, and a run whose
+data must verify."""
 
+import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -24,3 +27,23 @@ def results_folder(args, script):
     out = args.out or tempfile.mkdtemp(prefix=script.replace(".py", "_"))
     os.makedirs(out, exist_ok=True)
     return out
+
+
+def verified_runs(mtsim, scenario, path, jobs, sets):
+    """(bytes, algorithm label) -> run of `mtsim run scenario --set ...` whose results JSON is
+    `path` (simulated unless the file is there); RuntimeError if mtsim fails or a run has an
+    error or unverified data."""
+    if not os.path.exists(path):
+        command = [mtsim, "run", scenario, "-j", str(jobs), "--json", path]
+        for s in sets:
+            command += ["--set", s]
+        print(f"== {' '.join(command)}", file=sys.stderr, flush=True)
+        if subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL).returncode != 0:
+            raise RuntimeError(f"mtsim failed: {' '.join(command)}")
+    runs = {}
+    for run in json.load(open(path, encoding="utf-8"))["runs"]:
+        if run["error"] or not run["data_verified"]:
+            raise RuntimeError(f"{path}: {run['algorithm']} at {run['bytes']} B failed: "
+                               f"{run['error'] or 'data not verified'}")
+        runs[(run["bytes"], run["algorithm"])] = run
+    return runs
