@@ -1,6 +1,7 @@
 #include "model/config/collective_keys.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <utility>
@@ -124,6 +125,13 @@ void read_schedule_file_entry(const YamlReader& r, const YAML::Node& node, const
   if (run.schedule_file.empty()) r.fail(*file_node, path + ".path", "empty path");
   if (!run.params.empty()) r.fail(node, path + ".params", "a schedule file takes no parameters");
   run.schedule_file = beside(r.source(), run.schedule_file);
+  // Known before any point runs (a sweep's --list validates every point with this).
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(run.schedule_file, ec))
+    r.fail(*file_node, path + ".path",
+           run.schedule_file + (std::filesystem::exists(run.schedule_file, ec)
+                                    ? ": not a regular file"
+                                    : ": no such schedule file"));
   if (run.label.empty()) run.label = file_stem(run.schedule_file);
 }
 

@@ -145,6 +145,21 @@ TEST_CASE("schedule files that do not fit exit 2, wrong ones exit 1, each naming
   CHECK_THAT(
       r.output,
       Catch::Contains("collective.algorithms[0].path: only a {name: file} entry takes a path"));
+  // A missing schedule file is refused when the scenario is read, before any point runs: a
+  // sweep's --list (which validates every point) names it too.
+  write_file(yaml,
+             "topology: ring:4\ncollective:\n  algorithms: [{name: file, path: gone.json}]\n");
+  r = mtsim("run " + yaml);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains(":3:35: collective.algorithms[0].path: " +
+                                       scratch("gone.json") + ": no such schedule file"));
+  const std::string sweep = scratch("gone_sweep.yaml");
+  write_file(sweep, "name: gone\nscenario: " + yaml +
+                        "\naxes:\n  - key: collective.algorithms\n    values: [[{name: file, "
+                        "path: gone.json}], [ring]]\n");
+  r = mtsim("sweep " + sweep + " --list");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("point 0") && Catch::Contains("no such schedule file"));
 }
 
 TEST_CASE("mtsim import msccl writes a schedule mtsim verify accepts and bad XML exits 2") {
