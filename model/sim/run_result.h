@@ -51,6 +51,9 @@ struct RunResult {
   /// applied; `host` in results JSON, absent under hardware issue).
   HostPreset host_preset = HostPreset::kFree;
   HostTiming host;
+  /// Hardware issue: the NIC scheduler's clock, GHz (nic.scheduler_clock_ghz resolved: the
+  /// network's clock_ghz unless slower; `scheduler_clock_ghz` in results JSON).
+  double scheduler_clock_ghz = 0;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes

@@ -148,3 +148,19 @@ TEST_CASE("a software-issue run names its host in JSON and under the table", "[r
   CHECK_FALSE(mt::to_json(hw).contains("host"));
   CHECK_THAT(mt::format_results_table({hw}), !Catch::Contains("software issue by"));
 }
+
+TEST_CASE("a scheduler on a slower clock is said in JSON and under the table", "[results]") {
+  mt::RunResult slow = row("multitree-hw", "multitree");
+  slow.nic_issue = mt::IssueMode::kHardware;
+  slow.scheduler_clock_ghz = 0.25;
+  mt::RunResult fast = row("ring-hw", "ring");
+  fast.nic_issue = mt::IssueMode::kHardware;
+  fast.scheduler_clock_ghz = 1.0;  // the network's own clock: nothing to say
+  CHECK(mt::run_result_from_json(mt::to_json(slow)).scheduler_clock_ghz == 0.25);
+  CHECK_FALSE(mt::to_json(row("ring", "ring")).contains("scheduler_clock_ghz"));
+  CHECK_THAT(unwrapped(mt::format_results_table({fast, slow, slow})),
+             Catch::Contains("\nthe NIC scheduler runs at 0.25 GHz beside the network's 1 GHz "
+                             "(nic.scheduler_clock_ghz: inputs wait for its next edge, its "
+                             "decision takes its own cycles) in: multitree-hw\n"));
+  CHECK_THAT(mt::format_results_table({fast}), !Catch::Contains("NIC scheduler runs at"));
+}
