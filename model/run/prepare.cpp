@@ -7,6 +7,7 @@
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
 #include "model/params/config_error.h"
+#include "model/run/table_dump.h"
 
 namespace mt {
 
@@ -60,6 +61,30 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
 
 }  // namespace
 
+// The Verilated scheduler must hold the hardware schedule's table (its counters, peers, chunks,
+// flows, steps and counts): known once the schedule is built, so refused before any simulation.
+void check_rtl_table(const PreparedAlgorithm& p, const RunBackends& backends) {
+  if (!p.scheduler_factory || backends.rtl_table_capacity.empty() ||
+      p.config.issue.mode != IssueMode::kHardware)
+    return;
+  PackedSchedule packed;
+  try {
+    packed = pack_for_hardware(p.schedule, *p.topology);
+  } catch (const TableError&) {
+    return;  // a schedule that cannot be packed at all: the run says why, as without RTL
+  }
+  try {
+    with_rtl_widths(std::move(packed), p.schedule, backends.rtl_table_capacity);
+  } catch (const TableError& e) {
+    throw entry_error(*p.run,
+                      "nic.scheduler: rtl: the Verilated nic_sched cannot hold this "
+                      "schedule's table: " +
+                          std::string(e.what()) +
+                          " (reconfigure with the MT_RTL_* variable of that parameter, "
+                          "rtl/CMakeLists.txt)");
+  }
+}
+
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes,
                           const RunBackends& backends, FlowControl flow) {
@@ -89,6 +114,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     }
   }
   p.config = resolve(scenario, run.nic, run.host, p.choice, p.schedule, *p.topology);
+  check_rtl_table(p, backends);
   return p;
 }
 

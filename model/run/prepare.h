@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@ struct RunBackends {
   /// differ from the Verilated parameters), or empty; checked before anything runs. Empty
   /// function: no check.
   std::function<std::string(const SchedulerSettings&)> rtl_config_mismatch;
+  /// The RTL build's table capacity in nic_sched's parameter names (Nodes, Chunks, Flows,
+  /// Steps, Counters, MaxCount): a hardware-issue schedule whose table needs more is refused
+  /// before any simulation. Empty: no check.
+  std::map<std::string, long long> rtl_table_capacity;
 };
 
 /// One algorithm of a scenario, its schedule built once before any simulation (twice, one per

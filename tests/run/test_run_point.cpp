@@ -97,6 +97,16 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, rtl);
   REQUIRE(prepared.size() == 1);
   CHECK(static_cast<bool>(prepared[0].scheduler_factory));
+  // A table the RTL build cannot hold is refused here too, before any point simulates (not at
+  // elaboration, point by point).
+  rtl.rtl_table_capacity = {{"Counters", 1}};
+  CHECK_THROWS_WITH(prepare_all(scenario, rtl),
+                    Catch::StartsWith("s.yaml:3:27: collective.algorithms: ring: nic.scheduler: "
+                                      "rtl: the Verilated nic_sched cannot hold this schedule's "
+                                      "table: RTL parameter Counters = 1, but this schedule's "
+                                      "table needs "));
+  rtl.rtl_table_capacity = {{"Counters", 256}, {"Nodes", 4}};
+  CHECK(prepare_all(scenario, rtl).size() == 1);
 }
 
 TEST_CASE("an exception that is no mt::Error fails the point as an internal error", "[run]") {
