@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "model/core/error.h"
 #include "model/core/error_json.h"
 #include "model/core/json_text.h"
@@ -23,7 +25,14 @@ std::string trim(const std::string& s) {
 
 std::string sweep_point_key(const std::vector<SweepOverride>& values) {
   std::string key;
-  for (const auto& v : values) key += (key.empty() ? "" : "; ") + v.key + "=" + v.value;
+  for (const auto& v : values) {
+    // A value holding the separator or starting with a quote is written as a JSON string, so
+    // that no two points share a key: an unquoted value has no ';' and starts with no quote, so
+    // it ends at the next "; ", and a quoted one ends where its JSON string does.
+    const bool quote = v.value.find(';') != std::string::npos || v.value.rfind('"', 0) == 0;
+    key += (key.empty() ? "" : "; ") + v.key + "=" +
+           (quote ? nlohmann::json(v.value).dump() : v.value);
+  }
   return key;
 }
 

@@ -34,7 +34,8 @@ struct SweepPoint {
 std::vector<SweepPoint> expand_sweep(const SweepConfig& sweep);
 
 /// Identity of a point, stable across runs of the same sweep: "key1=value1; key2=value2" over the
-/// axes in file order. `--resume` matches recorded points by it.
+/// axes in file order, a value holding ';' or starting with '"' written as a JSON string (so no
+/// two points share one). `--resume` matches recorded points by it.
 std::string sweep_point_key(const std::vector<SweepOverride>& values);
 
 /// What one point's run produced.

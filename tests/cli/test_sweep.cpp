@@ -203,6 +203,21 @@ TEST_CASE("a sweep file loads into axes whose cross product gives ordered and ke
   REQUIRE(points.size() == 6);
   CHECK(points[1].key == "topology=ring:4; collective.algorithms=[{name: multitree, ports: 1}]");
   CHECK(points[4].key == "topology={kind: mesh, dims: [2, 3]}; collective.algorithms=ring");
+  const auto value = [](const std::string& key, const std::string& text) {
+    mt::SweepOverride o;
+    o.key = key;
+    o.value = text;
+    return o;
+  };
+  // Keys never collide: a value holding the separator is quoted. Unquoted, the two points
+  // below would both read "a=x; b=y; c=z".
+  const std::string joined = mt::sweep_point_key({value("a", "x; b=y"), value("c", "z")});
+  const std::string apart = mt::sweep_point_key({value("a", "x"), value("b", "y; c=z")});
+  CHECK(joined == "a=\"x; b=y\"; c=z");
+  CHECK(apart == "a=x; b=\"y; c=z\"");
+  // Unquoted, a value starting with a quote could end where another ends: "p and q" would read
+  // as the one value p; b=q in quotes.
+  CHECK(mt::sweep_point_key({value("a", "\"p"), value("b", "q\"")}) == "a=\"\\\"p\"; b=q\"");
   for (std::size_t i = 0; i < points.size(); ++i) CHECK(points[i].index == i);
   CHECK(points[3].set_args ==
         std::vector<std::string>{"nic.packet_bytes=128", "collective.sizes=[4KiB]",
@@ -284,9 +299,10 @@ TEST_CASE("bad sweep files stop with file:line:col and key path (exit 2) before 
        sweep + ":3:3: point 0 (topology=ring:4): --set nic.portz=1: nic.portz: unknown key"},
       // A quoted boolean stays a string on its way to the point's --set (refused as in a file).
       {head + "axes:\n  - key: nic.step_barrier\n    values: [\"true\"]\n",
-       sweep + ":4:14: point 0 (nic.step_barrier=\"true\"): --set nic.step_barrier=\"true\": "
-               "nic.step_barrier: expected true or false, got the quoted string \"true\" (write it "
-               "unquoted)"},
+       sweep +
+           ":4:14: point 0 (nic.step_barrier=\"\\\"true\\\"\"): --set nic.step_barrier=\"true\": "
+           "nic.step_barrier: expected true or false, got the quoted string \"true\" (write it "
+           "unquoted)"},
       {head + "set:\n  nic.ports: 99\naxes:\n  - key: topology\n    values: [ring:4]\n",
        sweep + ":3:14: point 0 (topology=ring:4): --set nic.ports=99: nic.ports: \"99\" is out "
                "of range: must be between 0 and 64"},
