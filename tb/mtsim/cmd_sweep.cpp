@@ -141,6 +141,10 @@ int sweep_command(const std::vector<std::string>& args) {
                 << command_line(point_command(exe, sweep, p, dir)) << "\n";
     return kExitOk;
   }
+  // One sweep writes a folder at a time: a second one (running, resuming or merging) is refused
+  // before it reads or writes anything there.
+  make_dir(out_dir);
+  const SweepLock lock(absolute_path(out_dir));
   if (!resume && !emit && !merging && !overwrite) {
     // A sweep of hours is not thrown away by a forgotten --resume.
     const std::string records = SweepDir{out_dir}.records();

@@ -1,5 +1,7 @@
 #include "tb/mtsim/sweep_layout.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,6 +63,26 @@ void make_dir(const std::string& path) {
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
+}
+
+SweepLock::SweepLock(const std::string& root) {
+  const std::string path = root + "/.sweep.lock";
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd_ < 0)
+    throw UsageError("cannot open the sweep folder's lock " + path + ": " + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (error == EWOULDBLOCK)
+      throw UsageError(root + " is being written by another mtsim sweep (it holds " + path +
+                       "): wait for it to end, or give another --out");
+    throw UsageError("cannot lock " + path + ": " + std::strerror(error));
+  }
+}
+
+SweepLock::~SweepLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
 std::string shell_quote(const std::string& s) {

@@ -38,6 +38,20 @@ std::string self_executable();
 void make_dir(const std::string& path);
 /// True when `path` exists.
 bool file_exists(const std::string& path);
+
+/// An exclusive lock on a sweep folder (DIR/.sweep.lock, flock) held while it lives, released at
+/// exit or on a crash; point processes do not inherit it. Throws UsageError when another
+/// mtsim sweep holds it, or when the lock file cannot be opened.
+class SweepLock {
+ public:
+  explicit SweepLock(const std::string& root);
+  ~SweepLock();
+  SweepLock(const SweepLock&) = delete;
+  SweepLock& operator=(const SweepLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 /// Single-quoted for a POSIX shell.
 std::string shell_quote(const std::string& s);
 

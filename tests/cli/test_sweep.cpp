@@ -1,7 +1,10 @@
 // `mtsim sweep`: sweep file loading and validation, points, parallel runs, result files, resume,
 // Slurm job arrays and their merge, and a smoke test of scripts/plot.py on sweep results.
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -431,6 +434,32 @@ TEST_CASE("mtsim sweep refuses to replace an earlier sweep's results without --o
   CHECK(replaced.status == 0);
   CHECK_THAT(replaced.output, Catch::Contains("replacing the results of an earlier sweep"));
   CHECK(lines_of(read_file(out + "/results.jsonl")).size() == 8);
+}
+
+TEST_CASE("a sweep folder another mtsim sweep is writing is refused before anything is touched") {
+  const std::string dir = scratch_dir("locked");
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string out = dir + "/out";
+  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
+  const std::string before = read_file(out + "/results.jsonl");
+  // This process stands for a running sweep: it holds the folder's lock.
+  const int fd = ::open((out + "/.sweep.lock").c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  for (const char* mode : {"--resume", "--overwrite", "--merge"}) {
+    const CliResult r = mtsim("sweep " + dir + "/tiny.yaml " + mode + " --out " + out);
+    INFO(mode);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(out +
+                                         " is being written by another mtsim sweep (it "
+                                         "holds " +
+                                         out +
+                                         "/.sweep.lock): wait for it to end, or give "
+                                         "another --out"));
+  }
+  CHECK(read_file(out + "/results.jsonl") == before);
+  ::close(fd);  // the other sweep ends: the folder is free again
+  CHECK(mtsim("sweep " + dir + "/tiny.yaml --resume --out " + out).status == 0);
 }
 
 TEST_CASE("mtsim sweep --resume runs only the points missing from results.jsonl") {
