@@ -11,6 +11,7 @@
 
 #include "model/config/scenario_loader.h"
 #include "model/config/sweep_loader.h"
+#include "model/core/output_files.h"
 #include "model/run/sweep.h"
 #include "model/topology/topology.h"
 #include "tb/mtsim/cli.h"
@@ -166,6 +167,10 @@ int sweep_command(const std::vector<std::string>& args) {
   make_dir(out_dir + "/points");
   make_dir(out_dir + "/logs");
   const SweepDir dir{absolute_path(out_dir)};
+  // Results are reused only for the sweep they came from.
+  const std::string manifest = sweep_manifest(sweep);
+  if (resume || merging) check_sweep_manifest(dir.root, manifest, resume ? "--resume" : "--merge");
+  write_text_atomically(dir.root + "/sweep.manifest", manifest);
   if (emit) {
     emit_slurm(exe, sweep_file, sweep, points, dir, vm->count("jobs") ? jobs : 0, slurm_options);
     return kExitOk;

@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "model/collective/byte_size.h"
+#include "model/core/sha256.h"
+#include "model/core/text_file.h"
 #include "model/sim/results.h"
 #include "tb/mtsim/cli.h"
 
@@ -63,6 +65,41 @@ void make_dir(const std::string& path) {
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string sweep_manifest(const SweepConfig& sweep) {
+  constexpr std::uint64_t kMaxBytes = 64u << 20;
+  return "sweep_file_sha256 " +
+         sha256_hex(read_text_file(sweep.source_file, "sweep file", kMaxBytes)) +
+         "\nscenario_file_sha256 " +
+         sha256_hex(read_text_file(sweep.scenario_file, "scenario file", kMaxBytes)) + "\n";
+}
+
+void check_sweep_manifest(const std::string& root, const std::string& manifest,
+                          const std::string& action) {
+  const std::string path = root + "/sweep.manifest";
+  if (!file_exists(path)) {
+    std::cout << "note: " << path << " is missing (a folder of an older mtsim): " << action
+              << " cannot check that the sweep file and the base scenario are unchanged\n";
+    return;
+  }
+  const std::string held = read_text_file(path, "sweep manifest", 1 << 16);
+  if (held == manifest) return;
+  const auto line_of = [](const std::string& text, const std::string& name) {
+    const auto at = text.find(name + " ");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  std::string changed;
+  for (const char* name : {"sweep_file_sha256", "scenario_file_sha256"}) {
+    if (line_of(held, name) != line_of(manifest, name))
+      changed +=
+          std::string(changed.empty() ? "" : " and ") +
+          (std::string(name) == "sweep_file_sha256" ? "the sweep file" : "the base scenario");
+  }
+  throw UsageError(root + " holds the results of another sweep: " +
+                   (changed.empty() ? std::string("its manifest differs") : changed + " changed") +
+                   " since they were written (" + path + "), so " + action +
+                   " would mix them; restore the files, --overwrite, or give another --out");
 }
 
 SweepLock::SweepLock(const std::string& root) {

@@ -39,6 +39,15 @@ void make_dir(const std::string& path);
 /// True when `path` exists.
 bool file_exists(const std::string& path);
 
+/// What a sweep folder's results belong to (DIR/sweep.manifest): the SHA-256 of the sweep file
+/// and of its base scenario, one "name value" line each.
+std::string sweep_manifest(const SweepConfig& sweep);
+/// Checks the folder's manifest against `manifest` before `action` ("--resume", "--merge")
+/// reuses its results: throws UsageError naming the file that changed; a folder without one
+/// (an older mtsim's) passes with a note on stdout.
+void check_sweep_manifest(const std::string& root, const std::string& manifest,
+                          const std::string& action);
+
 /// An exclusive lock on a sweep folder (DIR/.sweep.lock, flock) held while it lives, released at
 /// exit or on a crash; point processes do not inherit it. Throws UsageError when another
 /// mtsim sweep holds it, or when the lock file cannot be opened.

@@ -462,6 +462,32 @@ TEST_CASE("a sweep folder another mtsim sweep is writing is refused before anyth
   CHECK(mtsim("sweep " + dir + "/tiny.yaml --resume --out " + out).status == 0);
 }
 
+TEST_CASE("a folder whose sweep file or base scenario changed is refused by --resume and --merge") {
+  const std::string dir = scratch_dir("manifest");
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string out = dir + "/out";
+  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
+  CHECK_THAT(read_file(out + "/sweep.manifest"), Catch::StartsWith("sweep_file_sha256 "));
+  CHECK(mtsim("sweep " + dir + "/tiny.yaml --resume --out " + out).status == 0);
+  // The same sweep file with another `set:` value: its old results are not this sweep's.
+  std::string edited = with_scenario(kTinySweep);
+  edited.replace(edited.find("verify_data: true"), 17, "verify_data: false");
+  write_file(dir + "/tiny.yaml", edited);
+  for (const char* mode : {"--resume", "--merge"}) {
+    const CliResult r = mtsim("sweep " + dir + "/tiny.yaml " + mode + " --out " + out);
+    INFO(mode);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.output, Catch::Contains(out +
+                                         " holds the results of another sweep: the sweep "
+                                         "file changed since they were written (" +
+                                         out + "/sweep.manifest), so " + mode +
+                                         " would mix them; restore the files, --overwrite, or "
+                                         "give another --out"));
+  }
+  CHECK(mtsim("sweep " + dir + "/tiny.yaml --overwrite -j 2 --out " + out).status == 0);
+  CHECK(mtsim("sweep " + dir + "/tiny.yaml --resume --out " + out).status == 0);
+}
+
 TEST_CASE("mtsim sweep --resume runs only the points missing from results.jsonl") {
   const std::string dir = scratch_dir("resume");
   write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
