@@ -1,0 +1,28 @@
+// Fuzz target: the MSCCL XML reader (issue 52: every reader is fuzzed), the verifier on the
+// program's ranks, and the export of what was read (it must read back to as many messages).
+#include <cstdlib>
+
+#include "fuzz/fuzz_support.h"
+#include "model/collective/msccl_xml.h"
+#include "model/collective/verify.h"
+#include "model/topology/topology.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  mt::Schedule schedule;
+  try {
+    schedule = mt::schedule_from_msccl(mt::fuzz::text_of(data, size), "fuzz.xml");
+  } catch (const mt::Error&) {
+    return 0;
+  }
+  try {
+    const mt::Topology topology(mt::parse_topology_spec(schedule.topology));
+    mt::verify(schedule, topology);
+  } catch (const mt::Error&) {
+  }
+  try {
+    const mt::Schedule back = mt::schedule_from_msccl(mt::schedule_to_msccl(schedule), "back.xml");
+    if (back.ops.size() != schedule.ops.size()) std::abort();
+  } catch (const mt::Error&) {
+  }
+  return 0;
+}
