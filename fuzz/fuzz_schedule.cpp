@@ -4,9 +4,7 @@
 
 #include "fuzz/fuzz_support.h"
 #include "model/collective/schedule_io.h"
-#include "model/collective/verify.h"
 #include "model/sched/table_packer.h"
-#include "model/topology/topology.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   mt::Schedule schedule;
@@ -15,11 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const mt::Error&) {
     return 0;
   }
-  try {
-    const mt::Topology topology(mt::parse_topology_spec(schedule.topology));
-    mt::verify(schedule, topology);
-  } catch (const mt::Error&) {
-  }
+  mt::fuzz::verify_on_its_topology(schedule);
   try {
     int ports = 1;
     std::vector<int> port_of;

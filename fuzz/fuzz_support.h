@@ -8,7 +8,20 @@
 #include <string>
 #include <vector>
 
+#include "model/collective/verify.h"
+#include "model/topology/topology.h"
+
 namespace mt::fuzz {
+
+/// Verifies a loaded schedule on the topology it names; a refusal (an mt::Error) is an outcome,
+/// anything else escapes as a crash.
+inline void verify_on_its_topology(const Schedule& schedule) {
+  try {
+    const Topology topology(parse_topology_spec(schedule.topology));
+    verify(schedule, topology);
+  } catch (const Error&) {
+  }
+}
 
 /// The input as text.
 inline std::string text_of(const std::uint8_t* data, std::size_t size) {
