@@ -59,6 +59,16 @@ int packet_key_value(const NicConfig& c, const std::string& key) {
                                         : c.flit_bytes;
 }
 
+// Fails at a NIC key: the scenario's own (`run` null, at the key's line) or an algorithm entry's
+// (at the entry's place, the key inside it).
+[[noreturn]] void fail_nic_key(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
+                               const std::string& key, const std::string& message) {
+  if (run == nullptr) r.fail_at(root, key, message);
+  ErrorLocation at = run->location;
+  at.key_path += "." + key;
+  throw ScenarioError(at.where() + ": " + key + ": " + message, at);
+}
+
 // Cross-key rules of one NIC (nic_rules.h): the scenario's (`run` null) at its key, or an
 // algorithm entry's with its overrides of the scenario's NIC `base` at the entry's own key.
 void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
@@ -73,10 +83,7 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
     if (key != "router.buffer_flits")
       message = std::to_string(packet_key_value(c, key)) + ": router.buffer_flits " + message;
   }
-  if (run == nullptr) r.fail_at(root, key, message);
-  ErrorLocation at = run->location;  // the entry's place, the key inside it
-  at.key_path += "." + key;
-  throw ScenarioError(at.where() + ": " + key + ": " + message, at);
+  fail_nic_key(r, root, run, key, message);
 }
 
 // The scheduler's clock is the network's or slower (a faster one would decide between the
@@ -84,14 +91,10 @@ void check_nic(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* 
 void check_scheduler_clock(const YamlReader& r, const YAML::Node& root, const AlgorithmRun* run,
                            const NicConfig& c, double clock_ghz) {
   if (c.scheduler_clock_ghz <= clock_ghz) return;
-  const std::string key = "nic.scheduler_clock_ghz";
-  const std::string message = YamlReader::fmt(c.scheduler_clock_ghz) +
-                              " GHz is faster than the network's clock_ghz " +
-                              YamlReader::fmt(clock_ghz) + ": at most clock_ghz (0: the same)";
-  if (run == nullptr) r.fail_at(root, key, message);
-  ErrorLocation at = run->location;
-  at.key_path += "." + key;
-  throw ScenarioError(at.where() + ": " + key + ": " + message, at);
+  fail_nic_key(r, root, run, "nic.scheduler_clock_ghz",
+               YamlReader::fmt(c.scheduler_clock_ghz) +
+                   " GHz is faster than the network's clock_ghz " + YamlReader::fmt(clock_ghz) +
+                   ": at most clock_ghz (0: the same)");
 }
 
 // " cycles, the simulated-time horizon at clock_ghz C (...)": what a limit at this clock is.

@@ -59,8 +59,6 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
   return backends.rtl_scheduler;
 }
 
-}  // namespace
-
 // The Verilated scheduler must hold the hardware schedule's table (its counters, peers, chunks,
 // flows, steps and counts): known once the schedule is built, so refused before any simulation.
 void check_rtl_table(const PreparedAlgorithm& p, const RunBackends& backends) {
@@ -84,6 +82,8 @@ void check_rtl_table(const PreparedAlgorithm& p, const RunBackends& backends) {
                           "rtl/CMakeLists.txt)");
   }
 }
+
+}  // namespace
 
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const AlgorithmParams& params, std::uint64_t only_bytes,

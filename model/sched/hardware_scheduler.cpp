@@ -61,9 +61,13 @@ void HardwareScheduler::tick_once() {
   }
 }
 
+bool HardwareScheduler::quiet() const {
+  return engine_->idle() && doorbells_.empty();
+}
+
 void HardwareScheduler::sync(std::uint64_t now) {
   while (next_tick_ < now) {
-    if (engine_->idle() && doorbells_.empty()) {
+    if (quiet()) {
       skip_to(now);  // idle cycles change nothing
       break;
     }
@@ -114,7 +118,7 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
     if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
   }
   if (issued_count_ == table_.size()) return kNoEvent;
-  return engine_->idle() && doorbells_.empty() ? kNoEvent : std::max(now + 1, next_tick_);
+  return quiet() ? kNoEvent : std::max(now + 1, next_tick_);
 }
 
 std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,

@@ -65,7 +65,8 @@ class HardwareScheduler : public Scheduler {
   std::uint64_t clocked_cycles() const override { return ticks_; }
 
  private:
-  void sync(std::uint64_t now);     // ticks every needed cycle before `now`
+  bool quiet() const;            // no tick would change anything: engine idle, no doorbell queued
+  void sync(std::uint64_t now);  // ticks every needed cycle before `now`
   void skip_to(std::uint64_t now);  // idle: the engine's next cycle is its first at or after now
   void tick_once();
 

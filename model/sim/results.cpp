@@ -383,50 +383,50 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
              << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
     }
   }
+  // A note line of its own, wrapped; and a list of labels without repeats, in first-seen order.
+  const auto note_line = [&](const std::string& line) {
+    os << (noted ? "" : "\n") << wrapped(line, 98, "  ");
+    noted = true;
+  };
+  const auto push_unique = [](std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  };
+  const auto listed = [](std::string line, const std::vector<std::string>& labels) {
+    for (std::size_t i = 0; i < labels.size(); ++i) line += (i ? ", " : " ") + labels[i];
+    return line;
+  };
   // The host of software-issue rows: a free host is a bound, not a machine (docs/host.md).
   std::vector<std::string> hosts;
   for (const auto& r : runs) {
-    if (r.nic_issue != IssueMode::kSoftware || !r.error.empty()) continue;
-    const std::string text = host_description(r);
-    if (std::find(hosts.begin(), hosts.end(), text) == hosts.end()) hosts.push_back(text);
+    if (r.nic_issue == IssueMode::kSoftware && r.error.empty())
+      push_unique(hosts, host_description(r));
   }
-  for (const std::string& text : hosts) {
-    os << (noted ? "" : "\n") << wrapped(text, 98, "  ");
-    noted = true;
-  }
+  for (const std::string& text : hosts) note_line(text);
   // Schedulers on a slower clock than the network's: the cycles are still the network's.
-  std::vector<std::pair<std::string, std::vector<std::string>>> slow;  // clock text -> labels
+  std::vector<std::string> clocks;                                  // in first-seen order
+  std::map<std::string, std::vector<std::string>> labels_at_clock;  // clock -> labels
   for (const auto& r : runs) {
     if (r.scheduler_clock_ghz <= 0 || r.scheduler_clock_ghz >= r.clock_ghz) continue;
     const std::string clock =
         text(r.scheduler_clock_ghz) + " GHz beside the network's " + text(r.clock_ghz) + " GHz";
-    auto at =
-        std::find_if(slow.begin(), slow.end(), [&](const auto& s) { return s.first == clock; });
-    if (at == slow.end()) at = slow.insert(slow.end(), {clock, {}});
-    if (std::find(at->second.begin(), at->second.end(), r.algorithm) == at->second.end())
-      at->second.push_back(r.algorithm);
+    push_unique(clocks, clock);
+    push_unique(labels_at_clock[clock], r.algorithm);
   }
-  for (const auto& [clock, labels] : slow) {
-    std::string line = "the NIC scheduler runs at " + clock +
-                       " (nic.scheduler_clock_ghz: inputs wait for its next edge, its decision "
-                       "takes its own cycles) in:";
-    for (std::size_t i = 0; i < labels.size(); ++i) line += (i ? ", " : " ") + labels[i];
-    os << (noted ? "" : "\n") << wrapped(line, 98, "  ");
-    noted = true;
+  for (const std::string& clock : clocks) {
+    note_line(listed("the NIC scheduler runs at " + clock +
+                         " (nic.scheduler_clock_ghz: inputs wait for its next edge, its decision "
+                         "takes its own cycles) in:",
+                     labels_at_clock[clock]));
   }
   // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
   std::vector<std::string> rtl_labels;
   for (const auto& r : runs) {
-    if (r.nic_scheduler == Issuer::kRtl &&
-        std::find(rtl_labels.begin(), rtl_labels.end(), r.algorithm) == rtl_labels.end())
-      rtl_labels.push_back(r.algorithm);
+    if (r.nic_scheduler == Issuer::kRtl) push_unique(rtl_labels, r.algorithm);
   }
   if (!rtl_labels.empty()) {
-    std::string text =
-        "hardware issue by the Verilated RTL scheduler (rtl/nic_sched.sv) in every NIC of:";
-    for (std::size_t i = 0; i < rtl_labels.size(); ++i) text += (i ? ", " : " ") + rtl_labels[i];
-    os << (noted ? "" : "\n") << wrapped(text, 98, "  ");
-    noted = true;
+    note_line(
+        listed("hardware issue by the Verilated RTL scheduler (rtl/nic_sched.sv) in every NIC of:",
+               rtl_labels));
   }
   if (noted) {
     std::vector<std::string> legend;

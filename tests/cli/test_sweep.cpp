@@ -57,6 +57,14 @@ std::string with_scenario(const std::string& text) {
   return out;
 }
 
+// A scratch folder `name` holding tiny.yaml (kTinySweep) and its finished sweep in out/.
+std::string finished_tiny_sweep(const std::string& name) {
+  const std::string dir = scratch_dir(name);
+  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + dir + "/out").status == 0);
+  return dir;
+}
+
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -417,10 +425,8 @@ TEST_CASE("a failing point is recorded with its error and exit status and the ot
 }
 
 TEST_CASE("mtsim sweep refuses to replace an earlier sweep's results without --overwrite") {
-  const std::string dir = scratch_dir("overwrite");
-  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string dir = finished_tiny_sweep("overwrite");
   const std::string out = dir + "/out";
-  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
   const std::string before = read_file(out + "/results.jsonl");
   const CliResult again = mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out);
   CHECK(again.status == 2);
@@ -437,10 +443,8 @@ TEST_CASE("mtsim sweep refuses to replace an earlier sweep's results without --o
 }
 
 TEST_CASE("a sweep folder another mtsim sweep is writing is refused before anything is touched") {
-  const std::string dir = scratch_dir("locked");
-  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string dir = finished_tiny_sweep("locked");
   const std::string out = dir + "/out";
-  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
   const std::string before = read_file(out + "/results.jsonl");
   // This process stands for a running sweep: it holds the folder's lock.
   const int fd = ::open((out + "/.sweep.lock").c_str(), O_RDWR | O_CLOEXEC);
@@ -463,10 +467,8 @@ TEST_CASE("a sweep folder another mtsim sweep is writing is refused before anyth
 }
 
 TEST_CASE("a folder whose sweep file or base scenario changed is refused by --resume and --merge") {
-  const std::string dir = scratch_dir("manifest");
-  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string dir = finished_tiny_sweep("manifest");
   const std::string out = dir + "/out";
-  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
   CHECK_THAT(read_file(out + "/sweep.manifest"), Catch::StartsWith("sweep_file_sha256 "));
   CHECK(mtsim("sweep " + dir + "/tiny.yaml --resume --out " + out).status == 0);
   // The same sweep file with another `set:` value: its old results are not this sweep's.
@@ -489,10 +491,8 @@ TEST_CASE("a folder whose sweep file or base scenario changed is refused by --re
 }
 
 TEST_CASE("mtsim sweep --resume runs only the points missing from results.jsonl") {
-  const std::string dir = scratch_dir("resume");
-  write_file(dir + "/tiny.yaml", with_scenario(kTinySweep));
+  const std::string dir = finished_tiny_sweep("resume");
   const std::string out = dir + "/out";
-  REQUIRE(mtsim("sweep " + dir + "/tiny.yaml -j 2 --out " + out).status == 0);
   const auto records = lines_of(read_file(out + "/results.jsonl"));
   REQUIRE(records.size() == 8);
 
