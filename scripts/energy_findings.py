@@ -54,51 +54,56 @@ def us(run):
     return run["completion_cycles"] / run["clock_ghz"] / 1e3
 
 
-def energy_table(results):
-    lines = ["| network | size | " + " | ".join(f"{a} (uJ)" for a in ALGORITHMS) +
-             " | cheapest | its pJ/B | its static share |",
-             "|---|---|" + "---:|" * len(ALGORITHMS) + "---|---:|---:|"]
+def table(results, columns, align, cells):
+    """Markdown lines: one row per network and size, `cells(runs, bytes)` after those two."""
+    lines = ["| network | size | " + " | ".join(columns) + " |", "|---|---|" + align]
     for net, runs in results.items():
         for size, b in SIZES.items():
-            row = [runs[(b, a)] for a in ALGORITHMS]
-            low = min(row, key=uj)
-            e = low["energy"]
-            lines.append(f"| {net} | {size} | " + " | ".join(f"{uj(r):.1f}" for r in row) +
-                         f" | {low['algorithm']} | {e['pj_per_byte']:.1f} | "
-                         f"{100 * e['static_pj'] / e['total_pj']:.0f}% |")
+            lines.append(f"| {net} | {size} | " + " | ".join(cells(runs, b)) + " |")
     return lines
+
+
+def energy_table(results):
+    def cells(runs, b):
+        row = [runs[(b, a)] for a in ALGORITHMS]
+        low = min(row, key=uj)
+        e = low["energy"]
+        return [f"{uj(r):.1f}" for r in row] + [
+            low["algorithm"], f"{e['pj_per_byte']:.1f}",
+            f"{100 * e['static_pj'] / e['total_pj']:.0f}%"]
+    return table(results, [f"{a} (uJ)" for a in ALGORITHMS] +
+                 ["cheapest", "its pJ/B", "its static share"],
+                 "---:|" * len(ALGORITHMS) + "---|---:|---:|", cells)
 
 
 def flow_control_table(results):
-    lines = ["| network | size | message flow control (uJ) | packet flow control (uJ) | saved | "
-             "link bits saved | router buffer writes saved | time (message / packet, us) |",
-             "|---|---|---:|---:|---:|---:|---:|---|"]
-    for net, runs in results.items():
-        for size, b in SIZES.items():
-            m, p = runs[(b, MESSAGE)], runs[(b, PACKET)]
-            cm, cp = m["energy"]["counts"], p["energy"]["counts"]
-            saved = lambda x, y: f"{100 * (1 - x / y):.1f}%"  # noqa: E731
-            lines.append(f"| {net} | {size} | {uj(m):.1f} | {uj(p):.1f} | {saved(uj(m), uj(p))} | "
-                         f"{saved(cm['link_bits'], cp['link_bits'])} | "
-                         f"{saved(cm['router_buffer_writes'], cp['router_buffer_writes'])} | "
-                         f"{us(m):.2f} / {us(p):.2f} |")
-    return lines
+    def saved(x, y):
+        return f"{100 * (1 - x / y):.1f}%"
+
+    def cells(runs, b):
+        m, p = runs[(b, MESSAGE)], runs[(b, PACKET)]
+        cm, cp = m["energy"]["counts"], p["energy"]["counts"]
+        return [f"{uj(m):.1f}", f"{uj(p):.1f}", saved(uj(m), uj(p)),
+                saved(cm["link_bits"], cp["link_bits"]),
+                saved(cm["router_buffer_writes"], cp["router_buffer_writes"]),
+                f"{us(m):.2f} / {us(p):.2f}"]
+    return table(results, ["message flow control (uJ)", "packet flow control (uJ)", "saved",
+                           "link bits saved", "router buffer writes saved",
+                           "time (message / packet, us)"], "---:|---:|---:|---:|---:|---|", cells)
 
 
 def scheduler_table(results):
-    lines = ["| network | size | scheduler (uJ) | NIC (uJ) | scheduler's share of the NIC | "
-             "of the total | scheduler busy cycles |",
-             "|---|---|---:|---:|---:|---:|---:|"]
-    for net, runs in results.items():
-        for size, b in SIZES.items():
-            e = runs[(b, MESSAGE)]["energy"]
-            c = e["counts"]
-            cycles = c["scheduler_active_cycles"] + c["scheduler_idle_cycles"]
-            lines.append(f"| {net} | {size} | {e['scheduler_pj'] / 1e6:.3f} | "
-                         f"{e['nic_pj'] / 1e6:.1f} | {100 * e['scheduler_pj'] / e['nic_pj']:.2f}% | "
-                         f"{100 * e['scheduler_pj'] / e['total_pj']:.2f}% | "
-                         f"{100 * c['scheduler_active_cycles'] / max(cycles, 1):.1f}% |")
-    return lines
+    def cells(runs, b):
+        e = runs[(b, MESSAGE)]["energy"]
+        c = e["counts"]
+        cycles = c["scheduler_active_cycles"] + c["scheduler_idle_cycles"]
+        return [f"{e['scheduler_pj'] / 1e6:.3f}", f"{e['nic_pj'] / 1e6:.1f}",
+                f"{100 * e['scheduler_pj'] / e['nic_pj']:.2f}%",
+                f"{100 * e['scheduler_pj'] / e['total_pj']:.2f}%",
+                f"{100 * c['scheduler_active_cycles'] / max(cycles, 1):.1f}%"]
+    return table(results, ["scheduler (uJ)", "NIC (uJ)", "scheduler's share of the NIC",
+                           "of the total", "scheduler busy cycles"], "---:|---:|---:|---:|---:|",
+                 cells)
 
 
 def plot(results, folder):
