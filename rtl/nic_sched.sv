@@ -9,6 +9,11 @@
 //            from the cycle after a grant until the message is done, then raises it again);
 //   grant    grant_o[p] for one cycle with the entry (grant_entry_o) and its table index modulo
 //            2^IndexBits (grant_index_o);
+// Errors are checked in hardware, not assumed: an entry with a field out of range (or, in step
+// order, below the previous entry's step), an arrival naming no counter and a counter past
+// MaxCount each raise err_o with a cause and the entry index or counter id (first error kept
+// until clear_i); the policy is halt: no new grant is decided while err_o is high (rtl/README.md,
+// Errors).
 // Cycle for cycle equal to the golden model mt::SchedulerModel (model/sched/scheduler_model.h) with
 // the same Window, Depth and decision_latency_cycles = DecisionLatency. Microarchitecture,
 // pipeline and parameters: rtl/README.md.
@@ -50,7 +55,8 @@ module nic_sched #(
   localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
   localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
   localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
-  localparam int unsigned Lanes          = ArrivalLanes + 1  // + the host's doorbell
+  localparam int unsigned Lanes          = ArrivalLanes + 1,  // + the host's doorbell
+  localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -74,8 +80,13 @@ module nic_sched #(
   // Status.
   output logic                                done_o,         // every written entry granted
                                                               // (the last grant_o is over)
-  output logic                                idle_o          // no register changes while the
+  output logic                                idle_o,         // no register changes while the
                                                               // inputs hold (clock-gating hint)
+  // Errors (interrupt-style, held until clear_i): the first error's cause and its table entry
+  // index (mod 2^IndexBits) or counter id. Causes: rtl/README.md, Errors.
+  output logic                                err_o,
+  output logic [3:0]                          err_cause_o,
+  output logic [InfoBits-1:0]                 err_info_o
 );
 
   // Arrival lanes and counters.
@@ -86,12 +97,15 @@ module nic_sched #(
   logic [Counters*CountBits-1:0] count, count_now;
   logic [Ports-1:0]              ready_seen;
   logic                          counters_busy;
+  logic [Counters-1:0]           overflow;
+  logic [Lanes-1:0]              lane_bad;
 
   nic_sched_counters #(
     .Ports          (Ports),
     .Counters       (Counters),
     .CounterBits    (CounterBits),
     .CountBits      (CountBits),
+    .MaxCount       (MaxCount),
     .Lanes          (Lanes),
     .DecisionLatency(DecisionLatency)
   ) u_counters (
@@ -108,6 +122,8 @@ module nic_sched #(
     .count_o       (count),
     .count_now_o   (count_now),
     .ready_o       (ready_seen),
+    .overflow_o    (overflow),
+    .lane_bad_o    (lane_bad),
     .busy_o        (counters_busy)
   );
 
@@ -225,6 +241,7 @@ module nic_sched #(
       .lane_counter_i(lane_counter),
       .min_step_i    (min_step_q),
       .ready_i       (ready_seen[p]),
+      .halt_i        (err_o),
       .count_i       (count_now),
       .head_valid_o  (head_valid[p]),
       .head_step_o   (head_step[p*StepBits +: StepBits]),
@@ -307,39 +324,112 @@ module nic_sched #(
   assign idle_o = !busy2_q;
   `MT_ASSERT(IdleMinStepSettled_A, !idle_o || clear_i || (min_step_d == min_step_q))
 
-  // Contracts on the host's entries: fields in range of this instance, table sorted by step. The
-  // checks' own logic is left out of synthesis.
-`ifndef SYNTHESIS
-  logic                entry_bad, last_valid_d, last_valid_q;
-  logic [StepBits-1:0] last_step_d, last_step_q;
-  assign entry_bad =
-      (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) ||
-      (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) ||
-      (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
-      (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
+  // Errors in hardware. The host's entries are decoded as they are written (fields in range of
+  // this instance, MaxCount, and in step order no step below the previous entry's); the counted
+  // lanes name existing counters; no counter passes MaxCount. The first error is registered with
+  // its cause and its entry's table index (mod 2^IndexBits: the write count since clear_i) or
+  // its counter id; at one edge the lowest cause wins. Halt: while err_o is high no window
+  // decides a grant (grants already registered complete); the ring still takes the host's
+  // writes, so its DMA never hangs; clear_i clears the error.
+  localparam logic [3:0] ErrPort = 4'd1, ErrPeer = 4'd2, ErrChunk = 4'd3, ErrFlow = 4'd4,
+                         ErrStep = 4'd5, ErrWaitCounter = 4'd6, ErrWaitCount = 4'd7,
+                         ErrDstCounter = 4'd8, ErrUnsorted = 4'd9, ErrArrivalCounter = 4'd10,
+                         ErrOverflow = 4'd11;
+  logic                 tbl_write, last_valid_d, last_valid_q;
+  logic [StepBits-1:0]  last_step_d, last_step_q, wr_step;
+  logic [IndexBits-1:0] wr_index_d, wr_index_q;
+  logic [3:0]           err_cause_d, err_cause_q, entry_cause, new_cause;
+  logic [InfoBits-1:0]  err_info_d, err_info_q, lane_info, overflow_info, new_info;
+
+  assign tbl_write = tbl_valid_i && tbl_ready_o && !clear_i;
+  assign wr_step   = tbl_wdata_i[StepLsb +: StepBits];
   always_comb begin
+    entry_cause = '0;
+    if (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) begin
+      entry_cause = ErrPort;
+    end else if (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) begin
+      entry_cause = ErrPeer;
+    end else if (32'(tbl_wdata_i[ChunkLsb +: ChunkBits]) >= Chunks) begin
+      entry_cause = ErrChunk;
+    end else if (32'(tbl_wdata_i[FlowLsb +: FlowBits]) >= Flows) begin
+      entry_cause = ErrFlow;
+    end else if (32'(wr_step) >= Steps) begin
+      entry_cause = ErrStep;
+    end else if (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) begin
+      entry_cause = ErrWaitCounter;
+    end else if (32'(tbl_wdata_i[WaitCountLsb +: CountBits]) > MaxCount) begin
+      entry_cause = ErrWaitCount;
+    end else if (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters) begin
+      entry_cause = ErrDstCounter;
+    end else if (step_order_i && last_valid_q && wr_step < last_step_q) begin
+      entry_cause = ErrUnsorted;
+    end
+  end
+  // The lowest bad lane's counter id, the lowest overflowing counter.
+  always_comb begin
+    lane_info = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      if (lane_bad[l]) lane_info = InfoBits'(lane_counter[l*CounterBits +: CounterBits]);
+    end
+    overflow_info = '0;
+    for (int c = Counters - 1; c >= 0; c--) begin
+      if (overflow[c]) overflow_info = InfoBits'(c);
+    end
+  end
+  always_comb begin
+    new_cause = '0;
+    new_info  = '0;
+    if (tbl_write && entry_cause != '0) begin
+      new_cause = entry_cause;
+      new_info  = InfoBits'(wr_index_q);
+    end else if (lane_bad != '0) begin
+      new_cause = ErrArrivalCounter;
+      new_info  = lane_info;
+    end else if (overflow != '0) begin
+      new_cause = ErrOverflow;
+      new_info  = overflow_info;
+    end
+    err_cause_d  = err_cause_q;
+    err_info_d   = err_info_q;
     last_valid_d = last_valid_q;
     last_step_d  = last_step_q;
+    wr_index_d   = wr_index_q;
     if (clear_i) begin
+      err_cause_d  = '0;
+      err_info_d   = '0;
       last_valid_d = 1'b0;
-    end else if (tbl_valid_i && tbl_ready_o) begin
-      last_valid_d = 1'b1;
-      last_step_d  = tbl_wdata_i[StepLsb +: StepBits];
+      wr_index_d   = '0;
+    end else begin
+      if (err_cause_q == '0) begin
+        err_cause_d = new_cause;
+        err_info_d  = new_info;
+      end
+      if (tbl_write) begin
+        last_valid_d = 1'b1;
+        last_step_d  = wr_step;
+        wr_index_d   = wr_index_q + IndexBits'(1);
+      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      err_cause_q  <= '0;
+      err_info_q   <= '0;
       last_valid_q <= 1'b0;
       last_step_q  <= '0;
+      wr_index_q   <= '0;
     end else begin
+      err_cause_q  <= err_cause_d;
+      err_info_q   <= err_info_d;
       last_valid_q <= last_valid_d;
       last_step_q  <= last_step_d;
+      wr_index_q   <= wr_index_d;
     end
   end
-  `MT_ASSERT(EntryInRange_A, !(tbl_valid_i && !clear_i) || !entry_bad)
-  `MT_ASSERT(TableSorted_A, !(tbl_valid_i && tbl_ready_o && !clear_i && last_valid_q) ||
-                            (tbl_wdata_i[StepLsb +: StepBits] >= last_step_q))
-`endif
+  assign err_o       = err_cause_q != '0;
+  assign err_cause_o = err_cause_q;
+  assign err_info_o  = err_info_q;
+
   // Parameters: checked at elaboration, so no tool builds an illegal configuration.
   // One check per rule: the failing one's name says which (rtl/README.md, Parameters).
   `MT_STATIC_ASSERT(CountsPositive_S, Nodes >= 1 && Ports >= 1 && Depth >= 1 && Window >= 1 &&

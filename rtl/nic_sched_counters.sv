@@ -8,6 +8,11 @@
 // (lane_q) and added at the next edge through one decoder per lane, so no late input id passes a
 // counter compare and an adder before a register. count_o lags by lane_q; count_now_o (= count_o +
 // the lanes in lane_q) is the exact count, which the refill adds up for the one counter it reads.
+// Errors (reported, not assumed): a counter saturates at MaxCount and flags the arrivals beyond
+// it (overflow_o, registered: two edges after they were counted, so the top's priority encoder
+// over the counters starts from a register, not from the lane sums); a counted lane naming no
+// counter (an id >= Counters) is flagged at the edge that counts it (lane_bad_o) and counts
+// nowhere. nic_sched registers the first error.
 
 `include "mt_assert.svh"
 
@@ -16,6 +21,7 @@ module nic_sched_counters #(
   parameter int unsigned Counters        = 1,  // arrival counters
   parameter int unsigned CounterBits     = 1,  // width of a counter id
   parameter int unsigned CountBits       = 1,  // width of a counter value
+  parameter int unsigned MaxCount        = 1,  // a counter saturates here (overflow_o)
   parameter int unsigned Lanes           = 1,  // arrivals (lanes) accepted per cycle
   parameter int unsigned DecisionLatency = 2   // input-to-grant latency, cycles (>= 2)
 ) (
@@ -32,6 +38,8 @@ module nic_sched_counters #(
   output logic [Counters*CountBits-1:0] count_o,        // counters without lane_q (registered)
   output logic [Counters*CountBits-1:0] count_now_o,    // exact counters: count_o + lane_q
   output logic [Ports-1:0]             ready_o,         // ready levels as the decision sees them
+  output logic [Counters-1:0]          overflow_o,      // arrivals beyond MaxCount (registered)
+  output logic [Lanes-1:0]             lane_bad_o,      // a lane counted now names no counter
   output logic                         busy_o           // a counter or a stage changes at the edge
 );
 
@@ -124,7 +132,8 @@ module nic_sched_counters #(
     lane_counter_q <= lane_counter_o;  // data only (lane_valid_q says which)
   end
 
-  // Counters: + the registered lanes naming them, one decoder per lane shared by all counters.
+  // Counters: + the registered lanes naming them, one decoder per lane shared by all counters,
+  // saturating at MaxCount.
   logic [Counters*CountBits-1:0] count_d, count_q, count_now;
   logic [Lanes*Counters-1:0]     decoded;
   logic [Counters-1:0]           overflow;
@@ -143,17 +152,22 @@ module nic_sched_counters #(
       for (int unsigned l = 0; l < Lanes; l++) begin
         sum = sum + SumBits'(decoded[l*Counters + c]);
       end
-      count_now[c*CountBits +: CountBits] = sum[CountBits-1:0];
-      overflow[c] = (sum >> CountBits) != '0;
+      overflow[c] = 32'(sum) > MaxCount;
+      count_now[c*CountBits +: CountBits] = overflow[c] ? CountBits'(MaxCount) : sum[CountBits-1:0];
     end
     count_d = clear_i ? '0 : count_now;
   end
 
+  logic [Counters-1:0] overflow_d, overflow_q;
+  assign overflow_d = clear_i ? '0 : overflow;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      count_q <= '0;
+      count_q    <= '0;
+      overflow_q <= '0;
     end else begin
-      count_q <= count_d;
+      count_q    <= count_d;
+      overflow_q <= overflow_d;
     end
   end
 
@@ -163,24 +177,16 @@ module nic_sched_counters #(
   assign count_o = count_q;
   // Busy: a lane moves or is counted, or a ready level moves (a changed port_ready_i included).
   assign busy_o  = (lane_valid_i != '0) || arr_moving || (lane_valid_q != '0) || rdy_moving ||
-                   (port_ready_i != rdy_q[0 +: Ports]);
+                   (port_ready_i != rdy_q[0 +: Ports]) || (overflow_q != '0);
 
-  // Contracts: counters never wrap, arrivals name an existing counter (the checks' own logic
-  // left out of synthesis; the overflow bits come with the sums).
-`ifndef SYNTHESIS
-  logic [Lanes-1:0] lane_bad;
+  // Errors: the overflowing counters (registered) and the lanes counted now that name no counter.
   always_comb begin
-    lane_bad = '0;
+    lane_bad_o = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      lane_bad[l] = lane_valid_i[l] &&
-                    (32'(lane_counter_i[l*CounterBits +: CounterBits]) >= Counters);
+      lane_bad_o[l] = lane_valid_o[l] && !clear_i &&
+                      (32'(lane_counter_o[l*CounterBits +: CounterBits]) >= Counters);
     end
   end
-  `MT_ASSERT(NoCounterOverflow_A, overflow == '0)
-  `MT_ASSERT(ArrivalCounterInRange_A, lane_bad == '0)
-`else
-  logic unused_overflow;
-  assign unused_overflow = ^overflow;
-`endif
+  assign overflow_o = overflow_q;
 
 endmodule

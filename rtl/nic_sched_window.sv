@@ -53,6 +53,7 @@ module nic_sched_window #(
   // Decision inputs.
   input  logic [StepBits-1:0]           min_step_i,     // smallest pending step (registered)
   input  logic                          ready_i,        // the port's ready level as seen
+  input  logic                          halt_i,         // an error is flagged: grant nothing
   input  logic [Counters*CountBits-1:0] count_i,        // counters now (contract checks only)
   // Oldest entry of the window, for the smallest pending step.
   output logic                          head_valid_o,   // the window holds an entry
@@ -129,7 +130,7 @@ module nic_sched_window #(
 
   // clear_i is applied at the registers' inputs only (below), not in the decision: it is a late
   // input, and under clear_i the window, the mask and the grant are emptied whatever was taken.
-  assign take = any && ready_i && (mask_q == '0);
+  assign take = any && ready_i && !halt_i && (mask_q == '0);
 
   always_comb begin
     valid_d       = valid_q;
@@ -224,7 +225,9 @@ module nic_sched_window #(
   // Contracts: refills only into room; every held entry's remaining count is exactly what its
   // counter still lacks (the invariant that makes "rem_q <= hits_q" mean "dependencies
   // arrived"); of two held slots exactly one is the older; steps not below the minimum. The
-  // checks' own logic is left out of synthesis (count_i feeds nothing else).
+  // checks' own logic is left out of synthesis (count_i feeds nothing else). After an error
+  // (halt_i) a bad entry may reach the window: the checks on counts and steps pause with the
+  // grants.
 `ifndef SYNTHESIS
   logic [Window-1:0] rem_wrong, step_below, age_wrong;
   always_comb begin
@@ -249,10 +252,10 @@ module nic_sched_window #(
     end
   end
   `MT_ASSERT(RefillHasRoom_A, !ins_valid_i || clear_i || !full_o)
-  `MT_ASSERT(RemainingExact_A, rem_wrong == '0)
+  `MT_ASSERT(RemainingExact_A, halt_i || rem_wrong == '0)
   `MT_ASSERT(AgeOrder_A, age_wrong == '0)
   `MT_ASSERT(PickOneHot_A, $onehot0(pick))
-  `MT_ASSERT(StepNotBelowMin_A, step_below == '0)
+  `MT_ASSERT(StepNotBelowMin_A, halt_i || step_below == '0)
 `else
   logic unused_count;
   assign unused_count = ^count_i;

@@ -9,8 +9,11 @@ namespace mt {
 
 HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
                                      std::vector<TableEntry> table, int ports,
-                                     double network_cycles_per_tick)
-    : engine_(std::move(engine)), table_(std::move(table)), period_(network_cycles_per_tick) {
+                                     double network_cycles_per_tick, int node)
+    : engine_(std::move(engine)),
+      table_(std::move(table)),
+      period_(network_cycles_per_tick),
+      node_(node) {
   if (!engine_) throw SchedulerError("HardwareScheduler: no engine");
   if (ports < 1) throw SchedulerError("HardwareScheduler: ports must be >= 1");
   if (!(period_ >= 1.0))
@@ -26,6 +29,15 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
   port_level_.assign(static_cast<std::size_t>(ports), 0);
   pending_.assign(static_cast<std::size_t>(ports), -1);
   engine_->load(table_);
+  check_fault("while its table was loaded");
+}
+
+void HardwareScheduler::check_fault(const std::string& when) const {
+  const SchedulerFault fault = engine_->fault();
+  if (!fault) return;
+  throw SchedulerError((node_ >= 0 ? "node " + std::to_string(node_) + ": " : std::string()) +
+                       "the NIC scheduler flagged an error " + when + ": " + describe(fault) +
+                       "; it halted (rtl/README.md, Errors)");
 }
 
 std::uint64_t HardwareScheduler::tick_cycle(std::uint64_t k) const {
@@ -46,6 +58,7 @@ void HardwareScheduler::tick_once() {
   next_tick_ = tick_cycle(++next_index_);
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();
+  check_fault("at network cycle " + std::to_string(tick_cycle(next_index_ - 1)));
   doorbell_presented_ = false;
   if (!doorbells_.empty()) {
     engine_->on_doorbell(doorbells_.front());
@@ -124,7 +137,8 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
 std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
                                                 const SchedulerModelConfig& config) {
   return std::make_unique<HardwareScheduler>(std::make_unique<SchedulerModel>(config), table,
-                                             config.ports, config.network_cycles_per_tick);
+                                             config.ports, config.network_cycles_per_tick,
+                                             config.node);
 }
 
 }  // namespace mt

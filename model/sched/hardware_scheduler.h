@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "model/sched/schedule_table.h"
@@ -27,9 +28,11 @@ class HardwareScheduler : public Scheduler {
  public:
   /// Drives `engine`, loaded here with `table` (a NIC with `ports` issue queues), clocked once
   /// every `network_cycles_per_tick` network cycles. Throws SchedulerError for no engine,
-  /// ports < 1, an entry on a port >= ports or network_cycles_per_tick < 1.
+  /// ports < 1, an entry on a port >= ports or network_cycles_per_tick < 1, and whenever the
+  /// engine flags an error (CycleScheduler::fault: the message names `node` when >= 0, the
+  /// cycle, the entry or counter and the cause).
   HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
-                    int ports, double network_cycles_per_tick = 1.0);
+                    int ports, double network_cycles_per_tick = 1.0, int node = -1);
 
   /// Arrival counter `counter` counts one more message arrived at cycle `now` (issue follows
   /// the counters, not message ids).
@@ -69,6 +72,7 @@ class HardwareScheduler : public Scheduler {
   void sync(std::uint64_t now);  // ticks every needed cycle before `now`
   void skip_to(std::uint64_t now);  // idle: the engine's next cycle is its first at or after now
   void tick_once();
+  void check_fault(const std::string& when) const;  // throws when the engine flagged an error
 
   std::unique_ptr<CycleScheduler> engine_;
   std::vector<TableEntry> table_;
@@ -83,6 +87,7 @@ class HardwareScheduler : public Scheduler {
   std::uint64_t ticks_ = 0;
   std::deque<int> doorbells_;        // doorbells waiting for an engine cycle of their own
   bool doorbell_presented_ = false;  // one presented for the engine's next cycle
+  int node_ = -1;                    // the node it serves (error messages)
 };
 
 /// The default engine: SchedulerModel with `config`, loaded with `table`, behind a

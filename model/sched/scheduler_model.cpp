@@ -8,6 +8,32 @@
 
 namespace mt {
 
+std::string describe(const SchedulerFault& fault) {
+  using C = SchedulerFaultCause;
+  switch (fault.cause) {
+    case C::kNone:
+      return "no error";
+    case C::kArrivalCounter:
+      return "an arrival names counter " + std::to_string(fault.info) + ", which does not exist";
+    case C::kCounterOverflow:
+      return "counter " + std::to_string(fault.info) + " counted more arrivals than MaxCount";
+    default:
+      break;
+  }
+  static const char* const kEntry[] = {
+      "",
+      "its port is out of range (>= Ports)",
+      "its peer is out of range (>= Nodes)",
+      "its chunk is out of range (>= Chunks)",
+      "its flow is out of range (>= Flows)",
+      "its step is out of range (>= Steps)",
+      "its wait_counter is out of range (>= Counters)",
+      "its wait_count is above MaxCount",
+      "its dst_counter is out of range (>= Counters)",
+      "its step is below the previous entry's (the table is not sorted by step)"};
+  return "table entry " + std::to_string(fault.info) + ": " + kEntry[static_cast<int>(fault.cause)];
+}
+
 SchedulerModel::SchedulerModel(const SchedulerModelConfig& config) : config_(config) {
   const auto at_least = [](int value, int min, const char* name) {
     if (value < min) {
@@ -24,19 +50,6 @@ SchedulerModel::SchedulerModel(const SchedulerModelConfig& config) : config_(con
 }
 
 void SchedulerModel::load(const std::vector<TableEntry>& table) {
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    const TableEntry& e = table[i];
-    const std::string what = "SchedulerModel: entry " + std::to_string(i);
-    if (e.port < 0 || e.port >= config_.ports) {
-      throw SchedulerError(what + ": port " + std::to_string(e.port) + " of " +
-                           std::to_string(config_.ports));
-    }
-    if (e.wait_counter < 0 || e.wait_counter >= config_.counters || e.wait_count < 0) {
-      throw SchedulerError(what + ": wait_counter " + std::to_string(e.wait_counter) + " of " +
-                           std::to_string(config_.counters) + " counters");
-    }
-    if (e.dst_counter < 0) throw SchedulerError(what + ": negative dst_counter");
-  }
   const auto ports = static_cast<std::size_t>(config_.ports);
   const auto latency = config_.decision_latency_cycles;
   table_ = table;
@@ -54,6 +67,9 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   grants_.clear();
   doorbell_rung_ = false;
   moves_fresh_ = false;
+  fault_ = SchedulerFault{};
+  last_step_ = -1;
+  overflow_pending_ = {-1, -1};
   // Load cycles: the host fills the ring, the fetch register fills the windows.
   for (std::size_t guard = 0; !idle(); ++guard) {
     if (guard > table_.size() + 4 * ports * static_cast<std::size_t>(config_.window) + 16) {
@@ -66,7 +82,7 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
 }
 
 void SchedulerModel::on_arrival(int counter) {
-  if (counter < 0 || counter >= config_.counters) {
+  if (counter < 0) {
     throw SchedulerError("SchedulerModel::on_arrival: counter " + std::to_string(counter) + " of " +
                          std::to_string(config_.counters));
   }
@@ -113,7 +129,7 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
   const std::vector<char>& seen_ready = ready_stages_.back();
   m.take.assign(windows_.size(), -1);
   for (std::size_t p = 0; p < windows_.size(); ++p) {
-    if (!seen_ready[p] || mask_[p] > 0) continue;
+    if (!seen_ready[p] || mask_[p] > 0 || fault_) continue;  // halted after an error
     const std::vector<Slot>& w = windows_[p];
     for (std::size_t j = 0; j < w.size(); ++j) {
       if (w[j].remaining != 0) continue;
@@ -124,9 +140,10 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
       break;
     }
   }
-  if (fetch_ >= 0) {
-    const auto port = static_cast<std::size_t>(table_[static_cast<std::size_t>(fetch_)].port);
-    m.insert = static_cast<int>(windows_[port].size()) < config_.window;
+  if (fetch_ >= 0) {  // an entry on no port (an error) stays in the fetch register, as in the RTL
+    const int port = table_[static_cast<std::size_t>(fetch_)].port;
+    m.insert = port >= 0 && port < config_.ports &&
+               static_cast<int>(windows_[static_cast<std::size_t>(port)].size()) < config_.window;
   }
   m.load = (fetch_ < 0 || m.insert) && !ring_.empty();
   m.push = pushed_ < table_.size() && static_cast<int>(ring_.size()) < config_.depth;
@@ -134,7 +151,10 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
 }
 
 bool SchedulerModel::idle() const {
-  if (!grants_.empty() || !presented_arrivals_.empty()) return false;
+  if (!grants_.empty() || !presented_arrivals_.empty() || overflow_pending_[0] >= 0 ||
+      overflow_pending_[1] >= 0) {
+    return false;
+  }
   for (const std::vector<int>& s : arrival_stages_) {
     if (!s.empty()) return false;
   }
@@ -157,6 +177,51 @@ bool SchedulerModel::done() const {
     if (!w.empty()) return false;
   }
   return true;
+}
+
+SchedulerFaultCause SchedulerModel::decode(const TableEntry& e) const {
+  using C = SchedulerFaultCause;
+  const auto out = [](int value, int limit) { return value < 0 || (limit > 0 && value >= limit); };
+  const SchedulerModelConfig& c = config_;
+  if (out(e.port, c.ports)) return C::kPort;
+  if (out(e.peer, c.nodes)) return C::kPeer;
+  if (out(e.chunk, c.chunks)) return C::kChunk;
+  if (out(e.flow, c.flows)) return C::kFlow;
+  if (out(e.step, c.steps)) return C::kStep;
+  if (out(e.wait_counter, c.counters)) return C::kWaitCounter;
+  if (e.wait_count < 0 || (c.max_count >= 0 && e.wait_count > c.max_count)) return C::kWaitCount;
+  if (out(e.dst_counter, c.counters)) return C::kDstCounter;
+  if (c.step_order && last_step_ >= 0 && e.step < last_step_) return C::kUnsorted;
+  return C::kNone;
+}
+
+void SchedulerModel::count(const std::vector<int>& lanes) {
+  using C = SchedulerFaultCause;
+  // The overflow of the lanes counted two edges ago is flagged now (the RTL sums lane_q one
+  // edge after counting and registers the overflowing counters before it encodes them).
+  const int overflowed = overflow_pending_[1];
+  overflow_pending_[1] = overflow_pending_[0];
+  overflow_pending_[0] = -1;
+  int bad_lane = -1;
+  for (const int c : lanes) {  // lane order: the lowest lane's bad id is reported
+    if (c >= config_.counters) {
+      if (bad_lane < 0) bad_lane = c;
+      continue;
+    }
+    int& n = counts_[static_cast<std::size_t>(c)];
+    if (config_.max_count >= 0 && n >= config_.max_count) {
+      int& lowest = overflow_pending_[0];
+      if (lowest < 0 || c < lowest) lowest = c;
+    } else {
+      ++n;
+    }
+  }
+  if (new_fault_) return;
+  if (bad_lane >= 0) {
+    new_fault_ = {C::kArrivalCounter, bad_lane};
+  } else if (overflowed >= 0) {
+    new_fault_ = {C::kCounterOverflow, overflowed};
+  }
 }
 
 std::vector<IssueCommand> SchedulerModel::tick() {
@@ -188,12 +253,23 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   }
   if (m.insert) {
     const TableEntry& e = table_[static_cast<std::size_t>(fetch_)];
-    const int have = counts_[static_cast<std::size_t>(e.wait_counter)];
+    const bool real = e.wait_counter >= 0 && e.wait_counter < config_.counters;  // else an error
+    const int have = real ? counts_[static_cast<std::size_t>(e.wait_counter)] : 0;
     const int remaining =
         std::max(0, std::max(0, e.wait_count - have) - hits(lanes, e.wait_counter));
     windows_[static_cast<std::size_t>(e.port)].push_back(Slot{fetch_, remaining});
   }
-  for (const int c : lanes) ++counts_[static_cast<std::size_t>(c)];
+  // Errors found at this edge, the lowest cause first (the RTL's priority): the entry written
+  // now, then the lanes counted now, then last cycle's overflow.
+  new_fault_ = SchedulerFault{};
+  if (m.push) {
+    const TableEntry& e = table_[pushed_];
+    const SchedulerFaultCause cause = decode(e);
+    if (cause != SchedulerFaultCause::kNone) new_fault_ = {cause, static_cast<int>(pushed_)};
+    last_step_ = e.step;
+  }
+  count(lanes);
+  if (!fault_) fault_ = new_fault_;
   // Ring and fetch register.
   if (m.load) {
     fetch_ = ring_.front();

@@ -29,17 +29,52 @@
 //   the last grant seen).
 // The NIC must present ready = false for port p from the cycle after a grant on p until the port
 // can take a new message (the L-cycle mask after a grant covers the latency of that drop).
-// Wrong inputs (counter or port out of range, an entry with port >= ports or wait_counter >=
-// counters) throw SchedulerError.
+// Errors, as the RTL checks them in hardware (rtl/README.md, Errors): an entry written to the
+// ring with a field out of range (the limits of the config; 0 or -1: unchecked) or, with step
+// order, a step below the previous entry's; a counted arrival naming no counter; arrivals past
+// max_count on a counter (it saturates; flagged two cycles after they were counted). The first
+// error is registered at the edge (fault() after that tick) and the engine halts: no decision
+// takes an entry until load(). Caller errors (a negative counter or port, a second doorbell in
+// one cycle, a bad configuration) throw SchedulerError.
 
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "model/sched/schedule_table.h"
 #include "model/sched/scheduler.h"
 
 namespace mt {
+
+/// Why a scheduler engine halted (rtl/nic_sched err_cause_o; the values are the RTL's codes).
+enum class SchedulerFaultCause {
+  kNone = 0,
+  kPort = 1,              ///< an entry's port >= ports
+  kPeer = 2,              ///< an entry's peer >= nodes
+  kChunk = 3,             ///< an entry's chunk >= chunks
+  kFlow = 4,              ///< an entry's flow >= flows
+  kStep = 5,              ///< an entry's step >= steps
+  kWaitCounter = 6,       ///< an entry's wait_counter >= counters
+  kWaitCount = 7,         ///< an entry's wait_count > max_count
+  kDstCounter = 8,        ///< an entry's dst_counter >= counters
+  kUnsorted = 9,          ///< step order: an entry's step below the previous entry's
+  kArrivalCounter = 10,   ///< an arrival or doorbell names no counter
+  kCounterOverflow = 11,  ///< more arrivals on a counter than max_count
+};
+
+/// The first error an engine flagged: its cause and the table index of the entry (causes up to
+/// kUnsorted; the RTL reports it modulo 2^IndexBits) or the counter id (kArrivalCounter,
+/// kCounterOverflow).
+struct SchedulerFault {
+  SchedulerFaultCause cause = SchedulerFaultCause::kNone;
+  int info = 0;
+  explicit operator bool() const { return cause != SchedulerFaultCause::kNone; }
+};
+
+/// "table entry 7: port out of range" (what and where), for messages.
+std::string describe(const SchedulerFault& fault);
 
 /// Parameters of the scheduler hardware (rtl/nic_sched parameters in brackets).
 struct SchedulerModelConfig {
@@ -50,6 +85,11 @@ struct SchedulerModelConfig {
   int counters = 1;                 ///< arrival counters (>= 1) [Counters]
   int depth = 32;                   ///< table ring buffer capacity, entries (>= 1) [Depth]
   int window = 4;                   ///< issue window per port, entries (>= 1) [Window]
+  /// Field limits the entries are checked against (0: unchecked) [Nodes, Chunks, Flows, Steps].
+  int nodes = 0, chunks = 0, flows = 0, steps = 0;
+  int max_count = -1;  ///< counters saturate here, thresholds above it are errors (-1: none)
+                       ///< [MaxCount]
+  int node = -1;       ///< the node it serves (named in error messages; -1: none)
   /// The clock it is given: network cycles per scheduler cycle (>= 1; HardwareScheduler
   /// ticks the engine on its edges; not an RTL parameter).
   double network_cycles_per_tick = 1.0;
@@ -85,6 +125,8 @@ class CycleScheduler {
   virtual bool idle() const = 0;
   /// Every table entry has been granted (and the last grant seen).
   virtual bool done() const = 0;
+  /// The first error flagged since load() (none: cause kNone); the engine grants nothing after.
+  virtual SchedulerFault fault() const = 0;
 };
 
 /// The golden model. Cost per tick: O(ports x window + arrivals).
@@ -94,8 +136,7 @@ class SchedulerModel : public CycleScheduler {
   /// decision_latency_cycles < 2.
   explicit SchedulerModel(const SchedulerModelConfig& config);
 
-  /// Throws SchedulerError when an entry's port / wait_counter / dst_counter is out of
-  /// range.
+  /// Entries are checked as the ring takes them (fault()), not here.
   void load(const std::vector<TableEntry>& table) override;
   void on_arrival(int counter) override;
   void on_doorbell(int counter) override;
@@ -103,6 +144,7 @@ class SchedulerModel : public CycleScheduler {
   std::vector<IssueCommand> tick() override;
   bool idle() const override;
   bool done() const override;
+  SchedulerFault fault() const override { return fault_; }
 
   /// Configuration it was built with.
   const SchedulerModelConfig& config() const { return config_; }
@@ -133,6 +175,8 @@ class SchedulerModel : public CycleScheduler {
   // The decision of this cycle, in moves_ (reused: no allocation per cycle).
   const Moves& decide() const;
   int hits(const std::vector<int>& lanes, int counter) const;
+  SchedulerFaultCause decode(const TableEntry& e) const;  // kNone when the entry is legal
+  void count(const std::vector<int>& lanes);              // counters, range and overflow checks
   const std::vector<int>& lanes_now() const;
 
   SchedulerModelConfig config_;
@@ -154,6 +198,13 @@ class SchedulerModel : public CycleScheduler {
   std::uint64_t cycle_ = 0;
   std::size_t issued_count_ = 0;
   bool doorbell_rung_ = false;  // on_doorbell called this cycle
+  // Errors: the registered one, the previous pushed entry's step, the lowest overflowing counter
+  // of the lanes counted one and two edges ago (flagged two edges after counting, as the RTL's
+  // lane_q sums and its registered overflow bits), -1 none.
+  SchedulerFault fault_;
+  int last_step_ = -1;
+  std::array<int, 2> overflow_pending_ = {-1, -1};
+  SchedulerFault new_fault_;  // the error found at this edge (lowest cause)
 };
 
 }  // namespace mt

@@ -216,6 +216,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
         engine.counters = packed.counters;
         engine.depth = sc.depth;
         engine.window = sc.window;
+        engine.node = static_cast<int>(u);
         engine.network_cycles_per_tick = sc.network_cycles_per_tick;
         const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
         sim_require(

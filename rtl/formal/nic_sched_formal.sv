@@ -80,7 +80,10 @@ module nic_sched_formal #(
   logic [Ports*IndexBits-1:0]  grant_index;
   logic [Ports*EntryBits-1:0]  grant_entry;
   logic                        done;
+  logic                        err;
   logic                        unused_idle;
+  logic [3:0]                  unused_err_cause;
+  logic [((IndexBits > CounterBits) ? IndexBits : CounterBits)-1:0] unused_err_info;
 
   `MT_FORMAL_DUT #(
     .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Window(Window), .Chunks(Chunks), .Flows(Flows),
@@ -94,7 +97,10 @@ module nic_sched_formal #(
     .grant_index_o(grant_index),
     .grant_entry_o(grant_entry),
     .done_o       (done),
-    .idle_o       (unused_idle)
+    .idle_o       (unused_idle),
+    .err_o        (err),
+    .err_cause_o  (unused_err_cause),
+    .err_info_o   (unused_err_info)
   );
 
   // ---- Reset: low in the first cycle only (rst_ni is free afterwards in no run).
@@ -255,6 +261,8 @@ module nic_sched_formal #(
   `MT_ASSERT(DoneExact_A, done == all_issued)
   `MT_ASSERT(Progress_A, live_q <= LiveBits'(LiveBound) || done)
   `MT_ASSERT(SizeExact_A, tbl_ready || unissued >= SizeBits'(Depth))
+  // The error checks never fire on inputs that keep the contracts above (no false alarm).
+  `MT_ASSERT(NoFalseError_A, !err)
 
   // ---- Reachability.
   `MT_COVER(TableFull_C, size_q == SizeBits'(Entries))

@@ -5,7 +5,10 @@ exactly the flops the RTL (scheduler v2) declares: ring (Depth x EntryBits, one-
 with its one-hot wait counter, index counter) + input stages, counted-lane register and counters +
 per port a window (valid bits, age matrix without its unused diagonal, Window x (entry, index,
 remaining count, lane hits), mask, registered grant) + the minimum step register + the idle
-flag's two busy bits.
+flag's two busy bits + the error logic (write index, previous step and its valid bit, the
+registered overflow bit per counter, the error information; of the 4-bit cause register 1 to 4 flops: a cause whose check is constant in a
+configuration, a field its limit fills, leaves code bits constant that synthesis removes or
+merges).
 
   check_json.py RESULT.json"""
 
@@ -34,7 +37,8 @@ def expected_flops(p):
     counters = p["Counters"] * count_bits
     one_window = (window + window * (window - 1) + window * (entry + index + count_bits + hit_bits)
                   + clog2(latency + 1) + 1 + entry + index)
-    return ring + inputs + counters + ports * one_window + step_bits + 2
+    errors = index + step_bits + 1 + max(index, counter_bits) + p["Counters"]
+    return ring + inputs + counters + ports * one_window + step_bits + 2 + errors
 
 
 def main():
@@ -55,13 +59,14 @@ def main():
         point = r["critical_path_" + end]
         if "flip-flop" in point and not r["critical_path_%s_named" % end].startswith("register "):
             errors.append("critical path %s a flop with no register name: %s" % (end, point))
-    want = expected_flops(r["parameters"])
-    if r["flops"] != want:
-        errors.append("%d flops, the RTL declares %d" % (r["flops"], want))
+    want = expected_flops(r["parameters"])  # without the error cause's 1 to 4 flops
+    if not want + 1 <= r["flops"] <= want + 4:
+        errors.append("%d flops, the RTL declares %d to %d" % (r["flops"], want + 1, want + 4))
     if errors:
         sys.exit("check_json: %s: %s" % (sys.argv[1], "; ".join(errors)))
-    print("check_json: %s: %.0f um2, %d cells, %d flops (as declared), fmax %.1f MHz: ok"
-          % (r["config"], r["area_um2"], r["cells"], r["flops"], r["fmax_mhz"]))
+    print("check_json: %s: %.0f um2, %d cells, %d flops (as declared, %d of the error cause), "
+          "fmax %.1f MHz: ok"
+          % (r["config"], r["area_um2"], r["cells"], r["flops"], r["flops"] - want, r["fmax_mhz"]))
 
 
 if __name__ == "__main__":

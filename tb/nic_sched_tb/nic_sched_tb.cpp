@@ -2,8 +2,11 @@
 // packed from real schedules (every registered algorithm on several topologies, every node) and
 // random legal tables (up to several times the ring's depth) through the table DMA port, drives
 // message arrivals, host doorbells and port ready levels with random delays, and compares every
-// grant and done_o, cycle by cycle, with the golden model mt::SchedulerModel. The first mismatch
-// stops the run with the case, cycle, port and both values (exit 1).
+// grant, done_o and the error outputs, cycle by cycle, with the golden model mt::SchedulerModel.
+// Then it injects each error the build can be given (an entry field past its parameter, an
+// unsorted table, arrivals past MaxCount, an arrival naming no counter) into a legal table and
+// requires both to flag it alike (cause, entry index or counter, cycle) and to halt alike. The
+// first mismatch stops the run with the case, cycle, port and both values (exit 1).
 //
 //   nic_sched_tb [--seed N] [--random N] [--no-real] [--step-order on|off|mixed] [--case K]
 //                [--trace F.vcd] [--model-latency L] [--coverage FILE]
@@ -61,6 +64,8 @@ SC_MODULE(Driver) {
   using GrantIndexT = PinType<decltype(Vnic_sched::grant_index_o)>;
   using GrantEntryT = PinType<decltype(Vnic_sched::grant_entry_o)>;
   using HostCounterT = PinType<decltype(Vnic_sched::host_counter_i)>;
+  using ErrCauseT = PinType<decltype(Vnic_sched::err_cause_o)>;
+  using ErrInfoT = PinType<decltype(Vnic_sched::err_info_o)>;
 
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_signal<bool> rst_n{"rst_n"}, clear{"clear"}, step_order{"step_order"};
@@ -74,7 +79,9 @@ SC_MODULE(Driver) {
   sc_core::sc_signal<GrantT> grant{"grant"};
   sc_core::sc_signal<GrantIndexT> grant_index{"grant_index"};
   sc_core::sc_signal<GrantEntryT> grant_entry{"grant_entry"};
-  sc_core::sc_signal<bool> done{"done"}, idle{"idle"};
+  sc_core::sc_signal<bool> done{"done"}, idle{"idle"}, err{"err"};
+  sc_core::sc_signal<ErrCauseT> err_cause{"err_cause"};
+  sc_core::sc_signal<ErrInfoT> err_info{"err_info"};
 
   std::vector<Case> cases;
   mt::TableFormat format;
@@ -88,7 +95,8 @@ SC_MODULE(Driver) {
   std::uint64_t issues_compared = 0;
   std::uint64_t arrivals_driven = 0;
   std::uint64_t doorbells_driven = 0;
-  bool tbl_ready_seen_ = false;  // tbl_ready_o before the last edge
+  std::uint64_t errors_flagged = 0;  // error cases whose error both flagged
+  bool tbl_ready_seen_ = false;      // tbl_ready_o before the last edge
   static constexpr int kIndexMask = (1 << kIndexBits) - 1;
 
   SC_CTOR(Driver) {
@@ -126,6 +134,24 @@ SC_MODULE(Driver) {
     if (!failed) sc_core::sc_stop();  // fail() has stopped it already
   }
 
+  // err_o, err_cause_o and err_info_o against the model's error (entry indices modulo
+  // 2^IndexBits); false after reporting a mismatch.
+  bool same_error(const Case& c, std::uint64_t cycle, const mt::SchedulerFault& want) {
+    const int cause = static_cast<int>(pin_get(err_cause.read(), 0, 4));
+    const auto info = static_cast<int>(pin_get(err_info.read(), 0, 31));
+    const bool entry = want.cause < mt::SchedulerFaultCause::kArrivalCounter;
+    const int want_info = want ? (entry ? want.info & kIndexMask : want.info) : 0;
+    if (err.read() == static_cast<bool>(want) && cause == static_cast<int>(want.cause) &&
+        info == want_info) {
+      return true;
+    }
+    fail(c.name + " cycle " + std::to_string(cycle) + ": RTL err_o " + std::to_string(err.read()) +
+         " cause " + std::to_string(cause) + " info " + std::to_string(info) + "; model " +
+         (want ? mt::describe(want) : std::string("no error")) + " (cause " +
+         std::to_string(static_cast<int>(want.cause)) + ")");
+    return false;
+  }
+
   template <typename Pick>
   void run_case(const Case& c, std::mt19937_64& rng, Pick& pick) {
     (void)rng;
@@ -135,7 +161,12 @@ SC_MODULE(Driver) {
     config.depth = kDepth;
     config.window = kWindow;
     config.step_order = c.step_order;
-    config.counters = std::max<int>(1, static_cast<int>(c.arrivals.size()));
+    config.counters = kCounters;  // the build's limits, which the RTL checks entries against
+    config.nodes = kNodes;
+    config.chunks = kChunks;
+    config.flows = kFlows;
+    config.steps = kSteps;
+    config.max_count = kMaxCount;
     mt::SchedulerModel model(config);
     model.load(c.table);
 
@@ -184,6 +215,8 @@ SC_MODULE(Driver) {
     const int drop_percent = pick(0, 15);
     const int doorbell_percent = pick(0, 3) == 0 ? pick(1, 30) : 0;
     std::uint64_t idle = 0;
+    std::uint64_t halted_cycles = 0;    // cycles compared since both flagged the error
+    std::uint64_t finished_cycles = 0;  // cycles run since every entry and arrival was done
     for (std::uint64_t cycle = 0;; ++cycle) {
       if (cycle > 0) {
         tbl_ready_seen_ = tbl_ready.read();
@@ -245,6 +278,16 @@ SC_MODULE(Driver) {
       ready.write(rd);
 
       // Compare this cycle's decision (the DUT's outputs depend on registers only).
+      if (!same_error(c, cycle, model.fault())) return;
+      if (model.fault() && ++halted_cycles > static_cast<std::uint64_t>(8 * kLatency + 16)) {
+        if (model.fault().cause != c.expect) {
+          fail(c.name + ": both flagged " + mt::describe(model.fault()) + ", expected cause " +
+               std::to_string(static_cast<int>(c.expect)));
+          return;
+        }
+        ++errors_flagged;  // flagged alike and halted alike for 8L + 16 cycles
+        return;
+      }
       const bool model_done_before = model.done();
       const bool dut_done = done.read() && pushed == c.table.size();
       if (model_done_before != dut_done) {
@@ -300,12 +343,21 @@ SC_MODULE(Driver) {
       idle = expected.empty() ? idle + 1 : 0;
       bool arrivals_left = false;
       for (const int r : remaining) arrivals_left = arrivals_left || r > 0;
-      if (model.done() && !arrivals_left) break;
+      if (model.done() && !arrivals_left) {
+        // An error case waits a while for the last arrivals' error (an overflow is flagged
+        // one edge after it was counted).
+        if (c.expect == mt::SchedulerFaultCause::kNone) break;
+        if (!model.fault() && ++finished_cycles > static_cast<std::uint64_t>(4 * kLatency + 8)) {
+          fail(c.name + ": the table finished without the error (cause " +
+               std::to_string(static_cast<int>(c.expect)) + ") flagged by either");
+          return;
+        }
+      }
       // A stall: nothing issued for 2000 cycles with every arrival delivered. (While arrivals
       // are left an entry may still be waiting for them: with counters reused over a table,
       // as tree_packing's window does, the next entry can need most of a node's arrivals,
       // which the random stimulus spreads over every counter.)
-      if (idle > 2000 && !arrivals_left) {
+      if (idle > 2000 && !arrivals_left && !model.fault()) {
         fail(c.name + ": stalled at cycle " + std::to_string(cycle) + " with " +
                  std::to_string(c.table.size() - model.issued_count()) +
                  " entries not issued by either (the model and the RTL agree)",
@@ -338,8 +390,9 @@ const char* const kHelp =
     "                      topologies, every node)\n"
     "  --step-order M      on, off or mixed (default): the step_order_i input per table\n"
     "                      (mixed: on in three tables of four)\n"
-    "  --case K            run case K alone (0-based: the real tables, then the random ones;\n"
-    "                      a mismatch names its case), with the stimulus it has in a full run\n"
+    "  --case K            run case K alone (0-based: the real tables, the random ones, then\n"
+    "                      one per injectable error; a mismatch names its case), with the\n"
+    "                      stimulus it has in a full run\n"
     "  --trace FILE.vcd    VCD of the DUT's signals for GTKWave (every case run, back to back;\n"
     "                      a case starts at each clear_i pulse): with --case K only that one\n"
     "  --model-latency L   run the golden model with decision latency L instead of the RTL's\n"
@@ -434,6 +487,10 @@ int sc_main(int argc, char** argv) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     cases[i].step_order = step_mode == "on" ? true : step_mode == "off" ? false : (rng() % 4 != 0);
   }
+  // The error cases come last (their step order is on: an unsorted table is an error only then).
+  std::string not_injectable;
+  const std::vector<Case> errors = error_cases(format, rng, &not_injectable);
+  cases.insert(cases.end(), errors.begin(), errors.end());
   if (only_case >= static_cast<long>(cases.size()))
     return usage("--case " + std::to_string(only_case) + ": there are " +
                  std::to_string(cases.size()) + " cases (0.." + std::to_string(cases.size() - 1) +
@@ -466,6 +523,9 @@ int sc_main(int argc, char** argv) {
   dut.grant_entry_o(driver.grant_entry);
   dut.done_o(driver.done);
   dut.idle_o(driver.idle);
+  dut.err_o(driver.err);
+  dut.err_cause_o(driver.err_cause);
+  dut.err_info_o(driver.err_info);
 
   std::unique_ptr<VerilatedVcdSc> trace;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -492,7 +552,11 @@ int sc_main(int argc, char** argv) {
             << " algorithm-topology pairs not built), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
             << " issues, " << driver.arrivals_driven << " arrivals, " << driver.doorbells_driven
-            << " doorbells"
+            << " doorbells, " << driver.errors_flagged << " of " << errors.size()
+            << " injected errors flagged and halted alike"
+            << (not_injectable.empty()
+                    ? ""
+                    : " (not injectable in this build, a field full: " + not_injectable + ")")
             << (only_case >= 0 ? " (case " + std::to_string(only_case) + " alone)" : "") << ": "
             << (driver.failed ? driver.failure_kind : "all equal") << "\n";
   return driver.failed ? 1 : 0;

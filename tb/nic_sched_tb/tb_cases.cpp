@@ -55,7 +55,8 @@ std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int*
                                std::to_string(packed.counters) + " counters do not fit the build");
         }
         mt::check_fits(packed, format);
-        // The RTL assumes a counter never counts past MaxCount (NoCounterOverflow_A).
+        // A counter past MaxCount is an error the RTL flags (rtl/README.md, Errors): not a legal
+        // case.
         for (const auto& arrivals : packed.counter_arrivals) {
           for (const int n : arrivals) {
             if (n > kMaxCount) {
@@ -123,6 +124,76 @@ Case random_case(std::mt19937_64& rng, int index) {
   }
   for (int& total : c.arrivals) total = std::min(kMaxCount, total + pick(0, 2));
   return c;
+}
+
+std::vector<Case> error_cases(const mt::TableFormat& format, std::mt19937_64& rng,
+                              std::string* not_injectable) {
+  using C = mt::SchedulerFaultCause;
+  auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  // A legal table on every port, of at least 8 entries, with a name and the error to expect.
+  auto base = [&](const std::string& what, C expect) {
+    Case c;
+    do {
+      c = random_case(rng, kPorts - 1);  // index kPorts - 1: every port
+    } while (c.table.size() < 8);
+    c.name = "error case: " + what;
+    c.expect = expect;
+    c.step_order = true;
+    return c;
+  };
+  std::vector<Case> cases;
+  // A field past its parameter, where its width leaves room for such a value.
+  struct Field {
+    const char* name;
+    C cause;
+    int limit;  // first illegal value
+    int bits;
+    int TableEntry::*member;
+  };
+  const Field fields[] = {
+      {"port", C::kPort, kPorts, format.port_bits, &TableEntry::port},
+      {"peer", C::kPeer, kNodes, format.peer_bits, &TableEntry::peer},
+      {"chunk", C::kChunk, kChunks, format.chunk_bits, &TableEntry::chunk},
+      {"flow", C::kFlow, kFlows, format.flow_bits, &TableEntry::flow},
+      {"step", C::kStep, kSteps, format.step_bits, &TableEntry::step},
+      {"wait_counter", C::kWaitCounter, kCounters, format.counter_bits, &TableEntry::wait_counter},
+      {"wait_count", C::kWaitCount, kMaxCount + 1, format.count_bits, &TableEntry::wait_count},
+      {"dst_counter", C::kDstCounter, kCounters, format.counter_bits, &TableEntry::dst_counter}};
+  for (const Field& f : fields) {
+    if (f.limit >= (1 << f.bits)) {
+      *not_injectable += std::string(not_injectable->empty() ? "" : ", ") + f.name;
+      continue;
+    }
+    Case c = base(std::string(f.name) + " out of range", f.cause);
+    TableEntry& e =
+        c.table[static_cast<std::size_t>(pick(1, static_cast<int>(c.table.size()) - 1))];
+    e.*f.member = pick(f.limit, (1 << f.bits) - 1);
+    cases.push_back(c);
+  }
+  {  // In step order, an entry below the previous one's step.
+    Case c = base("table not sorted by step", C::kUnsorted);
+    const std::size_t k = static_cast<std::size_t>(pick(1, static_cast<int>(c.table.size()) - 1));
+    for (std::size_t i = 0; i < k; ++i) c.table[i].step = std::min(kSteps - 1, c.table[i].step + 1);
+    c.table[k].step = c.table[k - 1].step - 1;
+    for (std::size_t i = k + 1; i < c.table.size(); ++i)
+      c.table[i].step = std::max(c.table[i].step, c.table[k - 1].step);
+    cases.push_back(c);
+  }
+  {  // One arrival more than MaxCount on a counter.
+    Case c = base("counter past MaxCount", C::kCounterOverflow);
+    c.arrivals[static_cast<std::size_t>(pick(0, static_cast<int>(c.arrivals.size()) - 1))] =
+        kMaxCount + 1;
+    cases.push_back(c);
+  }
+  if (kCounters < (1 << format.counter_bits)) {  // an arrival on counter kCounters
+    Case c = base("arrival naming no counter", C::kArrivalCounter);
+    c.arrivals.resize(static_cast<std::size_t>(kCounters) + 1, 0);
+    c.arrivals.back() = 1;
+    cases.push_back(c);
+  } else {
+    *not_injectable += std::string(not_injectable->empty() ? "" : ", ") + "arrival counter";
+  }
+  return cases;
 }
 
 }  // namespace nic_sched_tb

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/sched/schedule_table.h"
+#include "model/sched/scheduler_model.h"
 #include "model/sched/table_packer.h"
 
 namespace nic_sched_tb {
@@ -36,6 +37,8 @@ struct Case {
   std::vector<int> arrivals;  // per counter: arrivals the driver presents in total
   int ports = 1;
   bool step_order = true;
+  /// An error case: the error the RTL and the model must both flag (kNone: a legal table).
+  mt::SchedulerFaultCause expect = mt::SchedulerFaultCause::kNone;
 };
 
 /// One line describing a table entry, for mismatch reports.
@@ -47,5 +50,11 @@ std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int*
                              int* unsupported);
 /// A random legal table: sorted by step, fields in range, thresholds reachable.
 Case random_case(std::mt19937_64& rng, int index);
+/// One case per error the build can be given (rtl/README.md, Errors), each a random legal table
+/// with one fault injected: an entry field past its parameter (only where the field has room for
+/// such a value: those without are named in `not_injectable`), an unsorted table, arrivals past
+/// MaxCount on a counter, an arrival naming no counter.
+std::vector<Case> error_cases(const mt::TableFormat& format, std::mt19937_64& rng,
+                              std::string* not_injectable);
 
 }  // namespace nic_sched_tb

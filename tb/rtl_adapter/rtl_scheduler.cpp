@@ -301,6 +301,18 @@ bool RtlCycleScheduler::done() const {
   return impl_->pushed == impl_->words.size() && impl_->top->done_o != 0;
 }
 
+SchedulerFault RtlCycleScheduler::fault() const {
+  const Vnic_sched_cc& top = *impl_->top;
+  SchedulerFault f;
+  f.cause = static_cast<SchedulerFaultCause>(top.err_cause_o);
+  if (!f) return f;
+  // An entry's index modulo 2^IndexBits: after an error nothing is granted, so the entries
+  // streamed since fit in the RTL (IndexBitsCoverEntries_S) and the index is made whole.
+  const bool entry = f.cause < SchedulerFaultCause::kArrivalCounter;
+  f.info = entry ? impl_->full_index(top.err_info_o) : static_cast<int>(top.err_info_o);
+  return f;
+}
+
 std::uint64_t RtlCycleScheduler::clocks() const {
   return impl_->clocks;
 }
@@ -314,7 +326,7 @@ SchedulerFactory make_rtl_scheduler_factory(const std::string& pin_trace_dir) {
     try {
       return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config, pins),
                                                  table, config.ports,
-                                                 config.network_cycles_per_tick);
+                                                 config.network_cycles_per_tick, node);
     } catch (const SchedulerError& e) {  // a configuration this build does not have: say whose
       throw SchedulerError("node " + std::to_string(node) + ": " + e.what());
     }

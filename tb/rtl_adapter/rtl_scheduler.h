@@ -73,6 +73,8 @@ class RtlCycleScheduler : public CycleScheduler {
   /// No input presented since the last tick, idle_o high and no table entry waiting for room.
   bool idle() const override;
   bool done() const override;
+  /// err_o's cause and information (an entry index made whole again, or a counter id).
+  SchedulerFault fault() const override;
 
   /// Clock cycles the RTL has run (loading included).
   std::uint64_t clocks() const;

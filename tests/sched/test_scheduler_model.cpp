@@ -180,9 +180,9 @@ TEST_CASE("wrong configuration and inputs are refused", "[nic][sched_model]") {
   CHECK_THROWS_WITH(SchedulerModel(config), "SchedulerModel: depth must be >= 1, got 0");
   config.depth = 1;
   SchedulerModel model(config);
-  CHECK_THROWS_AS(model.load({entry(2, 0, 0, 0)}), mt::SchedulerError);
-  CHECK_THROWS_AS(model.load({entry(0, 0, 1, 0)}), mt::SchedulerError);
-  CHECK_THROWS_AS(model.on_arrival(1), mt::SchedulerError);
+  // (Entries and arrival counters out of range are flagged as the hardware does:
+  // tests/sched/test_scheduler_errors.cpp.)
+  CHECK_THROWS_AS(model.on_arrival(-1), mt::SchedulerError);
   CHECK_THROWS_AS(model.set_port_ready(2, true), mt::SchedulerError);
   model.on_doorbell(0);
   CHECK_THROWS_WITH(model.on_doorbell(0),
