@@ -365,16 +365,27 @@ module nic_sched #(
       entry_cause = ErrUnsorted;
     end
   end
+  // The index of x's lowest set bit (0 when none), log-depth over Counters bits: a prefix OR
+  // (log2 Counters stages), the lowest set bit alone, each index bit an OR over it. (A priority
+  // chain over the counters, as a loop from the top down, was 13 ns of mux chain at Counters 256.)
+  function automatic logic [InfoBits-1:0] lowest_set(logic [Counters-1:0] x);
+    logic [Counters-1:0] upto, first;
+    upto = x;
+    for (int unsigned s = 1; s < Counters; s = s * 2) upto = upto | (upto << s);
+    first = x & ~(upto << 1);
+    lowest_set = '0;
+    for (int unsigned c = 0; c < Counters; c++) begin
+      lowest_set = lowest_set | (InfoBits'(c) & {InfoBits{first[c]}});
+    end
+  endfunction
+
   // The lowest bad lane's counter id, the lowest overflowing counter.
   always_comb begin
     lane_info = '0;
     for (int l = Lanes - 1; l >= 0; l--) begin
       if (lane_bad[l]) lane_info = InfoBits'(lane_counter[l*CounterBits +: CounterBits]);
     end
-    overflow_info = '0;
-    for (int c = Counters - 1; c >= 0; c--) begin
-      if (overflow[c]) overflow_info = InfoBits'(c);
-    end
+    overflow_info = lowest_set(overflow);
   end
   always_comb begin
     new_cause = '0;

@@ -77,8 +77,8 @@ module nic_sched_window #(
   logic [Window*HitBits-1:0]   hits_d, hits_q;
   logic [MaskBits-1:0]         mask_d, mask_q;
   logic                        grant_d, grant_q;
-  logic [EntryBits-1:0]        grant_entry_d, grant_entry_q;
-  logic [IndexBits-1:0]        grant_index_d, grant_index_q;
+  logic [EntryBits-1:0]        grant_entry_d, grant_entry_q, pick_entry;
+  logic [IndexBits-1:0]        grant_index_d, grant_index_q, pick_index;
 
   // Lanes naming a counter.
   function automatic logic [HitBits-1:0] lane_hits(
@@ -139,14 +139,14 @@ module nic_sched_window #(
     index_d       = index_q;
     rem_d         = rem_now;
     hits_d        = '0;
-    grant_entry_d = '0;
-    grant_index_d = '0;
+    pick_entry    = '0;
+    pick_index    = '0;
     grant_d       = take;
     mask_d        = '0;
     for (int unsigned j = 0; j < Window; j++) begin
       if (pick[j]) begin
-        grant_entry_d = entry_q[j*EntryBits +: EntryBits];
-        grant_index_d = index_q[j*IndexBits +: IndexBits];
+        pick_entry = entry_q[j*EntryBits +: EntryBits];
+        pick_index = index_q[j*IndexBits +: IndexBits];
       end
       if (take && pick[j]) valid_d[j] = 1'b0;
       // Every free slot loads the offered entry (its data, remaining count and lane hits):
@@ -170,6 +170,10 @@ module nic_sched_window #(
         end
       end
     end
+    // The grant data registers load only with a grant (an enable, not a reload every cycle:
+    // they hold the last grant's entry while grant_o is low).
+    grant_entry_d = take ? pick_entry : grant_entry_q;
+    grant_index_d = take ? pick_index : grant_index_q;
     if (take) begin
       mask_d = MaskBits'(DecisionLatency);
     end else if (mask_q != '0) begin
@@ -219,7 +223,7 @@ module nic_sched_window #(
   assign grant_entry_o = grant_entry_q;
   assign grant_index_o = grant_index_q;
   assign take_o        = take && !clear_i;
-  assign take_entry_o  = grant_entry_d;
+  assign take_entry_o  = pick_entry;
   assign busy_o        = take || grant_q || (mask_q != '0);
 
   // Contracts: refills only into room; every held entry's remaining count is exactly what its
