@@ -310,7 +310,8 @@ module nic_sched #(
   // evaluates the RTL only while idle_o is low, an input changes or the host has an entry to
   // write (tb/rtl_adapter).
   logic busy_now, busy1_q, busy2_d, busy2_q;
-  assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i;
+  assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i ||
+                    grp_overflow;
   assign busy2_d  = busy_now || busy1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -379,13 +380,53 @@ module nic_sched #(
     end
   endfunction
 
-  // The lowest bad lane's counter id, the lowest overflowing counter.
+  // The lowest bad lane's counter id.
   always_comb begin
     lane_info = '0;
     for (int l = Lanes - 1; l >= 0; l--) begin
       if (lane_bad[l]) lane_info = InfoBits'(lane_counter[l*CounterBits +: CounterBits]);
     end
-    overflow_info = lowest_set(overflow);
+  end
+  // The lowest overflowing counter, in two stages (an error need not be flagged in the cycle it
+  // happens; the encoder of all counters in one cycle was the block's critical path): per group
+  // of GroupSize counters whether one overflowed and the lowest of them, registered; then the
+  // lowest group with one.
+  localparam int unsigned GroupSize = (Counters < 16) ? Counters : 16;
+  localparam int unsigned Groups    = (Counters + GroupSize - 1) / GroupSize;
+  localparam int unsigned LowBits   = (GroupSize > 1) ? $clog2(GroupSize) : 1;
+  logic [Groups-1:0]           grp_any_d, grp_any_q, grp_first;
+  logic [Groups*LowBits-1:0]   grp_low_d, grp_low_q;
+  logic [Groups*GroupSize-1:0] overflow_padded;
+  logic                        grp_overflow;
+  assign overflow_padded = (Groups*GroupSize)'(overflow);
+  always_comb begin
+    grp_any_d = '0;
+    grp_low_d = '0;
+    for (int unsigned g = 0; g < Groups; g++) begin
+      grp_any_d[g] = !clear_i && (overflow_padded[g*GroupSize +: GroupSize] != '0);
+      grp_low_d[g*LowBits +: LowBits] =
+          LowBits'(lowest_set(Counters'(overflow_padded[g*GroupSize +: GroupSize])));
+    end
+  end
+  always_comb begin
+    grp_first     = grp_any_q & (Groups'(1) << lowest_set(Counters'(grp_any_q)));
+    grp_overflow  = grp_any_q != '0;
+    overflow_info = '0;
+    for (int unsigned g = 0; g < Groups; g++) begin
+      overflow_info = overflow_info |
+          ((InfoBits'(g * GroupSize) | InfoBits'(grp_low_q[g*LowBits +: LowBits])) &
+           {InfoBits{grp_first[g]}});
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      grp_any_q <= '0;
+    end else begin
+      grp_any_q <= grp_any_d;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    grp_low_q <= grp_low_d;  // data only (grp_any_q says which)
   end
   always_comb begin
     new_cause = '0;
@@ -396,7 +437,7 @@ module nic_sched #(
     end else if (lane_bad != '0) begin
       new_cause = ErrArrivalCounter;
       new_info  = lane_info;
-    end else if (overflow != '0) begin
+    end else if (grp_overflow) begin
       new_cause = ErrOverflow;
       new_info  = overflow_info;
     end

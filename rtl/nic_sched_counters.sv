@@ -9,8 +9,9 @@
 // counter compare and an adder before a register. count_o lags by lane_q; count_now_o (= count_o +
 // the lanes in lane_q) is the exact count, which the refill adds up for the one counter it reads.
 // Errors (reported, not assumed): a counter saturates at MaxCount and flags the arrivals beyond
-// it (overflow_o, registered: two edges after they were counted, so the top's priority encoder
-// over the counters starts from a register, not from the lane sums); a counted lane naming no
+// it (overflow_o, registered, so the top's encoder of the lowest overflowing counter starts from
+// a register, not from the lane sums; the error is flagged three edges after the arrivals were
+// counted); a counted lane naming no
 // counter (an id >= Counters) is flagged at the edge that counts it (lane_bad_o) and counts
 // nowhere. nic_sched registers the first error.
 

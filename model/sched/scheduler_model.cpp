@@ -69,7 +69,7 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   moves_fresh_ = false;
   fault_ = SchedulerFault{};
   last_step_ = -1;
-  overflow_pending_ = {-1, -1};
+  overflow_pending_.fill(-1);
   // Load cycles: the host fills the ring, the fetch register fills the windows.
   for (std::size_t guard = 0; !idle(); ++guard) {
     if (guard > table_.size() + 4 * ports * static_cast<std::size_t>(config_.window) + 16) {
@@ -151,8 +151,9 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
 }
 
 bool SchedulerModel::idle() const {
-  if (!grants_.empty() || !presented_arrivals_.empty() || overflow_pending_[0] >= 0 ||
-      overflow_pending_[1] >= 0) {
+  if (!grants_.empty() || !presented_arrivals_.empty() ||
+      std::any_of(overflow_pending_.begin(), overflow_pending_.end(),
+                  [](int c) { return c >= 0; })) {
     return false;
   }
   for (const std::vector<int>& s : arrival_stages_) {
@@ -197,10 +198,11 @@ SchedulerFaultCause SchedulerModel::decode(const TableEntry& e) const {
 
 void SchedulerModel::count(const std::vector<int>& lanes) {
   using C = SchedulerFaultCause;
-  // The overflow of the lanes counted two edges ago is flagged now (the RTL sums lane_q one
-  // edge after counting and registers the overflowing counters before it encodes them).
-  const int overflowed = overflow_pending_[1];
-  overflow_pending_[1] = overflow_pending_[0];
+  // The overflow of the lanes counted three edges ago is flagged now (the RTL sums lane_q one
+  // edge after counting, registers the overflowing counters, then the lowest of each group).
+  const int overflowed = overflow_pending_.back();
+  for (std::size_t k = overflow_pending_.size() - 1; k > 0; --k)
+    overflow_pending_[k] = overflow_pending_[k - 1];
   overflow_pending_[0] = -1;
   int bad_lane = -1;
   for (const int c : lanes) {  // lane order: the lowest lane's bad id is reported

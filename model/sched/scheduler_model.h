@@ -32,7 +32,7 @@
 // Errors, as the RTL checks them in hardware (rtl/README.md, Errors): an entry written to the
 // ring with a field out of range (the limits of the config; 0 or -1: unchecked) or, with step
 // order, a step below the previous entry's; a counted arrival naming no counter; arrivals past
-// max_count on a counter (it saturates; flagged two cycles after they were counted). The first
+// max_count on a counter (it saturates; flagged three cycles after they were counted). The first
 // error is registered at the edge (fault() after that tick) and the engine halts: no decision
 // takes an entry until load(). Caller errors (a negative counter or port, a second doorbell in
 // one cycle, a bad configuration) throw SchedulerError.
@@ -199,11 +199,11 @@ class SchedulerModel : public CycleScheduler {
   std::size_t issued_count_ = 0;
   bool doorbell_rung_ = false;  // on_doorbell called this cycle
   // Errors: the registered one, the previous pushed entry's step, the lowest overflowing counter
-  // of the lanes counted one and two edges ago (flagged two edges after counting, as the RTL's
-  // lane_q sums and its registered overflow bits), -1 none.
+  // of the lanes counted one, two and three edges ago (flagged three edges after counting, as
+  // the RTL's lane_q sums, its registered overflow bits and its per-group encoder), -1 none.
   SchedulerFault fault_;
   int last_step_ = -1;
-  std::array<int, 2> overflow_pending_ = {-1, -1};
+  std::array<int, 3> overflow_pending_ = {-1, -1, -1};
   SchedulerFault new_fault_;  // the error found at this edge (lowest cause)
 };
 

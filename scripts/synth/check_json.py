@@ -6,7 +6,8 @@ with its one-hot wait counter, index counter) + input stages, counted-lane regis
 per port a window (valid bits, age matrix without its unused diagonal, Window x (entry, index,
 remaining count, lane hits), mask, registered grant) + the minimum step register + the idle
 flag's two busy bits + the error logic (write index, previous step and its valid bit, the
-registered overflow bit per counter, the error information; of the 4-bit cause register 1 to 4 flops: a cause whose check is constant in a
+registered overflow bit per counter, per group of 16 counters whether one overflowed and the
+lowest, the error information; of the 4-bit cause register 1 to 4 flops: a cause whose check is constant in a
 configuration, a field its limit fills, leaves code bits constant that synthesis removes or
 merges).
 
@@ -37,7 +38,10 @@ def expected_flops(p):
     counters = p["Counters"] * count_bits
     one_window = (window + window * (window - 1) + window * (entry + index + count_bits + hit_bits)
                   + clog2(latency + 1) + 1 + entry + index)
-    errors = index + step_bits + 1 + max(index, counter_bits) + p["Counters"]
+    group = min(p["Counters"], 16)  # the overflow encoder's groups: any + lowest in each
+    groups = -(-p["Counters"] // group)
+    errors = (index + step_bits + 1 + max(index, counter_bits) + p["Counters"]
+              + groups * (1 + max(1, clog2(group))))
     return ring + inputs + counters + ports * one_window + step_bits + 2 + errors
 
 

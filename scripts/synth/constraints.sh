@@ -15,7 +15,9 @@ block_constraints() {
 
 # sta_reports prints the OpenSTA reports both scripts read (scripts/synth/report.py): the worst
 # path of each group (register to register, input to register, register to output, input to
-# output; their I/O delays differ, so each limits the period differently), then the worst slack.
+# output; their I/O delays differ, so each limits the period differently), then the worst slack;
+# after the line MT_HOLD_CHECKS the hold checks (shortest paths into registers, from registers
+# and from inputs, against hold time + uncertainty; an ideal clock: no clock tree skew).
 sta_reports() {
   local from to
   for from in "[all_registers]" "[all_inputs]"; do
@@ -24,4 +26,8 @@ sta_reports() {
     done
   done
   echo "report_worst_slack -digits 3"
+  echo 'puts "MT_HOLD_CHECKS"'
+  for from in "[all_registers]" "[all_inputs]"; do
+    echo "report_checks -path_delay min -from $from -to [all_registers] -digits 3"
+  done
 }

@@ -79,10 +79,38 @@ def named(point, registers):
     return point
 
 
+HOLD_MARK = "MT_HOLD_CHECKS"
+
+
+def split_hold(sta):
+    """The setup part of an OpenSTA log and its hold part (after sta_reports' mark; empty in logs
+    written before it)."""
+    setup, _, hold = sta.partition(HOLD_MARK)
+    return setup, hold
+
+
+def parse_hold(sta, registers):
+    """The worst hold check of the log (None without hold reports): its slack, group and ends."""
+    worst = None
+    for block in split_hold(sta)[1].split("Startpoint:")[1:]:
+        start = block.splitlines()[0].strip()
+        end = re.search(r"^Endpoint:\s*(.*)$", block, re.M)
+        slack = re.search(r"^\s*(-?[0-9.]+)\s+slack\b", block, re.M)
+        if not end or not slack:
+            continue
+        group = ("in" if "port" in start else "reg") + "2reg"
+        if worst is None or float(slack.group(1)) < worst["slack_ns"]:
+            worst = {"slack_ns": float(slack.group(1)), "group": group,
+                     "from_named": named(start, registers),
+                     "to_named": named(end.group(1), registers)}
+    return worst
+
+
 def parse_sta(sta, clock_ns, io_fraction, where):
     """Worst slack, and of the reported paths the one needing the longest period: that period,
     its ends and how many are ports (the worst-slack path is not always the one that limits fmax:
     the I/O delays scale with the period)."""
+    sta = split_hold(sta)[0]
     slack = re.search(r"^worst slack\s+(-?[0-9.]+)", sta, re.M)
     paths = parse_paths(sta, clock_ns, io_fraction)
     if not slack or not paths:
@@ -128,7 +156,8 @@ def main():
 
     slack_ns, critical_ns, startpoint, endpoint, io_ends = parse_sta(
         open(args.sta).read(), args.clock_ns, args.io_fraction, args.sta)
-    paths = parse_paths(open(args.sta).read(), args.clock_ns, args.io_fraction)
+    sta_log = open(args.sta).read()
+    paths = parse_paths(split_hold(sta_log)[0], args.clock_ns, args.io_fraction)
     slack_group = min(paths, key=lambda p: p["slack_ns"])["group"]
     period_group = max(paths, key=lambda p: p["critical_path_ns"])["group"]
     # Modules mapped one by one and unbuffered: paths across module ports are timed without the
@@ -175,9 +204,11 @@ def main():
         "path_groups": {p["group"]: {"critical_path_ns": p["critical_path_ns"], "from": p["from"],
                                      "to": p["to"], "from_named": named(p["from"], registers),
                                      "to_named": named(p["to"], registers)}
-                        for p in parse_paths(open(args.sta).read(), args.clock_ns,
-                                             args.io_fraction)},
+                        for p in paths},
         "flop_area_um2": ff_area,
+        # Hold: the shortest path into a register against its hold time + the uncertainty, with
+        # an ideal clock (no clock tree): a negative slack asks for hold buffers in layout.
+        "hold": parse_hold(sta_log, registers),
     }
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
@@ -208,6 +239,12 @@ def main():
             "%s %.3f ns" % (g, v["critical_path_ns"]) for g, v in sorted(result["path_groups"].items())),
     ] + ["    %s: %s -> %s" % (g, v["from_named"].split(" (")[0], v["to_named"].split(" (")[0])
          for g, v in sorted(result["path_groups"].items())]
+    hold = result["hold"]
+    if hold:
+        lines.append("  hold (ideal clock, uncertainty %.3f ns): worst slack %.3f ns (%s), %s -> %s%s"
+                     % (args.uncertainty_ns, hold["slack_ns"], hold["group"],
+                        hold["from_named"].split(" (")[0], hold["to_named"].split(" (")[0],
+                        "" if hold["slack_ns"] >= 0 else ": VIOLATED, hold buffers needed"))
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -79,14 +79,32 @@ TEST_CASE("co-simulated, a counter past MaxCount is flagged at the model's cycle
           "[rtl][errors]") {
   const int max_count = rtl_build_params().max_count;
   // One arrival per cycle on counter 2 from cycle 10: the one past MaxCount arrives in cycle
-  // 10 + MaxCount, is counted there and flagged two edges later.
+  // 10 + MaxCount, is counted there and flagged three edges later.
   const auto m = errors_of({waiting(0, 2, 1)}, [max_count](Scheduler& s) {
     for (int k = 0; k <= max_count; ++k) s.on_arrival(k, 2, static_cast<std::uint64_t>(10 + k));
     s.next_ready(0, static_cast<std::uint64_t>(max_count + 40));
   });
   CHECK(m[0] == "node 3: the NIC scheduler flagged an error at network cycle " +
-                    std::to_string(12 + max_count) +
+                    std::to_string(13 + max_count) +
                     ": counter 2 counted more arrivals than MaxCount; it halted (rtl/README.md, "
+                    "Errors)");
+  CHECK(m[1] == m[0]);
+}
+
+TEST_CASE("co-simulated, of counters past MaxCount at one edge the lowest is reported",
+          "[rtl][errors]") {
+  const int max_count = rtl_build_params().max_count;
+  // Counters 37 and 3 (different groups of 16 in the encoder) overflow at the same edge.
+  const auto m = errors_of({waiting(0, 2, 1)}, [max_count](Scheduler& s) {
+    for (int k = 0; k <= max_count; ++k) {
+      s.on_arrival(2 * k, 37, static_cast<std::uint64_t>(10 + k));
+      s.on_arrival(2 * k + 1, 3, static_cast<std::uint64_t>(10 + k));
+    }
+    s.next_ready(0, static_cast<std::uint64_t>(max_count + 40));
+  });
+  CHECK(m[0] == "node 3: the NIC scheduler flagged an error at network cycle " +
+                    std::to_string(13 + max_count) +
+                    ": counter 3 counted more arrivals than MaxCount; it halted (rtl/README.md, "
                     "Errors)");
   CHECK(m[1] == m[0]);
 }

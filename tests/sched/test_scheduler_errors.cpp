@@ -110,7 +110,7 @@ TEST_CASE("the first error is kept, the engine halts and load() clears it", "[sc
   CHECK_FALSE(model.fault());
 }
 
-TEST_CASE("a counter saturates at MaxCount and flags the arrivals past it two edges later",
+TEST_CASE("a counter saturates at MaxCount and flags the arrivals past it three edges later",
           "[sched][errors]") {
   SchedulerModel model(small_build());  // MaxCount 3
   model.load({sched_entry(0, 0, 2, 3)});
@@ -122,9 +122,10 @@ TEST_CASE("a counter saturates at MaxCount and flags the arrivals past it two ed
     }
     if (!model.tick().empty()) granted.push_back(cycle);
     if (cycle == 10) CHECK(model.counter_value(2) == 3);  // saturated
-    // The RTL sums the counted lanes at the next edge and registers the overflow bits there.
-    if (cycle == 11) CHECK_FALSE(model.fault());
-    if (cycle == 12) CHECK(model.fault().cause == C::kCounterOverflow);
+    // The RTL sums the counted lanes at the next edge and registers the overflow bits there,
+    // then the lowest overflowing counter of each group of 16.
+    if (cycle == 12) CHECK_FALSE(model.fault());
+    if (cycle == 13) CHECK(model.fault().cause == C::kCounterOverflow);
   }
   // The grant decided in cycle 11, before the error was registered, completes (cycle 12 = the
   // arrival's cycle + L).
@@ -143,12 +144,12 @@ TEST_CASE("HardwareScheduler reports an engine's error with the node, cycle, ent
                     "node 5: the NIC scheduler flagged an error while its table was loaded: table "
                     "entry 1: its peer is out of range (>= Nodes); it halted (rtl/README.md, "
                     "Errors)");
-  // During the run: four arrivals on counter 2 at cycle 10, flagged at the edge of cycle 12 and
+  // During the run: four arrivals on counter 2 at cycle 10, flagged at the edge of cycle 13 and
   // reported by the first call that ticks it.
   std::unique_ptr<Scheduler> s = make_model_scheduler({sched_entry(0, 0, 2, 3)}, config);
   for (int k = 0; k < 4; ++k) s->on_arrival(k, 2, 10);
   CHECK_THROWS_WITH(s->next_ready(0, 13),
-                    "node 5: the NIC scheduler flagged an error at network cycle 12: counter 2 "
+                    "node 5: the NIC scheduler flagged an error at network cycle 13: counter 2 "
                     "counted more arrivals than MaxCount; it halted (rtl/README.md, Errors)");
 }
 
