@@ -63,6 +63,8 @@ def main():
         point = r["critical_path_" + end]
         if "flip-flop" in point and not r["critical_path_%s_named" % end].startswith("register "):
             errors.append("critical path %s a flop with no register name: %s" % (end, point))
+    if not r.get("hold") or "slack_ns" not in r["hold"]:
+        errors.append("no hold check in the STA report")
     want = expected_flops(r["parameters"])  # without the error cause's 1 to 4 flops
     if not want + 1 <= r["flops"] <= want + 4:
         errors.append("%d flops, the RTL declares %d to %d" % (r["flops"], want + 1, want + 4))

@@ -10,7 +10,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import parse_sta  # noqa: E402
+from report import parse_hold, parse_sta  # noqa: E402
 
 
 def lef_sizes(path):
@@ -98,6 +98,9 @@ def main():
         "fmax_mhz": fmax,
         "critical_path_from": start,
         "critical_path_to": end,
+        # Hold with the extracted RC (ideal clock: qflow builds no clock tree), None in a log
+        # written before the hold reports.
+        "hold": parse_hold(open(args.sta).read(), {}),
     }
     result = {
         "config": args.name,
@@ -132,6 +135,10 @@ def main():
             slack, args.clock_ns, critical, fmax or 0,
             result["post_route_over_synth_critical_path"]),
         "  critical path: %s -> %s" % (start, end),
+    ] + ([
+        "  hold (ideal clock): worst slack %.3f ns (%s), %s -> %s" % (
+            post["hold"]["slack_ns"], post["hold"]["group"], post["hold"]["from_named"],
+            post["hold"]["to_named"])] if post["hold"] else []) + [
         "  die / synthesis area: %.2fx; time: synthesis %d s, place and route %d s" % (
             result["die_over_synth_area"], args.synth_seconds, args.pnr_seconds),
     ]

@@ -17,6 +17,8 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 p, s = r["post_layout"], r["synthesis"]
 errors = []
+if not p.get("hold"):
+    errors.append("no post-route hold check")
 if p["failed_routes"] != 0:
     errors.append("%s failed routes" % p["failed_routes"])
 if not 0 < p["utilisation"] <= 1:

@@ -67,6 +67,24 @@ std::map<std::string, std::string> records(const std::string& jsonl) {
   return by_key;
 }
 
+// A scratch folder `name` holding the sweep file and the records of its uninterrupted run.
+struct Reference {
+  std::string dir;
+  std::string sweep;
+  std::map<std::string, std::string> records;
+};
+
+Reference reference_sweep(const std::string& name) {
+  Reference r;
+  r.dir = scratch_dir(name);
+  r.sweep = r.dir + "/interrupted.yaml";
+  write_file(r.sweep, interrupt_sweep());
+  REQUIRE(mtsim("sweep " + r.sweep + " -j 2 --out " + r.dir + "/reference").status == 0);
+  r.records = records(r.dir + "/reference/results.jsonl");
+  REQUIRE(r.records.size() == kPoints);
+  return r;
+}
+
 // Runs `command` in its own process group and kills it after `ms` milliseconds: the whole
 // group, or the command's own process alone (its children orphaned).
 void run_and_kill(const std::string& command, int ms, bool whole_group) {
@@ -80,16 +98,13 @@ TEST_CASE(
     "a sweep killed at random moments and resumed records every point once, as an "
     "uninterrupted run",
     "[cli][sweep][interrupt]") {
-  const std::string dir = scratch_dir("sweep_interrupt");
-  const std::string sweep = dir + "/interrupted.yaml";
-  write_file(sweep, interrupt_sweep());
-  REQUIRE(mtsim("sweep " + sweep + " -j 2 --out " + dir + "/reference").status == 0);
-  const auto reference = records(dir + "/reference/results.jsonl");
-  REQUIRE(reference.size() == kPoints);
+  const Reference ref = reference_sweep("sweep_interrupt");
+  const std::string& sweep = ref.sweep;
+  const auto& reference = ref.records;
 
   std::mt19937 rng(20261204);
   for (int trial = 0; trial < 3; ++trial) {
-    const std::string out = dir + "/trial" + std::to_string(trial);
+    const std::string out = ref.dir + "/trial" + std::to_string(trial);
     for (int round = 0; round < 5; ++round) {
       const int ms = std::uniform_int_distribution<int>(30, 500)(rng);
       run_and_kill(std::string(MT_MTSIM_BIN) + " sweep " + sweep + " -j 2 --resume --out " + out,
@@ -114,12 +129,10 @@ TEST_CASE(
     "a Slurm-style sweep whose point processes are killed and rerun merges to the "
     "uninterrupted results",
     "[cli][sweep][interrupt]") {
-  const std::string dir = scratch_dir("sweep_interrupt_merge");
-  const std::string sweep = dir + "/interrupted.yaml";
-  write_file(sweep, interrupt_sweep());
-  REQUIRE(mtsim("sweep " + sweep + " -j 2 --out " + dir + "/reference").status == 0);
-  const auto reference = records(dir + "/reference/results.jsonl");
-  const std::string out = dir + "/array";
+  const Reference ref = reference_sweep("sweep_interrupt_merge");
+  const std::string& sweep = ref.sweep;
+  const auto& reference = ref.records;
+  const std::string out = ref.dir + "/array";
   REQUIRE(mtsim("sweep " + sweep + " --emit-slurm --out " + out).status == 0);
   std::vector<std::string> commands;
   {
