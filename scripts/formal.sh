@@ -194,7 +194,15 @@ fi
 
 if [ "$mode" != prove ]; then
   # Per cover: a model where it is the only bad state (the others removed), then ABC bmc3.
-  covers=$(grep -nE '`MT_COVER\([A-Za-z0-9_]+' "${srcs[@]}" | sed -E 's#^([^:]*):([0-9]+):.*MT_COVER\(([A-Za-z0-9_]+).*#\1:\2:\3#')
+  # Covers of the design and of this harness (another harness's file is read but not elaborated).
+  cover_srcs=()
+  for f in "${srcs[@]}"; do
+    if grep -qE '^module [A-Za-z0-9_]+_formal\b' "$f" && ! grep -qE "^module $top\b" "$f"; then
+      continue
+    fi
+    cover_srcs+=("$f")
+  done
+  covers=$(grep -nE '`MT_COVER\([A-Za-z0-9_]+' "${cover_srcs[@]}" | sed -E 's#^([^:]*):([0-9]+):.*MT_COVER\(([A-Za-z0-9_]+).*#\1:\2:\3#')
   if [ -n "$cover_re" ]; then
     covers=$(echo "$covers" | awk -F: -v re="^($cover_re)\$" '$3 ~ re')
   fi

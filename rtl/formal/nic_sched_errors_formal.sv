@@ -1,0 +1,209 @@
+// Formal harness of the scheduler's error logic (rtl/README.md, Errors; scripts/formal.sh --top
+// nic_sched_errors_formal). Unlike nic_sched_formal it assumes no contract on the data (entries,
+// arrivals): those inputs are free after reset, because the point is what bad ones do; only the
+// protocol is assumed (step_order_i held, a DMA's ready dropped after its grant). Its default configuration leaves room
+// in every field (Ports 3, Nodes 3, Chunks 3, Flows 3, Steps 3, Counters 3, MaxCount 2), so every
+// check can fire. Properties, against the harness's own decode of the inputs:
+//   EntryErrorFlagged  a written entry with a field out of range (or, in step order, a step below
+//                      the previous written entry's) raises err_o at that edge with the lowest
+//                      such cause and the entry's index, unless an error was already held
+//   LaneErrorFlagged   an arrival or doorbell naming no counter raises cause 10 at that edge (no
+//                      entry error beside it)
+//   OverflowFlagged    arrivals past MaxCount on a counter raise err_o by the third edge after
+//                      the one that counted them
+//   ErrorHeld          err_o, its cause and its information hold until clear_i
+//   ClearClears        clear_i clears them
+//   Halt               no grant in the cycle after one with err_o high
+
+`include "mt_assert.svh"
+
+module nic_sched_errors_formal #(
+  parameter int unsigned Nodes           = 3,
+  parameter int unsigned Ports           = 3,
+  parameter int unsigned Depth           = 2,
+  parameter int unsigned Window          = 1,
+  parameter int unsigned Chunks          = 3,
+  parameter int unsigned Flows           = 3,
+  parameter int unsigned Steps           = 3,
+  parameter int unsigned Counters        = 3,
+  parameter int unsigned MaxCount        = 2,
+  parameter int unsigned IndexBits       = 4,
+  localparam int unsigned ArrivalLanes   = 1,
+  localparam int unsigned DecisionLatency = 2,  // lanes are counted at the edge they arrive
+  localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
+  localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
+  localparam int unsigned ChunkBits      = (Chunks > 1) ? $clog2(Chunks) : 1,
+  localparam int unsigned FlowBits       = (Flows > 1) ? $clog2(Flows) : 1,
+  localparam int unsigned StepBits       = (Steps > 1) ? $clog2(Steps) : 1,
+  localparam int unsigned CounterBits    = (Counters > 1) ? $clog2(Counters) : 1,
+  localparam int unsigned CountBits      = (MaxCount > 0) ? $clog2(MaxCount + 1) : 1,
+  localparam int unsigned PortLsb        = 1,
+  localparam int unsigned PeerLsb        = PortLsb + PortBits,
+  localparam int unsigned ChunkLsb       = PeerLsb + PeerBits,
+  localparam int unsigned FlowLsb        = ChunkLsb + ChunkBits,
+  localparam int unsigned StepLsb        = FlowLsb + FlowBits,
+  localparam int unsigned WaitCounterLsb = StepLsb + StepBits,
+  localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
+  localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
+  localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
+  localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits,
+  localparam int unsigned ShadowBits     = CountBits + 1
+) (
+  input logic                   clk_i,
+  input logic                   rst_ni,
+  input logic                   clear_i,
+  input logic                   step_order_i,
+  input logic                   tbl_valid_i,
+  input logic [EntryBits-1:0]   tbl_wdata_i,
+  input logic                   arr_valid_i,
+  input logic [CounterBits-1:0] arr_counter_i,
+  input logic                   host_valid_i,
+  input logic [CounterBits-1:0] host_counter_i,
+  input logic [Ports-1:0]       port_ready_i
+);
+
+  logic                   tbl_ready, err, unused_done, unused_idle;
+  logic [Ports-1:0]       grant;
+  logic [3:0]             cause;
+  logic [InfoBits-1:0]    info;
+  logic [Ports*IndexBits-1:0] unused_grant_index;
+  logic [Ports*EntryBits-1:0] unused_grant_entry;
+
+  nic_sched #(
+    .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Window(Window), .Chunks(Chunks), .Flows(Flows),
+    .Steps(Steps), .Counters(Counters), .MaxCount(MaxCount), .ArrivalLanes(ArrivalLanes),
+    .DecisionLatency(DecisionLatency), .IndexBits(IndexBits)
+  ) u_dut (
+    .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
+    .tbl_ready_o  (tbl_ready),
+    .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
+    .grant_o      (grant),
+    .grant_index_o(unused_grant_index),
+    .grant_entry_o(unused_grant_entry),
+    .done_o       (unused_done),
+    .idle_o       (unused_idle),
+    .err_o        (err),
+    .err_cause_o  (cause),
+    .err_info_o   (info)
+  );
+
+  // ---- Reset: low in the first cycle only.
+  logic started_q = 1'b0;
+  always @(posedge clk_i) started_q <= 1'b1;
+`ifdef FORMAL
+  always @(*) assume (rst_ni == started_q);
+`endif
+
+  // ---- What is not an error but a protocol: step_order_i is held while the scheduler runs (a
+  // configuration input), and a DMA drops its ready level the cycle after its grant.
+  logic             step_order_q = 1'b0;
+  logic [Ports-1:0] granted_q = '0;
+  always @(posedge clk_i) begin
+    step_order_q <= step_order_i;
+    granted_q    <= grant;
+  end
+  `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
+  `MT_ASSUME(ReadyDropsAfterGrant_M, (granted_q & port_ready_i) == '0)
+
+  // ---- The harness's decode of this cycle's inputs (the specification of the checks).
+  logic                   write, lane_bad;
+  logic [StepBits-1:0]    step;
+  logic [3:0]             entry_cause;
+  logic [IndexBits-1:0]   written_q = '0;    // entries written since clear_i
+  logic                   have_last_q = 1'b0;
+  logic [StepBits-1:0]    last_step_q = '0;
+  assign write    = tbl_valid_i && tbl_ready && !clear_i;
+  assign step     = tbl_wdata_i[StepLsb +: StepBits];
+  assign lane_bad = !clear_i && ((arr_valid_i && 32'(arr_counter_i) >= Counters) ||
+                                 (host_valid_i && 32'(host_counter_i) >= Counters));
+  always @(*) begin
+    entry_cause = 4'd0;
+    if (32'(tbl_wdata_i[PortLsb +: PortBits]) >= Ports) entry_cause = 4'd1;
+    else if (32'(tbl_wdata_i[PeerLsb +: PeerBits]) >= Nodes) entry_cause = 4'd2;
+    else if (32'(tbl_wdata_i[ChunkLsb +: ChunkBits]) >= Chunks) entry_cause = 4'd3;
+    else if (32'(tbl_wdata_i[FlowLsb +: FlowBits]) >= Flows) entry_cause = 4'd4;
+    else if (32'(step) >= Steps) entry_cause = 4'd5;
+    else if (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) entry_cause = 4'd6;
+    else if (32'(tbl_wdata_i[WaitCountLsb +: CountBits]) > MaxCount) entry_cause = 4'd7;
+    else if (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters) entry_cause = 4'd8;
+    else if (step_order_i && have_last_q && step < last_step_q) entry_cause = 4'd9;
+    if (!write) entry_cause = 4'd0;
+  end
+  always @(posedge clk_i) begin
+    if (!rst_ni || clear_i) begin
+      written_q   <= '0;
+      have_last_q <= 1'b0;
+    end else if (write) begin
+      written_q   <= written_q + IndexBits'(1);
+      have_last_q <= 1'b1;
+      last_step_q <= step;
+    end
+  end
+
+  // ---- Shadow arrival counts (saturating one past MaxCount) and the age of an overflow.
+  logic [Counters*ShadowBits-1:0] count_q = '0;
+  logic [2:0]                     over_age_q = '0;  // edges since the overflow, 0: none
+  logic [Counters*ShadowBits-1:0] count_d;
+  logic                           over_now;
+  always @(*) begin
+    count_d  = count_q;
+    over_now = 1'b0;
+    for (int unsigned c = 0; c < Counters; c++) begin
+      logic [ShadowBits+1:0] n;
+      n = (ShadowBits+2)'(count_q[c*ShadowBits +: ShadowBits]) +
+          (ShadowBits+2)'(arr_valid_i && 32'(arr_counter_i) == c) +
+          (ShadowBits+2)'(host_valid_i && 32'(host_counter_i) == c);
+      if (32'(n) > MaxCount) begin
+        over_now = 1'b1;
+        n = (ShadowBits+2)'(MaxCount + 1);
+      end
+      count_d[c*ShadowBits +: ShadowBits] = ShadowBits'(n);
+    end
+  end
+  always @(posedge clk_i) begin
+    if (!rst_ni || clear_i) begin
+      count_q    <= '0;
+      over_age_q <= '0;
+    end else begin
+      count_q <= count_d;
+      if (over_age_q != 3'd0 && over_age_q != 3'd7) over_age_q <= over_age_q + 3'd1;
+      else if (over_age_q == 3'd0 && over_now) over_age_q <= 3'd1;
+    end
+  end
+
+  // ---- The previous cycle, as the properties compare with it.
+  logic                 p_valid_q = 1'b0, p_clear_q = 1'b0, p_err_q = 1'b0, p_lane_bad_q = 1'b0;
+  logic [3:0]           p_entry_cause_q = '0, p_cause_q = '0;
+  logic [IndexBits-1:0] p_index_q = '0;
+  logic [InfoBits-1:0]  p_info_q = '0;
+  always @(posedge clk_i) begin
+    p_valid_q       <= started_q;
+    p_clear_q       <= clear_i;
+    p_err_q         <= err;
+    p_cause_q       <= cause;
+    p_info_q        <= info;
+    p_entry_cause_q <= entry_cause;
+    p_index_q       <= written_q;
+    p_lane_bad_q    <= lane_bad;
+  end
+  logic held, fresh;
+  assign held  = p_valid_q && p_err_q && !p_clear_q;   // an error held before the last edge
+  assign fresh = p_valid_q && !p_err_q && !p_clear_q;  // none held: the last edge may flag one
+
+  `MT_ASSERT(EntryErrorFlagged_A, !(fresh && p_entry_cause_q != 4'd0) ||
+                                  (err && cause == p_entry_cause_q &&
+                                   info == InfoBits'(p_index_q)))
+  `MT_ASSERT(LaneErrorFlagged_A, !(fresh && p_entry_cause_q == 4'd0 && p_lane_bad_q) ||
+                                 (err && cause == 4'd10))
+  `MT_ASSERT(OverflowFlagged_A, over_age_q != 3'd4 || err)
+  `MT_ASSERT(ErrorHeld_A, !held || (err && cause == p_cause_q && info == p_info_q))
+  `MT_ASSERT(ClearClears_A, !(p_valid_q && p_clear_q) || (!err && cause == 4'd0))
+  `MT_ASSERT(Halt_A, !(p_valid_q && p_err_q) || grant == '0)
+  `MT_ASSERT(CauseKnown_A, cause <= 4'd11 && (err == (cause != 4'd0)))
+  // Every cause can be reached (no property holds vacuously).
+  `MT_COVER(EntryError_C, err && cause == 4'd1)
+  `MT_COVER(Unsorted_C, err && cause == 4'd9)
+  `MT_COVER(LaneError_C, err && cause == 4'd10)
+  `MT_COVER(Overflow_C, err && cause == 4'd11)
+
+endmodule
