@@ -7,6 +7,9 @@
 //   NoIssueTwice        no entry is granted twice, nor by two ports in one cycle
 //   OneGrantPerRequest  a port is granted only after its DMA raised ready since its last grant
 //   StepOrder           (step order) no pending entry has a smaller step than a granted one
+//   OldestFirst         (DecisionLatency 2) a grant takes its port's oldest entry that was ready
+//                       at the decision: no older pending entry of that port had its dependencies
+//                       counted then
 //   DoneExact           done_o exactly when every loaded entry has been issued
 //   SizeExact           tbl_ready_o low only when Depth loaded entries are still unissued
 //   Progress            (fast DMA, every dependency met, no load) done within LiveBound cycles
@@ -115,6 +118,7 @@ module nic_sched_formal #(
   logic [Entries*EntryBits-1:0]  table_q = '0;
   logic [Entries-1:0]            issued_q = '0;
   logic [Counters*CountBits-1:0] arrived_q = '0;  // arrivals presented before this cycle
+  logic [Counters*CountBits-1:0] arrived_p_q = '0;  // ... before the previous cycle
   logic [Ports-1:0]              asked_q = '0;    // ready raised since the port's last grant
   logic [Ports-1:0]              granted_q = '0;  // grant in the previous cycle
   logic                          step_order_q = 1'b0;
@@ -128,7 +132,7 @@ module nic_sched_formal #(
   logic [Counters*CountBits-1:0] arrived_d;
   logic                   deps_met;     // every loaded entry's counter at its threshold
   logic                   all_issued;
-  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step;
+  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step, bad_order;
 
   assign loading = tbl_valid_i && !clear_i;
   assign pushing = loading && tbl_ready;
@@ -178,6 +182,7 @@ module nic_sched_formal #(
       size_q    <= '0;
       issued_q  <= '0;
       arrived_q <= '0;
+      arrived_p_q <= '0;
       asked_q   <= '0;
     end else begin
       if (pushing && size_q < SizeBits'(Entries)) begin
@@ -185,6 +190,7 @@ module nic_sched_formal #(
         size_q <= size_q + SizeBits'(1);
       end
       arrived_q <= arrived_d;
+      arrived_p_q <= arrived_q;
       for (int unsigned p = 0; p < Ports; p++) begin
         if (grant[p]) issued_q[grant_index[p*IndexBits +: IndexBits]] <= 1'b1;
       end
@@ -229,6 +235,7 @@ module nic_sched_formal #(
     bad_entry = '0;
     bad_twice = '0;
     bad_step  = '0;
+    bad_order = '0;
     for (int unsigned p = 0; p < Ports; p++) begin
       logic [IndexBits-1:0]   idx;
       logic [EntryBits-1:0]   e;
@@ -249,6 +256,15 @@ module nic_sched_formal #(
               table_q[i*EntryBits + StepLsb +: StepBits] < e[StepLsb +: StepBits]) begin
             bad_step[p] = 1'b1;
           end
+          // An older entry of this port, pending, whose dependencies the decision (the cycle
+          // before this grant) had counted: arrivals presented before that cycle, at latency 2.
+          if (32'(i) < 32'(idx) && !issued_q[i] &&
+              32'(table_q[i*EntryBits + PortLsb +: PortBits]) == p &&
+              arrived_p_q[table_q[i*EntryBits + WaitCounterLsb +: CounterBits]*CountBits +:
+                          CountBits] >=
+                  table_q[i*EntryBits + WaitCountLsb +: CountBits]) begin
+            bad_order[p] = 1'b1;
+          end
         end
       end
     end
@@ -258,6 +274,7 @@ module nic_sched_formal #(
   `MT_ASSERT(NoIssueTwice_A, bad_twice == '0)
   `MT_ASSERT(OneGrantPerRequest_A, (grant & ~asked_q) == '0)
   `MT_ASSERT(StepOrder_A, bad_step == '0)
+  `MT_ASSERT(OldestFirst_A, DecisionLatency != 2 || bad_order == '0)
   `MT_ASSERT(DoneExact_A, done == all_issued)
   `MT_ASSERT(Progress_A, live_q <= LiveBits'(LiveBound) || done)
   `MT_ASSERT(SizeExact_A, tbl_ready || unissued >= SizeBits'(Depth))
