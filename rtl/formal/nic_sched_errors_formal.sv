@@ -16,6 +16,7 @@
 //   Halt               no grant in the cycle after one with err_o high
 
 `include "mt_assert.svh"
+`include "mt_sched_fields.svh"
 
 module nic_sched_errors_formal #(
   parameter int unsigned Nodes           = 3,
@@ -30,22 +31,8 @@ module nic_sched_errors_formal #(
   parameter int unsigned IndexBits       = 4,
   localparam int unsigned ArrivalLanes   = 1,
   localparam int unsigned DecisionLatency = 2,  // lanes are counted at the edge they arrive
-  localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
-  localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
-  localparam int unsigned ChunkBits      = (Chunks > 1) ? $clog2(Chunks) : 1,
-  localparam int unsigned FlowBits       = (Flows > 1) ? $clog2(Flows) : 1,
-  localparam int unsigned StepBits       = (Steps > 1) ? $clog2(Steps) : 1,
-  localparam int unsigned CounterBits    = (Counters > 1) ? $clog2(Counters) : 1,
-  localparam int unsigned CountBits      = (MaxCount > 0) ? $clog2(MaxCount + 1) : 1,
-  localparam int unsigned PortLsb        = 1,
-  localparam int unsigned PeerLsb        = PortLsb + PortBits,
-  localparam int unsigned ChunkLsb       = PeerLsb + PeerBits,
-  localparam int unsigned FlowLsb        = ChunkLsb + ChunkBits,
-  localparam int unsigned StepLsb        = FlowLsb + FlowBits,
-  localparam int unsigned WaitCounterLsb = StepLsb + StepBits,
-  localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
-  localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
-  localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
+  // Field layout (rtl/include/mt_sched_fields.svh, model/sched/SCHEDULE_TABLE.md).
+  `MT_SCHED_FIELDS,
   localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits,
   localparam int unsigned ShadowBits     = CountBits + 1
 ) (

@@ -19,6 +19,7 @@
 // shadow holds up to Entries streamed entries (more than Depth: the ring refills).
 
 `include "mt_assert.svh"
+`include "mt_sched_fields.svh"
 
 `ifndef MT_FORMAL_DUT
 `define MT_FORMAL_DUT nic_sched
@@ -44,23 +45,8 @@ module nic_sched_formal #(
   // port, plus the arrival pipeline and the fetch/refill/decide/grant pipeline.
   parameter int unsigned LiveBound       =
       Entries * (DecisionLatency + 2) + 2 * DecisionLatency + 4,
-  // Field layout as in nic_sched.sv / model/sched/SCHEDULE_TABLE.md.
-  localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
-  localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
-  localparam int unsigned ChunkBits      = (Chunks > 1) ? $clog2(Chunks) : 1,
-  localparam int unsigned FlowBits       = (Flows > 1) ? $clog2(Flows) : 1,
-  localparam int unsigned StepBits       = (Steps > 1) ? $clog2(Steps) : 1,
-  localparam int unsigned CounterBits    = (Counters > 1) ? $clog2(Counters) : 1,
-  localparam int unsigned CountBits      = (MaxCount > 0) ? $clog2(MaxCount + 1) : 1,
-  localparam int unsigned PortLsb        = 1,
-  localparam int unsigned PeerLsb        = PortLsb + PortBits,
-  localparam int unsigned ChunkLsb       = PeerLsb + PeerBits,
-  localparam int unsigned FlowLsb        = ChunkLsb + ChunkBits,
-  localparam int unsigned StepLsb        = FlowLsb + FlowBits,
-  localparam int unsigned WaitCounterLsb = StepLsb + StepBits,
-  localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
-  localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
-  localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
+  // Field layout (rtl/include/mt_sched_fields.svh, model/sched/SCHEDULE_TABLE.md).
+  `MT_SCHED_FIELDS,
   localparam int unsigned SizeBits       = $clog2(Entries + 1),
   localparam int unsigned LiveBits       = $clog2(LiveBound + 2)
 ) (
