@@ -29,12 +29,11 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
   port_level_.assign(static_cast<std::size_t>(ports), 0);
   pending_.assign(static_cast<std::size_t>(ports), -1);
   engine_->load(table_);
-  check_fault("while its table was loaded");
+  if (engine_->fault()) throw_fault("while its table was loaded");
 }
 
-void HardwareScheduler::check_fault(const std::string& when) const {
+void HardwareScheduler::throw_fault(const std::string& when) const {
   const SchedulerFault fault = engine_->fault();
-  if (!fault) return;
   throw SchedulerError((node_ >= 0 ? "node " + std::to_string(node_) + ": " : std::string()) +
                        "the NIC scheduler flagged an error " + when + ": " + describe(fault) +
                        "; it halted (rtl/README.md, Errors)");
@@ -58,7 +57,9 @@ void HardwareScheduler::tick_once() {
   next_tick_ = tick_cycle(++next_index_);
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();
-  check_fault("at network cycle " + std::to_string(tick_cycle(next_index_ - 1)));
+  // (The message is built only on an error: this runs every engine cycle.)
+  if (engine_->fault())
+    throw_fault("at network cycle " + std::to_string(tick_cycle(next_index_ - 1)));
   doorbell_presented_ = false;
   if (!doorbells_.empty()) {
     engine_->on_doorbell(doorbells_.front());

@@ -72,7 +72,7 @@ class HardwareScheduler : public Scheduler {
   void sync(std::uint64_t now);  // ticks every needed cycle before `now`
   void skip_to(std::uint64_t now);  // idle: the engine's next cycle is its first at or after now
   void tick_once();
-  void check_fault(const std::string& when) const;  // throws when the engine flagged an error
+  [[noreturn]] void throw_fault(const std::string& when) const;  // the engine's error, `when`
 
   std::unique_ptr<CycleScheduler> engine_;
   std::vector<TableEntry> table_;
