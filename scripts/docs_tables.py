@@ -39,7 +39,7 @@ PAPER_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph4x8", "fatt
 BEYOND_ORDER = ["torus4x4", "mesh4x4", "torus8x8", "mesh8x8", "bigraph_m4_n8", "fattree_k8"]
 
 # The scheduler configuration the verdict prices: the Verilated build co-simulated in the model
-# (rtl/CMakeLists.txt MT_RTL_*), synthesized by scripts/synth.sh.
+# (rtl/params/cosim.params), synthesized by scripts/synth.sh --params rtl/params/cosim.params.
 RTL_FIGURES = "docs/synth/nic_sched_cosim.synth.json"
 # Its power at a co-simulated run's switching activity (scripts/power.sh).
 RTL_POWER = "docs/synth/nic_sched_cosim.power.json"

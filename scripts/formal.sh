@@ -9,7 +9,8 @@
 # Cover runs: each cover point becomes a bad state that ABC's bmc3 must reach; the frame of the
 # witness is reported (a cover never reached within --cover-frames is an error: vacuity check).
 #
-#   scripts/formal.sh [--top MODULE] [--dut MODULE] [--sources "GLOB..."] [--param Name=value]...
+#   scripts/formal.sh [--top MODULE] [--dut MODULE] [--sources "GLOB..."] [--params FILE]
+#                     [--param Name=value]...
 #                     [--mode prove|cover|all] [--mutant NAME] [--expect-fail PROPERTY]
 #                     [--timeout S] [--cover-frames N] [--covers REGEX] [--bound N] [--out DIR]
 #                     [--name NAME]
@@ -17,7 +18,10 @@
 #   --top          harness module (default nic_sched_formal)
 #   --dut          module the harness instantiates (-DMT_FORMAL_DUT, default nic_sched)
 #   --sources      source globs relative to the repository (default "rtl/*.sv rtl/formal/*.sv")
-#   --param        harness parameter override (default config: Depth 8, Ports 2, Counters 4, ...)
+#   --params       harness parameters from FILE (Name=value lines: rtl/params/formal_small.params
+#                  is the small proof configuration)
+#   --param        harness parameter override (default config: Depth 8, Ports 2, Counters 4, ...;
+#                  after --params: wins)
 #   --mode         prove (default), cover, or all
 #   --mutant       apply the mutant NAME of rtl/formal/mutants.txt to the copied sources
 #   --expect-fail  the proof must fail, on an assertion whose name matches the regex PROPERTY
@@ -35,6 +39,8 @@
 # 1 property failed / cover unreached / timeout, 2 bad arguments or missing tools.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=synth/params_file.sh
+source "$root/scripts/synth/params_file.sh"
 top=nic_sched_formal
 dut=nic_sched
 sources="rtl/*.sv rtl/formal/*.sv"
@@ -46,15 +52,19 @@ cover_frames=60
 out="$root/build/formal"
 name=""
 params=()
+file_params=()
 bound=""
 cover_re=""
-usage() { sed -n '2,35p' "$0"; }
+usage() { sed -n '2,39p' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; shift 2 ;;
     --dut) dut="$2"; shift 2 ;;
     --sources) sources="$2"; shift 2 ;;
     --param) params+=("$2"); shift 2 ;;
+    --params)
+      params_read "$2" formal.sh
+      shift 2 ;;
     --mode) mode="$2"; shift 2 ;;
     --mutant) mutant="$2"; shift 2 ;;
     --expect-fail) expect_fail="$2"; shift 2 ;;
@@ -82,6 +92,7 @@ fi
 for tool in yosys yosys-abc yosys-smtbmc z3; do
   command -v "$tool" >/dev/null || { echo "formal.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
 done
+params_merge
 chparam=""
 for p in "${params[@]+"${params[@]}"}"; do
   key=${p%%=*}; value=${p#*=}

@@ -7,12 +7,14 @@
 # no wire-load model: the SPEF replaces it). Post-layout area, utilisation and post-route timing
 # against the synthesis estimate.
 #
-#   scripts/pnr.sh [--top MODULE] [--sources "GLOB..."] [--param Name=value]... [--clock-ns NS]
+#   scripts/pnr.sh [--top MODULE] [--sources "GLOB..."] [--params FILE] [--param Name=value]...
+#                  [--clock-ns NS]
 #                  [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL] [--load-pf PF]
 #                  [--static-inputs "PORT..."] [--timeout S] [--reuse-synth] [--out DIR]
 #                  [--name CONFIG]
 #
-# The options are synth.sh's (its defaults; no --param = the RTL's default configuration).
+# The options are synth.sh's (its defaults; no --param or --params = the RTL's default
+# configuration; --params rtl/params/cosim.params = the signed-off one, named nic_sched_cosim).
 # --reuse-synth takes DIR/<config>.v and .json of an earlier run instead of synthesising again.
 # --timeout bounds qflow (default 7200 s). Writes DIR/<config>.pnr.json (post-layout figures and
 # the synthesis estimate), DIR/<config>.pnr.txt, the qflow project in DIR/<config>.qflow/, and
@@ -23,6 +25,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/synth/constraints.sh"
 # shellcheck source=synth/qflow.sh
 source "$root/scripts/synth/qflow.sh"
+# shellcheck source=synth/params_file.sh
+source "$root/scripts/synth/params_file.sh"
 tech=/usr/share/qflow/tech/osu018
 liberty=$tech/osu018_stdcells.lib
 top=nic_sched
@@ -37,10 +41,14 @@ load_pf=0.05
 static_inputs="rst_ni step_order_i"
 synth_args=()
 reuse_synth=0
+params_name=""
+plain_params=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; synth_args+=("$1" "$2"); shift 2 ;;
-    --sources|--param) synth_args+=("$1" "$2"); shift 2 ;;
+    --sources) synth_args+=("$1" "$2"); shift 2 ;;
+    --param) plain_params=1; synth_args+=("$1" "$2"); shift 2 ;;
+    --params) params_name=$(params_file_name "$2"); synth_args+=("$1" "$2"); shift 2 ;;
     --clock-ns) clock_ns="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --uncertainty-ns) uncertainty_ns="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --io-fraction) io_fraction="$2"; synth_args+=("$1" "$2"); shift 2 ;;
@@ -51,7 +59,7 @@ while [ $# -gt 0 ]; do
     --reuse-synth) reuse_synth=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "pnr.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -59,7 +67,8 @@ for tool in qflow graywolf qrouter sta yosys; do
   command -v "$tool" >/dev/null || { echo "pnr.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
 done
 [ -f "$tech/osu018_stdcells.lef" ] || { echo "pnr.sh: $tech not found (qflow-tech-osu018)" >&2; exit 2; }
-[ -n "$name" ] || name="${top}_default"
+[ "$plain_params" = 0 ] || params_name=""  # --param makes another configuration than the file's
+[ -n "$name" ] || name=${params_name:-${top}_default}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)  # qflow runs in its project folder: absolute paths only
 t0=$(date +%s)

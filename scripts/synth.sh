@@ -10,14 +10,18 @@
 # (scripts/synth/mt_wireload.lib; the library has none). scripts/pnr.sh gives the post-layout
 # figures to compare with.
 #
-#   scripts/synth.sh [--top MODULE] [--sources "GLOB..."] [--param Name=value]... [--clock-ns NS]
+#   scripts/synth.sh [--top MODULE] [--sources "GLOB..."] [--params FILE] [--param Name=value]...
+#                    [--clock-ns NS]
 #                    [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL]
 #                    [--load-pf PF] [--wire-load on|off] [--static-inputs "PORT..."]
 #                    [--fanout on|off] [--hierarchy flat|keep] [--out DIR] [--name CONFIG]
 #
 #   --top        top module (default nic_sched); --sources: RTL globs relative to the repository
 #                (default "rtl/*.sv"; include dir rtl/include)
-#   --param      top-module parameter override, Name=integer, repeatable (nic_sched: Nodes, Ports,
+#   --params     the top's parameters from FILE (rtl/params/*.params: Name=value lines, '#'
+#                comments); rtl/params/cosim.params is the signed-off configuration, the one
+#                Verilated into mtsim; the report is then named nic_sched_<file's base name>
+#   --param      top-module parameter override, Name=integer, repeatable (after --params: wins) (nic_sched: Nodes, Ports,
 #                Depth, Window, Chunks, Flows, Steps, Counters, MaxCount, ArrivalLanes,
 #                DecisionLatency, IndexBits; the rules they must satisfy, e.g. 2^IndexBits >=
 #                Depth + 1 + Ports x (Window + 1), are rtl/README.md's Parameters: an illegal set
@@ -37,7 +41,8 @@
 #                instances once, no optimisation across them) for the area of every module
 #                (scripts/synth/area_breakdown.py DIR/<config>.stat); take timing from flat runs
 #   --out        output folder (default build/synth)
-#   --name       config name (default the top and the parameters given, e.g. nic_sched_depth64)
+#   --name       config name (default: with --params alone the file's, else the top and the
+#                parameters given, e.g. nic_sched_depth64)
 #
 # Writes DIR/<config>.json (area_um2, cells, flops, critical_path_ns, slack_ns, fmax_mhz,
 # parameters, ...), DIR/<config>.txt (readable report), DIR/<config>.v (ABC's netlist),
@@ -49,6 +54,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/synth/constraints.sh"
 # shellcheck source=synth/qflow.sh
 source "$root/scripts/synth/qflow.sh"
+# shellcheck source=synth/params_file.sh
+source "$root/scripts/synth/params_file.sh"
 liberty=${MT_LIBERTY:-/usr/share/qflow/tech/osu018/osu018_stdcells.lib}
 out="$root/build/synth"
 clock_ns=5
@@ -64,6 +71,8 @@ top=nic_sched
 sources="rtl/*.sv"
 name=""
 params=()
+file_params=()
+params_name=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) ;;
@@ -71,6 +80,10 @@ while [ $# -gt 0 ]; do
   esac
   case "$1" in
     --param) params+=("$2"); shift 2 ;;
+    --params)
+      params_read "$2" synth.sh
+      params_name=$(params_file_name "$2")
+      shift 2 ;;
     --clock-ns) clock_ns="$2"; shift 2 ;;
     --uncertainty-ns) uncertainty_ns="$2"; shift 2 ;;
     --io-fraction) io_fraction="$2"; shift 2 ;;
@@ -84,7 +97,7 @@ while [ $# -gt 0 ]; do
     --sources) sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -106,6 +119,12 @@ awk -v c="$driving_cell" '{ gsub(/[ \t"]/, "") } $0 == "cell(" c "){" { found = 
   "$liberty" || {
   echo "synth.sh: --driving-cell $driving_cell: no such cell in $(basename "$liberty")" >&2; exit 2; }
 
+# The file's values, then the --param ones (which win).
+if [ ${#file_params[@]} -gt 0 ]; then
+  [ ${#params[@]} -eq 0 ] || params_name=""  # another configuration than the file's
+  params_merge
+fi
+[ -n "$name" ] || name=$params_name
 chparam=""
 for p in "${params[@]+"${params[@]}"}"; do
   key=${p%%=*}; value=${p#*=}

@@ -78,8 +78,8 @@ void check_rtl_table(const PreparedAlgorithm& p, const RunBackends& backends) {
                       "nic.scheduler: rtl: the Verilated nic_sched cannot hold this "
                       "schedule's table: " +
                           std::string(e.what()) +
-                          " (reconfigure with the MT_RTL_* variable of that parameter, "
-                          "rtl/CMakeLists.txt)");
+                          " (build with a larger value of that parameter in a copy of "
+                          "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)");
   }
 }
 

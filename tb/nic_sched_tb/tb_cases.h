@@ -1,5 +1,5 @@
 #pragma once
-// nic_sched_tb's build parameters (the Verilated configuration, CMake MT_RTL_*) and its tables:
+// nic_sched_tb's build parameters (the Verilated configuration, MT_RTL_* from its rtl/params file) and its tables:
 // the real ones (every registered algorithm on several topologies, every node, packed for this
 // build) and random legal ones. tb_cases.cpp makes them; nic_sched_tb.cpp drives them.
 
@@ -16,7 +16,7 @@ namespace nic_sched_tb {
 
 using mt::TableEntry;
 
-// Parameters of the Verilated build (CMake MT_RTL_*).
+// Parameters of the Verilated build (MT_RTL_* definitions from its rtl/params file).
 constexpr int kNodes = MT_RTL_NODES;
 constexpr int kPorts = MT_RTL_PORTS;
 constexpr int kDepth = MT_RTL_DEPTH;

@@ -32,6 +32,7 @@ RtlBuildParams rtl_build_params() {
   p.arrival_lanes = MT_RTL_ARRIVAL_LANES;
   p.decision_latency = MT_RTL_DECISION_LATENCY;
   p.index_bits = MT_RTL_INDEX_BITS;
+  p.file = MT_RTL_PARAMS_NAME;
   return p;
 }
 
@@ -104,36 +105,39 @@ struct RtlCycleScheduler::Impl {
 
 namespace {
 
-// The CMake setting (rtl/CMakeLists.txt) that widens a table field to hold `value`.
-std::string build_variable_for(const std::string& field, std::int64_t value) {
+// How to build nic_sched with `setting` (Name=value): another parameter file.
+std::string rebuild_with(const std::string& setting) {
+  return "build with " + setting +
+         " in a copy of rtl/params/" MT_RTL_PARAMS_NAME " given as -DMT_RTL_PARAMS_FILE=FILE";
+}
+
+// The nic_sched parameter that widens a table field to hold `value`, as Name=value.
+std::string parameter_for(const std::string& field, std::int64_t value) {
   const std::string at_least = std::to_string(value + 1);
-  if (field == "port") return "-DMT_RTL_PORTS=" + at_least;
-  if (field == "peer") return "-DMT_RTL_NODES=" + at_least;
-  if (field == "chunk") return "-DMT_RTL_CHUNKS=" + at_least + " or more";
-  if (field == "flow") return "-DMT_RTL_FLOWS=" + at_least + " or more";
-  if (field == "step") return "-DMT_RTL_STEPS=" + at_least + " or more";
-  if (field == "wait_count") return "-DMT_RTL_MAX_COUNT=" + std::to_string(value);
-  if (field == "wait_counter" || field == "dst_counter") return "-DMT_RTL_COUNTERS=" + at_least;
-  return "the MT_RTL_* variables";
+  if (field == "port") return "Ports=" + at_least;
+  if (field == "peer") return "Nodes=" + at_least;
+  if (field == "chunk") return "Chunks=" + at_least + " or more";
+  if (field == "flow") return "Flows=" + at_least + " or more";
+  if (field == "step") return "Steps=" + at_least + " or more";
+  if (field == "wait_count") return "MaxCount=" + std::to_string(value);
+  if (field == "wait_counter" || field == "dst_counter") return "Counters=" + at_least;
+  return "larger parameters";
 }
 
 }  // namespace
 
 std::string rtl_build_mismatch(int depth, int window, int decision_latency) {
   const RtlBuildParams b = rtl_build_params();
-  const auto differs = [](const char* key, int want, const char* parameter, int have,
-                          const char* var) {
+  const auto differs = [](const char* key, int want, const std::string& parameter, int have) {
     return std::string(key) + " " + std::to_string(want) + " but the Verilated nic_sched has " +
            parameter + " " + std::to_string(have) + " (set " + key + ": " + std::to_string(have) +
-           ", or reconfigure the build with -D" + var + "=" + std::to_string(want) + ")";
+           ", or " + rebuild_with(parameter + "=" + std::to_string(want)) + ")";
   };
-  if (depth != b.depth)
-    return differs("nic.scheduler_depth", depth, "Depth", b.depth, "MT_RTL_DEPTH");
-  if (window != b.window)
-    return differs("nic.scheduler_window", window, "Window", b.window, "MT_RTL_WINDOW");
+  if (depth != b.depth) return differs("nic.scheduler_depth", depth, "Depth", b.depth);
+  if (window != b.window) return differs("nic.scheduler_window", window, "Window", b.window);
   if (decision_latency != b.decision_latency) {
     return differs("nic.decision_latency_cycles", decision_latency, "DecisionLatency",
-                   b.decision_latency, "MT_RTL_DECISION_LATENCY");
+                   b.decision_latency);
   }
   return "";
 }
@@ -143,14 +147,14 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   const RtlBuildParams& b = m.build;
-  const auto too_big = [](const std::string& what, int want, int have, const char* var) {
+  const auto too_big = [](const std::string& what, int want, int have, const char* parameter) {
     return SchedulerError("RTL scheduler: " + what + " " + std::to_string(want) +
-                          " exceeds the Verilated nic_sched's " + std::to_string(have) +
-                          " (reconfigure with -D" + var + "=" + std::to_string(want) + ")");
+                          " exceeds the Verilated nic_sched's " + std::to_string(have) + " (" +
+                          rebuild_with(parameter + ("=" + std::to_string(want))) + ")");
   };
-  if (config.ports > b.ports) throw too_big("ports", config.ports, b.ports, "MT_RTL_PORTS");
+  if (config.ports > b.ports) throw too_big("ports", config.ports, b.ports, "Ports");
   if (config.counters > b.counters) {
-    throw too_big("counters", config.counters, b.counters, "MT_RTL_COUNTERS");
+    throw too_big("counters", config.counters, b.counters, "Counters");
   }
   const std::string mismatch =
       rtl_build_mismatch(config.depth, config.window, config.decision_latency_cycles);
@@ -183,8 +187,8 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
       words.push_back(encode_entry(table[i], m.format));
     } catch (const TableFieldError& e) {
       throw TableError("RTL scheduler: table entry " + std::to_string(i) + ": " + e.what() +
-                       " of the Verilated nic_sched (reconfigure with " +
-                       build_variable_for(e.field(), e.value()) + ")");
+                       " of the Verilated nic_sched (" +
+                       rebuild_with(parameter_for(e.field(), e.value())) + ")");
     }
   }
   Vnic_sched_cc& top = *m.top;
@@ -254,8 +258,8 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   if (static_cast<int>(m.arrivals.size()) > m.build.arrival_lanes) {
     throw SchedulerError("RTL scheduler: " + std::to_string(m.arrivals.size()) +
                          " arrivals in one cycle, the Verilated nic_sched takes " +
-                         std::to_string(m.build.arrival_lanes) +
-                         " (reconfigure with -DMT_RTL_ARRIVAL_LANES)");
+                         std::to_string(m.build.arrival_lanes) + " (" +
+                         rebuild_with("ArrivalLanes=" + std::to_string(m.arrivals.size())) + ")");
   }
   const int counter_bits = m.format.counter_bits;
   std::uint64_t valid = 0;

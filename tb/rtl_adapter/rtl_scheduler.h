@@ -18,7 +18,8 @@
 
 namespace mt {
 
-/// Parameters the Verilated nic_sched was built with (CMake MT_RTL_* cache variables).
+/// Parameters the Verilated nic_sched was built with (rtl/params/cosim.params unless CMake's
+/// MT_RTL_PARAMS_FILE names another file).
 struct RtlBuildParams {
   int nodes = 0;             ///< Nodes: peer ids
   int ports = 0;             ///< Ports: issue slots per cycle
@@ -32,6 +33,7 @@ struct RtlBuildParams {
   int arrival_lanes = 0;     ///< ArrivalLanes: arrivals accepted per cycle
   int decision_latency = 0;  ///< DecisionLatency, cycles
   int index_bits = 0;        ///< IndexBits: width of grant_index_o (table index modulo 2^bits)
+  std::string file;          ///< the parameter file's name (rtl/params/cosim.params: cosim.params)
   /// Entry layout of the build (TableFormat::make of the parameters above).
   TableFormat format() const;
 };
@@ -40,8 +42,8 @@ struct RtlBuildParams {
 RtlBuildParams rtl_build_params();
 
 /// Why a NIC with this table `depth`, `window` and `decision_latency` cannot run on the linked
-/// build ("nic.scheduler_depth 16 but the Verilated nic_sched has Depth 32 (reconfigure with
-/// -DMT_RTL_DEPTH=16)"), or empty when it can.
+/// build ("nic.scheduler_depth 16 but the Verilated nic_sched has Depth 32 (set ..., or build
+/// with Depth=16 in a copy of rtl/params/cosim.params ...)"), or empty when it can.
 std::string rtl_build_mismatch(int depth, int window, int decision_latency);
 
 /// CycleScheduler over one instance of the Verilated nic_sched.
