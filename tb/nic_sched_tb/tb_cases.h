@@ -1,7 +1,8 @@
 #pragma once
 // nic_sched_tb's build parameters (the Verilated configuration, MT_RTL_* from its rtl/params
 // file) and its tables: the real ones (every registered algorithm on several topologies, every
-// node, packed for this build) and random legal ones. tb_cases.cpp makes them; nic_sched_tb.cpp drives them.
+// node, packed for this build) and random legal ones. tb_cases.cpp makes them; nic_sched_tb.cpp
+// drives them.
 
 #include <cstdint>
 #include <random>
