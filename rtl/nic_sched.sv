@@ -3,12 +3,14 @@
 // the entries in table order through a fetch register into a small window per port; arrivals
 // (and the host's release doorbell) count per dependency counter and drop the remaining count of
 // every waiting window entry of that counter; per port, the oldest ready entry of the smallest
-// pending step is granted, registered, under a per-message request/grant handshake with the
-// port's DMA:
+// pending step is granted, registered, under a per-message request/grant/acknowledge handshake
+// with the port's DMA:
 //   request  port_ready_i[p] high: the DMA of port p can take a new message (it drops the level
-//            from the cycle after a grant until the message is done, then raises it again);
-//   grant    grant_o[p] for one cycle with the entry (grant_entry_o) and its table index modulo
-//            2^IndexBits (grant_index_o);
+//            from the cycle after it accepted a grant until the message is done, then raises it);
+//   grant    grant_o[p] with the entry (grant_entry_o) and its table index modulo 2^IndexBits
+//            (grant_index_o), held unchanged until accepted;
+//   accept   grant_ack_i[p] high at an edge where grant_o[p] is high (valid/ready: a DMA that
+//            always takes a grant at once ties it high, and each grant is then one cycle);
 // Errors are checked in hardware, not assumed: an entry with a field out of range (or, in step
 // order, below the previous entry's step), an arrival naming no counter and a counter past
 // MaxCount each raise err_o with a cause and the entry index or counter id (first error kept
@@ -74,6 +76,7 @@ module nic_sched #(
   input  logic [CounterBits-1:0]              host_counter_i,
   // Per-port request / grant handshake with the DMAs (grants registered).
   input  logic [Ports-1:0]                    port_ready_i,   // request: DMA p is free
+  input  logic [Ports-1:0]                    grant_ack_i,    // accept: DMA p takes grant_o[p]
   output logic [Ports-1:0]                    grant_o,        // grant: issue on port p now
   output logic [Ports*IndexBits-1:0]          grant_index_o,  // table index mod 2^IndexBits
   output logic [Ports*EntryBits-1:0]          grant_entry_o,  // packed entry per port
@@ -241,6 +244,7 @@ module nic_sched #(
       .lane_counter_i(lane_counter),
       .min_step_i    (min_step_q),
       .ready_i       (ready_seen[p]),
+      .grant_ack_i   (grant_ack_i[p]),
       .halt_i        (err_o),
       .count_i       (count_now),
       .head_valid_o  (head_valid[p]),

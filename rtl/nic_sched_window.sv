@@ -5,7 +5,10 @@
 //           min_step_i, is taken when the port's ready level is seen high and the port was not
 //           granted in the last DecisionLatency cycles;
 //   grant   the taken entry is registered onto grant_o / grant_entry_o / grant_index_o (visible
-//           in the next cycle) and its slot becomes free; nothing else moves;
+//           in the next cycle) and its slot becomes free; nothing else moves. The grant is held
+//           (grant_o, its entry and index unchanged) until the DMA accepts it: an edge with
+//           grant_ack_i high; the post-grant mask stays full while it is held and counts down
+//           from acceptance, so no decision is taken while a grant waits (GrantMasked_A);
 //   count   the arrival lanes counted at this edge are compared with every slot's counter (the
 //           refill's counter for the slot it fills: that select comes from registers, before the
 //           late lanes) and the number of hits is registered beside the slot (hits_q): the slot's
@@ -53,12 +56,13 @@ module nic_sched_window #(
   // Decision inputs.
   input  logic [StepBits-1:0]           min_step_i,     // smallest pending step (registered)
   input  logic                          ready_i,        // the port's ready level as seen
+  input  logic                          grant_ack_i,    // the DMA accepts grant_o at this edge
   input  logic                          halt_i,         // an error is flagged: grant nothing
   input  logic [Counters*CountBits-1:0] count_i,        // counters now (contract checks only)
   // Oldest entry of the window, for the smallest pending step.
   output logic                          head_valid_o,   // the window holds an entry
   output logic [StepBits-1:0]           head_step_o,    // step of its oldest entry
-  // Registered grant of the decision of the previous cycle.
+  // Registered grant of an earlier decision, held until accepted.
   output logic                          grant_o,
   output logic [EntryBits-1:0]          grant_entry_o,
   output logic [IndexBits-1:0]          grant_index_o,
@@ -130,6 +134,10 @@ module nic_sched_window #(
 
   // clear_i is applied at the registers' inputs only (below), not in the decision: it is a late
   // input, and under clear_i the window, the mask and the grant are emptied whatever was taken.
+  // A held grant keeps the mask full (below), so the mask alone keeps a decision from replacing
+  // it.
+  logic held;  // the registered grant is not accepted at this edge: it stays
+  assign held = grant_q && !grant_ack_i;
   assign take = any && ready_i && !halt_i && (mask_q == '0);
 
   always_comb begin
@@ -141,7 +149,7 @@ module nic_sched_window #(
     hits_d        = '0;
     pick_entry    = '0;
     pick_index    = '0;
-    grant_d       = take;
+    grant_d       = take || held;
     mask_d        = '0;
     for (int unsigned j = 0; j < Window; j++) begin
       if (pick[j]) begin
@@ -176,6 +184,8 @@ module nic_sched_window #(
     grant_index_d = take ? pick_index : grant_index_q;
     if (take) begin
       mask_d = MaskBits'(DecisionLatency);
+    end else if (held) begin
+      mask_d = mask_q;
     end else if (mask_q != '0) begin
       mask_d = mask_q - MaskBits'(1);
     end
@@ -259,6 +269,7 @@ module nic_sched_window #(
   `MT_ASSERT(RemainingExact_A, halt_i || rem_wrong == '0)
   `MT_ASSERT(AgeOrder_A, age_wrong == '0)
   `MT_ASSERT(PickOneHot_A, $onehot0(pick))
+  `MT_ASSERT(GrantMasked_A, !grant_q || mask_q != '0)
   `MT_ASSERT(StepNotBelowMin_A, halt_i || step_below == '0)
 `else
   logic unused_count;

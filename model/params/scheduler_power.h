@@ -10,9 +10,9 @@
 namespace mt::scheduler_power {
 
 /// Dynamic energy of one clocked cycle with work (a tick), 0.18 um, pJ.
-constexpr double kActiveEnergyPj018 = 3855.6;
+constexpr double kActiveEnergyPj018 = 3855.8;
 /// Dynamic energy of one clocked cycle without work (clock only, data still), 0.18 um, pJ.
-constexpr double kIdleEnergyPj018 = 3804.2;
+constexpr double kIdleEnergyPj018 = 3804.3;
 /// Leakage power, 0.18 um, mW.
 constexpr double kLeakageMw018 = 0.0054;
 /// Stillmaker-Baas energy factor 180 nm -> 7 nm (HP, nominal Vdd).

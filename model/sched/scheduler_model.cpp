@@ -61,6 +61,7 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   presented_arrivals_.clear();
   arrival_stages_.assign(static_cast<std::size_t>(latency - 2), {});
   presented_ready_.assign(ports, 0);
+  presented_ack_.assign(ports, 1);
   ready_stages_.assign(static_cast<std::size_t>(latency - 1), std::vector<char>(ports, 0));
   min_step_ = INT_MAX;
   mask_.assign(ports, 0);
@@ -103,6 +104,14 @@ void SchedulerModel::set_port_ready(int port, bool ready) {
                          std::to_string(config_.ports));
   }
   presented_ready_[static_cast<std::size_t>(port)] = ready ? 1 : 0;
+}
+
+void SchedulerModel::set_grant_ack(int port, bool ack) {
+  if (port < 0 || port >= config_.ports) {
+    throw SchedulerError("SchedulerModel::set_grant_ack: port " + std::to_string(port) + " of " +
+                         std::to_string(config_.ports));
+  }
+  presented_ack_[static_cast<std::size_t>(port)] = ack ? 1 : 0;
 }
 
 const std::vector<int>& SchedulerModel::lanes_now() const {
@@ -227,15 +236,20 @@ void SchedulerModel::count(const std::vector<int>& lanes) {
 }
 
 std::vector<IssueCommand> SchedulerModel::tick() {
-  std::vector<IssueCommand> visible = std::move(grants_);  // registered last cycle
+  std::vector<IssueCommand> visible = std::move(grants_);  // registered: new or held
   grants_.clear();
-  issued_count_ += visible.size();
   const Moves& m = decide();
   const std::vector<int>& lanes = lanes_now();
 
   moves_fresh_ = false;  // the state changes below; m stays valid until then
-  // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back.
+  // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back;
+  // a visible grant not accepted stays (its port's mask held full: no take beside it).
+  std::size_t v = 0;  // visible grants are by ascending port
   for (std::size_t p = 0; p < windows_.size(); ++p) {
+    const IssueCommand* shown = nullptr;
+    if (v < visible.size() && static_cast<std::size_t>(visible[v].port) == p) shown = &visible[v++];
+    const bool held = shown != nullptr && presented_ack_[p] == 0;
+    if (shown != nullptr && !held) ++issued_count_;
     std::vector<Slot>& w = windows_[p];
     if (!lanes.empty()) {  // else no arrival is counted this cycle: no remaining count drops
       for (Slot& s : w) {
@@ -249,6 +263,8 @@ std::vector<IssueCommand> SchedulerModel::tick() {
           IssueCommand{static_cast<int>(p), s.index, table_[static_cast<std::size_t>(s.index)]});
       w.erase(w.begin() + m.take[p]);
       mask_[p] = config_.decision_latency_cycles;
+    } else if (held) {
+      grants_.push_back(*shown);
     } else {
       mask_[p] = std::max(0, mask_[p] - 1);
     }

@@ -10,13 +10,17 @@
 //   in cycle n". With L = decision_latency_cycles (>= 2): arrivals presented in cycle n are
 //   counted at the end of cycle n + L - 2 (L - 2 input register stages), ready levels presented
 //   in cycle n are seen by the decision of cycle n + L - 1 (L - 1 stages). Ready levels start low.
-// - tick() returns the grants visible in cycle n: the registered decisions of cycle n - 1.
+// - tick() returns the grants visible in cycle n: the registered decisions of cycle n - 1, and
+//   grants visible in cycle n - 1 that were not accepted. A grant is accepted at the end of a
+//   cycle in which it is visible and its port's acknowledge level (set_grant_ack, presented like
+//   the other inputs; high unless set low) is high; until then it stays visible, unchanged.
 // - The decision of cycle n, per port p: the lowest slot of p's window (slots in table order)
 //   whose remaining count is 0 and, with step order, whose step is <= min_step, where min_step is
 //   the smallest step over the window heads and the fetch register at the start of cycle n - 1
-//   (registered); taken only when p's seen ready level is high and p was not granted in the
-//   decisions of cycles n - L .. n - 1. The taken entry leaves the window; it is visible as a
-//   grant in cycle n + 1. So an arrival presented in cycle n can enable a grant in cycle n + L.
+//   (registered); taken only when p's seen ready level is high, p holds no unaccepted grant and
+//   p's last grant was accepted before cycle n - L + 1 (taken before cycle n - L when accepted
+//   at once). The taken entry leaves the window; it is visible as a grant in cycle n + 1. So an
+//   arrival presented in cycle n can enable a grant in cycle n + L.
 // - Remaining count: an entry entering a window gets max(0, wait_count - counter) from the
 //   counter at that edge; every arrival counted on its counter while it waits decrements it.
 // - Refill, at the same edge: the fetch register's entry moves to its port's window when that
@@ -27,8 +31,9 @@
 //   engine is idle: ring and windows as full as table order allows. Cycle 0 follows.
 // - done(): ring, fetch register, windows and grant registers are empty (every entry granted,
 //   the last grant seen).
-// The NIC must present ready = false for port p from the cycle after a grant on p until the port
-// can take a new message (the L-cycle mask after a grant covers the latency of that drop).
+// The NIC must present ready = false for port p from the cycle after it accepted a grant on p
+// until the port can take a new message (the L-cycle mask after a grant covers the latency of
+// that drop).
 // Errors, as the RTL checks them in hardware (rtl/README.md, Errors): an entry written to the
 // ring with a field out of range (the limits of the config; 0 or -1: unchecked) or, with step
 // order, a step below the previous entry's; a counted arrival naming no counter; arrivals past
@@ -118,6 +123,9 @@ class CycleScheduler {
   virtual void on_doorbell(int counter) = 0;
   /// Ready level of port `port`, presented in the current cycle (held until changed).
   virtual void set_port_ready(int port, bool ready) = 0;
+  /// Acknowledge level of port `port` (its DMA accepts a visible grant at the end of a cycle
+  /// where it is high), presented in the current cycle, held until changed; high after load().
+  virtual void set_grant_ack(int port, bool ack) = 0;
   /// Runs one clock cycle: returns the grants visible in this cycle, by ascending port.
   virtual std::vector<IssueCommand> tick() = 0;
   /// True when the next tick() would change nothing and grant nothing (inputs presented since
@@ -141,6 +149,7 @@ class SchedulerModel : public CycleScheduler {
   void on_arrival(int counter) override;
   void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
+  void set_grant_ack(int port, bool ack) override;
   std::vector<IssueCommand> tick() override;
   bool idle() const override;
   bool done() const override;
@@ -150,7 +159,7 @@ class SchedulerModel : public CycleScheduler {
   const SchedulerModelConfig& config() const { return config_; }
   /// Cycles ticked since load() (load cycles not counted).
   std::uint64_t cycle() const { return cycle_; }
-  /// Grants made visible so far.
+  /// Grants accepted so far.
   std::size_t issued_count() const { return issued_count_; }
   /// Counter value (arrivals counted so far).
   int counter_value(int counter) const { return counts_.at(static_cast<std::size_t>(counter)); }
@@ -189,12 +198,13 @@ class SchedulerModel : public CycleScheduler {
   std::vector<int> presented_arrivals_;          // counters presented this cycle
   std::deque<std::vector<int>> arrival_stages_;  // L - 2 stages, oldest last
   std::vector<char> presented_ready_;            // ready levels presented (held)
+  std::vector<char> presented_ack_;              // acknowledge levels presented (held)
   std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
   mutable Moves moves_;                          // decide()'s result (scratch, speed only)
   mutable bool moves_fresh_ = false;             // moves_ holds the decision of this state
   int min_step_ = 0;                             // registered smallest pending step
   std::vector<int> mask_;                        // per port: cycles masked after a grant
-  std::vector<IssueCommand> grants_;             // registered grants, by port
+  std::vector<IssueCommand> grants_;             // registered grants, by port (held ones too)
   std::uint64_t cycle_ = 0;
   std::size_t issued_count_ = 0;
   bool doorbell_rung_ = false;  // on_doorbell called this cycle

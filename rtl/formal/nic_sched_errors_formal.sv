@@ -64,6 +64,7 @@ module nic_sched_errors_formal #(
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
+    .grant_ack_i  ('1),  // DMAs that accept every grant at once (the handshake: nic_sched_formal)
     .grant_o      (grant),
     .grant_index_o(unused_grant_index),
     .grant_entry_o(unused_grant_entry),

@@ -5,16 +5,20 @@
 //   NoIssueBeforeDeps   a granted entry's counter has counted >= its threshold (arrivals so far)
 //   GrantIsEntry        a grant names a loaded entry, carries it unchanged and leaves by its port
 //   NoIssueTwice        no entry is granted twice, nor by two ports in one cycle
-//   OneGrantPerRequest  a port is granted only after its DMA raised ready since its last grant
-//   StepOrder           (step order) no pending entry has a smaller step than a granted one
-//   OldestFirst         (DecisionLatency 2) a grant takes its port's oldest entry that was ready
+//   OneGrantPerRequest  a new grant only after the port's DMA raised ready since it accepted the
+//                       last one
+//   GrantHeld           a grant not accepted (grant_ack_i low) stays, with its entry and index
+//                       (unless clear_i drops it)
+//   StepOrder           (step order) no entry not granted yet has a smaller step than a granted
+//                       one (step order orders the grants: a held grant is granted)
+//   OldestFirst         (DecisionLatency 2) a new grant takes its port's oldest entry that was ready
 //                       at the decision: no older pending entry of that port had its dependencies
 //                       counted then
-//   DoneExact           done_o exactly when every loaded entry has been issued
+//   DoneExact           done_o exactly when every loaded entry has been issued (accepted)
 //   SizeExact           tbl_ready_o low only when Depth loaded entries are still unissued
 //   Progress            (fast DMA, every dependency met, no load) done within LiveBound cycles
 // Covers: shadow table full, every port granted in one cycle, done after the whole shadow table,
-// ring full (tbl_ready_o low).
+// ring full (tbl_ready_o low), a grant held for a cycle.
 // The interface is v2's (nic_sched.sv: streamed table, host doorbell, registered grants); the
 // shadow holds up to Entries streamed entries (more than Depth: the ring refills).
 
@@ -61,7 +65,8 @@ module nic_sched_formal #(
   input logic [ArrivalLanes*CounterBits-1:0] arr_counter_i,
   input logic                                host_valid_i,
   input logic [CounterBits-1:0]              host_counter_i,
-  input logic [Ports-1:0]                    port_ready_i
+  input logic [Ports-1:0]                    port_ready_i,
+  input logic [Ports-1:0]                    grant_ack_i
 );
 
   logic                        tbl_ready;
@@ -82,6 +87,7 @@ module nic_sched_formal #(
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
+    .grant_ack_i,
     .grant_o      (grant),
     .grant_index_o(grant_index),
     .grant_entry_o(grant_entry),
@@ -103,10 +109,14 @@ module nic_sched_formal #(
   logic [SizeBits-1:0]           size_q = '0;
   logic [Entries*EntryBits-1:0]  table_q = '0;
   logic [Entries-1:0]            issued_q = '0;
+  logic [Entries-1:0]            shown_q = '0;    // granted in an earlier cycle (held or not)
   logic [Counters*CountBits-1:0] arrived_q = '0;  // arrivals presented before this cycle
   logic [Counters*CountBits-1:0] arrived_p_q = '0;  // ... before the previous cycle
   logic [Ports-1:0]              asked_q = '0;    // ready raised since the port's last grant
-  logic [Ports-1:0]              granted_q = '0;  // grant in the previous cycle
+  logic [Ports-1:0]              granted_q = '0;  // grant accepted in the previous cycle
+  logic [Ports-1:0]              held_q = '0;     // grant not accepted in the previous cycle
+  logic [Ports*IndexBits-1:0]    held_index_q = '0;
+  logic [Ports*EntryBits-1:0]    held_entry_q = '0;
   logic                          step_order_q = 1'b0;
   logic                          fast_dma_q = 1'b0;
   logic [LiveBits-1:0]           live_q = '0;     // cycles with everything ready, saturating
@@ -118,7 +128,10 @@ module nic_sched_formal #(
   logic [Counters*CountBits-1:0] arrived_d;
   logic                   deps_met;     // every loaded entry's counter at its threshold
   logic                   all_issued;
-  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step, bad_order;
+  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step, bad_order, bad_held;
+  logic [Ports-1:0]       accepted;     // grants the DMAs take at this edge
+
+  assign accepted = grant & grant_ack_i;
 
   assign loading = tbl_valid_i && !clear_i;
   assign pushing = loading && tbl_ready;
@@ -163,10 +176,14 @@ module nic_sched_formal #(
   always @(posedge clk_i) begin
     step_order_q <= step_order_i;
     fast_dma_q   <= fast_dma_i;
-    granted_q    <= grant;
+    granted_q    <= accepted;
+    held_q       <= clear_i ? '0 : grant & ~grant_ack_i;  // clear_i drops every grant
+    held_index_q <= grant_index;
+    held_entry_q <= grant_entry;
     if (!started_q || clear_i) begin
       size_q    <= '0;
       issued_q  <= '0;
+      shown_q   <= '0;
       arrived_q <= '0;
       arrived_p_q <= '0;
       asked_q   <= '0;
@@ -178,9 +195,10 @@ module nic_sched_formal #(
       arrived_q <= arrived_d;
       arrived_p_q <= arrived_q;
       for (int unsigned p = 0; p < Ports; p++) begin
-        if (grant[p]) issued_q[grant_index[p*IndexBits +: IndexBits]] <= 1'b1;
+        if (accepted[p]) issued_q[grant_index[p*IndexBits +: IndexBits]] <= 1'b1;
+        if (grant[p]) shown_q[grant_index[p*IndexBits +: IndexBits]] <= 1'b1;
       end
-      asked_q <= ~grant & (asked_q | port_ready_i);
+      asked_q <= ~accepted & (asked_q | port_ready_i);
     end
     if (!started_q || clear_i || loading || !fast_dma_i || !deps_met) live_q <= '0;
     else if (live_q != LiveBits'(LiveBound + 1)) live_q <= live_q + LiveBits'(1);
@@ -211,9 +229,10 @@ module nic_sched_formal #(
                             tbl_wdata_i[StepLsb +: StepBits] >= last_step)
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)
-  // The DMA drops ready the cycle after a grant; a fast DMA raises it again right after.
+  // The DMA drops ready the cycle after it accepted a grant; a fast DMA accepts every grant at
+  // once and raises ready again right after.
   `MT_ASSUME(ReadyDropsAfterGrant_M, (granted_q & port_ready_i) == '0)
-  `MT_ASSUME(FastDma_M, !fast_dma_i || port_ready_i == ~granted_q)
+  `MT_ASSUME(FastDma_M, !fast_dma_i || (port_ready_i == ~granted_q && grant_ack_i == '1))
 
   // ---- Grant properties.
   always @(*) begin
@@ -222,10 +241,16 @@ module nic_sched_formal #(
     bad_twice = '0;
     bad_step  = '0;
     bad_order = '0;
+    bad_held  = '0;
     for (int unsigned p = 0; p < Ports; p++) begin
       logic [IndexBits-1:0]   idx;
       logic [EntryBits-1:0]   e;
       logic [CounterBits-1:0] wc;
+      bad_held[p] = held_q[p] && (!grant[p] ||
+                                  grant_index[p*IndexBits +: IndexBits] !=
+                                      held_index_q[p*IndexBits +: IndexBits] ||
+                                  grant_entry[p*EntryBits +: EntryBits] !=
+                                      held_entry_q[p*EntryBits +: EntryBits]);
       idx = grant_index[p*IndexBits +: IndexBits];
       e   = grant_entry[p*EntryBits +: EntryBits];
       wc  = e[WaitCounterLsb +: CounterBits];
@@ -238,13 +263,13 @@ module nic_sched_formal #(
           if (grant[q] && grant_index[q*IndexBits +: IndexBits] == idx) bad_twice[p] = 1'b1;
         end
         for (int unsigned i = 0; i < Entries; i++) begin
-          if (step_order_i && SizeBits'(i) < size_q && !issued_q[i] &&
+          if (step_order_i && SizeBits'(i) < size_q && !issued_q[i] && !shown_q[i] &&
               table_q[i*EntryBits + StepLsb +: StepBits] < e[StepLsb +: StepBits]) begin
             bad_step[p] = 1'b1;
           end
           // An older entry of this port, pending, whose dependencies the decision (the cycle
           // before this grant) had counted: arrivals presented before that cycle, at latency 2.
-          if (32'(i) < 32'(idx) && !issued_q[i] &&
+          if (!held_q[p] && 32'(i) < 32'(idx) && !issued_q[i] &&
               32'(table_q[i*EntryBits + PortLsb +: PortBits]) == p &&
               arrived_p_q[table_q[i*EntryBits + WaitCounterLsb +: CounterBits]*CountBits +:
                           CountBits] >=
@@ -258,7 +283,8 @@ module nic_sched_formal #(
   `MT_ASSERT(NoIssueBeforeDeps_A, bad_deps == '0)
   `MT_ASSERT(GrantIsEntry_A, bad_entry == '0)
   `MT_ASSERT(NoIssueTwice_A, bad_twice == '0)
-  `MT_ASSERT(OneGrantPerRequest_A, (grant & ~asked_q) == '0)
+  `MT_ASSERT(OneGrantPerRequest_A, (grant & ~held_q & ~asked_q) == '0)
+  `MT_ASSERT(GrantHeld_A, bad_held == '0)
   `MT_ASSERT(StepOrder_A, bad_step == '0)
   `MT_ASSERT(OldestFirst_A, DecisionLatency != 2 || bad_order == '0)
   `MT_ASSERT(DoneExact_A, done == all_issued)
@@ -275,5 +301,6 @@ module nic_sched_formal #(
   // Window (ring, fetch register, one port's window), e.g. the small configuration of
   // rtl/formal/README.md; the default one (Entries 10 < 11) leaves it out (formal.sh --covers).
   `MT_COVER(RingFull_C, !tbl_ready)
+  `MT_COVER(GrantHeld_C, (held_q & grant) != '0)
 
 endmodule

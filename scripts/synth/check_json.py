@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks a scripts/synth.sh result (ctest label `synth`): positive area and cell count, no
-latches, no unmapped cells, a positive critical path whose flops are named by their registers, and
+latches, no unmapped cells, a positive critical path whose flops are named by their registers,
+hold checks and the reset's recovery and removal checks in the STA report, and
 exactly the flops the RTL (scheduler v2) declares: ring (Depth x EntryBits, one-hot pointers, count, registered ready, fetch register
 with its one-hot wait counter, index counter) + input stages, counted-lane register and counters +
 per port a window (valid bits, age matrix without its unused diagonal, Window x (entry, index,
@@ -65,6 +66,9 @@ def main():
             errors.append("critical path %s a flop with no register name: %s" % (end, point))
     if not r.get("hold") or "slack_ns" not in r["hold"]:
         errors.append("no hold check in the STA report")
+    reset = r.get("reset") or {}
+    if reset.get("recovery_slack_ns") is None or reset.get("removal_slack_ns") is None:
+        errors.append("no recovery or removal check of rst_ni in the STA report")
     want = expected_flops(r["parameters"])  # without the error cause's 1 to 4 flops
     if not want + 1 <= r["flops"] <= want + 4:
         errors.append("%d flops, the RTL declares %d to %d" % (r["flops"], want + 1, want + 4))

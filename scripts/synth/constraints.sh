@@ -1,7 +1,11 @@
 # Block-level timing constraints shared by synth.sh and pnr.sh (sourced; bash).
 # block_constraints prints the OpenSTA commands from the caller's clock_ns, uncertainty_ns,
-# io_ns, driving_cell, load_pf and static_inputs (ports held while the block runs).
+# io_ns, driving_cell, load_pf and static_inputs (ports held while the block runs). Recovery and
+# removal checks are on: an asynchronous reset input that is not a static input is timed as a
+# synchronously released one (its rise against the flops' recovery and removal times, path group
+# reset in scripts/synth/report.py).
 block_constraints() {
+  echo "sta::set_recovery_removal_checks_enabled 1"
   echo "create_clock -name clk -period $clock_ns [get_ports clk_i]"
   echo "set_clock_uncertainty $uncertainty_ns [get_clocks clk]"
   echo "set inputs [delete_from_list [all_inputs] [get_ports clk_i]]"

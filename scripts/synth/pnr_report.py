@@ -10,7 +10,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import parse_hold, parse_sta  # noqa: E402
+from report import parse_hold, parse_paths, parse_sta, reset_checks, split_hold  # noqa: E402
 
 
 def lef_sizes(path):
@@ -101,6 +101,9 @@ def main():
         # Hold with the extracted RC (ideal clock: qflow builds no clock tree), None in a log
         # written before the hold reports.
         "hold": parse_hold(open(args.sta).read(), {}),
+        # The reset's release against recovery and removal, with the extracted RC.
+        "reset": reset_checks(parse_paths(split_hold(open(args.sta).read())[0], args.clock_ns,
+                                          args.io_fraction), open(args.sta).read(), {}),
     }
     result = {
         "config": args.name,

@@ -34,6 +34,14 @@ def flop_area(liberty, cell="DFFPOSX1"):
     return float(m.group(1)) if m else None
 
 
+def path_group(start, end, to):
+    """reset for a recovery or removal check (an asynchronous reset's release against a flop's
+    clock), else in2reg, reg2reg, reg2out or in2out (`to` is "2reg" or "2out")."""
+    if "recovery check" in end or "removal check" in end:
+        return "reset"
+    return ("in" if "port" in start else "reg") + to
+
+
 def parse_paths(sta, clock_ns, io_fraction):
     """Every reported path (one per report_checks group): its ends, slack and shortest period. A
     reg-to-reg path needs delay + setup + uncertainty; a path from an input or to an output also
@@ -50,7 +58,7 @@ def parse_paths(sta, clock_ns, io_fraction):
         io_ends = sum(1 for point in (start, end) if "port" in point)
         f = io_fraction * io_ends
         critical_ns = (used_ns - f * clock_ns) / (1.0 - f) if f < 1.0 else used_ns
-        group = ("in" if "port" in start else "reg") + "2" + ("out" if "port" in end else "reg")
+        group = path_group(start, end, "2" + ("out" if "port" in end else "reg"))
         paths.append({"group": group, "from": start, "to": end, "slack_ns": float(slack.group(1)),
                       "critical_path_ns": round(critical_ns, 3), "io_ends": io_ends})
     return paths
@@ -89,8 +97,9 @@ def split_hold(sta):
     return setup, hold
 
 
-def parse_hold(sta, registers):
-    """The worst hold check of the log (None without hold reports): its slack, group and ends."""
+def parse_hold(sta, registers, only_group=None):
+    """The worst hold check of the log (None without hold reports), of path group only_group when
+    given (reset: the removal checks): its slack, group and ends."""
     worst = None
     for block in split_hold(sta)[1].split("Startpoint:")[1:]:
         start = block.splitlines()[0].strip()
@@ -98,12 +107,24 @@ def parse_hold(sta, registers):
         slack = re.search(r"^\s*(-?[0-9.]+)\s+slack\b", block, re.M)
         if not end or not slack:
             continue
-        group = ("in" if "port" in start else "reg") + "2reg"
+        group = path_group(start, end.group(1), "2reg")
+        if only_group and group != only_group:
+            continue
         if worst is None or float(slack.group(1)) < worst["slack_ns"]:
             worst = {"slack_ns": float(slack.group(1)), "group": group,
                      "from_named": named(start, registers),
                      "to_named": named(end.group(1), registers)}
     return worst
+
+
+def reset_checks(paths, sta, registers):
+    """The worst recovery and removal slack of the reset's release, or None when untimed."""
+    recovery = [p["slack_ns"] for p in paths if p["group"] == "reset"]
+    removal = parse_hold(sta, registers, "reset")
+    if not recovery and not removal:
+        return None
+    return {"recovery_slack_ns": min(recovery) if recovery else None,
+            "removal_slack_ns": removal["slack_ns"] if removal else None}
 
 
 def parse_sta(sta, clock_ns, io_fraction, where):
@@ -209,6 +230,9 @@ def main():
         # Hold: the shortest path into a register against its hold time + the uncertainty, with
         # an ideal clock (no clock tree): a negative slack asks for hold buffers in layout.
         "hold": parse_hold(sta_log, registers),
+        # The asynchronous reset's release (recovery: before the clock edge, removal: after it),
+        # null when the reset is a static input (untimed) or the design has none.
+        "reset": reset_checks(paths, sta_log, registers),
     }
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
@@ -245,6 +269,10 @@ def main():
                      % (args.uncertainty_ns, hold["slack_ns"], hold["group"],
                         hold["from_named"].split(" (")[0], hold["to_named"].split(" (")[0],
                         "" if hold["slack_ns"] >= 0 else ": VIOLATED, hold buffers needed"))
+    reset = result["reset"]
+    if reset:
+        lines.append("  reset release (rst_ni as a synchronizer's output): recovery slack %s ns, "
+                     "removal slack %s ns" % (reset["recovery_slack_ns"], reset["removal_slack_ns"]))
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
-# ctest `synth` smoke test: synthesises a small nic_sched (DecisionLatency 2: the arrival input
-# stages, generated from DecisionLatency 3 on, are not in it) into OUT_DIR and checks the result (scripts/synth/check_json.py), then that bad
-# parameters are refused as bad input (exit 2, naming the parameter or the failed check).
+# ctest `synth` smoke test: synthesises a small nic_sched (rtl/params/synth_smoke.params) into
+# OUT_DIR and checks the result (scripts/synth/check_json.py), then that bad parameters and
+# parameter files are refused as bad input (exit 2, naming the parameter, line or failed check).
 #   smoke_test.sh OUT_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: smoke_test.sh OUT_DIR}
-"$root/scripts/synth.sh" --out "$out" --name smoke --param Nodes=4 --param Ports=2 \
-  --param Depth=4 --param Chunks=4 --param Flows=4 --param Steps=4 --param Counters=4 \
-  --param MaxCount=3 --param ArrivalLanes=2 --param DecisionLatency=2
+"$root/scripts/synth.sh" --out "$out" --name smoke --params "$root/rtl/params/synth_smoke.params"
 /usr/bin/python3 "$root/scripts/synth/check_json.py" "$out/smoke.json"
 # Bad input: a parameter nic_sched does not have, an illegal set (DecisionLatency < 2).
 expect_refusal() {
@@ -27,4 +25,9 @@ expect_refusal "DecisionLatency=1: an illegal parameter set for nic_sched" --par
 expect_refusal "every count parameter must be at least 1 (the RTL's check CountsPositive_S" \
   --param Depth=0
 expect_refusal "--param needs a value" --param
+mkdir -p "$out/bad"
+printf 'Depth=4\nDepth 4\n' > "$out/bad/line2.params"
+expect_refusal "$out/bad/line2.params:2: 'Depth 4': want Name=integer" --params "$out/bad/line2.params"
+printf 'Depth=4\nDepth=8\n' > "$out/bad/twice.params"
+expect_refusal "$out/bad/twice.params:2: Depth given twice" --params "$out/bad/twice.params"
 echo "smoke_test.sh: bad parameters refused"

@@ -4,9 +4,9 @@
 // run's exact stimulus into a toggle-counting build (tb/rtl_activity) for switching activity.
 // Written by the co-simulation adapter (`mtsim run --rtl-pin-trace DIR`), read by the replay.
 //
-//   nic_sched-pins 1 Nodes=256 Ports=6 ... EntryBits=61 CounterBits=8     (header)
+//   nic_sched-pins 2 Nodes=256 Ports=6 ... EntryBits=61 CounterBits=8     (header)
 //   L <clear> <step_order> <tbl_valid> <tbl_wdata> <arr_valid> <arr_counter> <host_valid>
-//     <host_counter> <port_ready> <grant>                       (a load clock: before cycle 0)
+//     <host_counter> <port_ready> <grant_ack> <grant>           (a load clock: before cycle 0)
 //   T ...                                                       (a clock of the run: a tick)
 //
 // Every field is hexadecimal, most significant digit first, of its port's width; <grant> is
@@ -23,17 +23,17 @@
 namespace mt {
 namespace rtl_pins {
 
-/// The pin trace format's version (the header's second field).
-constexpr int kVersion = 1;
+/// The pin trace format's version (the header's second field; 2: grant_ack_i traced).
+constexpr int kVersion = 2;
 /// Input pins per line, in line order, then grant_o.
-constexpr int kInputFields = 9;
+constexpr int kInputFields = 10;
 
 /// Widths of the traced pins, bits.
 struct PinWidths {
   int entry_bits = 1;    ///< tbl_wdata_i
   int lanes = 1;         ///< arr_valid_i (ArrivalLanes)
   int counter_bits = 1;  ///< host_counter_i; arr_counter_i has lanes of it
-  int ports = 1;         ///< port_ready_i, grant_o
+  int ports = 1;         ///< port_ready_i, grant_ack_i, grant_o
 };
 
 /// `width` bits of `value` at 0 as hexadecimal, most significant digit first.
@@ -69,7 +69,7 @@ void write_inputs(std::ostream& out, char phase, const Top& top, const PinWidths
       << hex(top.tbl_valid_i, 1) << ' ' << hex(top.tbl_wdata_i, w.entry_bits) << ' '
       << hex(top.arr_valid_i, w.lanes) << ' ' << hex(top.arr_counter_i, w.lanes * w.counter_bits)
       << ' ' << hex(top.host_valid_i, 1) << ' ' << hex(top.host_counter_i, w.counter_bits) << ' '
-      << hex(top.port_ready_i, w.ports);
+      << hex(top.port_ready_i, w.ports) << ' ' << hex(top.grant_ack_i, w.ports);
 }
 
 /// Sets `top`'s inputs from the input fields of a line (`fields`: the kInputFields of it as
@@ -85,6 +85,7 @@ void apply_inputs(Top& top, const std::vector<std::vector<std::uint64_t>>& f, co
   top.host_valid_i = static_cast<std::uint8_t>(f[6][0]);
   rtl_bits::put_words(top.host_counter_i, 0, w.counter_bits, f[7]);
   rtl_bits::put_words(top.port_ready_i, 0, w.ports, f[8]);
+  rtl_bits::put_words(top.grant_ack_i, 0, w.ports, f[9]);
 }
 
 }  // namespace rtl_pins

@@ -165,6 +165,7 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
   // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
   m.top->clk_i = 0;
+  rtl_bits::put(m.top->grant_ack_i, 0, b.ports, (std::uint64_t{1} << b.ports) - 1);  // DMAs accept
   m.top->rst_ni = 1;
   m.top->eval();
   m.top->rst_ni = 0;
@@ -194,6 +195,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   Vnic_sched_cc& top = *m.top;
   top.step_order_i = m.config.step_order ? 1 : 0;
   top.port_ready_i = 0;
+  rtl_bits::put(top.grant_ack_i, 0, m.build.ports, (std::uint64_t{1} << m.build.ports) - 1);
   top.arr_valid_i = 0;
   top.host_valid_i = 0;
   m.words.clear();
@@ -248,6 +250,18 @@ void RtlCycleScheduler::set_port_ready(int port, bool ready) {
   const std::uint64_t level = ready ? 1 : 0;
   if (rtl_bits::get(m.top->port_ready_i, port, 1) == level) return;
   rtl_bits::put(m.top->port_ready_i, port, 1, level);
+  m.inputs_changed = true;
+}
+
+void RtlCycleScheduler::set_grant_ack(int port, bool ack) {
+  Impl& m = *impl_;
+  if (port < 0 || port >= m.config.ports) {
+    throw SchedulerError("RTL scheduler: port " + std::to_string(port) + " of " +
+                         std::to_string(m.config.ports));
+  }
+  const std::uint64_t level = ack ? 1 : 0;
+  if (rtl_bits::get(m.top->grant_ack_i, port, 1) == level) return;
+  rtl_bits::put(m.top->grant_ack_i, port, 1, level);
   m.inputs_changed = true;
 }
 

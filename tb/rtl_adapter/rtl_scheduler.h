@@ -69,6 +69,7 @@ class RtlCycleScheduler : public CycleScheduler {
   /// Presented on the host doorbell lane in the next tick().
   void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
+  void set_grant_ack(int port, bool ack) override;
   /// One clock: presents the inputs (and the next table entry), reads the registered grants,
   /// then applies the rising edge.
   std::vector<IssueCommand> tick() override;
