@@ -25,6 +25,7 @@
 //   window heads + fetch --min--> [min_step_q] ---------------------------> [decide p] --> grant_q
 
 `include "mt_assert.svh"
+`include "mt_sched_fields.svh"
 
 module nic_sched #(
   parameter int unsigned Nodes           = 16,  // endpoints (peer ids)
@@ -39,24 +40,9 @@ module nic_sched #(
   parameter int unsigned ArrivalLanes    = 4,   // message arrivals accepted per cycle
   parameter int unsigned DecisionLatency = 2,   // input-to-grant latency, cycles (>= 2)
   parameter int unsigned IndexBits       = 8,   // width of grant_index_o, bits
-  // Derived: field widths as mt::TableFormat::make() computes them, offsets LSB first.
-  localparam int unsigned PortBits       = (Ports > 1) ? $clog2(Ports) : 1,
-  localparam int unsigned PeerBits       = (Nodes > 1) ? $clog2(Nodes) : 1,
-  localparam int unsigned ChunkBits      = (Chunks > 1) ? $clog2(Chunks) : 1,
-  localparam int unsigned FlowBits       = (Flows > 1) ? $clog2(Flows) : 1,
-  localparam int unsigned StepBits       = (Steps > 1) ? $clog2(Steps) : 1,
-  localparam int unsigned CounterBits    = (Counters > 1) ? $clog2(Counters) : 1,
-  localparam int unsigned CountBits      = (MaxCount > 0) ? $clog2(MaxCount + 1) : 1,
-  localparam int unsigned KindLsb        = 0,
-  localparam int unsigned PortLsb        = KindLsb + 1,
-  localparam int unsigned PeerLsb        = PortLsb + PortBits,
-  localparam int unsigned ChunkLsb       = PeerLsb + PeerBits,
-  localparam int unsigned FlowLsb        = ChunkLsb + ChunkBits,
-  localparam int unsigned StepLsb        = FlowLsb + FlowBits,
-  localparam int unsigned WaitCounterLsb = StepLsb + StepBits,
-  localparam int unsigned WaitCountLsb   = WaitCounterLsb + CounterBits,
-  localparam int unsigned DstCounterLsb  = WaitCountLsb + CountBits,
-  localparam int unsigned EntryBits      = DstCounterLsb + CounterBits,
+  // Derived: field widths as mt::TableFormat::make() computes them, offsets LSB first (the kind
+  // bit at 0): rtl/include/mt_sched_fields.svh, shared with the formal harnesses.
+  `MT_SCHED_FIELDS,
   localparam int unsigned Lanes          = ArrivalLanes + 1,  // + the host's doorbell
   localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits
 ) (

@@ -1,8 +1,9 @@
 // The packed table entry's field widths and offsets (model/sched/SCHEDULE_TABLE.md), as
 // localparams of a parameter list that names Nodes, Ports, Chunks, Flows, Steps, Counters and
 // MaxCount: `MT_SCHED_FIELDS expands to them, comma-separated, ending with EntryBits (follow it
-// with a comma when more parameters come). The formal harnesses use it; rtl/nic_sched.sv still
-// writes the same layout out (issue 45: one source for it).
+// with a comma when more parameters come). rtl/nic_sched.sv and the formal harnesses use it;
+// model/sched/schedule_table.cpp (TableFormat::make) computes the same layout for the C++ side,
+// and every testbench and co-simulation run decodes the RTL's grants with it.
 
 `ifndef MT_SCHED_FIELDS_SVH
 `define MT_SCHED_FIELDS_SVH

@@ -571,9 +571,9 @@ int sc_main(int argc, char** argv) {
             << " algorithm-topology pairs not built), " << random_tables << " random tables, "
             << driver.cycles_compared << " cycles compared, " << driver.issues_compared
             << " issues (" << driver.held_grant_cycles
-            << " cycles a grant waited for its acknowledge), " << driver.arrivals_driven << " arrivals, " << driver.doorbells_driven
-            << " doorbells, " << driver.errors_flagged << " of " << errors.size()
-            << " injected errors flagged and halted alike"
+            << " cycles a grant waited for its acknowledge), " << driver.arrivals_driven
+            << " arrivals, " << driver.doorbells_driven << " doorbells, " << driver.errors_flagged
+            << " of " << errors.size() << " injected errors flagged and halted alike"
             << (not_injectable.empty()
                     ? ""
                     : " (not injectable in this build, a field full: " + not_injectable + ")")
