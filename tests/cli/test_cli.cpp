@@ -54,7 +54,8 @@ TEST_CASE("mtsim --version names the source commit, the SystemC kernel and the R
       Catch::Matches("mtsim (git [0-9a-f]{12}(-dirty)?, committed [0-9-]{10}|unknown \\(not "
                      "a git checkout\\)) \\((Release|Debug|RelWithDebInfo|MinSizeRel|) "
                      "build\\)\nSystemC 2\\.3\\.[0-9]+.* with TLM-2\\.0\nRTL "
-                     "co-simulation \\(nic\\.scheduler: rtl\\): (Verilated nic_sched "
+                     "co-simulation \\(nic\\.scheduler: rtl\\): (Verilated nic_sched of "
+                     "[^ ]+\\.params \\(the signed-off set: rtl/params/cosim\\.params\\) "
                      "with Nodes [0-9]+, Ports [0-9]+, Depth [0-9]+.*|not in this build.*)\n"));
 }
 

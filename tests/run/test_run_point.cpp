@@ -105,6 +105,9 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
                                       "rtl: the Verilated nic_sched cannot hold this schedule's "
                                       "table: RTL parameter Counters = 1, but this schedule's "
                                       "table needs "));
+  CHECK_THROWS_WITH(prepare_all(scenario, rtl),
+                    Catch::EndsWith("(build with a larger value of that parameter in a copy of "
+                                    "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)"));
   rtl.rtl_table_capacity = {{"Counters", 256}, {"Nodes", 4}};
   CHECK(prepare_all(scenario, rtl).size() == 1);
 }
