@@ -90,6 +90,19 @@ struct RtlCycleScheduler::Impl {
           << " EntryBits=" << format.entry_bits() << " CounterBits=" << format.counter_bits << "\n";
   }
 
+  // Sets bit `port` of a per-port input pin (port_ready_i, grant_ack_i) to `level`.
+  template <typename Pin>
+  void set_port_pin(Pin& pin, int port, bool level) {
+    if (port < 0 || port >= config.ports) {
+      throw SchedulerError("RTL scheduler: port " + std::to_string(port) + " of " +
+                           std::to_string(config.ports));
+    }
+    const std::uint64_t bit = level ? 1 : 0;
+    if (rtl_bits::get(pin, port, 1) == bit) return;
+    rtl_bits::put(pin, port, 1, bit);
+    inputs_changed = true;
+  }
+
   bool idle() const {
     return !inputs_changed && top->idle_o && !(pushed < words.size() && top->tbl_ready_o);
   }
@@ -242,27 +255,11 @@ void RtlCycleScheduler::on_doorbell(int counter) {
 }
 
 void RtlCycleScheduler::set_port_ready(int port, bool ready) {
-  Impl& m = *impl_;
-  if (port < 0 || port >= m.config.ports) {
-    throw SchedulerError("RTL scheduler: port " + std::to_string(port) + " of " +
-                         std::to_string(m.config.ports));
-  }
-  const std::uint64_t level = ready ? 1 : 0;
-  if (rtl_bits::get(m.top->port_ready_i, port, 1) == level) return;
-  rtl_bits::put(m.top->port_ready_i, port, 1, level);
-  m.inputs_changed = true;
+  impl_->set_port_pin(impl_->top->port_ready_i, port, ready);
 }
 
 void RtlCycleScheduler::set_grant_ack(int port, bool ack) {
-  Impl& m = *impl_;
-  if (port < 0 || port >= m.config.ports) {
-    throw SchedulerError("RTL scheduler: port " + std::to_string(port) + " of " +
-                         std::to_string(m.config.ports));
-  }
-  const std::uint64_t level = ack ? 1 : 0;
-  if (rtl_bits::get(m.top->grant_ack_i, port, 1) == level) return;
-  rtl_bits::put(m.top->grant_ack_i, port, 1, level);
-  m.inputs_changed = true;
+  impl_->set_port_pin(impl_->top->grant_ack_i, port, ack);
 }
 
 std::vector<IssueCommand> RtlCycleScheduler::tick() {
