@@ -2,8 +2,8 @@
 // slot that it keeps until it is granted (no compaction), with an age matrix for the table order
 // and its remaining count (arrivals its counter still needs). Per cycle:
 //   decide  the oldest slot that is ready and, in step order, not of a later step than
-//           min_step_i, is taken when the port's ready level is seen high and the port was not
-//           granted in the last DecisionLatency cycles;
+//           min_step_i, is taken when the port's ready level is seen high, the port holds no
+//           grant and its last grant was accepted at least DecisionLatency cycles ago (mask);
 //   grant   the taken entry is registered onto grant_o / grant_entry_o / grant_index_o (visible
 //           in the next cycle) and its slot becomes free; nothing else moves. The grant is held
 //           (grant_o, its entry and index unchanged) until the DMA accepts it: an edge with
@@ -35,7 +35,7 @@ module nic_sched_window #(
   parameter int unsigned CountBits       = 1,
   parameter int unsigned Counters        = 1,   // arrival counters (contract checks only)
   parameter int unsigned Lanes           = 1,   // arrival lanes
-  parameter int unsigned DecisionLatency = 2,   // cycles the port is masked after a grant
+  parameter int unsigned DecisionLatency = 2,   // cycles the port is masked after acceptance
   // Derived.
   localparam int unsigned MaskBits  = $clog2(DecisionLatency + 1),
   localparam int unsigned HitBits   = $clog2(Lanes + 1)

@@ -26,6 +26,8 @@ def read_params(path):
         m = re.fullmatch(r"([A-Z][A-Za-z]*)=([0-9]+)", kv)
         if not m:
             sys.exit(f"{path}:{n}: '{line}': want Name=integer")
+        if m.group(1) in values:
+            sys.exit(f"{path}:{n}: {m.group(1)} given twice")
         values[m.group(1)] = int(m.group(2))
     return values
 

@@ -5,7 +5,8 @@
 # orders), merges the counts and writes a per-file summary (verilator_coverage) plus annotated
 # sources (lines never hit are marked %000000).
 #
-#   scripts/coverage.sh [--build DIR] [--random N] [-- extra cmake args, e.g. -DMT_RTL_PARAMS_FILE=FILE]
+#   scripts/coverage.sh [--build DIR] [--random N] [-- extra cmake args,
+#                       e.g. -DMT_RTL_PARAMS_FILE=FILE]
 #
 # Writes DIR/coverage/summary.md (the table in rtl/README.md), DIR/coverage/merged.dat and
 # DIR/coverage/annotated/. Default DIR build-cov; N random tables per seed (default 800).

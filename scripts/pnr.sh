@@ -42,13 +42,14 @@ static_inputs="step_order_i"
 synth_args=()
 reuse_synth=0
 params_name=""
-plain_params=0
+params=()
+file_params=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --top) top="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --sources) synth_args+=("$1" "$2"); shift 2 ;;
-    --param) plain_params=1; synth_args+=("$1" "$2"); shift 2 ;;
-    --params) params_name=$(params_file_name "$2"); synth_args+=("$1" "$2"); shift 2 ;;
+    --param) params+=("$2"); shift 2 ;;
+    --params) params_read "$2" pnr.sh; shift 2 ;;
     --clock-ns) clock_ns="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --uncertainty-ns) uncertainty_ns="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --io-fraction) io_fraction="$2"; synth_args+=("$1" "$2"); shift 2 ;;
@@ -67,8 +68,10 @@ for tool in qflow graywolf qrouter sta yosys; do
   command -v "$tool" >/dev/null || { echo "pnr.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
 done
 [ -f "$tech/osu018_stdcells.lef" ] || { echo "pnr.sh: $tech not found (qflow-tech-osu018)" >&2; exit 2; }
-[ "$plain_params" = 0 ] || params_name=""  # --param makes another configuration than the file's
-[ -n "$name" ] || name=${params_name:-${top}_default}
+params_merge  # the file's values, then the --param ones (which win): synth.sh gets them all
+for p in "${params[@]+"${params[@]}"}"; do synth_args+=(--param "$p"); done
+[ -n "$name" ] || name=$(config_name "$top")
+[ "$name" != "$top" ] || name="${top}_default"  # no parameter: the RTL's defaults
 mkdir -p "$out"
 out=$(cd "$out" && pwd)  # qflow runs in its project folder: absolute paths only
 t0=$(date +%s)

@@ -21,8 +21,9 @@
 #   --params     the top's parameters from FILE (rtl/params/*.params: Name=value lines, '#'
 #                comments); rtl/params/cosim.params is the signed-off configuration, the one
 #                Verilated into mtsim; the report is then named nic_sched_<file's base name>
-#   --param      top-module parameter override, Name=integer, repeatable (after --params: wins) (nic_sched: Nodes, Ports,
-#                Depth, Window, Chunks, Flows, Steps, Counters, MaxCount, ArrivalLanes,
+#   --param      top-module parameter override, Name=integer, repeatable (after --params: wins)
+#                (nic_sched: Nodes, Ports, Depth, Window, Chunks, Flows, Steps, Counters,
+#                MaxCount, ArrivalLanes,
 #                DecisionLatency, IndexBits; the rules they must satisfy, e.g. 2^IndexBits >=
 #                Depth + 1 + Ports x (Window + 1), are rtl/README.md's Parameters: an illegal set
 #                stops at elaboration, exit 2)
@@ -83,7 +84,6 @@ while [ $# -gt 0 ]; do
     --param) params+=("$2"); shift 2 ;;
     --params)
       params_read "$2" synth.sh
-      params_name=$(params_file_name "$2")
       shift 2 ;;
     --clock-ns) clock_ns="$2"; shift 2 ;;
     --uncertainty-ns) uncertainty_ns="$2"; shift 2 ;;
@@ -98,7 +98,7 @@ while [ $# -gt 0 ]; do
     --sources) sources="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,52p' "$0"; exit 0 ;;
     *) echo "synth.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -120,12 +120,8 @@ awk -v c="$driving_cell" '{ gsub(/[ \t"]/, "") } $0 == "cell(" c "){" { found = 
   "$liberty" || {
   echo "synth.sh: --driving-cell $driving_cell: no such cell in $(basename "$liberty")" >&2; exit 2; }
 
-# The file's values, then the --param ones (which win).
-if [ ${#file_params[@]} -gt 0 ]; then
-  [ ${#params[@]} -eq 0 ] || params_name=""  # another configuration than the file's
-  params_merge
-fi
-[ -n "$name" ] || name=$params_name
+params_merge  # the file's values, then the --param ones (which win)
+[ -n "$name" ] || name=$(config_name "$top")
 chparam=""
 for p in "${params[@]+"${params[@]}"}"; do
   key=${p%%=*}; value=${p#*=}
@@ -135,12 +131,6 @@ for p in "${params[@]+"${params[@]}"}"; do
   fi
   chparam+=" -chparam $key $value"
 done
-if [ -z "$name" ]; then
-  name="$top"
-  for p in "${params[@]+"${params[@]}"}"; do
-    key=${p%%=*}; name+="_$(echo "${key}" | tr 'A-Z' 'a-z')${p#*=}"
-  done
-fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)  # qflow runs in its project folder: absolute paths only
 base="$out/$name"

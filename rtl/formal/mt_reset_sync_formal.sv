@@ -1,6 +1,6 @@
 // Formal harness of the reset synchronizer (rtl/mt_reset_sync.sv; scripts/formal.sh --top
-// mt_reset_sync_formal --sources "rtl/mt_reset_sync.sv rtl/formal/mt_reset_sync_formal.sv"). Against a count of the rising edges of clk_i since
-// arst_ni last rose (saturating at Stages):
+// mt_reset_sync_formal --sources "rtl/mt_reset_sync.sv rtl/formal/mt_reset_sync_formal.sv").
+// Against a count of the rising edges of clk_i since arst_ni last rose (saturating at Stages):
 //   AssertAsync  while arst_ni is low, the block's reset is low (in the same cycle, no edge needed)
 //   Deassert     the block's reset is high exactly when arst_ni has been high for Stages edges
 // Its assertions are checked in every cycle, reset included: the macros' rst_ni is the constant

@@ -13,7 +13,8 @@
 //                      the one that counted them
 //   ErrorHeld          err_o, its cause and its information hold until clear_i
 //   ClearClears        clear_i clears them
-//   Halt               no grant in the cycle after one with err_o high
+//   Halt               no new grant in the cycle after one with err_o high (a grant decided
+//                      before the error and not yet accepted stays: grant_ack_i is free)
 
 `include "mt_assert.svh"
 `include "mt_sched_fields.svh"
@@ -46,7 +47,8 @@ module nic_sched_errors_formal #(
   input logic [CounterBits-1:0] arr_counter_i,
   input logic                   host_valid_i,
   input logic [CounterBits-1:0] host_counter_i,
-  input logic [Ports-1:0]       port_ready_i
+  input logic [Ports-1:0]       port_ready_i,
+  input logic [Ports-1:0]       grant_ack_i
 );
 
   logic                   tbl_ready, err, unused_done, unused_idle;
@@ -64,7 +66,7 @@ module nic_sched_errors_formal #(
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
-    .grant_ack_i  ('1),  // DMAs that accept every grant at once (the handshake: nic_sched_formal)
+    .grant_ack_i,
     .grant_o      (grant),
     .grant_index_o(unused_grant_index),
     .grant_entry_o(unused_grant_entry),
@@ -83,12 +85,15 @@ module nic_sched_errors_formal #(
 `endif
 
   // ---- What is not an error but a protocol: step_order_i is held while the scheduler runs (a
-  // configuration input), and a DMA drops its ready level the cycle after its grant.
+  // configuration input), and a DMA drops its ready level the cycle after it accepted a grant
+  // (grant_ack_i free: a DMA may accept late).
   logic             step_order_q = 1'b0;
-  logic [Ports-1:0] granted_q = '0;
+  logic [Ports-1:0] granted_q = '0;  // accepted at the last edge
+  logic [Ports-1:0] held_q = '0;     // shown and not accepted at the last edge
   always @(posedge clk_i) begin
     step_order_q <= step_order_i;
-    granted_q    <= grant;
+    granted_q    <= grant & grant_ack_i;
+    held_q       <= clear_i ? '0 : grant & ~grant_ack_i;
   end
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(ReadyDropsAfterGrant_M, (granted_q & port_ready_i) == '0)
@@ -186,7 +191,7 @@ module nic_sched_errors_formal #(
   `MT_ASSERT(OverflowFlagged_A, over_age_q != 3'd4 || err)
   `MT_ASSERT(ErrorHeld_A, !held || (err && cause == p_cause_q && info == p_info_q))
   `MT_ASSERT(ClearClears_A, !(p_valid_q && p_clear_q) || (!err && cause == 4'd0))
-  `MT_ASSERT(Halt_A, !(p_valid_q && p_err_q) || grant == '0)
+  `MT_ASSERT(Halt_A, !(p_valid_q && p_err_q) || (grant & ~held_q) == '0)
   `MT_ASSERT(CauseKnown_A, cause <= 4'd11 && (err == (cause != 4'd0)))
   // Every cause can be reached (no property holds vacuously).
   `MT_COVER(EntryError_C, err && cause == 4'd1)

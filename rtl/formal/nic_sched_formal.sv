@@ -11,7 +11,8 @@
 //                       (unless clear_i drops it)
 //   StepOrder           (step order) no entry not granted yet has a smaller step than a granted
 //                       one (step order orders the grants: a held grant is granted)
-//   OldestFirst         (DecisionLatency 2) a new grant takes its port's oldest entry that was ready
+//   OldestFirst         (DecisionLatency 2) a new grant takes its port's oldest entry that was
+//                       ready
 //                       at the decision: no older pending entry of that port had its dependencies
 //                       counted then
 //   DoneExact           done_o exactly when every loaded entry has been issued (accepted)

@@ -81,8 +81,9 @@ def main():
     else:
         m = re.findall(r"Final: Failed net routes:\s*(\d+)", route)
         failed = int(m[-1]) if m else None
-    slack, critical, start, end, io_ends = parse_sta(open(args.sta).read(), args.clock_ns,
-                                                     args.io_fraction, args.sta)
+    sta_log = open(args.sta).read()
+    slack, critical, start, end, io_ends = parse_sta(sta_log, args.clock_ns, args.io_fraction,
+                                                     args.sta)
     fmax = round(1000.0 / critical, 1) if critical > 0 else None
     post = {
         "die_area_mm2": round(layout["die_um2"] / 1e6, 4),
@@ -100,10 +101,10 @@ def main():
         "critical_path_to": end,
         # Hold with the extracted RC (ideal clock: qflow builds no clock tree), None in a log
         # written before the hold reports.
-        "hold": parse_hold(open(args.sta).read(), {}),
+        "hold": parse_hold(sta_log, {}),
         # The reset's release against recovery and removal, with the extracted RC.
-        "reset": reset_checks(parse_paths(split_hold(open(args.sta).read())[0], args.clock_ns,
-                                          args.io_fraction), open(args.sta).read(), {}),
+        "reset": reset_checks(parse_paths(split_hold(sta_log)[0], args.clock_ns,
+                                          args.io_fraction), sta_log, {}),
     }
     result = {
         "config": args.name,

@@ -272,7 +272,8 @@ def main():
     reset = result["reset"]
     if reset:
         lines.append("  reset release (rst_ni as a synchronizer's output): recovery slack %s ns, "
-                     "removal slack %s ns" % (reset["recovery_slack_ns"], reset["removal_slack_ns"]))
+                     "removal slack %s ns"
+                     % (reset["recovery_slack_ns"], reset["removal_slack_ns"]))
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
 

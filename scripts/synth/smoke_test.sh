@@ -27,7 +27,8 @@ expect_refusal "every count parameter must be at least 1 (the RTL's check Counts
 expect_refusal "--param needs a value" --param
 mkdir -p "$out/bad"
 printf 'Depth=4\nDepth 4\n' > "$out/bad/line2.params"
-expect_refusal "$out/bad/line2.params:2: 'Depth 4': want Name=integer" --params "$out/bad/line2.params"
+expect_refusal "$out/bad/line2.params:2: 'Depth 4': want Name=integer" \
+  --params "$out/bad/line2.params"
 printf 'Depth=4\nDepth=8\n' > "$out/bad/twice.params"
 expect_refusal "$out/bad/twice.params:2: Depth given twice" --params "$out/bad/twice.params"
 echo "smoke_test.sh: bad parameters refused"

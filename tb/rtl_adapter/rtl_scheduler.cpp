@@ -90,6 +90,11 @@ struct RtlCycleScheduler::Impl {
           << " EntryBits=" << format.entry_bits() << " CounterBits=" << format.counter_bits << "\n";
   }
 
+  // The NIC's DMAs accept every grant at once (grant_ack_i high) unless set_grant_ack says not.
+  void accept_every_grant() {
+    rtl_bits::put(top->grant_ack_i, 0, build.ports, (std::uint64_t{1} << build.ports) - 1);
+  }
+
   // Sets bit `port` of a per-port input pin (port_ready_i, grant_ack_i) to `level`.
   template <typename Pin>
   void set_port_pin(Pin& pin, int port, bool level) {
@@ -120,8 +125,8 @@ namespace {
 
 // How to build nic_sched with `setting` (Name=value): another parameter file.
 std::string rebuild_with(const std::string& setting) {
-  return "build with " + setting +
-         " in a copy of rtl/params/" MT_RTL_PARAMS_NAME " given as -DMT_RTL_PARAMS_FILE=FILE";
+  return "build with " + setting + " in a copy of " MT_RTL_PARAMS_PATH
+         " given as -DMT_RTL_PARAMS_FILE=FILE";
 }
 
 // The nic_sched parameter that widens a table field to hold `value`, as Name=value.
@@ -178,7 +183,7 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
   // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
   m.top->clk_i = 0;
-  rtl_bits::put(m.top->grant_ack_i, 0, b.ports, (std::uint64_t{1} << b.ports) - 1);  // DMAs accept
+  m.accept_every_grant();
   m.top->rst_ni = 1;
   m.top->eval();
   m.top->rst_ni = 0;
@@ -208,7 +213,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   Vnic_sched_cc& top = *m.top;
   top.step_order_i = m.config.step_order ? 1 : 0;
   top.port_ready_i = 0;
-  rtl_bits::put(top.grant_ack_i, 0, m.build.ports, (std::uint64_t{1} << m.build.ports) - 1);
+  m.accept_every_grant();
   top.arr_valid_i = 0;
   top.host_valid_i = 0;
   m.words.clear();
