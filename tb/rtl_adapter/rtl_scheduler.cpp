@@ -125,8 +125,8 @@ namespace {
 
 // How to build nic_sched with `setting` (Name=value): another parameter file.
 std::string rebuild_with(const std::string& setting) {
-  return "build with " + setting + " in a copy of " MT_RTL_PARAMS_PATH
-         " given as -DMT_RTL_PARAMS_FILE=FILE";
+  return "build with " + setting +
+         " in a copy of " MT_RTL_PARAMS_PATH " given as -DMT_RTL_PARAMS_FILE=FILE";
 }
 
 // The nic_sched parameter that widens a table field to hold `value`, as Name=value.
