@@ -320,8 +320,8 @@ module nic_sched #(
   // lanes name existing counters; no counter passes MaxCount. The first error is registered with
   // its cause and its entry's table index (mod 2^IndexBits: the write count since clear_i) or
   // its counter id; at one edge the lowest cause wins. Halt: while err_o is high no window
-  // decides a grant (grants already registered complete); the ring still takes the host's
-  // writes, so its DMA never hangs; clear_i clears the error.
+  // decides a grant (one already registered stays until accepted); the ring still takes the
+  // host's writes, so its DMA never hangs; clear_i clears the error.
   localparam logic [3:0] ErrPort = 4'd1, ErrPeer = 4'd2, ErrChunk = 4'd3, ErrFlow = 4'd4,
                          ErrStep = 4'd5, ErrWaitCounter = 4'd6, ErrWaitCount = 4'd7,
                          ErrDstCounter = 4'd8, ErrUnsorted = 4'd9, ErrArrivalCounter = 4'd10,
