@@ -85,18 +85,16 @@ module nic_sched_errors_formal #(
 `endif
 
   // ---- What is not an error but a protocol: step_order_i is held while the scheduler runs (a
-  // configuration input), and a DMA drops its ready level the cycle after it accepted a grant
-  // (grant_ack_i free: a DMA may accept late).
+  // configuration input), and the DMAs keep the grant handshake (nic_sched_dma_formal: ready
+  // dropped after an accepted grant; grant_ack_i free, a DMA may accept late).
   logic             step_order_q = 1'b0;
-  logic [Ports-1:0] granted_q = '0;  // accepted at the last edge
-  logic [Ports-1:0] held_q = '0;     // shown and not accepted at the last edge
-  always @(posedge clk_i) begin
-    step_order_q <= step_order_i;
-    granted_q    <= grant & grant_ack_i;
-    held_q       <= clear_i ? '0 : grant & ~grant_ack_i;
-  end
+  logic [Ports-1:0] unused_accepted_q, held_q;
+  always @(posedge clk_i) step_order_q <= step_order_i;
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
-  `MT_ASSUME(ReadyDropsAfterGrant_M, (granted_q & port_ready_i) == '0)
+  nic_sched_dma_formal #(.Ports(Ports)) u_dma (
+    .clk_i, .rst_ni, .clear_i, .grant_i(grant), .grant_ack_i, .port_ready_i,
+    .accepted_q_o(unused_accepted_q), .held_q_o(held_q)
+  );
 
   // ---- The harness's decode of this cycle's inputs (the specification of the checks).
   logic                   write, lane_bad;

@@ -114,8 +114,8 @@ module nic_sched_formal #(
   logic [Counters*CountBits-1:0] arrived_q = '0;  // arrivals presented before this cycle
   logic [Counters*CountBits-1:0] arrived_p_q = '0;  // ... before the previous cycle
   logic [Ports-1:0]              asked_q = '0;    // ready raised since the port's last grant
-  logic [Ports-1:0]              granted_q = '0;  // grant accepted in the previous cycle
-  logic [Ports-1:0]              held_q = '0;     // grant not accepted in the previous cycle
+  logic [Ports-1:0]              granted_q;       // grant accepted in the previous cycle
+  logic [Ports-1:0]              held_q;          // grant not accepted in the previous cycle
   logic [Ports*IndexBits-1:0]    held_index_q = '0;
   logic [Ports*EntryBits-1:0]    held_entry_q = '0;
   logic                          step_order_q = 1'b0;
@@ -177,8 +177,6 @@ module nic_sched_formal #(
   always @(posedge clk_i) begin
     step_order_q <= step_order_i;
     fast_dma_q   <= fast_dma_i;
-    granted_q    <= accepted;
-    held_q       <= clear_i ? '0 : grant & ~grant_ack_i;  // clear_i drops every grant
     held_index_q <= grant_index;
     held_entry_q <= grant_entry;
     if (!started_q || clear_i) begin
@@ -230,9 +228,12 @@ module nic_sched_formal #(
                             tbl_wdata_i[StepLsb +: StepBits] >= last_step)
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)
-  // The DMA drops ready the cycle after it accepted a grant; a fast DMA accepts every grant at
-  // once and raises ready again right after.
-  `MT_ASSUME(ReadyDropsAfterGrant_M, (granted_q & port_ready_i) == '0)
+  // The DMA drops ready the cycle after it accepted a grant (nic_sched_dma_formal); a fast DMA
+  // accepts every grant at once and raises ready again right after.
+  nic_sched_dma_formal #(.Ports(Ports)) u_dma (
+    .clk_i, .rst_ni, .clear_i, .grant_i(grant), .grant_ack_i, .port_ready_i,
+    .accepted_q_o(granted_q), .held_q_o(held_q)
+  );
   `MT_ASSUME(FastDma_M, !fast_dma_i || (port_ready_i == ~granted_q && grant_ack_i == '1))
 
   // ---- Grant properties.
