@@ -246,16 +246,11 @@ module nic_sched #(
   assign window_empty = ~head_valid;
 
   // Smallest pending step: the minimum of the window heads and the fetch register (the table is
-  // sorted by step, so every other pending entry is of that step or later), registered. Every
-  // pair of the Ports + 1 candidates is compared at once and the winner (the lowest candidate
-  // strictly below every earlier one and not above any later one) is selected by an AND-OR: one
-  // comparator and an AND-OR deep, where a tree of compare-and-select stages is log2(Ports + 1)
-  // of them in series. The decision uses last cycle's value, which is never above the current
-  // minimum (entries only leave, and a new one is in the fetch register a cycle before any
-  // window).
+  // sorted by step, so every other pending entry is of that step or later; nic_sched_min_step),
+  // registered. The decision uses last cycle's value, which is never above the current minimum
+  // (entries only leave, and a new one is in the fetch register a cycle before any window).
   localparam int unsigned Cands = Ports + 1;
   logic [Cands*StepBits-1:0] cand;
-  logic [Cands-1:0]          win;
   logic [StepBits-1:0]       min_step;
   always_comb begin
     cand = '1;
@@ -263,22 +258,12 @@ module nic_sched #(
       if (head_valid[p]) cand[p*StepBits +: StepBits] = head_step[p*StepBits +: StepBits];
     end
     if (fetch_valid) cand[Ports*StepBits +: StepBits] = fetch_entry[StepLsb +: StepBits];
-    win = '1;
-    for (int unsigned i = 0; i < Cands; i++) begin
-      for (int unsigned j = i + 1; j < Cands; j++) begin
-        if (cand[j*StepBits +: StepBits] < cand[i*StepBits +: StepBits]) begin
-          win[i] = 1'b0;
-        end else begin
-          win[j] = 1'b0;
-        end
-      end
-    end
-    min_step = '0;
-    for (int unsigned i = 0; i < Cands; i++) begin
-      min_step = min_step | (cand[i*StepBits +: StepBits] & {StepBits{win[i]}});
-    end
-    min_step_d = clear_i ? '1 : min_step;
   end
+  nic_sched_min_step #(.Cands(Cands), .StepBits(StepBits)) u_min_step (
+    .cand_i(cand),
+    .min_o (min_step)
+  );
+  assign min_step_d = clear_i ? '1 : min_step;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -51,69 +51,45 @@ module nic_sched_counters #(
   localparam int unsigned RdyStages = (DecisionLatency > 1) ? DecisionLatency - 1 : 1;
   localparam int unsigned SumBits   = CountBits + $clog2(Lanes + 1);
 
-  logic [RdyStages*Ports-1:0] rdy_d, rdy_q;
+  // Ready levels: RdyStages (>= 1) stages; they move while two neighbouring stages differ.
+  logic [RdyStages*Ports-1:0] rdy_q;
   logic                       rdy_moving;
-
-  // Ready levels: RdyStages (>= 1) stages; stage 0 takes the input.
+  mt_delay_line #(.Width(Ports), .Stages(RdyStages)) u_ready_delay (
+    .clk_i, .rst_ni, .clear_i,
+    .d_i     (port_ready_i),
+    .q_o     (ready_o),
+    .stages_o(rdy_q)
+  );
   always_comb begin
-    rdy_d      = '0;
     rdy_moving = 1'b0;
-    if (!clear_i) begin
-      rdy_d[0 +: Ports] = port_ready_i;
-      for (int unsigned s = 1; s < RdyStages; s++) begin
-        rdy_d[s*Ports +: Ports] = rdy_q[(s-1)*Ports +: Ports];
-        rdy_moving = rdy_moving || (rdy_q[s*Ports +: Ports] != rdy_q[(s-1)*Ports +: Ports]);
-      end
+    for (int unsigned s = 1; s < RdyStages; s++) begin
+      rdy_moving = rdy_moving || (rdy_q[s*Ports +: Ports] != rdy_q[(s-1)*Ports +: Ports]);
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rdy_q <= '0;
-    end else begin
-      rdy_q <= rdy_d;
-    end
-  end
-
-  assign ready_o = rdy_q[(RdyStages-1)*Ports +: Ports];
-
-  // Arrival lanes: ArrStages (>= 0) stages.
-  logic arr_moving;
-  if (ArrStages > 0) begin : gen_arr_stages
-    logic [ArrStages*Lanes-1:0]             valid_d, valid_q;
-    logic [ArrStages*Lanes*CounterBits-1:0] counter_d, counter_q;
-
+  // Arrival lanes: ArrStages (>= 0) stages of {counter ids, valid bits}; they move while a
+  // stage holds a valid lane.
+  localparam int unsigned LaneBits = Lanes * (CounterBits + 1);
+  localparam int unsigned ArrKept  = (ArrStages > 0) ? ArrStages : 1;
+  logic [ArrKept*LaneBits-1:0] arr_q;
+  logic                        arr_moving;
+  mt_delay_line #(.Width(LaneBits), .Stages(ArrStages)) u_arrival_delay (
+    .clk_i, .rst_ni, .clear_i,
+    .d_i     ({lane_counter_i, lane_valid_i}),
+    .q_o     ({lane_counter_o, lane_valid_o}),
+    .stages_o(arr_q)
+  );
+  if (ArrStages > 0) begin : gen_arr_moving
     always_comb begin
-      valid_d   = '0;
-      counter_d = '0;
-      if (!clear_i) begin
-        valid_d[0 +: Lanes]               = lane_valid_i;
-        counter_d[0 +: Lanes*CounterBits] = lane_counter_i;
-        for (int unsigned s = 1; s < ArrStages; s++) begin
-          valid_d[s*Lanes +: Lanes] = valid_q[(s-1)*Lanes +: Lanes];
-          counter_d[s*Lanes*CounterBits +: Lanes*CounterBits] =
-              counter_q[(s-1)*Lanes*CounterBits +: Lanes*CounterBits];
-        end
+      arr_moving = 1'b0;
+      for (int unsigned s = 0; s < ArrStages; s++) begin
+        arr_moving = arr_moving || (arr_q[s*LaneBits +: Lanes] != '0);
       end
     end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        valid_q   <= '0;
-        counter_q <= '0;
-      end else begin
-        valid_q   <= valid_d;
-        counter_q <= counter_d;
-      end
-    end
-
-    assign lane_valid_o   = valid_q[(ArrStages-1)*Lanes +: Lanes];
-    assign lane_counter_o = counter_q[(ArrStages-1)*Lanes*CounterBits +: Lanes*CounterBits];
-    assign arr_moving     = valid_q != '0;
-  end else begin : gen_no_arr_stages
-    assign lane_valid_o   = lane_valid_i;  // under clear_i the counters and windows drop them
-    assign lane_counter_o = lane_counter_i;
-    assign arr_moving     = lane_valid_o != '0;
+  end else begin : gen_arr_direct
+    logic unused_stages;  // no stage: the counted lanes are the inputs
+    assign unused_stages = ^arr_q;
+    assign arr_moving    = lane_valid_o != '0;
   end
 
   // Counted lanes, registered; the counters add them at the next edge.
