@@ -13,29 +13,38 @@ struct FieldRef {
   int width;
 };
 
+// The layout comes from model/sched/table_layout.def, which the RTL's field header is made from.
+#define MT_TABLE_WIDTH(member, rtl_name, count)
+
 std::vector<FieldRef> fields(const TableFormat& f) {
-  return {{"kind", f.kind_bits},
-          {"port", f.port_bits},
-          {"peer", f.peer_bits},
-          {"chunk", f.chunk_bits},
-          {"flow", f.flow_bits},
-          {"step", f.step_bits},
-          {"wait_counter", f.counter_bits},
-          {"wait_count", f.count_bits},
-          {"dst_counter", f.counter_bits}};
+  return {
+      {"kind", f.kind_bits},
+#define MT_TABLE_FIELD(field, width, rtl_lsb) {#field, f.width},
+#include "model/sched/table_layout.def"
+#undef MT_TABLE_FIELD
+  };
 }
 
 std::vector<std::int64_t> values(const TableEntry& e) {
-  return {e.kind == OpKind::kBroadcast ? 1 : 0,
-          e.port,
-          e.peer,
-          e.chunk,
-          e.flow,
-          e.step,
-          e.wait_counter,
-          e.wait_count,
-          e.dst_counter};
+  return {
+      e.kind == OpKind::kBroadcast ? 1 : 0,
+#define MT_TABLE_FIELD(field, width, rtl_lsb) e.field,
+#include "model/sched/table_layout.def"
+#undef MT_TABLE_FIELD
+  };
 }
+
+TableEntry entry_of(const std::vector<std::int64_t>& v) {
+  TableEntry e;
+  e.kind = v[0] != 0 ? OpKind::kBroadcast : OpKind::kReduce;
+  std::size_t i = 1;
+#define MT_TABLE_FIELD(field, width, rtl_lsb) e.field = static_cast<int>(v[i++]);
+#include "model/sched/table_layout.def"
+#undef MT_TABLE_FIELD
+  return e;
+}
+
+#undef MT_TABLE_WIDTH
 
 int width_for(int count) {
   return std::max(1, clog2(static_cast<std::uint64_t>(count)));
@@ -50,9 +59,13 @@ bool TableEntry::operator==(const TableEntry& o) const {
 }
 
 bool TableFormat::operator==(const TableFormat& o) const {
-  return kind_bits == o.kind_bits && port_bits == o.port_bits && peer_bits == o.peer_bits &&
-         chunk_bits == o.chunk_bits && flow_bits == o.flow_bits && step_bits == o.step_bits &&
-         counter_bits == o.counter_bits && count_bits == o.count_bits;
+  return kind_bits == o.kind_bits
+#define MT_TABLE_WIDTH(member, rtl_name, count) &&member == o.member
+#define MT_TABLE_FIELD(field, width, rtl_lsb)
+#include "model/sched/table_layout.def"
+#undef MT_TABLE_FIELD
+#undef MT_TABLE_WIDTH
+      ;
 }
 
 int clog2(std::uint64_t n) {
@@ -77,14 +90,15 @@ TableFormat TableFormat::make(int nodes, int ports, int chunks, int flows, int s
   need(counters, "counters");
   if (max_count < 0)
     throw TableError("table format: max_count must be >= 0, got " + std::to_string(max_count));
+  // The counts under the RTL's parameter names, as table_layout.def writes them.
+  const int Nodes = nodes, Ports = ports, Chunks = chunks, Flows = flows, Steps = steps,
+            Counters = counters, MaxCount = max_count;
   TableFormat f;
-  f.port_bits = width_for(ports);
-  f.peer_bits = width_for(nodes);
-  f.chunk_bits = width_for(chunks);
-  f.flow_bits = width_for(flows);
-  f.step_bits = width_for(steps);
-  f.counter_bits = width_for(counters);
-  f.count_bits = width_for(max_count + 1);
+#define MT_TABLE_WIDTH(member, rtl_name, count) f.member = width_for(count);
+#define MT_TABLE_FIELD(field, width, rtl_lsb)
+#include "model/sched/table_layout.def"
+#undef MT_TABLE_FIELD
+#undef MT_TABLE_WIDTH
   for (const FieldRef& field : fields(f)) {
     if (field.width > 32) {
       throw TableError(std::string("table format: field ") + field.name + " would need " +
@@ -133,17 +147,7 @@ TableEntry decode_entry(const std::vector<std::uint64_t>& words, const TableForm
       }
     }
   }
-  TableEntry e;
-  e.kind = v[0] != 0 ? OpKind::kBroadcast : OpKind::kReduce;
-  e.port = static_cast<int>(v[1]);
-  e.peer = static_cast<int>(v[2]);
-  e.chunk = static_cast<int>(v[3]);
-  e.flow = static_cast<int>(v[4]);
-  e.step = static_cast<int>(v[5]);
-  e.wait_counter = static_cast<int>(v[6]);
-  e.wait_count = static_cast<int>(v[7]);
-  e.dst_counter = static_cast<int>(v[8]);
-  return e;
+  return entry_of(v);
 }
 
 std::vector<std::uint64_t> encode_table(const std::vector<TableEntry>& table,
