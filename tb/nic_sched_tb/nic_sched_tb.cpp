@@ -46,6 +46,7 @@
 #include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 #include "tb/nic_sched_tb/tb_cases.h"
+#include "tb/nic_sched_tb/tb_options.h"
 #include "tb/nic_sched_tb/tb_pins.h"
 #include "tb/rtl_adapter/rtl_bits.h"
 
@@ -386,111 +387,16 @@ SC_MODULE(Driver) {
   }
 };
 
-// The Verilated build's parameters (CMake MT_RTL_*), as its logs and --help name them.
-std::string build_parameters() {
-  std::ostringstream os;
-  os << "Nodes " << kNodes << ", Ports " << kPorts << ", Depth " << kDepth << ", Window " << kWindow
-     << ", Chunks " << kChunks << ", Flows " << kFlows << ", Steps " << kSteps << ", Counters "
-     << kCounters << ", MaxCount " << kMaxCount << ", ArrivalLanes " << kLanes
-     << ", DecisionLatency " << kLatency << ", IndexBits " << kIndexBits;
-  return os.str();
-}
-
-const char* const kHelp =
-    "nic_sched_tb: the Verilated rtl/nic_sched against its C++ golden model, every grant and\n"
-    "done_o every cycle (exit 0 all equal, 1 a mismatch or a stall, 2 bad arguments)\n"
-    "\n"
-    "  --seed N            random seed for the random tables and the arrival, doorbell and\n"
-    "                      port-ready delays (default 1)\n"
-    "  --random N          random legal tables after the real ones (default 200): up to\n"
-    "                      4 x Depth + 8 entries, every port count, few or all counters\n"
-    "  --no-real           skip the real tables (every algorithm's packed tables on seven\n"
-    "                      topologies, every node)\n"
-    "  --step-order M      on, off or mixed (default): the step_order_i input per table\n"
-    "                      (mixed: on in three tables of four)\n"
-    "  --case K            run case K alone (0-based: the real tables, the random ones, then\n"
-    "                      one per injectable error; a mismatch names its case), with the\n"
-    "                      stimulus it has in a full run\n"
-    "  --trace FILE.vcd    VCD of the DUT's signals for GTKWave (every case run, back to back;\n"
-    "                      a case starts at each clear_i pulse): with --case K only that one\n"
-    "  --model-latency L   run the golden model with decision latency L instead of the RTL's\n"
-    "                      (a deliberately wrong model: a mismatch must be reported)\n"
-    "  --coverage FILE     Verilator line/toggle coverage (a -DMT_RTL_COVERAGE=ON build)\n";
-
-// The whole of `text` as an integer in [lo, hi], else std::invalid_argument naming `option`.
-long long integer_of(const std::string& option, const std::string& text, long long lo,
-                     long long hi = std::numeric_limits<long long>::max()) {
-  const std::optional<long long> v = mt::parse_integer(text);
-  if (!v || text.find_first_of(" \t") != std::string::npos || *v < lo || *v > hi)
-    throw std::invalid_argument(option + " takes an integer from " + std::to_string(lo) +
-                                (hi == std::numeric_limits<long long>::max()
-                                     ? std::string(" up")
-                                     : " to " + std::to_string(hi)) +
-                                ", got \"" + text + "\"");
-  return *v;
-}
-
-int usage(const std::string& why) {
-  std::cerr << "nic_sched_tb: " << why
-            << "\nusage: nic_sched_tb [--seed N] [--random N] [--no-real] "
-               "[--step-order on|off|mixed] [--case K] [--trace FILE.vcd] [--model-latency L] "
-               "[--coverage FILE]\n";
-  return 2;
-}
-
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  int random_tables = 200;
-  bool real = true;
-  std::string step_mode = "mixed";
-  std::string trace_file;
-  std::string coverage_file;
-  int model_latency = kLatency;
-  long only_case = -1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (arg == "--help" || arg == "-h") {
-        std::cout << kHelp << "\nthis binary's RTL: " << build_parameters()
-                  << " (CMake MT_RTL_*)\n";
-        return 0;
-      }
-      if (arg == "--seed") {
-        seed = static_cast<std::uint64_t>(integer_of(arg, value(), 0));
-      } else if (arg == "--random") {
-        random_tables = static_cast<int>(integer_of(arg, value(), 0, 1 << 20));
-      } else if (arg == "--no-real") {
-        real = false;
-      } else if (arg == "--step-order") {
-        step_mode = value();
-        if (step_mode != "on" && step_mode != "off" && step_mode != "mixed") {
-          return usage("--step-order takes on, off or mixed");
-        }
-      } else if (arg == "--model-latency") {
-        model_latency = static_cast<int>(integer_of(arg, value(), 2, 64));
-      } else if (arg == "--case") {
-        only_case = static_cast<long>(integer_of(arg, value(), 0));
-      } else if (arg == "--trace") {
-        trace_file = value();
-      } else if (arg == "--coverage") {
-        coverage_file = value();
-        if (!MT_RTL_COVERAGE)
-          return usage("--coverage needs a coverage build (-DMT_RTL_COVERAGE=ON)");
-      } else {
-        return usage("unknown argument " + arg);
-      }
-    } catch (const std::invalid_argument& e) {
-      return usage(e.what());
-    }
-  }
-  if (!real && random_tables == 0)
-    return usage("--no-real with --random 0 leaves no table to compare");
+  TbOptions o;
+  if (const int status = parse_tb_options(argc, argv, o); status >= 0) return status;
+  const std::uint64_t seed = o.seed;
+  const int random_tables = o.random_tables;
+  const std::string& step_mode = o.step_mode;
+  const std::string& trace_file = o.trace_file;
+  const long only_case = o.only_case;
 
   const mt::TableFormat format =
       mt::TableFormat::make(kNodes, kPorts, kChunks, kFlows, kSteps, kCounters, kMaxCount);
@@ -498,7 +404,7 @@ int sc_main(int argc, char** argv) {
   int schedules = 0;
   int skipped = 0;
   int unsupported = 0;
-  if (real) cases = real_cases(format, &schedules, &skipped, &unsupported);
+  if (o.real) cases = real_cases(format, &schedules, &skipped, &unsupported);
   const std::size_t real_tables = cases.size();
   std::mt19937_64 rng(seed);
   for (int i = 0; i < random_tables; ++i) cases.push_back(random_case(rng, i));
@@ -510,9 +416,9 @@ int sc_main(int argc, char** argv) {
   const std::vector<Case> errors = error_cases(format, rng, &not_injectable);
   cases.insert(cases.end(), errors.begin(), errors.end());
   if (only_case >= static_cast<long>(cases.size()))
-    return usage("--case " + std::to_string(only_case) + ": there are " +
-                 std::to_string(cases.size()) + " cases (0.." + std::to_string(cases.size() - 1) +
-                 ") with these options");
+    return usage_error("--case " + std::to_string(only_case) + ": there are " +
+                       std::to_string(cases.size()) + " cases (0.." +
+                       std::to_string(cases.size() - 1) + ") with these options");
 
   if (!trace_file.empty()) Verilated::traceEverOn(true);
   sc_core::sc_clock clk("clk", 1, sc_core::SC_NS);
@@ -521,7 +427,7 @@ int sc_main(int argc, char** argv) {
   driver.cases = std::move(cases);
   driver.format = format;
   driver.seed = seed;
-  driver.model_latency = model_latency;
+  driver.model_latency = o.model_latency;
   driver.only_case = only_case;
   driver.clk_i(clk);
   dut.clk_i(clk);
@@ -561,8 +467,8 @@ int sc_main(int argc, char** argv) {
   if (trace) trace->close();
   dut.final();
 #if MT_RTL_COVERAGE
-  if (!coverage_file.empty())
-    Verilated::threadContextp()->coveragep()->write(coverage_file.c_str());
+  if (!o.coverage_file.empty())
+    Verilated::threadContextp()->coveragep()->write(o.coverage_file.c_str());
 #endif
 
   std::cout << "nic_sched_tb: RTL " << build_parameters() << "\n";
