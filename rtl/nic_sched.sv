@@ -44,7 +44,8 @@ module nic_sched #(
   // bit at 0): rtl/include/mt_sched_fields.svh, shared with the formal harnesses.
   `MT_SCHED_FIELDS,
   localparam int unsigned Lanes          = ArrivalLanes + 1,  // + the host's doorbell
-  localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits
+  localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits,
+  localparam int unsigned WdogBits       = 16  // width of the watchdog's count and limit
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -63,6 +64,10 @@ module nic_sched #(
   // Per-port request / grant handshake with the DMAs (grants registered).
   input  logic [Ports-1:0]                    port_ready_i,   // request: DMA p is free
   input  logic [Ports-1:0]                    grant_ack_i,    // accept: DMA p takes grant_o[p]
+  // Progress watchdog: a timebase and the ticks without progress, while a port waits, that
+  // raise the stall error (0: off; held). rtl/README.md, Errors.
+  input  logic                                wdog_tick_i,
+  input  logic [WdogBits-1:0]                 wdog_limit_i,
   output logic [Ports-1:0]                    grant_o,        // grant: issue on port p now
   output logic [Ports*IndexBits-1:0]          grant_index_o,  // table index mod 2^IndexBits
   output logic [Ports*EntryBits-1:0]          grant_entry_o,  // packed entry per port
@@ -200,6 +205,7 @@ module nic_sched #(
   logic [StepBits-1:0]        min_step_d, min_step_q;
   logic [Ports-1:0]           head_valid, take, window_busy, window_empty;
   logic [Ports*StepBits-1:0]  head_step;
+  logic [Ports*IndexBits-1:0] head_index;
   logic [Ports*EntryBits-1:0] take_entry;
 
   for (genvar p = 0; p < Ports; p++) begin : gen_port
@@ -235,6 +241,7 @@ module nic_sched #(
       .count_i       (count_now),
       .head_valid_o  (head_valid[p]),
       .head_step_o   (head_step[p*StepBits +: StepBits]),
+      .head_index_o  (head_index[p*IndexBits +: IndexBits]),
       .grant_o       (grant_o[p]),
       .grant_entry_o (grant_entry_o[p*EntryBits +: EntryBits]),
       .grant_index_o (grant_index_o[p*IndexBits +: IndexBits]),
@@ -286,7 +293,7 @@ module nic_sched #(
   // write (tb/rtl_adapter).
   logic busy_now, busy1_q, busy2_d, busy2_q;
   assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i ||
-                    grp_overflow;
+                    grp_overflow || wdog_busy || (stalled && !err_o);
   assign busy2_d  = busy_now || busy1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -305,6 +312,34 @@ module nic_sched #(
   // high no window decides a grant (one already registered stays until accepted); the ring still
   // takes the host's writes, so its DMA never hangs.
   logic grp_overflow;  // an overflow is being encoded (busy)
+
+  // Progress watchdog (nic_sched_watchdog): progress is a table write, a counted lane, an
+  // accepted grant or nothing left (done_o); it counts ticks while a port's ready level is seen
+  // high. A stall names the oldest entry of the lowest port whose window holds one (0: none).
+  logic                 stalled, wdog_busy, progress, waiting;
+  logic [IndexBits-1:0] stall_index;
+  // (Named nets, not expressions in the port list: Yosys 0.23 fails an internal assertion when a
+  // port connection holds an unsized '0.)
+  assign progress = (tbl_valid_i && tbl_ready_o) || (lane_valid != '0) ||
+                    ((grant_o & grant_ack_i) != '0) || done_o;
+  assign waiting  = ready_seen != '0;
+  always_comb begin
+    stall_index = '0;
+    for (int p = Ports - 1; p >= 0; p--) begin
+      if (head_valid[p]) stall_index = head_index[p*IndexBits +: IndexBits];
+    end
+  end
+  nic_sched_watchdog #(.Bits(WdogBits)) u_watchdog (
+    .clk_i,
+    .rst_ni,
+    .clear_i,
+    .tick_i    (wdog_tick_i),
+    .limit_i   (wdog_limit_i),
+    .progress_i(progress),
+    .waiting_i (waiting),
+    .stalled_o (stalled),
+    .busy_o    (wdog_busy)
+  );
   nic_sched_errors #(
     .Nodes    (Nodes),
     .Ports    (Ports),
@@ -325,6 +360,8 @@ module nic_sched #(
     .lane_bad_i      (lane_bad),
     .lane_counter_i  (lane_counter),
     .overflow_i      (overflow),
+    .stalled_i       (stalled),
+    .stall_index_i   (stall_index),
     .err_o,
     .err_cause_o,
     .err_info_o,

@@ -1,6 +1,7 @@
 // Errors in hardware of the NIC scheduler (rtl/README.md, Errors), a block of nic_sched: the
 // host's entries decoded as they are written, the counted lanes checked, counter overflows
-// encoded, and the first error kept with its cause and entry index or counter id until clear_i.
+// encoded, the progress watchdog's stall taken (nic_sched_watchdog), and the first error kept with
+// its cause and entry index or counter id until clear_i.
 
 `include "mt_assert.svh"
 `include "mt_sched_fields.svh"
@@ -27,6 +28,8 @@ module nic_sched_errors #(
   input  logic [Lanes-1:0]             lane_bad_i,       // counted lanes naming no counter
   input  logic [Lanes*CounterBits-1:0] lane_counter_i,   // their counter ids
   input  logic [Counters-1:0]          overflow_i,       // counters past MaxCount (registered)
+  input  logic                         stalled_i,        // the watchdog's limit passed
+  input  logic [IndexBits-1:0]         stall_index_i,    // the entry it names
   output logic                         err_o,            // an error is held
   output logic [3:0]                   err_cause_o,
   output logic [InfoBits-1:0]          err_info_o,
@@ -44,7 +47,7 @@ module nic_sched_errors #(
   localparam logic [3:0] ErrPort = 4'd1, ErrPeer = 4'd2, ErrChunk = 4'd3, ErrFlow = 4'd4,
                          ErrStep = 4'd5, ErrWaitCounter = 4'd6, ErrWaitCount = 4'd7,
                          ErrDstCounter = 4'd8, ErrUnsorted = 4'd9, ErrArrivalCounter = 4'd10,
-                         ErrOverflow = 4'd11;
+                         ErrOverflow = 4'd11, ErrStalled = 4'd12;
   logic                 last_valid_d, last_valid_q;
   logic [StepBits-1:0]  last_step_d, last_step_q, wr_step;
   logic [IndexBits-1:0] wr_index_d, wr_index_q;
@@ -147,6 +150,9 @@ module nic_sched_errors #(
     end else if (overflow_busy_o) begin
       new_cause = ErrOverflow;
       new_info  = overflow_info;
+    end else if (stalled_i) begin
+      new_cause = ErrStalled;
+      new_info  = InfoBits'(stall_index_i);
     end
     err_cause_d  = err_cause_q;
     err_info_d   = err_info_q;

@@ -62,6 +62,7 @@ module nic_sched_window #(
   // Oldest entry of the window, for the smallest pending step.
   output logic                          head_valid_o,   // the window holds an entry
   output logic [StepBits-1:0]           head_step_o,    // step of its oldest entry
+  output logic [IndexBits-1:0]          head_index_o,   // table index of its oldest entry
   // Registered grant of an earlier decision, held until accepted.
   output logic                          grant_o,
   output logic [EntryBits-1:0]          grant_entry_o,
@@ -221,9 +222,13 @@ module nic_sched_window #(
   end
 
   always_comb begin
-    head_step_o = '0;
+    head_step_o  = '0;
+    head_index_o = '0;
     for (int unsigned j = 0; j < Window; j++) begin
-      if (head[j]) head_step_o = head_step_o | entry_q[j*EntryBits + StepLsb +: StepBits];
+      if (head[j]) begin
+        head_step_o  = head_step_o | entry_q[j*EntryBits + StepLsb +: StepBits];
+        head_index_o = head_index_o | index_q[j*IndexBits +: IndexBits];
+      end
     end
   end
 

@@ -244,6 +244,16 @@ const KeyTable<NicConfig>& nic_keys() {
                "so inputs wait for its next edge and `decision_latency_cycles` counts its "
                "cycles; the energy model clocks it at this rate (docs/verdict.md measures a "
                "scheduler at the co-simulated build's synthesized fmax)"),
+      integer_key("scheduler_watchdog_ticks", &N::scheduler_watchdog_ticks, 0, 65535, "ticks",
+                  "hardware issue: the scheduler's progress watchdog (rtl/README.md, Errors): a "
+                  "run stops with a stall error naming the node and an entry after this many "
+                  "watchdog ticks in which a port waited for a grant and nothing moved (no "
+                  "table write, arrival or accepted grant); 0: off. Set it above the longest "
+                  "legitimate wait for an arrival"),
+      integer_key("scheduler_watchdog_tick_cycles", &N::scheduler_watchdog_tick_cycles, 1, 1 << 24,
+                  "cycles",
+                  "hardware issue: scheduler cycles per watchdog tick (the integrator's "
+                  "timebase on wdog_tick_i)"),
   };
   return table;
 }

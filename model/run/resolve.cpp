@@ -107,6 +107,8 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   scheduler.window = nic.scheduler_window;
   scheduler.network_cycles_per_tick =
       nic.scheduler_clock_ghz > 0 ? scenario.clock_ghz / nic.scheduler_clock_ghz : 1.0;
+  scheduler.watchdog_limit = nic.scheduler_watchdog_ticks;
+  scheduler.watchdog_tick_cycles = nic.scheduler_watchdog_tick_cycles;
   point.data.dtype = scenario.collective.dtype;
   point.data.verify = scenario.collective.verify_data;
   point.data.max_data_bytes = scenario.collective.max_data_bytes;

@@ -32,6 +32,18 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
   if (engine_->fault()) throw_fault("while its table was loaded");
 }
 
+HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
+                                     std::vector<TableEntry> table,
+                                     const SchedulerModelConfig& config)
+    : HardwareScheduler(std::move(engine), std::move(table), config.ports,
+                        config.network_cycles_per_tick, config.node) {
+  if (config.watchdog_limit > 0) {
+    if (config.watchdog_tick_cycles < 1)
+      throw SchedulerError("HardwareScheduler: watchdog_tick_cycles must be >= 1");
+    watchdog_period_ = config.watchdog_tick_cycles;
+  }
+}
+
 void HardwareScheduler::throw_fault(const std::string& when) const {
   const SchedulerFault fault = engine_->fault();
   throw SchedulerError((node_ >= 0 ? "node " + std::to_string(node_) + ": " : std::string()) +
@@ -53,7 +65,17 @@ void HardwareScheduler::skip_to(std::uint64_t now) {
   next_tick_ = tick_cycle(k);
 }
 
+std::uint64_t HardwareScheduler::next_watchdog_index() const {
+  if (watchdog_period_ == 0 || engine_->done()) return kNoEvent;
+  const auto period = static_cast<std::uint64_t>(watchdog_period_);
+  return (next_index_ + period - 1) / period * period;
+}
+
 void HardwareScheduler::tick_once() {
+  if (watchdog_period_ > 0 && next_index_ % static_cast<std::uint64_t>(watchdog_period_) == 0 &&
+      !engine_->done()) {
+    engine_->on_watchdog_tick();
+  }
   next_tick_ = tick_cycle(++next_index_);
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();
@@ -76,14 +98,20 @@ void HardwareScheduler::tick_once() {
 }
 
 bool HardwareScheduler::quiet() const {
-  return engine_->idle() && doorbells_.empty();
+  return engine_->idle() && doorbells_.empty() && next_watchdog_index() != next_index_;
 }
 
 void HardwareScheduler::sync(std::uint64_t now) {
   while (next_tick_ < now) {
     if (quiet()) {
-      skip_to(now);  // idle cycles change nothing
-      break;
+      // Idle cycles change nothing: skip them, up to a watchdog tick's cycle.
+      const std::uint64_t k = next_watchdog_index();
+      if (k == kNoEvent || tick_cycle(k) >= now) {
+        skip_to(now);
+        break;
+      }
+      skip_to(tick_cycle(k));
+      continue;
     }
     tick_once();
   }
@@ -132,14 +160,15 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
     if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
   }
   if (issued_count_ == table_.size()) return kNoEvent;
-  return quiet() ? kNoEvent : std::max(now + 1, next_tick_);
+  if (!quiet()) return std::max(now + 1, next_tick_);
+  const std::uint64_t k = next_watchdog_index();  // an idle engine still counts watchdog ticks
+  return k == kNoEvent ? kNoEvent : std::max(now + 1, tick_cycle(k));
 }
 
 std::unique_ptr<Scheduler> make_model_scheduler(const std::vector<TableEntry>& table,
                                                 const SchedulerModelConfig& config) {
   return std::make_unique<HardwareScheduler>(std::make_unique<SchedulerModel>(config), table,
-                                             config.ports, config.network_cycles_per_tick,
-                                             config.node);
+                                             config);
 }
 
 }  // namespace mt

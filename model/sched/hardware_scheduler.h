@@ -10,6 +10,11 @@
 // network cycle ceil(k x r) (r = 1: every network cycle). Inputs presented between two of its
 // edges are seen at the next; its grants are visible from the edge that produces them. The
 // engine takes at most one doorbell per cycle: a second waits for the next.
+//
+// The progress watchdog (SchedulerModelConfig::watchdog_limit > 0): a watchdog tick is presented
+// in every engine cycle k with k mod watchdog_tick_cycles = 0 while the engine is not done; the
+// engine is ticked in those cycles even when idle (one evaluation per tick period; ticks while
+// done are skipped, exactly: done resets the count).
 
 #include <cstdint>
 #include <deque>
@@ -33,6 +38,9 @@ class HardwareScheduler : public Scheduler {
   /// cycle, the entry or counter and the cause).
   HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
                     int ports, double network_cycles_per_tick = 1.0, int node = -1);
+  /// As above with the engine's `config` (its ports, clock, node and watchdog).
+  HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
+                    const SchedulerModelConfig& config);
 
   /// Arrival counter `counter` counts one more message arrived at cycle `now` (issue follows
   /// the counters, not message ids).
@@ -68,8 +76,10 @@ class HardwareScheduler : public Scheduler {
   std::uint64_t clocked_cycles() const override { return ticks_; }
 
  private:
-  bool quiet() const;            // no tick would change anything: engine idle, no doorbell queued
-  void sync(std::uint64_t now);  // ticks every needed cycle before `now`
+  bool quiet() const;  // no tick would change anything: engine idle, no doorbell queued
+                       // and no watchdog tick due in the engine's next cycle
+  std::uint64_t next_watchdog_index() const;  // engine cycle of the next watchdog tick, or none
+  void sync(std::uint64_t now);               // ticks every needed cycle before `now`
   void skip_to(std::uint64_t now);  // idle: the engine's next cycle is its first at or after now
   void tick_once();
   [[noreturn]] void throw_fault(const std::string& when) const;  // the engine's error, `when`
@@ -88,6 +98,7 @@ class HardwareScheduler : public Scheduler {
   std::deque<int> doorbells_;        // doorbells waiting for an engine cycle of their own
   bool doorbell_presented_ = false;  // one presented for the engine's next cycle
   int node_ = -1;                    // the node it serves (error messages)
+  int watchdog_period_ = 0;          // engine cycles per watchdog tick, 0: no watchdog
 };
 
 /// The default engine: SchedulerModel with `config`, loaded with `table`, behind a

@@ -17,6 +17,10 @@ std::string describe(const SchedulerFault& fault) {
       return "an arrival names counter " + std::to_string(fault.info) + ", which does not exist";
     case C::kCounterOverflow:
       return "counter " + std::to_string(fault.info) + " counted more arrivals than MaxCount";
+    case C::kStalled:
+      return "stalled: no progress for the watchdog's limit of ticks while a port waited for a "
+             "grant (table entry " +
+             std::to_string(fault.info) + " is the oldest entry of the first port that holds one)";
     default:
       break;
   }
@@ -46,6 +50,13 @@ SchedulerModel::SchedulerModel(const SchedulerModelConfig& config) : config_(con
   at_least(config_.counters, 1, "counters");
   at_least(config_.depth, 1, "depth");
   at_least(config_.window, 1, "window");
+  at_least(config_.watchdog_tick_cycles, 1, "watchdog_tick_cycles");
+  at_least(config_.watchdog_limit, 0, "watchdog_limit");
+  if (config_.watchdog_limit > kSchedulerWatchdogMax) {
+    throw SchedulerError(
+        "SchedulerModel: watchdog_limit must be <= " + std::to_string(kSchedulerWatchdogMax) +
+        ", got " + std::to_string(config_.watchdog_limit));
+  }
   load({});
 }
 
@@ -71,6 +82,8 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   fault_ = SchedulerFault{};
   last_step_ = -1;
   overflow_pending_.fill(-1);
+  watchdog_count_ = 0;
+  watchdog_tick_ = false;
   // Load cycles: the host fills the ring, the fetch register fills the windows.
   for (std::size_t guard = 0; !idle(); ++guard) {
     if (guard > table_.size() + 4 * ports * static_cast<std::size_t>(config_.window) + 16) {
@@ -160,6 +173,8 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
 }
 
 bool SchedulerModel::idle() const {
+  // A watchdog tick, a stall to flag, or a count that done() resets change the state.
+  if (watchdog_tick_ || (stalled() && !fault_) || (watchdog_count_ != 0 && done())) return false;
   if (!grants_.empty() || !presented_arrivals_.empty() ||
       std::any_of(overflow_pending_.begin(), overflow_pending_.end(),
                   [](int c) { return c >= 0; })) {
@@ -235,7 +250,19 @@ void SchedulerModel::count(const std::vector<int>& lanes) {
   }
 }
 
+int SchedulerModel::stalled_entry() const {
+  for (const std::vector<Slot>& w : windows_) {
+    if (!w.empty()) return w[0].index;
+  }
+  return 0;
+}
+
 std::vector<IssueCommand> SchedulerModel::tick() {
+  // The watchdog at this edge, from the registered state: nothing left to issue, the stall.
+  const bool nothing_left = done();
+  const bool stall = stalled();
+  const int stall_entry = stall ? stalled_entry() : 0;
+  bool accepted = false;
   std::vector<IssueCommand> visible = std::move(grants_);  // registered: new or held
   grants_.clear();
   const Moves& m = decide();
@@ -249,7 +276,10 @@ std::vector<IssueCommand> SchedulerModel::tick() {
     const IssueCommand* shown = nullptr;
     if (v < visible.size() && static_cast<std::size_t>(visible[v].port) == p) shown = &visible[v++];
     const bool held = shown != nullptr && presented_ack_[p] == 0;
-    if (shown != nullptr && !held) ++issued_count_;
+    if (shown != nullptr && !held) {
+      ++issued_count_;
+      accepted = true;
+    }
     std::vector<Slot>& w = windows_[p];
     if (!lanes.empty()) {  // else no arrival is counted this cycle: no remaining count drops
       for (Slot& s : w) {
@@ -287,7 +317,17 @@ std::vector<IssueCommand> SchedulerModel::tick() {
     last_step_ = e.step;
   }
   count(lanes);
+  if (!new_fault_ && stall) new_fault_ = {SchedulerFaultCause::kStalled, stall_entry};
   if (!fault_) fault_ = new_fault_;
+  // Watchdog: progress resets the count; a tick while a port is seen ready counts one.
+  const std::vector<char>& seen_ready = ready_stages_.back();
+  if (m.push || !lanes.empty() || accepted || nothing_left) {
+    watchdog_count_ = 0;
+  } else if (watchdog_tick_ && watchdog_count_ < kSchedulerWatchdogMax &&
+             std::any_of(seen_ready.begin(), seen_ready.end(), [](char r) { return r != 0; })) {
+    ++watchdog_count_;
+  }
+  watchdog_tick_ = false;
   // Ring and fetch register.
   if (m.load) {
     fetch_ = ring_.front();

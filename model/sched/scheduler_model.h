@@ -37,7 +37,8 @@
 // Errors, as the RTL checks them in hardware (rtl/README.md, Errors): an entry written to the
 // ring with a field out of range (the limits of the config; 0 or -1: unchecked) or, with step
 // order, a step below the previous entry's; a counted arrival naming no counter; arrivals past
-// max_count on a counter (it saturates; flagged three cycles after they were counted). The first
+// max_count on a counter (it saturates; flagged three cycles after they were counted); the
+// watchdog's limit of ticks without progress while a port waited (watchdog_limit). The first
 // error is registered at the edge (fault() after that tick) and the engine halts: no decision
 // takes an entry until load(). Caller errors (a negative counter or port, a second doorbell in
 // one cycle, a bad configuration) throw SchedulerError.
@@ -67,10 +68,12 @@ enum class SchedulerFaultCause {
   kUnsorted = 9,          ///< step order: an entry's step below the previous entry's
   kArrivalCounter = 10,   ///< an arrival or doorbell names no counter
   kCounterOverflow = 11,  ///< more arrivals on a counter than max_count
+  kStalled = 12,          ///< the progress watchdog's limit passed (SchedulerModelConfig)
 };
 
 /// The first error an engine flagged: its cause and the table index of the entry (causes up to
-/// kUnsorted; the RTL reports it modulo 2^IndexBits) or the counter id (kArrivalCounter,
+/// kUnsorted, and kStalled: the oldest entry of the lowest port whose window holds one, 0 when
+/// none does; the RTL reports it modulo 2^IndexBits) or the counter id (kArrivalCounter,
 /// kCounterOverflow).
 struct SchedulerFault {
   SchedulerFaultCause cause = SchedulerFaultCause::kNone;
@@ -80,6 +83,9 @@ struct SchedulerFault {
 
 /// "table entry 7: port out of range" (what and where), for messages.
 std::string describe(const SchedulerFault& fault);
+
+/// Largest watchdog limit: the RTL's watchdog count is 16 bits wide (nic_sched WdogBits).
+constexpr int kSchedulerWatchdogMax = 65535;
 
 /// Parameters of the scheduler hardware (rtl/nic_sched parameters in brackets).
 struct SchedulerModelConfig {
@@ -95,6 +101,15 @@ struct SchedulerModelConfig {
   int max_count = -1;  ///< counters saturate here, thresholds above it are errors (-1: none)
                        ///< [MaxCount]
   int node = -1;       ///< the node it serves (named in error messages; -1: none)
+  /// Progress watchdog: watchdog ticks without progress, while a port's ready level is seen
+  /// high, after which the engine flags kStalled (0: off; at most 65535) [wdog_limit_i].
+  /// Progress: a table entry written, an arrival or doorbell counted, a grant accepted, or
+  /// nothing left to issue (done()).
+  int watchdog_limit = 0;
+  /// Engine cycles per watchdog tick (>= 1): HardwareScheduler presents a tick in every engine
+  /// cycle k with k mod watchdog_tick_cycles = 0 while the engine has work (not an RTL
+  /// parameter: the tick is an input, wdog_tick_i, from the integrator's timebase).
+  int watchdog_tick_cycles = 1024;
   /// The clock it is given: network cycles per scheduler cycle (>= 1; HardwareScheduler
   /// ticks the engine on its edges; not an RTL parameter).
   double network_cycles_per_tick = 1.0;
@@ -126,6 +141,9 @@ class CycleScheduler {
   /// Acknowledge level of port `port` (its DMA accepts a visible grant at the end of a cycle
   /// where it is high), presented in the current cycle, held until changed; high after load().
   virtual void set_grant_ack(int port, bool ack) = 0;
+  /// One tick of the progress watchdog's timebase, presented in the current cycle (at most one
+  /// counts per cycle).
+  virtual void on_watchdog_tick() = 0;
   /// Runs one clock cycle: returns the grants visible in this cycle, by ascending port.
   virtual std::vector<IssueCommand> tick() = 0;
   /// True when the next tick() would change nothing and grant nothing (inputs presented since
@@ -140,8 +158,8 @@ class CycleScheduler {
 /// The golden model. Cost per tick: O(ports x window + arrivals).
 class SchedulerModel : public CycleScheduler {
  public:
-  /// Throws SchedulerError when ports, counters, depth or window < 1 or
-  /// decision_latency_cycles < 2.
+  /// Throws SchedulerError when ports, counters, depth, window or watchdog_tick_cycles < 1,
+  /// decision_latency_cycles < 2 or watchdog_limit is outside 0..65535.
   explicit SchedulerModel(const SchedulerModelConfig& config);
 
   /// Entries are checked as the ring takes them (fault()), not here.
@@ -150,6 +168,7 @@ class SchedulerModel : public CycleScheduler {
   void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
   void set_grant_ack(int port, bool ack) override;
+  void on_watchdog_tick() override { watchdog_tick_ = true; }
   std::vector<IssueCommand> tick() override;
   bool idle() const override;
   bool done() const override;
@@ -215,6 +234,13 @@ class SchedulerModel : public CycleScheduler {
   int last_step_ = -1;
   std::array<int, 3> overflow_pending_ = {-1, -1, -1};
   SchedulerFault new_fault_;  // the error found at this edge (lowest cause)
+  // Watchdog: ticks counted without progress (saturating at kWatchdogMax), a tick presented.
+  int watchdog_count_ = 0;
+  bool watchdog_tick_ = false;
+  bool stalled() const {
+    return config_.watchdog_limit > 0 && watchdog_count_ >= config_.watchdog_limit;
+  }
+  int stalled_entry() const;  // the entry a stall names
 };
 
 }  // namespace mt

@@ -218,6 +218,8 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
         engine.window = sc.window;
         engine.node = static_cast<int>(u);
         engine.network_cycles_per_tick = sc.network_cycles_per_tick;
+        engine.watchdog_limit = sc.watchdog_limit;
+        engine.watchdog_tick_cycles = sc.watchdog_tick_cycles;
         const std::vector<TableEntry>& table = packed.tables[static_cast<std::size_t>(u)];
         sim_require(
             factory || sc.impl != SchedulerImpl::kRtl,

@@ -15,6 +15,10 @@
 //   ClearClears        clear_i clears them
 //   Halt               no new grant in the cycle after one with err_o high (a grant decided
 //                      before the error and not yet accepted stays: grant_ack_i is free)
+//   StallFlagged       the harness's own watchdog count (ticks while a port's ready level is
+//                      seen high, reset by a table write, a counted arrival or doorbell, an
+//                      accepted grant or done_o) at wdog_limit_i != 0 raises err_o at that edge
+//   StallNotEarly      cause 12 (stalled) only when that count had reached the limit
 
 `include "mt_assert.svh"
 `include "mt_sched_fields.svh"
@@ -35,7 +39,8 @@ module nic_sched_errors_formal #(
   // Field layout (rtl/include/mt_sched_fields.svh, model/sched/SCHEDULE_TABLE.md).
   `MT_SCHED_FIELDS,
   localparam int unsigned InfoBits       = (IndexBits > CounterBits) ? IndexBits : CounterBits,
-  localparam int unsigned ShadowBits     = CountBits + 1
+  localparam int unsigned ShadowBits     = CountBits + 1,
+  localparam int unsigned WdogBits       = 16
 ) (
   input logic                   clk_i,
   input logic                   rst_ni,
@@ -48,10 +53,12 @@ module nic_sched_errors_formal #(
   input logic                   host_valid_i,
   input logic [CounterBits-1:0] host_counter_i,
   input logic [Ports-1:0]       port_ready_i,
-  input logic [Ports-1:0]       grant_ack_i
+  input logic [Ports-1:0]       grant_ack_i,
+  input logic                   wdog_tick_i,
+  input logic [WdogBits-1:0]    wdog_limit_i
 );
 
-  logic                   tbl_ready, err, unused_done, unused_idle;
+  logic                   tbl_ready, err, done, unused_idle;
   logic [Ports-1:0]       grant;
   logic [3:0]             cause;
   logic [InfoBits-1:0]    info;
@@ -66,11 +73,11 @@ module nic_sched_errors_formal #(
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
-    .grant_ack_i,
+    .grant_ack_i, .wdog_tick_i, .wdog_limit_i,
     .grant_o      (grant),
     .grant_index_o(unused_grant_index),
     .grant_entry_o(unused_grant_entry),
-    .done_o       (unused_done),
+    .done_o       (done),
     .idle_o       (unused_idle),
     .err_o        (err),
     .err_cause_o  (cause),
@@ -91,6 +98,9 @@ module nic_sched_errors_formal #(
   logic [Ports-1:0] unused_accepted_q, held_q;
   always @(posedge clk_i) step_order_q <= step_order_i;
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
+  logic [WdogBits-1:0] limit_q = '0;
+  always @(posedge clk_i) limit_q <= wdog_limit_i;
+  `MT_ASSUME(WatchdogLimitHeld_M, !started_q || wdog_limit_i == limit_q)
   nic_sched_dma_formal #(.Ports(Ports)) u_dma (
     .clk_i, .rst_ni, .clear_i, .grant_i(grant), .grant_ack_i, .port_ready_i,
     .accepted_q_o(unused_accepted_q), .held_q_o(held_q)
@@ -162,8 +172,24 @@ module nic_sched_errors_formal #(
     end
   end
 
+  // ---- The watchdog's count as specified: ticks while a port's ready level is seen high (one
+  // stage at DecisionLatency 2), reset by progress (a table write, a counted lane, an accepted
+  // grant) or done_o, saturating.
+  logic [Ports-1:0]    seen_ready_q = '0;
+  logic [WdogBits-1:0] wd_q = '0;
+  logic                progress, stall;
+  assign progress = (tbl_valid_i && tbl_ready) || arr_valid_i || host_valid_i ||
+                    ((grant & grant_ack_i) != '0) || done;
+  assign stall    = wdog_limit_i != '0 && wd_q >= wdog_limit_i;
+  always @(posedge clk_i) begin
+    seen_ready_q <= (!rst_ni || clear_i) ? '0 : port_ready_i;
+    if (!rst_ni || clear_i || progress) wd_q <= '0;
+    else if (wdog_tick_i && seen_ready_q != '0 && wd_q != '1) wd_q <= wd_q + WdogBits'(1);
+  end
+
   // ---- The previous cycle, as the properties compare with it.
   logic                 p_valid_q = 1'b0, p_clear_q = 1'b0, p_err_q = 1'b0, p_lane_bad_q = 1'b0;
+  logic                 p_stall_q = 1'b0;
   logic [3:0]           p_entry_cause_q = '0, p_cause_q = '0;
   logic [IndexBits-1:0] p_index_q = '0;
   logic [InfoBits-1:0]  p_info_q = '0;
@@ -176,6 +202,7 @@ module nic_sched_errors_formal #(
     p_entry_cause_q <= entry_cause;
     p_index_q       <= written_q;
     p_lane_bad_q    <= lane_bad;
+    p_stall_q       <= stall;
   end
   logic held, fresh;
   assign held  = p_valid_q && p_err_q && !p_clear_q;   // an error held before the last edge
@@ -190,11 +217,14 @@ module nic_sched_errors_formal #(
   `MT_ASSERT(ErrorHeld_A, !held || (err && cause == p_cause_q && info == p_info_q))
   `MT_ASSERT(ClearClears_A, !(p_valid_q && p_clear_q) || (!err && cause == 4'd0))
   `MT_ASSERT(Halt_A, !(p_valid_q && p_err_q) || (grant & ~held_q) == '0)
-  `MT_ASSERT(CauseKnown_A, cause <= 4'd11 && (err == (cause != 4'd0)))
+  `MT_ASSERT(StallFlagged_A, !(fresh && p_stall_q) || err)
+  `MT_ASSERT(StallNotEarly_A, !(fresh && err && cause == 4'd12) || p_stall_q)
+  `MT_ASSERT(CauseKnown_A, cause <= 4'd12 && (err == (cause != 4'd0)))
   // Every cause can be reached (no property holds vacuously).
   `MT_COVER(EntryError_C, err && cause == 4'd1)
   `MT_COVER(Unsorted_C, err && cause == 4'd9)
   `MT_COVER(LaneError_C, err && cause == 4'd10)
   `MT_COVER(Overflow_C, err && cause == 4'd11)
+  `MT_COVER(Stall_C, err && cause == 4'd12)
 
 endmodule

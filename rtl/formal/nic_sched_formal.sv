@@ -77,6 +77,8 @@ module nic_sched_formal #(
   logic                        done;
   logic                        err;
   logic                        unused_idle;
+  logic [15:0]                 wdog_off;  // watchdog limit 0 (a sized net: Yosys 0.23 fails an
+  assign wdog_off = '0;                   // internal assert on an unsized '0 port connection)
   logic [3:0]                  unused_err_cause;
   logic [((IndexBits > CounterBits) ? IndexBits : CounterBits)-1:0] unused_err_info;
 
@@ -89,6 +91,8 @@ module nic_sched_formal #(
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i,
+    .wdog_tick_i  (1'b0),  // the watchdog off: NoFalseError_A (nic_sched_errors_formal has it)
+    .wdog_limit_i (wdog_off),
     .grant_o      (grant),
     .grant_index_o(grant_index),
     .grant_entry_o(grant_entry),

@@ -43,7 +43,8 @@ def expected_flops(p):
     groups = -(-p["Counters"] // group)
     errors = (index + step_bits + 1 + max(index, counter_bits) + p["Counters"]
               + groups * (1 + max(1, clog2(group))))
-    return ring + inputs + counters + ports * one_window + step_bits + 2 + errors
+    watchdog = 16  # nic_sched_watchdog's count (WdogBits)
+    return ring + inputs + counters + ports * one_window + step_bits + 2 + errors + watchdog
 
 
 def main():

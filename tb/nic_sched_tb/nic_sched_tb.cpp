@@ -67,6 +67,7 @@ SC_MODULE(Driver) {
   using HostCounterT = PinType<decltype(Vnic_sched::host_counter_i)>;
   using ErrCauseT = PinType<decltype(Vnic_sched::err_cause_o)>;
   using ErrInfoT = PinType<decltype(Vnic_sched::err_info_o)>;
+  using WdogLimitT = PinType<decltype(Vnic_sched::wdog_limit_i)>;
 
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_signal<bool> rst_n{"rst_n"}, clear{"clear"}, step_order{"step_order"};
@@ -83,6 +84,8 @@ SC_MODULE(Driver) {
   sc_core::sc_signal<bool> done{"done"}, idle{"idle"}, err{"err"};
   sc_core::sc_signal<ErrCauseT> err_cause{"err_cause"};
   sc_core::sc_signal<ErrInfoT> err_info{"err_info"};
+  sc_core::sc_signal<bool> wdog_tick{"wdog_tick"};
+  sc_core::sc_signal<WdogLimitT> wdog_limit{"wdog_limit"};
 
   std::vector<Case> cases;
   mt::TableFormat format;
@@ -98,6 +101,7 @@ SC_MODULE(Driver) {
   std::uint64_t arrivals_driven = 0;
   std::uint64_t doorbells_driven = 0;
   std::uint64_t errors_flagged = 0;  // error cases whose error both flagged
+  std::uint64_t stalls_flagged = 0;  // legal cases whose watchdog both flagged alike
   bool tbl_ready_seen_ = false;      // tbl_ready_o before the last edge
   static constexpr int kIndexMask = (1 << kIndexBits) - 1;
 
@@ -141,7 +145,8 @@ SC_MODULE(Driver) {
   bool same_error(const Case& c, std::uint64_t cycle, const mt::SchedulerFault& want) {
     const int cause = static_cast<int>(pin_get(err_cause.read(), 0, 4));
     const auto info = static_cast<int>(pin_get(err_info.read(), 0, 31));
-    const bool entry = want.cause < mt::SchedulerFaultCause::kArrivalCounter;
+    const bool entry = want.cause < mt::SchedulerFaultCause::kArrivalCounter ||
+                       want.cause == mt::SchedulerFaultCause::kStalled;
     const int want_info = want ? (entry ? want.info & kIndexMask : want.info) : 0;
     if (err.read() == static_cast<bool>(want) && cause == static_cast<int>(want.cause) &&
         info == want_info) {
@@ -157,6 +162,14 @@ SC_MODULE(Driver) {
   template <typename Pick>
   void run_case(const Case& c, std::mt19937_64& rng, Pick& pick) {
     (void)rng;
+    // The watchdog: the case's, else on in a quarter of the cases with a random limit and
+    // timebase (a stall both flag alike then ends a legal case too).
+    int watchdog_limit = c.watchdog_limit;
+    int tick_percent = c.tick_percent;
+    if (watchdog_limit == 0 && pick(0, 3) == 0) {
+      watchdog_limit = pick(4, 40);
+      tick_percent = pick(10, 100);
+    }
     mt::SchedulerModelConfig config;
     config.ports = c.ports;
     config.decision_latency_cycles = model_latency;
@@ -169,6 +182,7 @@ SC_MODULE(Driver) {
     config.flows = kFlows;
     config.steps = kSteps;
     config.max_count = kMaxCount;
+    config.watchdog_limit = watchdog_limit;
     mt::SchedulerModel model(config);
     model.load(c.table);
 
@@ -183,6 +197,8 @@ SC_MODULE(Driver) {
     arr_valid.write(ArrValidT());
     host_valid.write(false);
     tbl_valid.write(false);
+    wdog_tick.write(false);
+    wdog_limit.write(static_cast<WdogLimitT>(watchdog_limit));
     clear.write(true);
     wait(clk_i.negedge_event());
     clear.write(false);
@@ -291,16 +307,23 @@ SC_MODULE(Driver) {
         model.set_grant_ack(p, accepts[static_cast<std::size_t>(p)] != 0);
       }
       ack.write(ak);
+      const bool tick = watchdog_limit > 0 && pick(1, 100) <= tick_percent;
+      wdog_tick.write(tick);
+      if (tick) model.on_watchdog_tick();
 
       // Compare this cycle's decision (the DUT's outputs depend on registers only).
       if (!same_error(c, cycle, model.fault())) return;
       if (model.fault() && ++halted_cycles > static_cast<std::uint64_t>(8 * kLatency + 16)) {
-        if (model.fault().cause != c.expect) {
+        // A legal case may stall legitimately when its watchdog is on (arrivals slower than
+        // its limit): flagged alike, it ends.
+        const bool stall = c.expect == mt::SchedulerFaultCause::kNone && watchdog_limit > 0 &&
+                           model.fault().cause == mt::SchedulerFaultCause::kStalled;
+        if (model.fault().cause != c.expect && !stall) {
           fail(c.name + ": both flagged " + mt::describe(model.fault()) + ", expected cause " +
                std::to_string(static_cast<int>(c.expect)));
           return;
         }
-        ++errors_flagged;  // flagged alike and halted alike for 8L + 16 cycles
+        ++(stall ? stalls_flagged : errors_flagged);  // alike, and halted alike for 8L + 16
         return;
       }
       const bool model_done_before = model.done();
@@ -451,6 +474,8 @@ int sc_main(int argc, char** argv) {
   dut.err_o(driver.err);
   dut.err_cause_o(driver.err_cause);
   dut.err_info_o(driver.err_info);
+  dut.wdog_tick_i(driver.wdog_tick);
+  dut.wdog_limit_i(driver.wdog_limit);
 
   std::unique_ptr<VerilatedVcdSc> trace;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -479,7 +504,8 @@ int sc_main(int argc, char** argv) {
             << " issues (" << driver.held_grant_cycles
             << " cycles a grant waited for its acknowledge), " << driver.arrivals_driven
             << " arrivals, " << driver.doorbells_driven << " doorbells, " << driver.errors_flagged
-            << " of " << errors.size() << " injected errors flagged and halted alike"
+            << " of " << errors.size() << " injected errors flagged and halted alike, "
+            << driver.stalls_flagged << " legal cases stopped by the watchdog alike"
             << (not_injectable.empty()
                     ? ""
                     : " (not injectable in this build, a field full: " + not_injectable + ")")

@@ -179,6 +179,22 @@ std::vector<Case> error_cases(const mt::TableFormat& format, std::mt19937_64& rn
       c.table[i].step = std::max(c.table[i].step, c.table[k - 1].step);
     cases.push_back(c);
   }
+  {  // One arrival fewer than an entry waits for: the watchdog flags the stall (a tick a cycle).
+    Case c = base("an arrival that never comes", C::kStalled);
+    std::vector<int> need(c.arrivals.size(), 0);
+    for (const TableEntry& e : c.table) {
+      int& n = need[static_cast<std::size_t>(e.wait_counter)];
+      n = std::max(n, e.wait_count);
+    }
+    const auto x =
+        static_cast<std::size_t>(std::max_element(need.begin(), need.end()) - need.begin());
+    if (need[x] > 0) {
+      c.arrivals[x] = need[x] - 1;
+      c.watchdog_limit = pick(8, 40);
+      c.tick_percent = 100;
+      cases.push_back(c);
+    }
+  }
   {  // One arrival more than MaxCount on a counter.
     Case c = base("counter past MaxCount", C::kCounterOverflow);
     c.arrivals[static_cast<std::size_t>(pick(0, static_cast<int>(c.arrivals.size()) - 1))] =

@@ -40,6 +40,10 @@ struct Case {
   bool step_order = true;
   /// An error case: the error the RTL and the model must both flag (kNone: a legal table).
   mt::SchedulerFaultCause expect = mt::SchedulerFaultCause::kNone;
+  /// The watchdog: its limit (wdog_limit_i; 0: chosen at random by the driver) and the percent
+  /// of cycles with a tick.
+  int watchdog_limit = 0;
+  int tick_percent = 0;
 };
 
 /// One line describing a table entry, for mismatch reports.
@@ -54,7 +58,8 @@ Case random_case(std::mt19937_64& rng, int index);
 /// One case per error the build can be given (rtl/README.md, Errors), each a random legal table
 /// with one fault injected: an entry field past its parameter (only where the field has room for
 /// such a value: those without are named in `not_injectable`), an unsorted table, arrivals past
-/// MaxCount on a counter, an arrival naming no counter.
+/// MaxCount on a counter, an arrival naming no counter, an arrival that never comes (the
+/// watchdog's stall).
 std::vector<Case> error_cases(const mt::TableFormat& format, std::mt19937_64& rng,
                               std::string* not_injectable);
 

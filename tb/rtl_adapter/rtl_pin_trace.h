@@ -6,7 +6,8 @@
 //
 //   nic_sched-pins 2 Nodes=256 Ports=6 ... EntryBits=61 CounterBits=8     (header)
 //   L <clear> <step_order> <tbl_valid> <tbl_wdata> <arr_valid> <arr_counter> <host_valid>
-//     <host_counter> <port_ready> <grant_ack> <grant>           (a load clock: before cycle 0)
+//     <host_counter> <port_ready> <grant_ack> <wdog_tick> <wdog_limit> <grant>
+//                                                               (a load clock: before cycle 0)
 //   T ...                                                       (a clock of the run: a tick)
 //
 // Every field is hexadecimal, most significant digit first, of its port's width; <grant> is
@@ -23,10 +24,13 @@
 namespace mt {
 namespace rtl_pins {
 
-/// The pin trace format's version (the header's second field; 2: grant_ack_i traced).
-constexpr int kVersion = 2;
+/// The pin trace format's version (the header's second field; 2: grant_ack_i traced; 3: the
+/// watchdog's wdog_tick_i and wdog_limit_i traced).
+constexpr int kVersion = 3;
 /// Input pins per line, in line order, then grant_o.
-constexpr int kInputFields = 10;
+constexpr int kInputFields = 12;
+/// Width of wdog_limit_i, bits.
+constexpr int kWatchdogBits = 16;
 
 /// Widths of the traced pins, bits.
 struct PinWidths {
@@ -69,7 +73,8 @@ void write_inputs(std::ostream& out, char phase, const Top& top, const PinWidths
       << hex(top.tbl_valid_i, 1) << ' ' << hex(top.tbl_wdata_i, w.entry_bits) << ' '
       << hex(top.arr_valid_i, w.lanes) << ' ' << hex(top.arr_counter_i, w.lanes * w.counter_bits)
       << ' ' << hex(top.host_valid_i, 1) << ' ' << hex(top.host_counter_i, w.counter_bits) << ' '
-      << hex(top.port_ready_i, w.ports) << ' ' << hex(top.grant_ack_i, w.ports);
+      << hex(top.port_ready_i, w.ports) << ' ' << hex(top.grant_ack_i, w.ports) << ' '
+      << hex(top.wdog_tick_i, 1) << ' ' << hex(top.wdog_limit_i, kWatchdogBits);
 }
 
 /// Sets `top`'s inputs from the input fields of a line (`fields`: the kInputFields of it as
@@ -86,6 +91,8 @@ void apply_inputs(Top& top, const std::vector<std::vector<std::uint64_t>>& f, co
   rtl_bits::put_words(top.host_counter_i, 0, w.counter_bits, f[7]);
   rtl_bits::put_words(top.port_ready_i, 0, w.ports, f[8]);
   rtl_bits::put_words(top.grant_ack_i, 0, w.ports, f[9]);
+  top.wdog_tick_i = static_cast<std::uint8_t>(f[10][0]);
+  top.wdog_limit_i = static_cast<std::uint16_t>(f[11][0]);
 }
 
 }  // namespace rtl_pins

@@ -46,6 +46,7 @@ struct RtlCycleScheduler::Impl {
   std::size_t pushed = 0;                         // entries streamed into the RTL
   std::vector<int> arrivals;                      // counters presented in the current cycle
   int doorbell = -1;                              // doorbell counter this cycle, -1 none
+  bool watchdog_tick = false;                     // a watchdog tick this cycle
   bool inputs_changed = true;                     // an input changed since the last clock
   std::uint64_t clocks = 0;
   std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
@@ -178,12 +179,19 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
       rtl_build_mismatch(config.depth, config.window, config.decision_latency_cycles);
   if (!mismatch.empty()) throw SchedulerError("RTL scheduler: " + mismatch);
   m.config = config;
+  if (config.watchdog_limit < 0 || config.watchdog_limit > kSchedulerWatchdogMax) {
+    throw SchedulerError("RTL scheduler: watchdog limit " + std::to_string(config.watchdog_limit) +
+                         " does not fit wdog_limit_i (0.." + std::to_string(kSchedulerWatchdogMax) +
+                         ")");
+  }
   if (!pin_trace.empty()) m.open_pins(pin_trace);
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
   m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
   // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
   m.top->clk_i = 0;
   m.accept_every_grant();
+  m.top->wdog_tick_i = 0;
+  m.top->wdog_limit_i = static_cast<std::uint16_t>(config.watchdog_limit);  // checked: <= 65535
   m.top->rst_ni = 1;
   m.top->eval();
   m.top->rst_ni = 0;
@@ -235,6 +243,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   }
   m.arrivals.clear();
   m.doorbell = -1;
+  m.watchdog_tick = false;
   m.loading = false;
 }
 
@@ -267,6 +276,11 @@ void RtlCycleScheduler::set_grant_ack(int port, bool ack) {
   impl_->set_port_pin(impl_->top->grant_ack_i, port, ack);
 }
 
+void RtlCycleScheduler::on_watchdog_tick() {
+  impl_->watchdog_tick = true;
+  impl_->inputs_changed = true;
+}
+
 std::vector<IssueCommand> RtlCycleScheduler::tick() {
   Impl& m = *impl_;
   Vnic_sched_cc& top = *m.top;
@@ -287,8 +301,10 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   rtl_bits::put(top.arr_valid_i, 0, m.build.arrival_lanes, valid);
   top.host_valid_i = m.doorbell >= 0 ? 1 : 0;
   top.host_counter_i = static_cast<std::uint32_t>(m.doorbell >= 0 ? m.doorbell : 0);
+  top.wdog_tick_i = m.watchdog_tick ? 1 : 0;
   m.arrivals.clear();
   m.doorbell = -1;
+  m.watchdog_tick = false;
 
   // The grants of this cycle are registers, settled by the last edge.
   std::vector<IssueCommand> issues;
@@ -306,6 +322,7 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   m.clock();
   top.arr_valid_i = 0;
   top.host_valid_i = 0;
+  top.wdog_tick_i = 0;
   m.inputs_changed = false;
   if (m.context.gotError()) {
     throw SchedulerError("RTL scheduler: an RTL assertion failed (see the message above)");
@@ -328,7 +345,8 @@ SchedulerFault RtlCycleScheduler::fault() const {
   if (!f) return f;
   // An entry's index modulo 2^IndexBits: after an error nothing is granted, so the entries
   // streamed since fit in the RTL (IndexBitsCoverEntries_S) and the index is made whole.
-  const bool entry = f.cause < SchedulerFaultCause::kArrivalCounter;
+  const bool entry =
+      f.cause < SchedulerFaultCause::kArrivalCounter || f.cause == SchedulerFaultCause::kStalled;
   f.info = entry ? impl_->full_index(top.err_info_o) : static_cast<int>(top.err_info_o);
   return f;
 }
@@ -345,8 +363,7 @@ SchedulerFactory make_rtl_scheduler_factory(const std::string& pin_trace_dir) {
         pin_trace_dir.empty() ? "" : pin_trace_dir + "/node" + std::to_string(node) + ".pins";
     try {
       return std::make_unique<HardwareScheduler>(std::make_unique<RtlCycleScheduler>(config, pins),
-                                                 table, config.ports,
-                                                 config.network_cycles_per_tick, node);
+                                                 table, config);
     } catch (const SchedulerError& e) {  // a configuration this build does not have: say whose
       throw SchedulerError("node " + std::to_string(node) + ": " + e.what());
     }

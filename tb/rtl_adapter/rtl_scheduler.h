@@ -70,6 +70,7 @@ class RtlCycleScheduler : public CycleScheduler {
   void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
   void set_grant_ack(int port, bool ack) override;
+  void on_watchdog_tick() override;
   /// One clock: presents the inputs (and the next table entry), reads the registered grants,
   /// then applies the rising edge.
   std::vector<IssueCommand> tick() override;

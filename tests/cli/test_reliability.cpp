@@ -1,7 +1,7 @@
 // Issue 52 at the CLI: what can be known before a simulation is refused before any runs
 // (schedules in-order issue would stall, tables too large for the Verilated scheduler, missing
 // schedule files of a sweep), and bad option values and corrupt records are named in mtsim's own
-// words, never a library's.
+// words, never a library's; the hardware scheduler's watchdog stops a stalled run.
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -94,4 +94,42 @@ TEST_CASE("messages of one step listed against their waits run under hardware is
     CHECK(r.status == 0);
     CHECK(read_json(dir + "/r.json")["runs"][0]["data_verified"] == true);
   }
+}
+
+TEST_CASE("the scheduler's watchdog stops a run naming the node, cycle and entry, RTL alike") {
+  // MultiTree on the 4x4 torus under hardware issue: a limit of 2 ticks of one cycle is shorter
+  // than the first wait for an arrival, so the watchdog stops the run (exit 1) with the stall's
+  // node, cycle and entry, the same from the C++ model and the co-simulated RTL; a limit above
+  // every wait (100 ticks of 64 cycles) leaves the cycles as they are without it.
+  const std::string run = "run " + mt::test::kSource +
+                          "/scenarios/default.yaml --set topology=torus:4x4 --set "
+                          "collective.algorithms=[multitree] --set collective.sizes=[256KiB] "
+                          "--set nic.issue=hardware ";
+  const std::string tight =
+      "--set nic.scheduler_watchdog_ticks=2 --set nic.scheduler_watchdog_tick_cycles=1 ";
+  std::string first;
+  for (const char* scheduler : {"tlm", "rtl"}) {
+    INFO(scheduler);
+    const CliResult r = mtsim(run + tight + "--set nic.scheduler=" + scheduler);
+    CHECK(r.status == 1);
+    const std::size_t at = r.output.find("FAILED: node ");
+    REQUIRE(at != std::string::npos);
+    const std::string message = r.output.substr(at, r.output.find('\n', at) - at);
+    CHECK_THAT(message,
+               Catch::Contains(": the NIC scheduler flagged an error at network cycle ") &&
+                   Catch::Contains(": stalled: no progress for the watchdog's limit of "
+                                   "ticks while a port waited for a grant (table entry ") &&
+                   Catch::EndsWith("; it halted (rtl/README.md, Errors)"));
+    if (first.empty()) first = message;
+    CHECK(message == first);
+  }
+  const std::string dir = scratch_dir("watchdog");
+  REQUIRE(mtsim(run + "--json " + dir + "/off.json").status == 0);
+  REQUIRE(mtsim(run +
+                "--set nic.scheduler_watchdog_ticks=100 --set "
+                "nic.scheduler_watchdog_tick_cycles=64 --json " +
+                dir + "/on.json")
+              .status == 0);
+  CHECK(read_json(dir + "/on.json")["runs"][0]["cycles"] ==
+        read_json(dir + "/off.json")["runs"][0]["cycles"]);
 }

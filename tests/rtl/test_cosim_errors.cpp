@@ -1,5 +1,6 @@
-// Co-simulated errors: the Verilated nic_sched behind HardwareScheduler flags an unsorted table
-// and a counter past MaxCount at the cycle the C++ model does, and the run's error names the
+// Co-simulated errors: the Verilated nic_sched behind HardwareScheduler flags an unsorted table,
+// a counter past MaxCount and a stall (the watchdog) at the cycle the C++ model does, and the
+// run's error names the
 // node, the cycle, the entry or counter and the cause alike (rtl/README.md, Errors; every cause
 // against the model cycle by cycle: ctest rtl_tb_errors).
 #include <catch2/catch.hpp>
@@ -43,8 +44,8 @@ SchedulerModelConfig build_config() {
 
 // What `run` throws with the C++ model and with the RTL as the engine (each must throw).
 std::vector<std::string> errors_of(const std::vector<TableEntry>& table,
-                                   const std::function<void(Scheduler&)>& run) {
-  const SchedulerModelConfig config = build_config();
+                                   const std::function<void(Scheduler&)>& run,
+                                   const SchedulerModelConfig& config = build_config()) {
   std::vector<std::string> messages;
   for (const bool rtl : {false, true}) {
     std::unique_ptr<CycleScheduler> engine;
@@ -54,7 +55,7 @@ std::vector<std::string> errors_of(const std::vector<TableEntry>& table,
       engine = std::make_unique<SchedulerModel>(config);
     }
     try {
-      HardwareScheduler s(std::move(engine), table, config.ports, 1.0, config.node);
+      HardwareScheduler s(std::move(engine), table, config);
       run(s);
       messages.push_back("no error");
     } catch (const SchedulerError& e) {
@@ -106,6 +107,27 @@ TEST_CASE("co-simulated, of counters past MaxCount at one edge the lowest is rep
                     std::to_string(13 + max_count) +
                     ": counter 3 counted more arrivals than MaxCount; it halted (rtl/README.md, "
                     "Errors)");
+  CHECK(m[1] == m[0]);
+}
+
+TEST_CASE("co-simulated, the watchdog flags a stall at the model's cycle, through idle cycles",
+          "[rtl][errors]") {
+  // Entry 0 waits for an arrival that never comes; port 0 ready from cycle 5; a tick every 64
+  // engine cycles, limit 3: the ticks of cycles 64, 128 and 192 count, the edge of 193 flags.
+  SchedulerModelConfig config = build_config();
+  config.watchdog_limit = 3;
+  config.watchdog_tick_cycles = 64;
+  const auto m = errors_of(
+      {waiting(0, 2, 1)},
+      [](Scheduler& s) {
+        s.set_port_ready(0, true, 5);
+        s.next_ready(0, 1000);
+      },
+      config);
+  CHECK(m[0] ==
+        "node 3: the NIC scheduler flagged an error at network cycle 193: stalled: no progress "
+        "for the watchdog's limit of ticks while a port waited for a grant (table entry 0 is the "
+        "oldest entry of the first port that holds one); it halted (rtl/README.md, Errors)");
   CHECK(m[1] == m[0]);
 }
 

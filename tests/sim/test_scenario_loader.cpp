@@ -115,7 +115,8 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, "
-        "scheduler_window, scheduler_clock_ghz");
+        "scheduler_window, scheduler_clock_ghz, scheduler_watchdog_ticks, "
+        "scheduler_watchdog_tick_cycles");
   // A key that was replaced says what replaced it.
   CHECK_THAT(error_of("topology: torus:4x4\nnic: {software_issue_cycles: 5}\n"
                       "collective: {algorithms: [ring]}\n"),
@@ -151,7 +152,7 @@ TEST_CASE("wrong types are rejected with the key path") {
         "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window, "
-        "scheduler_clock_ghz)");
+        "scheduler_clock_ghz, scheduler_watchdog_ticks, scheduler_watchdog_tick_cycles)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
   CHECK(error_of("topology: {kind: torus, dims: [4, 4.5]}\ncollective: {algorithms: [ring]}\n") ==
@@ -305,7 +306,8 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, "
         "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, step_order, decision_latency_cycles, "
-        "scheduler_depth, scheduler_window, scheduler_clock_ghz");
+        "scheduler_depth, scheduler_window, scheduler_clock_ghz, scheduler_watchdog_ticks, "
+        "scheduler_watchdog_tick_cycles");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
   CHECK(error_of(kValid, {"name.x=1"}) == "--set name.x=1: \"name\" is not a mapping");
   // The override is a field of the error: its key and text, and no file position.
