@@ -92,6 +92,31 @@ const KeyTable<ScenarioDraft>& scenario_keys() {
                 static_cast<std::uint64_t>(r.integer(v, p, 100, 1ll << 50));
           },
           "1000000"),
+      custom_key<D>(
+          "elaboration_order", "`forward`, `reverse` or `shuffle:SEED`", "",
+          "the order in which routers, NICs and links are created, for testing that results do "
+          "not depend on the order the SystemC kernel runs same-cycle processes in (issue 49; "
+          "scripts/order_check.py)",
+          [](Reader r, const Node& v, const std::string& p, D& d) {
+            const std::string text = r.text(v, p);
+            ElaborationOrder& o = d.scenario.elaboration_order;
+            if (text == "forward") {
+              o.kind = ElaborationOrder::Kind::kForward;
+            } else if (text == "reverse") {
+              o.kind = ElaborationOrder::Kind::kReverse;
+            } else {
+              const std::string digits = text.rfind("shuffle:", 0) == 0 ? text.substr(8) : "";
+              if (digits.empty() || digits.size() > 18 ||
+                  digits.find_first_not_of("0123456789") != std::string::npos)
+                r.fail(v, p,
+                       "expected forward, reverse or shuffle:SEED (SEED a whole number), "
+                       "got \"" +
+                           text + "\"");
+              o.kind = ElaborationOrder::Kind::kShuffle;
+              o.seed = std::stoull(digits);
+            }
+          },
+          "`forward`"),
       section_key(
           "topology", "mapping or spec string",
           "the network; a spec string such as `torus:4x4` is accepted as shorthand",

@@ -63,6 +63,7 @@ struct PointConfig {
   std::string scenario;                     ///< scenario name (results)
   double clock_ghz = 1.0;                   ///< clock of links, routers and NICs, GHz
   std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
+  ElaborationOrder elaboration_order;       ///< creation order of the components (testing)
   RouterConfig router;
   NicSettings nic;
   IssueSettings issue;

@@ -132,6 +132,19 @@ struct EnumNames<PortBinding> {
   static constexpr std::array<const char*, 2> kNames{"route", "any"};
 };
 
+/// The order in which the System creates its routers, NICs and links (`elaboration_order`): a
+/// test of order independence (issue 49). The SystemC kernel runs processes woken in the same
+/// cycle in an order that follows their creation; results must not depend on it.
+struct ElaborationOrder {
+  enum class Kind {
+    kForward,  ///< "forward": by vertex, node and link id (the default)
+    kReverse,  ///< "reverse": the other way round
+    kShuffle,  ///< "shuffle:SEED": a permutation drawn from SEED
+  };
+  Kind kind = Kind::kForward;
+  std::uint64_t seed = 0;  ///< kShuffle's seed
+};
+
 /// `nic.step_order`: whether the hardware scheduler issues in step order.
 enum class StepOrderChoice {
   kOn,    ///< "true": an entry of step s never goes before the node's entries of earlier steps
@@ -235,6 +248,7 @@ struct ScenarioConfig {
   std::string source_file;  ///< path the scenario was loaded from
   double clock_ghz = 1.0;   ///< clock of links, routers and NICs; all cycles count this clock
   std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
+  ElaborationOrder elaboration_order;       ///< creation order of the components (testing)
   TopologyConfig topology;
   RouterConfig router;
   NicConfig nic;

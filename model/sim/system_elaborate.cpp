@@ -1,6 +1,9 @@
 // The elaboration steps of System::Impl, in the order the constructor calls them.
 
+#include <algorithm>
 #include <map>
+#include <numeric>
+#include <random>
 #include <utility>
 
 #include "model/collective/cost_model.h"
@@ -12,6 +15,20 @@
 namespace mt {
 
 namespace {
+
+// The order in which `n` components of one kind are created (elaboration_order): 0..n-1,
+// reversed, or a permutation drawn from the seed and `kind` (each kind its own draw).
+std::vector<int> creation_order(int n, const ElaborationOrder& order, std::uint64_t kind) {
+  std::vector<int> at(static_cast<std::size_t>(std::max(0, n)));
+  std::iota(at.begin(), at.end(), 0);
+  if (order.kind == ElaborationOrder::Kind::kReverse) {
+    std::reverse(at.begin(), at.end());
+  } else if (order.kind == ElaborationOrder::Kind::kShuffle) {
+    std::mt19937_64 rng(order.seed * 4 + kind);
+    std::shuffle(at.begin(), at.end(), rng);
+  }
+  return at;
+}
 
 constexpr int kSamplesPerChunk = 4;
 /// Largest total of all nodes' buffers simulated with full data (nodes x size), bytes.
@@ -144,7 +161,10 @@ void System::Impl::build_routers() {
   const int receive_vcs = config.nic.receive_vcs;
   const RouterOutputConfig receive_port{-1, receive_vcs, rc.vcs * rc.buffer_flits / receive_vcs};
   const int first_router = topology.is_direct() ? 0 : nodes;
-  for (int v = first_router; v < topology.vertices(); ++v) {
+  routers.resize(static_cast<std::size_t>(topology.vertices() - first_router));
+  for (const int r :
+       creation_order(topology.vertices() - first_router, config.elaboration_order, 0)) {
+    const int v = first_router + r;
     RouterParams params;
     params.vertex = v;
     params.pipeline_cycles = rc.pipeline_cycles;
@@ -169,7 +189,8 @@ void System::Impl::build_routers() {
     }
     for (int p = 0; p < params.local_ports; ++p) params.outputs.push_back(receive_port);
     const std::string name = (topology.is_direct() ? "router_" : "switch_") + std::to_string(v);
-    routers.push_back(std::make_unique<Router>(name.c_str(), params, routing, clock));
+    routers[static_cast<std::size_t>(r)] =
+        std::make_unique<Router>(name.c_str(), params, routing, clock);
   }
 }
 
@@ -181,7 +202,8 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
   const bool hardware = plan.hardware;
   const PackedSchedule& packed = plan.packed;
   std::vector<NicParams>& nic_params = plan.params;
-  for (int u = 0; u < nodes; ++u) {
+  nics.resize(static_cast<std::size_t>(nodes));
+  for (const int u : creation_order(nodes, config.elaboration_order, 1)) {
     NicParams& params = nic_params[static_cast<std::size_t>(u)];
     params.node = u;
     params.ports = ports;
@@ -242,21 +264,26 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
       throw TableError("node " + std::to_string(u) + ": " + e.what(), e.location());
     }
-    nics.push_back(
-        std::make_unique<Nic>(name.c_str(), params, shared, std::move(scheduler), clock));
+    nics[static_cast<std::size_t>(u)] =
+        std::make_unique<Nic>(name.c_str(), params, shared, std::move(scheduler), clock);
   }
 }
 
 void System::Impl::connect_links() {
   const NicSettings& nc = config.nic;
   const int nodes = topology.nodes();
-  // Topology links.
-  for (const Link& link : topology.links()) {
+  // Topology links (indexed by link id).
+  const std::vector<Link>& all_links = topology.links();
+  links.resize(all_links.size());
+  for (const int l :
+       creation_order(static_cast<int>(all_links.size()), config.elaboration_order, 2)) {
+    const Link& link = all_links[static_cast<std::size_t>(l)];
     LinkParams params{link.id, link.bytes_per_cycle, link.latency_cycles, nc.flit_bytes};
     const std::string name = "link_" + std::to_string(link.id) + "_" + std::to_string(link.src) +
                              "_" + std::to_string(link.dst);
-    links.push_back(std::make_unique<mt::LinkChannel>(name.c_str(), params, clock));
-    LinkChannel& channel = *links.back();
+    links[static_cast<std::size_t>(l)] =
+        std::make_unique<mt::LinkChannel>(name.c_str(), params, clock);
+    LinkChannel& channel = *links[static_cast<std::size_t>(l)];
     const auto out = static_cast<std::size_t>(routing.out_index(link.id));
     const auto in = static_cast<std::size_t>(routing.in_index(link.id));
     if (!topology.is_direct() && !topology.is_switch(link.src)) {
@@ -273,7 +300,7 @@ void System::Impl::connect_links() {
   // Local channels between each NIC port and its router (direct topologies).
   if (topology.is_direct()) {
     const double local_bytes_per_cycle = topology.config().link_bytes_per_cycle;
-    for (int u = 0; u < nodes; ++u) {
+    for (const int u : creation_order(nodes, config.elaboration_order, 3)) {
       Router& router = router_at(u);
       Nic& nic = *nics[static_cast<std::size_t>(u)];
       const auto network_inputs = topology.in_links(u).size();
