@@ -1,13 +1,11 @@
 #include "model/collective/algorithm.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <numeric>
 #include <tuple>
 
 #include "model/collective/auto_select.h"
-#include "model/collective/byte_size.h"
 #include "model/collective/dbtree.h"
 #include "model/collective/disjoint_rings.h"
 #include "model/collective/halving_doubling.h"
@@ -23,136 +21,43 @@ namespace mt {
 
 namespace {
 
-using Builder = std::function<Schedule(const Topology&, const TypedParams&, const BuildContext&)>;
-
-struct Entry {
-  const char* name;
-  Builder build;
-  const char* help;
-  std::vector<ParamSpec> params;
+// Each algorithm's typed builder, by its struct.
+struct Builders {
+  const Topology& topology;
+  const BuildContext& context;
+  Schedule operator()(const RingParams& p) const { return build_ring(topology, p, context); }
+  Schedule operator()(const RingBiParams& p) const { return build_ring_bi(topology, p, context); }
+  Schedule operator()(const Ring2dParams& p) const { return build_ring2d(topology, p, context); }
+  Schedule operator()(const DbtreeParams& p) const { return build_dbtree(topology, p, context); }
+  Schedule operator()(const HalvingDoublingParams& p) const {
+    return build_halving_doubling(topology, p, context);
+  }
+  Schedule operator()(const MultiTreeParams& p) const {
+    return build_multitree(topology, p, context);
+  }
+  Schedule operator()(const MultiTreeOptParams& p) const {
+    return build_multitree_opt(topology, p, context);
+  }
+  Schedule operator()(const DisjointRingsParams& p) const {
+    return build_disjoint_rings(topology, p, context);
+  }
+  Schedule operator()(const TreePackingParams& p) const {
+    return build_tree_packing(topology, p, context);
+  }
+  Schedule operator()(const SwingParams& p) const { return build_swing(topology, p, context); }
+  Schedule operator()(const AutoParams& p) const { return build_auto(topology, p, context); }
 };
-
-ParamSpec int_param(const char* name, const char* fallback = "") {
-  return {name, ParamType::kInt, 1, {}, fallback};
-}
-
-const std::vector<Entry>& registry() {
-  static const std::vector<Entry> entries = {
-      {"ring",
-       build_ring,
-       "unidirectional ring over a Hamiltonian cycle of the topology: N chunks, reduce-scatter "
-       "then "
-       "all-gather, 2(N-1) steps; no parameters",
-       {}},
-      {"ring_bi",
-       build_ring_bi,
-       "two rings in opposite directions, each with half of the data: 2N chunks, 2(N-1) steps; no "
-       "parameters",
-       {}},
-      {"ring2d",
-       build_ring2d,
-       "hierarchical 2D ring on a 2D torus/mesh: half of the data rows-then-columns, the other "
-       "half "
-       "columns-then-rows in the opposite direction, 2(X-1)+2(Y-1) steps; no parameters",
-       {}},
-      {"dbtree",
-       build_dbtree,
-       "NCCL-style double binary tree, each tree carries half of the data, pipelined; "
-       "pipeline=<chunks per tree> (default 8), steps=height|colored (colored: Sanders et al.'s "
-       "two-colour steps, as the MultiTree authors' simulator; even N), "
-       "phases=overlapped|separate (separate: a node broadcasts once all its contributions "
-       "arrived; needs steps=colored)",
-       {int_param("pipeline", "8"),
-        {"steps", ParamType::kEnum, 0, {"height", "colored"}, "height"},
-        {"phases", ParamType::kEnum, 0, {"overlapped", "separate"}, "overlapped"}}},
-      {"halving_doubling",
-       build_halving_doubling,
-       "recursive halving reduce-scatter + recursive doubling all-gather, N a power of two, "
-       "2 log2(N) steps, nearest partners first; no parameters",
-       {}},
-      {"multitree",
-       build_multitree,
-       "MultiTree (ISCA 2021): one spanning tree per node built top-down with link/port "
-       "reservation per time step, 2T steps; NIC ports from the topology; no parameters",
-       {}},
-      {"multitree_opt",
-       build_multitree_opt,
-       "improved MultiTree: per-step maximum matching of free links to (tree, endpoint) pairs "
-       "on direct topologies (step bound or one more on 2D tori/meshes), two-level local-first "
-       "trees on switch topologies; pipeline=<sub-chunks per tree> (default 1), "
-       "trees=opt|published (published: the published forest, pipelined), roots=single|exchange "
-       "(exchange: a root and its child with the tallest subtree exchange partial sums, staged, "
-       "instead of reduce then broadcast)",
-       {int_param("pipeline", "1"),
-        {"trees", ParamType::kEnum, 0, {"opt", "published"}, "opt"},
-        {"roots", ParamType::kEnum, 0, {"single", "exchange"}, "single"}}},
-      {"disjoint_rings",
-       build_disjoint_rings,
-       "pipelined rings over link-disjoint directed Hamiltonian cycles: 4 on a 2D torus (2 "
-       "edge-disjoint cycles, both directions), 2 on meshes/rings, a switch-grouped ring per "
-       "port on switch topologies; pipeline=<sub-chunks per ring position> (default 2), "
-       "rings=<max rings>",
-       {int_param("pipeline", "2"), int_param("rings", "64")}},
-      {"tree_packing",
-       build_tree_packing,
-       "pipelined reduce/broadcast over t spanning trees that share every link equally (the "
-       "smallest link load c/t; Edmonds matroid partition, then shortened by edge exchanges), "
-       "direct topologies; reaches the aggregate bound on meshes; pipeline=<sub-chunks per tree> "
-       "(default: sized by the all-reduce size, shorter messages under message flow control "
-       "with host issue), "
-       "trees=<max trees> (default 32), window=<W: a node's reduce of sub-chunk p + W waits for "
-       "its broadcast of sub-chunk p, so the co-designed NIC reuses its arrival counters every W "
-       "sub-chunks; default under hardware issue the larger of 2 x the tallest tree's height and "
-       "1.5 round trips' worth of sub-chunks, none otherwise>",
-       {int_param("pipeline"),
-        int_param("trees", "32"),
-        int_param("window"),
-        {"bytes", ParamType::kSize, 0, {}, ""}}},
-      {"swing",
-       build_swing,
-       "Swing (NSDI 2024) on rings and tori with power-of-two dimensions: peers at "
-       "rho(s) = 1, -1, 3, -5, ... hops, left for odd coordinates, cycling over dimensions; "
-       "reduce-scatter by recursive halving then all-gather, 2 log2(N) steps; one collective per "
-       "port (shifted and mirrored); collectives=<count> (default min(ports, 2 x dimensions)), "
-       "variant=bandwidth|latency (latency: whole-share exchanges, log2(N) steps, received "
-       "data staged until the node's own message has been issued)",
-       {{"variant", ParamType::kEnum, 0, {"bandwidth", "latency"}, "bandwidth"},
-        int_param("collectives")}},
-      {"auto",
-       build_auto,
-       "picks the candidate with the smallest dataflow estimate at bytes=<size> (default: "
-       "the run's all-reduce size; mtsim schedule's --bytes) among ring2d, dbtree, "
-       "halving_doubling, multitree, multitree_opt, tree_packing, "
-       "disjoint_rings (several pipeline depths) and swing (rings, tori); Schedule::algorithm "
-       "names the choice "
-       "(auto:<name(params)>)",
-       {{"bytes", ParamType::kSize, 0, {}, ""}}},
-  };
-  return entries;
-}
-
-std::string known_names() {
-  std::string out;
-  for (const auto& e : registry()) {
-    if (!out.empty()) out += ", ";
-    out += e.name;
-  }
-  return out;
-}
-
-const Entry& find(const std::string& name) {
-  for (const auto& e : registry()) {
-    if (name == e.name) return e;
-  }
-  throw AlgorithmError("unknown algorithm '" + name + "' (known: " + known_names() + ")");
-}
 
 }  // namespace
 
+Schedule build_schedule(const AlgorithmConfig& config, const Topology& topology,
+                        const BuildContext& context) {
+  return std::visit(Builders{topology, context}, config);
+}
+
 Schedule build_schedule(const std::string& name, const Topology& topology,
                         const AlgorithmParams& params, const BuildContext& context) {
-  const Entry& entry = find(name);
-  return entry.build(topology, TypedParams(name, entry.params, params), context);
+  return build_schedule(algorithm_config(name, params), topology, context);
 }
 
 std::string schedule_label(const std::string& name, const AlgorithmParams& params) {
@@ -186,30 +91,6 @@ bool parse_schedule_label(const std::string& text, std::string& name, AlgorithmP
   name = text.substr(0, open);
   params = std::move(parsed);
   return true;
-}
-
-const std::vector<ParamSpec>& algorithm_schema(const std::string& name) {
-  return find(name).params;
-}
-
-bool depends_on_size(const std::string& name, const AlgorithmParams& params) {
-  const bool sized = name == "auto" || (name == "tree_packing" && params.count("pipeline") == 0);
-  return sized && params.count("bytes") == 0;
-}
-
-AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes) {
-  if (depends_on_size(name, params)) params["bytes"] = format_byte_size(bytes);
-  return params;
-}
-
-std::vector<std::string> algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto& e : registry()) names.emplace_back(e.name);
-  return names;
-}
-
-std::string algorithm_help(const std::string& name) {
-  return find(name).help;
 }
 
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes) {

@@ -1,6 +1,7 @@
 #pragma once
-// Registry of all-reduce algorithms: CLI name -> parameter schema and builder producing a
-// Schedule for a topology. Also the small helpers every builder shares (dependency tracking).
+// Building an all-reduce schedule: an algorithm's typed parameters (algorithm_config.h) dispatched
+// to its builder, and the string entry point that reads them first. Also the small helpers every
+// builder shares (dependency tracking).
 
 #include <cstdint>
 #include <map>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "model/collective/algorithm_config.h"
 #include "model/collective/algorithm_params.h"
 #include "model/collective/schedule.h"
 #include "model/core/error.h"
@@ -22,9 +24,15 @@ class AlgorithmError : public Error {
   using Error::Error;
 };
 
+/// Builds the schedule of the algorithm `config` holds on `topology`: build_ring(),
+/// build_dbtree(), ... each with its own struct. Throws AlgorithmError when the algorithm does not
+/// support the topology.
+Schedule build_schedule(const AlgorithmConfig& config, const Topology& topology,
+                        const BuildContext& context = {});
+
 /// Builds the schedule of algorithm `name` ("ring", "ring_bi", "ring2d", "dbtree",
-/// "halving_doubling", "multitree", ...) on `topology`, its `params` validated against the
-/// algorithm's schema (algorithm_schema()) first. Throws AlgorithmError.
+/// "halving_doubling", "multitree", ...) on `topology`, its `params` read by algorithm_config()
+/// first. Throws AlgorithmError.
 Schedule build_schedule(const std::string& name, const Topology& topology,
                         const AlgorithmParams& params = {}, const BuildContext& context = {});
 
@@ -37,25 +45,6 @@ std::string schedule_label(const std::string& name, const AlgorithmParams& param
 /// its `params` (values as written, unchecked). False when `text` is not of that form (no
 /// parentheses, an empty name, a key without `=`, a key twice, an empty key or value).
 bool parse_schedule_label(const std::string& text, std::string& name, AlgorithmParams& params);
-
-/// The parameters algorithm `name` accepts, in the order its errors list them.
-const std::vector<ParamSpec>& algorithm_schema(const std::string& name);
-
-/// CLI names of every registered algorithm, in presentation order.
-std::vector<std::string> algorithm_names();
-
-/// True when algorithm `name` with `params` builds a different schedule per all-reduce size
-/// (`auto` picks by size, `tree_packing` sizes its pipeline unless given one) and the size is
-/// not fixed by a "bytes" parameter: callers build it once per size with BuildContext::bytes.
-bool depends_on_size(const std::string& name, const AlgorithmParams& params);
-
-/// `params` with the all-reduce size set as the "bytes" parameter when depends_on_size(); other
-/// params are returned unchanged. For callers that name a schedule by its parameters (`auto`
-/// labels its candidates so); the run layer passes the size in BuildContext::bytes instead.
-AlgorithmParams with_size(const std::string& name, AlgorithmParams params, std::uint64_t bytes);
-
-/// One-line description of an algorithm and its parameters, for --help.
-std::string algorithm_help(const std::string& name);
 
 /// Throws AlgorithmError unless the topology has at least two endpoints.
 void require_min_nodes(const std::string& algorithm, const Topology& topology, int min_nodes = 2);

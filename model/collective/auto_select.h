@@ -22,10 +22,13 @@ namespace mt {
 /// one, bytes.
 constexpr std::uint64_t kAutoDefaultBytes = 16u << 20;
 
-/// One candidate of `auto`: a registered algorithm with its parameters.
+/// One candidate of `auto`: a registered algorithm with its typed parameters.
 struct AutoCandidate {
-  std::string algorithm;      ///< registered CLI name, e.g. "disjoint_rings"
-  AlgorithmParams params;     ///< its parameters, e.g. {pipeline: 2}
+  AlgorithmConfig config;  ///< the algorithm and its parameters, e.g. DisjointRingsParams{2}
+  std::string algorithm;   ///< its registered CLI name, e.g. "disjoint_rings"
+  /// The parameters its label names, as text, e.g. {pipeline: 2} (also where that is the
+  /// default: candidates keep the names results have always given them).
+  AlgorithmParams params;
   std::string label() const;  ///< "name" or "name(k=v,...)"
 };
 
@@ -52,7 +55,7 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
 /// `auto`: choose_algorithm() at param bytes=<size> (else the context's size, else
 /// kAutoDefaultBytes) with the context's cost parameters, and names the winner in
 /// Schedule::algorithm as "auto:<label>".
-Schedule build_auto(const Topology& topology, const TypedParams& params,
+Schedule build_auto(const Topology& topology, const AutoParams& params,
                     const BuildContext& context);
 
 }  // namespace mt

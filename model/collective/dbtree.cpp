@@ -240,13 +240,13 @@ Schedule build_colored(const Topology& topology, int pipeline, bool separate) {
 
 }  // namespace
 
-Schedule build_dbtree(const Topology& topology, const TypedParams& params, const BuildContext&) {
-  const int pipeline = params.integer("pipeline");
+Schedule build_dbtree(const Topology& topology, const DbtreeParams& params, const BuildContext&) {
+  const int pipeline = params.pipeline;
   require_min_nodes("dbtree", topology);
-  if (params.choice("steps") == "colored") {
-    return build_colored(topology, pipeline, params.choice("phases") == "separate");
+  if (params.steps == DbtreeSteps::kColored) {
+    return build_colored(topology, pipeline, params.phases == DbtreePhases::kSeparate);
   }
-  if (params.choice("phases") == "separate") {
+  if (params.phases == DbtreePhases::kSeparate) {
     throw AlgorithmError("dbtree phases=separate needs steps=colored");
   }
   const int n = topology.nodes();

@@ -21,13 +21,14 @@ TreeParents binary_tree_parents(int n);
 /// node of one tree is a leaf of the other (for even n; odd n: all but at most one).
 std::vector<TreeParents> double_binary_trees(int n);
 
-/// `dbtree`: ranks are endpoint ids. Each tree carries half of the data split into `pipeline`
-/// chunks (param, default 8): tree t chunk p is chunk t*pipeline + p, flow t. Per chunk the
+/// `dbtree`: ranks are endpoint ids. Each tree carries half of the data split into
+/// DbtreeParams::pipeline chunks: tree t chunk p is chunk t*pipeline + p, flow t. Per chunk the
 /// data is reduced up the tree (a node sends once all its children's messages arrived) and then
 /// broadcast down. Step of a reduce send of chunk p by a node of height h (leaves 0) is p + h;
 /// of a broadcast by a node at depth d (root 0) is p + H + d, H = the tree's height; total
-/// steps P + 2H - 1 for the taller tree. Works for every N >= 2.
-Schedule build_dbtree(const Topology& topology, const TypedParams& params,
+/// steps P + 2H - 1 for the taller tree. Works for every N >= 2. steps=colored and
+/// phases=separate: DbtreeSteps, DbtreePhases.
+Schedule build_dbtree(const Topology& topology, const DbtreeParams& params,
                       const BuildContext& context);
 
 }  // namespace mt

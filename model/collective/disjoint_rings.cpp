@@ -288,10 +288,10 @@ RingSet find_disjoint_rings(const Topology& topology, int ports) {
   return set;
 }
 
-Schedule build_disjoint_rings(const Topology& topology, const TypedParams& params,
+Schedule build_disjoint_rings(const Topology& topology, const DisjointRingsParams& params,
                               const BuildContext&) {
-  const int pipeline = params.integer("pipeline");
-  const int max_rings = params.integer("rings");
+  const int pipeline = params.pipeline;
+  const int max_rings = params.rings;
   require_min_nodes("disjoint_rings", topology);
   const int n = topology.nodes();
   RingSet set = find_disjoint_rings(topology);

@@ -52,9 +52,8 @@ RingSet find_disjoint_rings(const Topology& topology, int ports = 0);
 /// `disjoint_rings`: R rings from find_disjoint_rings(), chunks R x N x pipeline; ring k owns
 /// chunks [k N P, (k+1) N P) in N groups of P; ring reduce-scatter then all-gather, 2(N-1) steps,
 /// flow k per ring; a sub-chunk depends only on its own arrivals, so sub-chunks stream.
-/// Parameters: pipeline=<sub-chunks per ring position> (default 2), rings=<max rings> (default
-/// all). Throws AlgorithmError for N < 2 or a bad parameter.
-Schedule build_disjoint_rings(const Topology& topology, const TypedParams& params,
+/// P = DisjointRingsParams::pipeline, R at most its rings. Throws AlgorithmError for N < 2.
+Schedule build_disjoint_rings(const Topology& topology, const DisjointRingsParams& params,
                               const BuildContext& context);
 
 }  // namespace mt

@@ -12,7 +12,8 @@ std::vector<int> halving_doubling_ranks(const Topology& topology) {
   return ranks;
 }
 
-Schedule build_halving_doubling(const Topology& topology, const TypedParams&, const BuildContext&) {
+Schedule build_halving_doubling(const Topology& topology, const HalvingDoublingParams&,
+                                const BuildContext&) {
   require_min_nodes("halving_doubling", topology);
   const int n = topology.nodes();
   if (!is_power_of_two(n)) {

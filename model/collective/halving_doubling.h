@@ -19,7 +19,7 @@ std::vector<int> halving_doubling_ranks(const Topology& topology);
 /// r ^ 2^j, sending the chunks of its current set whose bit j differs from r's (N / 2^(j+1)
 /// chunks, one op each); afterwards rank r holds chunk r. All-gather reverses it (bits k-1..0,
 /// broadcast). 2k steps. Throws AlgorithmError when N is not a power of two (>= 2).
-Schedule build_halving_doubling(const Topology& topology, const TypedParams& params,
+Schedule build_halving_doubling(const Topology& topology, const HalvingDoublingParams& params,
                                 const BuildContext& context);
 
 }  // namespace mt

@@ -299,7 +299,7 @@ Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& for
   return multitree_pipelined_schedule(topology, forest, 1, "multitree");
 }
 
-Schedule build_multitree(const Topology& topology, const TypedParams&, const BuildContext&) {
+Schedule build_multitree(const Topology& topology, const MultiTreeParams&, const BuildContext&) {
   require_min_nodes("multitree", topology);
   return multitree_schedule(topology, build_multitree_forest(topology));
 }

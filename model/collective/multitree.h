@@ -65,8 +65,8 @@ MultiTreeStats multitree_stats(const Topology& topology);
 Schedule multitree_schedule(const Topology& topology, const MultiTreeForest& forest);
 
 /// `multitree`: build_multitree_forest() + multitree_schedule(); no parameters (the NIC port
-/// count comes from the topology). Throws AlgorithmError for N < 2 or any parameter.
-Schedule build_multitree(const Topology& topology, const TypedParams& params,
+/// count comes from the topology). Throws AlgorithmError for N < 2.
+Schedule build_multitree(const Topology& topology, const MultiTreeParams& params,
                          const BuildContext& context);
 
 /// Like multitree_schedule() with every tree's chunk split into `pipeline` sub-chunks (chunk

@@ -177,15 +177,15 @@ MultiTreeForest build_multitree_opt_forest(const Topology& topology, int ports) 
   return best;
 }
 
-Schedule build_multitree_opt(const Topology& topology, const TypedParams& params,
+Schedule build_multitree_opt(const Topology& topology, const MultiTreeOptParams& params,
                              const BuildContext&) {
-  const int pipeline = params.integer("pipeline");
-  const std::string& trees = params.choice("trees");
+  const int pipeline = params.pipeline;
   require_min_nodes("multitree_opt", topology);
-  const MultiTreeForest forest =
-      trees == "opt" ? build_multitree_opt_forest(topology) : build_multitree_forest(topology);
+  const MultiTreeForest forest = params.trees == MultiTreeOptTrees::kOpt
+                                     ? build_multitree_opt_forest(topology)
+                                     : build_multitree_forest(topology);
   Schedule schedule = multitree_pipelined_schedule(topology, forest, pipeline, "multitree_opt");
-  if (params.choice("roots") == "exchange") exchange_at_roots(schedule);
+  if (params.roots == MultiTreeOptRoots::kExchange) exchange_at_roots(schedule);
   return schedule;
 }
 

@@ -30,10 +30,10 @@ int multitree_step_bound(const Topology& topology);
 /// switch-to-switch hops carry one message per switch and tree.
 MultiTreeForest build_multitree_opt_forest(const Topology& topology, int ports = 0);
 
-/// `multitree_opt`: build_multitree_opt_forest() + multitree_pipelined_schedule();
-/// pipeline=<sub-chunks per tree> (default 1), trees=opt (default) | published (the published
-/// forest, pipelined). Throws AlgorithmError for N < 2 or a bad parameter.
-Schedule build_multitree_opt(const Topology& topology, const TypedParams& params,
+/// `multitree_opt`: build_multitree_opt_forest() (or with trees=published the published forest) +
+/// multitree_pipelined_schedule() with MultiTreeOptParams::pipeline sub-chunks per tree, root
+/// exchanges with roots=exchange. Throws AlgorithmError for N < 2.
+Schedule build_multitree_opt(const Topology& topology, const MultiTreeOptParams& params,
                              const BuildContext& context);
 
 }  // namespace mt

@@ -188,7 +188,7 @@ int add_ring_all_gather(Schedule& schedule, ArrivalTracker& tracker, const std::
   return add_ring_phase(schedule, tracker, ring, groups, flow, first_step, OpKind::kBroadcast, 1);
 }
 
-Schedule build_ring(const Topology& topology, const TypedParams&, const BuildContext&) {
+Schedule build_ring(const Topology& topology, const RingParams&, const BuildContext&) {
   require_min_nodes("ring", topology);
   const int n = topology.nodes();
   const RingOrder ring = find_ring_order(topology);
@@ -201,7 +201,7 @@ Schedule build_ring(const Topology& topology, const TypedParams&, const BuildCon
   return schedule;
 }
 
-Schedule build_ring_bi(const Topology& topology, const TypedParams&, const BuildContext&) {
+Schedule build_ring_bi(const Topology& topology, const RingBiParams&, const BuildContext&) {
   require_min_nodes("ring_bi", topology);
   const int n = topology.nodes();
   const RingOrder ring = find_ring_order(topology);

@@ -40,13 +40,13 @@ int add_ring_all_gather(Schedule& schedule, ArrivalTracker& tracker, const std::
                         const std::vector<std::vector<int>>& groups, int flow, int first_step);
 
 /// `ring`: N chunks over find_ring_order(), reduce-scatter then all-gather, 2(N-1) steps, flow 0.
-/// No parameters. Throws AlgorithmError for N < 2 or an unknown parameter.
-Schedule build_ring(const Topology& topology, const TypedParams& params,
+/// No parameters. Throws AlgorithmError for N < 2.
+Schedule build_ring(const Topology& topology, const RingParams& params,
                     const BuildContext& context);
 
 /// `ring_bi`: the ring order clockwise with chunks 0..N-1 (flow 0) and counter-clockwise with
 /// chunks N..2N-1 (flow 1) at the same time: 2N chunks, 2(N-1) steps. No parameters.
-Schedule build_ring_bi(const Topology& topology, const TypedParams& params,
+Schedule build_ring_bi(const Topology& topology, const RingBiParams& params,
                        const BuildContext& context);
 
 }  // namespace mt

@@ -17,7 +17,7 @@ struct Phase {
 
 }  // namespace
 
-Schedule build_ring2d(const Topology& topology, const TypedParams&, const BuildContext&) {
+Schedule build_ring2d(const Topology& topology, const Ring2dParams&, const BuildContext&) {
   const auto& dims = topology.dims();
   if ((topology.kind() != TopologyKind::kTorus && topology.kind() != TopologyKind::kMesh) ||
       dims.size() != 2) {

@@ -17,8 +17,8 @@ namespace mt {
 /// contention. In a row phase every message carries Y chunks (one op per chunk, same step and
 /// link), in a column phase one chunk: total 2(X-1) + 2(Y-1) steps. On a mesh the ring's
 /// closing message is routed back along the line. Throws AlgorithmError for a topology that is
-/// not a 2D torus/mesh or for any parameter.
-Schedule build_ring2d(const Topology& topology, const TypedParams& params,
+/// not a 2D torus/mesh.
+Schedule build_ring2d(const Topology& topology, const Ring2dParams& params,
                       const BuildContext& context);
 
 }  // namespace mt

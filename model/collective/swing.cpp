@@ -123,16 +123,16 @@ Schedule swing_latency(const Topology& topology, int collectives, int steps) {
 
 }  // namespace
 
-Schedule build_swing(const Topology& topology, const TypedParams& params, const BuildContext&) {
+Schedule build_swing(const Topology& topology, const SwingParams& params, const BuildContext&) {
   require_min_nodes("swing", topology);
   const int n = topology.nodes();
   const SwingPattern first = swing_pattern(topology, 0);
   int active = 0;
   for (int d : topology.dims()) active += d > 1 ? 1 : 0;
   const int ports = std::max(1, topology.ports_per_node());
-  const int collectives = params.integer_or("collectives", std::min(ports, 2 * active));
+  const int collectives = params.collectives.value_or(std::min(ports, 2 * active));
   const int steps = static_cast<int>(first.peers.size());
-  if (params.choice("variant") == "latency") return swing_latency(topology, collectives, steps);
+  if (params.variant == SwingVariant::kLatency) return swing_latency(topology, collectives, steps);
 
   Schedule schedule = new_schedule("swing", topology, std::int64_t{collectives} * n);
   ArrivalTracker tracker(n, schedule.num_chunks);

@@ -35,14 +35,14 @@ SwingPattern swing_pattern(const Topology& topology, int index);
 /// `swing`: the bandwidth-optimal variant: a reduce-scatter by recursive halving over the Swing
 /// peers, then the mirror all-gather. Node r keeps the blocks of the nodes it can still reach in
 /// the remaining steps and sends its peer q the blocks q can reach (N / 2^(s+1) blocks at step
-/// s, one message each); block b ends reduced at node b. C collectives (param collectives,
-/// default min(ports, 2 x active dimensions)) each own N chunks: C x N chunks, 2 log2(N) steps,
-/// 2 C N (N - 1) messages, flow = collective. Parameter variant=bandwidth (default) | latency:
-/// the latency-optimal variant, recursive doubling over the same peers: each collective's share
+/// s, one message each); block b ends reduced at node b. C collectives (SwingParams::collectives,
+/// when absent min(ports, 2 x active dimensions)) each own N chunks: C x N chunks, 2 log2(N) steps,
+/// 2 C N (N - 1) messages, flow = collective. SwingVariant::kLatency: the
+/// latency-optimal variant, recursive doubling over the same peers: each collective's share
 /// is one chunk that every node exchanges whole with its step-s peer, log2(N) steps, C N log2(N)
 /// messages; each received message is staged (Op::apply_after: reduced once the receiver's own
 /// message of the step has been issued, so neither side sends data already holding the other's).
-Schedule build_swing(const Topology& topology, const TypedParams& params,
+Schedule build_swing(const Topology& topology, const SwingParams& params,
                      const BuildContext& context);
 
 }  // namespace mt

@@ -92,17 +92,16 @@ int tree_packing_window(const Topology& topology, int trees, int height, int pip
   return std::max(2 * height, static_cast<int>(std::ceil(needed)));
 }
 
-Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
+Schedule build_tree_packing(const Topology& topology, const TreePackingParams& params,
                             const BuildContext& context) {
-  const int max_trees = params.integer("trees");
+  const int max_trees = params.trees;
   require_min_nodes("tree_packing", topology);
   const TreePacking packing = pack_spanning_trees(topology, max_trees);
   const std::uint64_t bytes =
-      params.size_or("bytes", context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
+      params.bytes.value_or(context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
   const int tallest = *std::max_element(packing.heights.begin(), packing.heights.end());
-  const int pipeline = params.integer_or(
-      "pipeline", tree_packing_pipeline(packing.trees, tallest, bytes,
-                                        context.cost.head_per_message && !context.hardware_issue));
+  const int pipeline = params.pipeline.value_or(tree_packing_pipeline(
+      packing.trees, tallest, bytes, context.cost.head_per_message && !context.hardware_issue));
   const int n = topology.nodes();
   Schedule schedule =
       new_schedule("tree_packing", topology, std::int64_t{packing.trees} * pipeline);
@@ -126,8 +125,8 @@ Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
   TreePipeline shape;
   shape.sub_chunks = pipeline;
   shape.step_per_sub_chunk = 1;
-  shape.window = params.integer_or(
-      "window", tree_packing_window(topology, packing.trees, tallest, pipeline, bytes, context));
+  shape.window = params.window.value_or(
+      tree_packing_window(topology, packing.trees, tallest, pipeline, bytes, context));
   TreeEmitter emitter(schedule, topology, emitter_trees, shape);
   // Sub-chunk outer, tree inner: within a step, earlier sub-chunks come first in program order.
   for (int p = 0; p < pipeline; ++p) {

@@ -75,13 +75,11 @@ int tree_packing_window(const Topology& topology, int trees, int height, int pip
 /// chunks r*P .. r*P+P-1 (P = pipeline). Sub-chunk p's reduce from endpoint v is step
 /// p + height(v) (its subtree's height), its broadcast from u to a child is step
 /// p + H_r + depth(u), so every message's dependencies lie in earlier steps and the sub-chunks
-/// stream. Parameters: pipeline=<sub-chunks per tree> (default tree_packing_pipeline(t, bytes,
-/// short messages under message flow control with host issue)), window=<W> (default
-/// tree_packing_window()),
-/// bytes=<all-reduce size the default pipeline is sized for> (default 16MiB; set per size by
-/// with_size()), trees=<max trees> (default 32). Throws AlgorithmError for N < 2, a switched
-/// topology or a bad parameter.
-Schedule build_tree_packing(const Topology& topology, const TypedParams& params,
+/// stream. TreePackingParams: at most `trees` trees; `pipeline` when given, else
+/// tree_packing_pipeline(t, height, bytes, short messages under message flow control with host
+/// issue); `window` when given, else tree_packing_window(); `bytes` when given, else the context's
+/// size, else kTreePackingDefaultBytes. Throws AlgorithmError for N < 2 or a switched topology.
+Schedule build_tree_packing(const Topology& topology, const TreePackingParams& params,
                             const BuildContext& context);
 
 }  // namespace mt

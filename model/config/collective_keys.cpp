@@ -165,10 +165,10 @@ EntryDraft read_algorithm(const YamlReader& r, const YAML::Node& node, const std
   }
   read_schedule_file_entry(r, node, path, e.has_path ? &e.file_node : nullptr, e.run);
   if (e.run.name != "file") {
-    // Parameters against the algorithm's schema (unknown keys, types, ranges) while the file is
-    // read, so run, train and every sweep point refuse them before anything is built.
+    // Parameters read into the algorithm's struct (unknown keys, types, ranges refused) while the
+    // file is read, so run, train and every sweep point refuse them before anything is built.
     try {
-      TypedParams(e.run.name, algorithm_schema(e.run.name), e.run.params);
+      algorithm_config(e.run.name, e.run.params);
     } catch (const AlgorithmError& error) {
       r.fail(e.params_node, e.params_path, error.what());
     }

@@ -5,8 +5,10 @@
 // "auto" or "use the default".
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "model/collective/algorithm_config.h"
 #include "model/collective/cost_model.h"
 #include "model/data/data_store.h"
 #include "model/params/energy_config.h"
@@ -60,7 +62,10 @@ struct DataSettings {
 
 /// Everything one point runs with besides its topology, schedule and size.
 struct PointConfig {
-  std::string scenario;                     ///< scenario name (results)
+  std::string scenario;  ///< scenario name (results)
+  /// The algorithm and its typed parameters the schedule was built from (its entry's params,
+  /// read once); empty for a schedule file's entry and a schedule its caller built.
+  std::optional<AlgorithmConfig> algorithm;
   double clock_ghz = 1.0;                   ///< clock of links, routers and NICs, GHz
   std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
   ElaborationOrder elaboration_order;       ///< creation order of the components (testing)

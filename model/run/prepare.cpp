@@ -85,8 +85,17 @@ void check_rtl_table(const PreparedAlgorithm& p, const RunBackends& backends) {
 
 }  // namespace
 
+std::optional<AlgorithmConfig> entry_algorithm(const AlgorithmRun& run) {
+  if (!run.schedule_file.empty()) return std::nullopt;
+  try {
+    return algorithm_config(run.name, run.params);
+  } catch (const AlgorithmError& e) {
+    throw entry_error(run, e.what());
+  }
+}
+
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
-                          const AlgorithmParams& params, std::uint64_t only_bytes,
+                          const std::optional<AlgorithmConfig>& algorithm, std::uint64_t only_bytes,
                           const RunBackends& backends, FlowControl flow) {
   PreparedAlgorithm p;
   p.run = &run;
@@ -96,7 +105,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   TopologyConfig config = scenario.topology;
   if (run.ports > 0) config.ports_per_node = run.ports;
   p.topology = std::make_unique<Topology>(config);
-  if (!run.schedule_file.empty()) {
+  if (!algorithm) {
     // A file's chunks are fractions of the all-reduce: unequal ones are scaled to each size.
     p.schedule = load_file_entry(run, *p.topology);
     if (only_bytes > 0) p.schedule = scaled_to(p.schedule, only_bytes / 4);
@@ -106,7 +115,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
       context.bytes = only_bytes;
       context.cost = cost_params_for(scenario, run.nic, run.host, p.choice);
       context.hardware_issue = p.choice.issue == IssueMode::kHardware;
-      p.schedule = build_schedule(run.name, *p.topology, params, context);
+      p.schedule = build_schedule(*algorithm, *p.topology, context);
     } catch (const AlgorithmError& e) {
       throw entry_error(run, e.what());
     } catch (const ScheduleTooLarge& e) {
@@ -114,6 +123,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
     }
   }
   p.config = resolve(scenario, run.nic, run.host, p.choice, p.schedule, *p.topology);
+  p.config.algorithm = algorithm;
   check_rtl_table(p, backends);
   return p;
 }
@@ -123,23 +133,24 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
                                                  const RunBackends& backends) {
   std::vector<PreparedAlgorithm> prepared;
   for (const auto& run : scenario.collective.algorithms) {
+    const std::optional<AlgorithmConfig> algorithm = entry_algorithm(run);  // read once
     for (const FlowControl flow : flow_trials(run.nic)) {
-      if (!run.schedule_file.empty()) {
-        PreparedAlgorithm p = prepare(scenario, run, run.params, 0, backends, flow);
+      if (!algorithm) {
+        PreparedAlgorithm p = prepare(scenario, run, algorithm, 0, backends, flow);
         if (p.schedule.chunk_offsets.empty()) {
           prepared.push_back(std::move(p));
         } else {
           for (const std::uint64_t bytes : sizes_bytes)
-            prepared.push_back(prepare(scenario, run, run.params, bytes, backends, flow));
+            prepared.push_back(prepare(scenario, run, algorithm, bytes, backends, flow));
         }
         continue;
       }
-      if (!depends_on_size(run.name, run.params)) {
-        prepared.push_back(prepare(scenario, run, run.params, 0, backends, flow));
+      if (!depends_on_size(*algorithm)) {
+        prepared.push_back(prepare(scenario, run, algorithm, 0, backends, flow));
         continue;
       }
       for (const std::uint64_t bytes : sizes_bytes)
-        prepared.push_back(prepare(scenario, run, run.params, bytes, backends, flow));
+        prepared.push_back(prepare(scenario, run, algorithm, bytes, backends, flow));
     }
   }
   return prepared;

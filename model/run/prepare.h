@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/collective/algorithm_config.h"
 #include "model/collective/schedule.h"
 #include "model/params/scenario_config.h"
 #include "model/run/resolve.h"
@@ -51,12 +52,18 @@ struct PreparedAlgorithm {
   SchedulerFactory scheduler_factory;
 };
 
-/// Builds `run`'s schedule with `params` on the scenario's topology, for `only_bytes` per node
-/// when it is not 0 (BuildContext::bytes, with the scenario's cost parameters), for the entry's
-/// NIC with flow control `flow` when it is auto (ScenarioError naming the entry on failure, also
-/// when the entry's nic.scheduler needs a backend `backends` lacks).
+/// The algorithm and typed parameters of `run` (algorithm_config() of its name and params), or
+/// nothing for a schedule file's entry; ScenarioError naming the entry when they are invalid.
+std::optional<AlgorithmConfig> entry_algorithm(const AlgorithmRun& run);
+
+/// Builds `run`'s schedule from `algorithm` (entry_algorithm(run); empty: the entry's schedule
+/// file is read) on the scenario's topology, for `only_bytes` per node when it is not 0
+/// (BuildContext::bytes, with the scenario's cost parameters), for the entry's NIC with flow
+/// control `flow` when it is auto; the point's PointConfig carries `algorithm` (ScenarioError
+/// naming the entry on failure, also when the entry's nic.scheduler needs a backend `backends`
+/// lacks).
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
-                          const AlgorithmParams& params, std::uint64_t only_bytes,
+                          const std::optional<AlgorithmConfig>& algorithm, std::uint64_t only_bytes,
                           const RunBackends& backends, FlowControl flow);
 
 /// One schedule per algorithm of the scenario, or one per size for algorithms that choose by

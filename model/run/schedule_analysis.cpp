@@ -47,8 +47,8 @@ ScheduleStudy study_schedule(const TopologyConfig& config, const std::string& al
                              BuildContext context) {
   ScheduleStudy study;
   study.topology = std::make_unique<Topology>(config);
-  study.schedule =
-      build_schedule(algorithm, *study.topology, with_size(algorithm, params, bytes), context);
+  study.schedule = build_schedule(with_size(algorithm_config(algorithm, params), bytes),
+                                  *study.topology, context);
   study.report = verify(study.schedule, *study.topology);
   study.analysis = analyse_schedule(study.schedule, *study.topology, bytes);
   return study;

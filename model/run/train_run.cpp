@@ -115,6 +115,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
       MergedSchedule ms = merge_schedules(parts);
       m.schedule = std::move(ms.schedule);
       m.config = resolve(scenario, run.nic, run.host, m.choice, m.schedule, *m.topology);
+      m.config.algorithm = any->config.algorithm;
       op_begin.push_back(std::move(ms.op_begin));
       merged.push_back(std::move(m));
     }

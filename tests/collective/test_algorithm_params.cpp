@@ -1,68 +1,109 @@
-// Typed algorithm parameters (one schema per algorithm, validated once, errors naming the key)
-// and the build context (the size and cost parameters a builder may use).
+// Typed algorithm parameters (one struct per algorithm, read from text in one place, errors
+// naming the key, defaults and their --help text from the struct) and the build context (the
+// size and cost parameters a builder may use).
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "model/collective/algorithm.h"
+#include "model/collective/algorithm_config.h"
 #include "model/collective/algorithm_params.h"
 #include "model/topology/topology.h"
 #include "tests/support/topologies.h"
 
 using mt::test::make;
 
-namespace {
-
-const std::vector<mt::ParamSpec> kSchema = {
-    {"depth", mt::ParamType::kInt, 2, {}, "3"},
-    {"size", mt::ParamType::kSize, 0, {}, ""},
-    {"shape", mt::ParamType::kEnum, 0, {"star", "line", "ring"}, "star"},
-    {"width", mt::ParamType::kInt, 1, {}, ""},
-};
-
-mt::TypedParams parse(const mt::AlgorithmParams& raw) {
-  return mt::TypedParams("demo", kSchema, raw);
-}
-
-}  // namespace
-
-TEST_CASE("typed parameters: defaults, given values and computed fallbacks", "[params]") {
-  const mt::TypedParams none = parse({});
-  CHECK(none.integer("depth") == 3);
-  CHECK(none.choice("shape") == "star");
-  CHECK(none.integer_or("width", 7) == 7);
-  CHECK(none.size_or("size", 99) == 99u);
-  CHECK_FALSE(none.given("depth"));
-  const mt::TypedParams some =
-      parse({{"depth", "5"}, {"size", "1.5 KiB"}, {"shape", "ring"}, {"width", "2"}});
-  CHECK(some.integer("depth") == 5);
-  CHECK(some.size_or("size", 99) == 1536u);
-  CHECK(some.choice("shape") == "ring");
-  CHECK(some.integer_or("width", 7) == 2);
-  CHECK(some.given("depth"));
+TEST_CASE("typed parameters: given values are read, absent ones keep the struct's defaults",
+          "[params]") {
+  const mt::AlgorithmConfig none = mt::algorithm_config("dbtree");
+  REQUIRE(std::holds_alternative<mt::DbtreeParams>(none));
+  CHECK(std::get<mt::DbtreeParams>(none).pipeline == 8);
+  CHECK(std::get<mt::DbtreeParams>(none).steps == mt::DbtreeSteps::kHeight);
+  const mt::AlgorithmConfig some =
+      mt::algorithm_config("dbtree", {{"pipeline", "3"}, {"steps", "colored"}});
+  const auto& dbtree = std::get<mt::DbtreeParams>(some);
+  CHECK(dbtree.pipeline == 3);
+  CHECK(dbtree.steps == mt::DbtreeSteps::kColored);  // an enum chosen by its name
+  CHECK(dbtree.phases == mt::DbtreePhases::kOverlapped);
+  // Values the builder computes stay empty unless given; sizes are read as bytes.
+  const auto packing = std::get<mt::TreePackingParams>(
+      mt::algorithm_config("tree_packing", {{"window", "12"}, {"bytes", "1.5 KiB"}}));
+  CHECK_FALSE(packing.pipeline.has_value());
+  CHECK(packing.window == std::optional<int>(12));
+  CHECK(packing.bytes == std::optional<std::uint64_t>(1536));
+  CHECK(packing.trees == 32);
+  const auto swing = std::get<mt::SwingParams>(mt::algorithm_config("swing"));
+  CHECK_FALSE(swing.collectives.has_value());
+  // Algorithms without parameters have a struct too, and the name comes back from it.
+  CHECK(mt::algorithm_names().size() == std::variant_size_v<mt::AlgorithmConfig>);
+  for (const std::string& name : mt::algorithm_names())
+    CHECK(mt::algorithm_name(mt::algorithm_config(name)) == name);
+  CHECK(
+      std::holds_alternative<mt::HalvingDoublingParams>(mt::algorithm_config("halving_doubling")));
+  // Text written back from a config reads back to it (auto names its candidates so).
+  CHECK(mt::parameter_texts(some) ==
+        mt::AlgorithmParams{{"phases", "overlapped"}, {"pipeline", "3"}, {"steps", "colored"}});
+  CHECK(mt::parameter_texts(mt::algorithm_config("tree_packing", {{"bytes", "65536"}})) ==
+        mt::AlgorithmParams{{"bytes", "64KiB"}, {"trees", "32"}});
 }
 
 TEST_CASE("typed parameters: each bad value is refused naming the algorithm and the key",
           "[params]") {
-  CHECK_THROWS_WITH(parse({{"colour", "red"}}),
-                    "demo: unknown parameter 'colour' (known: depth, size, shape, width)");
-  CHECK_THROWS_WITH(parse({{"depth", "1"}}), "demo: parameter 'depth' must be >= 2, got 1");
-  CHECK_THROWS_WITH(parse({{"depth", "3x"}}),
-                    "demo: parameter 'depth' must be an integer, got '3x'");
-  CHECK_THROWS_WITH(parse({{"size", "lots"}}),
-                    "demo: parameter 'size' must be a size such as 4096 or 16MiB, got 'lots'");
-  CHECK_THROWS_WITH(parse({{"shape", "tree"}}),
-                    "demo: parameter 'shape' must be 'star', 'line' or 'ring', got 'tree'");
-  CHECK_THROWS_WITH(mt::TypedParams("none", {}, {{"x", "1"}}),
-                    "none: unknown parameter 'x' (known: none)");
+  CHECK_THROWS_WITH(
+      mt::algorithm_config("tree_packing", {{"colour", "red"}}),
+      "tree_packing: unknown parameter 'colour' (known: pipeline, trees, window, bytes)");
+  CHECK_THROWS_WITH(mt::algorithm_config("disjoint_rings", {{"rings", "0"}}),
+                    "disjoint_rings: parameter 'rings' must be >= 1, got 0");
+  CHECK_THROWS_WITH(mt::algorithm_config("dbtree", {{"pipeline", "3x"}}),
+                    "dbtree: parameter 'pipeline' must be an integer, got '3x'");
+  CHECK_THROWS_WITH(
+      mt::algorithm_config("tree_packing", {{"bytes", "lots"}}),
+      "tree_packing: parameter 'bytes' must be a size such as 4096 or 16MiB, got 'lots'");
+  CHECK_THROWS_WITH(mt::algorithm_config("dbtree", {{"phases", "both"}}),
+                    "dbtree: parameter 'phases' must be 'overlapped' or 'separate', got 'both'");
+  CHECK_THROWS_WITH(mt::algorithm_config("ring", {{"x", "1"}}),
+                    "ring: unknown parameter 'x' (known: none)");
+  // Unknown keys first, then the values in declaration order.
+  CHECK_THROWS_WITH(mt::algorithm_config("dbtree", {{"pipeline", "0"}, {"pipe", "1"}}),
+                    "dbtree: unknown parameter 'pipe' (known: pipeline, steps, phases)");
+  CHECK_THROWS_WITH(mt::algorithm_config("dbtree", {{"phases", "x"}, {"pipeline", "0"}}),
+                    "dbtree: parameter 'pipeline' must be >= 1, got 0");
+  CHECK_THROWS_WITH(mt::algorithm_config("rings"),
+                    Catch::StartsWith("unknown algorithm 'rings' (known: ring, ring_bi,"));
   // The registry's schemas list the keys their errors name.
   std::vector<std::string> names;
   for (const mt::ParamSpec& p : mt::algorithm_schema("tree_packing")) names.push_back(p.name);
   CHECK(names == std::vector<std::string>{"pipeline", "trees", "window", "bytes"});
   CHECK(mt::algorithm_schema("ring").empty());
+}
+
+TEST_CASE("defaults are written once, in the structs: the schema and --help derive their text",
+          "[params]") {
+  const std::vector<mt::ParamSpec>& dbtree = mt::algorithm_schema("dbtree");
+  REQUIRE(dbtree.size() == 3);
+  CHECK(dbtree[0].fallback == std::to_string(mt::DbtreeParams{}.pipeline));
+  CHECK(dbtree[0].fallback == "8");
+  CHECK(dbtree[1].fallback == "height");
+  CHECK(dbtree[1].choices == std::vector<std::string>{"height", "colored"});
+  CHECK(mt::algorithm_schema("tree_packing")[0].fallback.empty());  // computed by the builder
+  CHECK(mt::algorithm_schema("tree_packing")[1].fallback == "32");
+  CHECK_THAT(mt::algorithm_help("dbtree"),
+             Catch::Contains("; pipeline=<chunks per tree> (default 8), steps=height|colored "
+                             "(default height; colored: ") &&
+                 Catch::Contains("phases=overlapped|separate (default overlapped; separate: "));
+  CHECK_THAT(mt::algorithm_help("disjoint_rings"),
+             Catch::EndsWith("; pipeline=<sub-chunks per ring position> (default 2), "
+                             "rings=<max rings> (default 64)"));
+  CHECK_THAT(mt::algorithm_help("swing"),
+             Catch::EndsWith("collectives=<count> (default: min(ports, 2 x dimensions))"));
+  CHECK_THAT(mt::algorithm_help("auto"), Catch::Contains("else 16MiB)"));
+  CHECK_THAT(mt::algorithm_help("ring"), Catch::EndsWith("2(N-1) steps; no parameters"));
 }
 
 TEST_CASE("the build context's size reaches tree_packing and auto like a bytes parameter",

@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "model/collective/algorithm.h"
@@ -320,8 +321,7 @@ TEST_CASE("auto picks exchanges when tiny, trees when small, pipelined rings whe
   CHECK(s.algorithm == "auto:disjoint_rings(pipeline=2)");
   verified(s, t);
   const auto size = [](const char* text) {
-    return mt::TypedParams("auto", mt::algorithm_schema("auto"), {{"bytes", text}})
-        .size_or("bytes", 0);
+    return std::get<mt::AutoParams>(mt::algorithm_config("auto", {{"bytes", text}})).bytes.value();
   };
   CHECK(size("16MiB") == 16777216u);
   CHECK(size("4096") == 4096u);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "model/config/scenario_loader.h"
@@ -141,6 +142,32 @@ TEST_CASE("auto ranks its candidates with its own entry's NIC, not the scenario'
   const std::string wide = chosen(scenario_wide);
   CHECK(wide != chosen(plain));
   CHECK(chosen(on_entry) == wide);
+}
+
+TEST_CASE("a point carries its entry's typed parameters, read once") {
+  const std::string yaml = scratch("typed.yaml");
+  write_file(yaml,
+             "topology: mesh:4x4\n"
+             "collective:\n"
+             "  sizes: [64KiB, 1MiB]\n"
+             "  algorithms:\n"
+             "    - \"dbtree(pipeline=2,steps=colored)\"\n"
+             "    - {name: tree_packing, params: {trees: 4}}\n");
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(load_scenario_file(yaml));
+  REQUIRE(prepared.size() == 3);  // tree_packing sizes its pipeline: one schedule per size
+  REQUIRE(prepared[0].config.algorithm.has_value());
+  const auto& dbtree = std::get<DbtreeParams>(*prepared[0].config.algorithm);
+  CHECK(dbtree.pipeline == 2);
+  CHECK(dbtree.steps == DbtreeSteps::kColored);
+  CHECK(dbtree.phases == DbtreePhases::kOverlapped);
+  CHECK(prepared[0].schedule.num_chunks == 2 * 2);
+  for (int i : {1, 2}) {
+    const auto& packing = std::get<TreePackingParams>(*prepared[i].config.algorithm);
+    CHECK(packing.trees == 4);
+    CHECK_FALSE(packing.pipeline.has_value());  // computed per size, not written back
+  }
+  CHECK(prepared[1].only_bytes == 64u << 10);
+  CHECK(prepared[2].schedule.num_chunks > prepared[1].schedule.num_chunks);
 }
 
 TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
