@@ -284,9 +284,9 @@ module nic_sched #(
 
   // Idle, from a flop (one inverter between it and idle_o): nothing moved at the last two edges.
   // busy_now covers every register but min_step_q (lanes, ready levels, table writes and loads,
-  // refills, decisions, masks, grants, clear_i). A quiet edge leaves the state as it was, so
-  // inputs held as they were (no arrival, doorbell, clear_i or table write; the same ready
-  // levels) give another quiet edge; and min_step_d depends only on the window heads, the fetch
+  // refills, decisions, masks, grants, clear_i, the watchdog's count and a stall to flag). A
+  // quiet edge leaves the state as it was, so inputs held as they were (no arrival, doorbell,
+  // clear_i, table write or watchdog tick; the same ready levels) give another quiet edge; and min_step_d depends only on the window heads, the fetch
   // register and clear_i, so after two quiet edges min_step_q has settled too
   // (IdleMinStepSettled_A) without the minimum-step tree in idle_o's cone. The co-simulation
   // evaluates the RTL only while idle_o is low, an input changes or the host has an entry to
