@@ -46,6 +46,7 @@
 #include "model/sched/table_packer.h"
 #include "model/topology/topology.h"
 #include "tb/nic_sched_tb/tb_cases.h"
+#include "tb/nic_sched_tb/tb_grants.h"
 #include "tb/nic_sched_tb/tb_options.h"
 #include "tb/nic_sched_tb/tb_pins.h"
 #include "tb/rtl_adapter/rtl_bits.h"
@@ -334,43 +335,12 @@ SC_MODULE(Driver) {
         return;
       }
       const std::vector<mt::IssueCommand> expected = model.tick();
-      std::vector<mt::IssueCommand> actual;
-      const GrantT g = grant.read();
-      const GrantIndexT gi = grant_index.read();
-      const GrantEntryT ge = grant_entry.read();
-      for (int p = 0; p < kPorts; ++p) {
-        if (pin_get(g, p, 1) == 0) continue;
-        mt::IssueCommand cmd;
-        cmd.port = p;
-        cmd.index = static_cast<int>(pin_get(gi, p * kIndexBits, kIndexBits));  // modulo
-        cmd.entry = mt::decode_entry(
-            pin_get_words(ge, p * format.entry_bits(), format.entry_bits()), format);
-        actual.push_back(cmd);
-      }
+      const std::vector<mt::IssueCommand> actual =
+          granted(grant.read(), grant_index.read(), grant_entry.read(), format);
       ++cycles_compared;
-      std::size_t i = 0;
-      for (; i < expected.size() && i < actual.size(); ++i) {
-        const mt::IssueCommand& x = expected[i];
-        const mt::IssueCommand& y = actual[i];
-        if (x.port != y.port || (x.index & kIndexMask) != y.index || x.entry != y.entry) break;
-      }
-      if (i < expected.size() || i < actual.size()) {
-        std::ostringstream s;
-        s << c.name << " cycle " << cycle << ": ";
-        if (i < expected.size()) {
-          s << "model issues entry " << expected[i].index << " on port " << expected[i].port << " "
-            << describe(expected[i].entry);
-        } else {
-          s << "model issues nothing more";
-        }
-        s << "; RTL ";
-        if (i < actual.size()) {
-          s << "grants entry " << actual[i].index << " on port " << actual[i].port << " "
-            << describe(actual[i].entry);
-        } else {
-          s << "grants nothing more";
-        }
-        fail(s.str());
+      const std::string mismatch = grant_mismatch(expected, actual);
+      if (!mismatch.empty()) {
+        fail(c.name + " cycle " + std::to_string(cycle) + ": " + mismatch);
         return;
       }
       for (const mt::IssueCommand& x : expected) {  // accepted grants start their messages
