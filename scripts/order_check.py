@@ -2,7 +2,7 @@
 """Order independence (issue 49): runs a fixed set of scenarios with the System's components
 created in several orders (the scenario key `elaboration_order`: forward, reverse, shuffle:SEED)
 and requires byte-identical results: completion cycles, every node's finish cycle and every
-link's bytes and packets. The SystemC kernel runs the processes woken in one cycle in an order
+link's counts (bytes, utilisation). The SystemC kernel runs the processes woken in one cycle in an order
 that follows their creation; the hardware the model describes has no such order, so a result
 that moves with it is a defect of the model (today's model has some: this script lists them).
 

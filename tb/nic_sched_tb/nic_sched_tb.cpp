@@ -163,11 +163,12 @@ SC_MODULE(Driver) {
   template <typename Pick>
   void run_case(const Case& c, std::mt19937_64& rng, Pick& pick) {
     (void)rng;
-    // The watchdog: the case's, else on in a quarter of the cases with a random limit and
-    // timebase (a stall both flag alike then ends a legal case too).
+    // The watchdog: the case's, else on in a quarter of the legal cases with a random limit and
+    // timebase (a stall both flag alike then ends the case; an injected error's case keeps it
+    // off, so that a stall cannot come first).
     int watchdog_limit = c.watchdog_limit;
     int tick_percent = c.tick_percent;
-    if (watchdog_limit == 0 && pick(0, 3) == 0) {
+    if (watchdog_limit == 0 && c.expect == mt::SchedulerFaultCause::kNone && pick(0, 3) == 0) {
       watchdog_limit = pick(4, 40);
       tick_percent = pick(10, 100);
     }

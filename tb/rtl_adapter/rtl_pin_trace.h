@@ -4,7 +4,7 @@
 // run's exact stimulus into a toggle-counting build (tb/rtl_activity) for switching activity.
 // Written by the co-simulation adapter (`mtsim run --rtl-pin-trace DIR`), read by the replay.
 //
-//   nic_sched-pins 2 Nodes=256 Ports=6 ... EntryBits=61 CounterBits=8     (header)
+//   nic_sched-pins 3 Nodes=256 Ports=6 ... EntryBits=61 CounterBits=8     (header)
 //   L <clear> <step_order> <tbl_valid> <tbl_wdata> <arr_valid> <arr_counter> <host_valid>
 //     <host_counter> <port_ready> <grant_ack> <wdog_tick> <wdog_limit> <grant>
 //                                                               (a load clock: before cycle 0)
