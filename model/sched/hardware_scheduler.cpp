@@ -8,17 +8,23 @@
 namespace mt {
 
 HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
-                                     std::vector<TableEntry> table, int ports,
-                                     double network_cycles_per_tick, int node)
+                                     std::vector<TableEntry> table,
+                                     const SchedulerModelConfig& config)
     : engine_(std::move(engine)),
       table_(std::move(table)),
-      period_(network_cycles_per_tick),
-      node_(node) {
+      period_(config.network_cycles_per_tick),
+      node_(config.node) {
+  const int ports = config.ports;
   if (!engine_) throw SchedulerError("HardwareScheduler: no engine");
   if (ports < 1) throw SchedulerError("HardwareScheduler: ports must be >= 1");
   if (!(period_ >= 1.0))
     throw SchedulerError("HardwareScheduler: the scheduler's clock is faster than the network's (" +
                          std::to_string(period_) + " network cycles per scheduler cycle)");
+  if (config.watchdog_limit > 0) {
+    if (config.watchdog_tick_cycles < 1)
+      throw SchedulerError("HardwareScheduler: watchdog_tick_cycles must be >= 1");
+    watchdog_period_ = config.watchdog_tick_cycles;
+  }
   for (std::size_t i = 0; i < table_.size(); ++i) {
     if (table_[i].port < 0 || table_[i].port >= ports) {
       throw SchedulerError("HardwareScheduler: table entry " + std::to_string(i) + " uses port " +
@@ -30,18 +36,6 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
   pending_.assign(static_cast<std::size_t>(ports), -1);
   engine_->load(table_);
   if (engine_->fault()) throw_fault("while its table was loaded");
-}
-
-HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
-                                     std::vector<TableEntry> table,
-                                     const SchedulerModelConfig& config)
-    : HardwareScheduler(std::move(engine), std::move(table), config.ports,
-                        config.network_cycles_per_tick, config.node) {
-  if (config.watchdog_limit > 0) {
-    if (config.watchdog_tick_cycles < 1)
-      throw SchedulerError("HardwareScheduler: watchdog_tick_cycles must be >= 1");
-    watchdog_period_ = config.watchdog_tick_cycles;
-  }
 }
 
 void HardwareScheduler::throw_fault(const std::string& when) const {
@@ -72,10 +66,7 @@ std::uint64_t HardwareScheduler::next_watchdog_index() const {
 }
 
 void HardwareScheduler::tick_once() {
-  if (watchdog_period_ > 0 && next_index_ % static_cast<std::uint64_t>(watchdog_period_) == 0 &&
-      !engine_->done()) {
-    engine_->on_watchdog_tick();
-  }
+  if (next_watchdog_index() == next_index_) engine_->on_watchdog_tick();
   next_tick_ = tick_cycle(++next_index_);
   ++ticks_;
   const std::vector<IssueCommand> issues = engine_->tick();

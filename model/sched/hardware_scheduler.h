@@ -31,14 +31,13 @@ namespace mt {
 /// Scheduler interface over a cycle-level engine loaded with one node's table.
 class HardwareScheduler : public Scheduler {
  public:
-  /// Drives `engine`, loaded here with `table` (a NIC with `ports` issue queues), clocked once
-  /// every `network_cycles_per_tick` network cycles. Throws SchedulerError for no engine,
-  /// ports < 1, an entry on a port >= ports or network_cycles_per_tick < 1, and whenever the
-  /// engine flags an error (CycleScheduler::fault: the message names `node` when >= 0, the
-  /// cycle, the entry or counter and the cause).
-  HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
-                    int ports, double network_cycles_per_tick = 1.0, int node = -1);
-  /// As above with the engine's `config` (its ports, clock, node and watchdog).
+  /// Drives `engine`, loaded here with `table`, as `config` says: a NIC with config.ports issue
+  /// queues, the engine clocked once every config.network_cycles_per_tick network cycles, its
+  /// watchdog ticked every config.watchdog_tick_cycles engine cycles when config.watchdog_limit
+  /// > 0, errors naming config.node when >= 0. Throws SchedulerError for no engine, ports < 1,
+  /// an entry on a port >= ports, network_cycles_per_tick < 1 or (watchdog on)
+  /// watchdog_tick_cycles < 1, and whenever the engine flags an error (CycleScheduler::fault:
+  /// the message names the node, the cycle, the entry or counter and the cause).
   HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,
                     const SchedulerModelConfig& config);
 

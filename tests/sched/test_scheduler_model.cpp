@@ -328,7 +328,7 @@ TEST_CASE("HardwareScheduler ticks only while the engine is not idle", "[nic][sc
   config.decision_latency_cycles = 2;
   config.counters = 1;
   std::vector<TableEntry> table = {entry(0, 0, 0, 1)};
-  HardwareScheduler hw(std::make_unique<SchedulerModel>(config), table, 1);
+  HardwareScheduler hw(std::make_unique<SchedulerModel>(config), table, config);
   hw.set_port_ready(0, true, 0);
   CHECK(hw.next_ready(0, 0) == -1);
   // After cycle 0 the ready level is in its register and the entry waits: idle until an input.
@@ -355,7 +355,8 @@ TEST_CASE("a scheduler on a slower clock sees inputs at its next edge and decide
   config.ports = 1;
   config.decision_latency_cycles = 2;
   config.counters = 1;
-  HardwareScheduler hw(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 1)}, 1, 2.5);
+  config.network_cycles_per_tick = 2.5;
+  HardwareScheduler hw(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 1)}, config);
   CHECK(hw.tick_cycle(401) == 1003);
   hw.set_port_ready(0, true, 0);
   CHECK(hw.next_ready(0, 0) == -1);
@@ -372,7 +373,7 @@ TEST_CASE("a scheduler on a slower clock sees inputs at its next edge and decide
   // Two doorbells between two edges (network 1001 and 1002): the first is presented in
   // scheduler cycle 401, the second waits for cycle 402 (the engine takes one per cycle); an
   // entry waiting for both is visible in cycle 402 + L = 404: network cycle 1010.
-  HardwareScheduler bells(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 2)}, 1, 2.5);
+  HardwareScheduler bells(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 2)}, config);
   bells.set_port_ready(0, true, 0);
   CHECK(bells.next_ready(0, 0) == -1);
   bells.on_doorbell(0, 1001);
@@ -380,8 +381,9 @@ TEST_CASE("a scheduler on a slower clock sees inputs at its next edge and decide
   CHECK(bells.next_ready(0, 1009) == -1);
   CHECK(bells.next_ready(0, 1010) == 0);
 
+  config.network_cycles_per_tick = 0.5;
   CHECK_THROWS_WITH(
-      HardwareScheduler(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 1)}, 1, 0.5),
+      HardwareScheduler(std::make_unique<SchedulerModel>(config), {entry(0, 0, 0, 1)}, config),
       Catch::Contains("faster than the network's"));
 }
 
