@@ -6,12 +6,12 @@
 Each table below names its page, the first line of the table there (its header) and the
 commands that produce it: `mtsim` runs that write results JSON into DIR (default a scratch
 folder), then the script that prints the table (scripts/paper_table.py, beyond_table.py,
-fidelity.py). Every row the regeneration prints must stand in the page's table, to the
-character, and in the same order; a row that differs is printed with the page's version. Figures
-measured once and never re-run drift when the model changes legitimately; this is the check.
-It simulates for real: about 10 minutes (fidelity) to an hour or more (paper, beyond) on two
-cores. Exit status: 0 every table reproduced, 1 some row differs, 2 bad input or a failed run.
-Standard library only.
+fidelity.py, nic_mode_table.py, ...). Every row the regeneration prints must stand in the page's
+table, to the character, and in the same order; a row that differs is printed with the page's
+version. Figures measured once and never re-run drift when the model changes legitimately;
+this is the check. It simulates for real: about 10 seconds (nic_mode), 10 minutes (fidelity) to
+an hour or more (paper, beyond) on two cores. Exit status: 0 every table reproduced, 1 some row
+differs, 2 bad input or a failed run. Standard library only.
 """
 
 import argparse
@@ -59,6 +59,12 @@ TABLES = {
         "| topology | size | ring | multitree | multitree_opt-p4 |",
         [beyond(t) for t in BEYOND_ORDER],
         ["scripts/beyond_table.py"] + [f"{{out}}/{t}.json" for t in BEYOND_ORDER],
+    ),
+    "nic_mode": (
+        "docs/beyond.md",
+        "| network | schedule | size | software issue, packet FC |",
+        [],
+        ["scripts/nic_mode_table.py", "--mtsim", "{mtsim}", "--out", "{out}/nic_mode"],
     ),
     "breakeven": (
         "docs/host.md",

@@ -238,6 +238,14 @@ const KeyTable<NicConfig>& nic_keys() {
                   "may be longer)"),
       integer_key("scheduler_window", &N::scheduler_window, 1, 64, "entries",
                   "hardware issue: the scheduler's issue window per port, entries"),
+      bool_key("scheduler_early_request", &N::scheduler_early_request,
+               "hardware issue: a port's DMA raises its request `decision_latency_cycles` "
+               "scheduler cycles before its port frees (once its message's last packet is on "
+               "the wire) and holds the grant in a descriptor register until the port is free, "
+               "so the decision latency is hidden behind the message before; false: it requests "
+               "once the port is free. "
+               "No effect with `tx_queue_packets` (those ports free when their DMA is done). "
+               "docs/beyond.md, Choosing the NIC mode"),
       real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",
                "hardware issue: the scheduler's own clock, at most `clock_ghz` (0: `clock_ghz`); "
                "its cycle k starts at network cycle ceil(k x clock_ghz / scheduler_clock_ghz), "

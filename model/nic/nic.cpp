@@ -80,13 +80,14 @@ void Nic::step() {
   // step barrier a port is not ready while the node waits to leave its step (a cycle-level
   // scheduler's next grant may be the next step's).
   const bool gate = barrier_allows(barrier_.current(), now);
+  const std::uint64_t lead = params_.request_lead_cycles;
   if (params_.any_port) {
     bool any_free = false;
-    for (int p = 0; p < params_.ports; ++p) any_free = any_free || tx_.port_free(p, now);
+    for (int p = 0; p < params_.ports; ++p) any_free = any_free || tx_.port_free_by(p, now, lead);
     issue_->set_port_ready(0, any_free && gate, now);
   } else {
     for (int p = 0; p < params_.ports; ++p) {
-      issue_->set_port_ready(p, tx_.port_free(p, now) && gate, now);
+      issue_->set_port_ready(p, tx_.port_free_by(p, now, lead) && gate, now);
     }
   }
   // Free ports take their next ready operation, in program order across ports.
@@ -144,9 +145,13 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
   }
   for (int p = 0; p < params_.ports && issuing; ++p) {
     const TxDma::PortTiming& port = tx_.timing(p);
-    // The scheduler must see a port's ready level rise when the port frees.
-    if (issue_->cycle_level() && port.front_start == kNever && port.busy_until > now)
-      next = std::min(next, port.busy_until);
+    // The scheduler must see a port's ready level rise when the port frees, or its request
+    // lead before that.
+    if (issue_->cycle_level() && port.front_start == kNever && port.busy_until > now) {
+      const std::uint64_t lead = params_.request_lead_cycles;
+      next =
+          std::min(next, port.busy_until > now + lead ? port.busy_until - lead : port.busy_until);
+    }
     // A port with a transmit queue frees when its DMA is done (and its queue has room).
     if (port.dma_until > now) next = std::min(next, port.dma_until);
   }

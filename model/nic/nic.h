@@ -80,6 +80,10 @@ struct NicParams {
   bool any_port = false;
   /// Step barrier (see StepBarrier).
   bool step_barrier = false;
+  /// Hardware issue: a port raises its request (ready level) this many cycles before it frees
+  /// (TxDma::port_free_by) and its DMA holds the grant in a descriptor register until the port
+  /// is free (HardwareScheduler keeps it pending); 0: a port requests once it is free.
+  std::uint64_t request_lead_cycles = 0;
 };
 
 /// What a NIC has done that costs energy, counted where it happens.

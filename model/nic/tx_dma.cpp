@@ -40,6 +40,12 @@ bool TxDma::port_free(int p, std::uint64_t now) const {
   return port.front_start == kNever && port.busy_until <= now;
 }
 
+bool TxDma::port_free_by(int p, std::uint64_t now, std::uint64_t lead) const {
+  const PortTiming& port = timing_[static_cast<std::size_t>(p)];
+  return port_free(p, now) || (params_.tx_queue_packets == 0 && port.front_start == kNever &&
+                               port.busy_until <= now + lead);
+}
+
 void TxDma::start(int p, const TxMessage& message) {
   PortTiming& timing = timing_[static_cast<std::size_t>(p)];
   timing.unsent_packets += message.packets;

@@ -84,6 +84,10 @@ class TxDma {
   void attach(int port, const PortEntry& entry);
   /// True when port `port` can take a new message at `now`.
   bool port_free(int port, std::uint64_t now) const;
+  /// True when port `port` is free at `now`, or (without a transmit queue) every packet of its
+  /// messages is on the wire and their serialisation ends by `now + lead`: the port frees by
+  /// then whatever happens in the network.
+  bool port_free_by(int port, std::uint64_t now, std::uint64_t lead) const;
   /// Queues `message` on port `port` (it sends from message.start on).
   void start(int port, const TxMessage& message);
   /// Sends port `port`'s next packet at `now` if the port is idle, its front message has started

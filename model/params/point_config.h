@@ -39,9 +39,10 @@ struct SchedulerSettings {
   int decision_latency_cycles = 2;           ///< input-to-grant latency, cycles (>= 2)
   int depth = 32;                            ///< table ring buffer, entries
   int window = 4;                            ///< issue window per port, entries
-  double network_cycles_per_tick = 1;        ///< its clock period in network cycles (>= 1)
-  int watchdog_limit = 0;                    ///< watchdog ticks to a stall error (0: off)
-  int watchdog_tick_cycles = 1024;           ///< its cycles per watchdog tick (>= 1)
+  bool early_request = false;          ///< ports request decision_latency_cycles before they free
+  double network_cycles_per_tick = 1;  ///< its clock period in network cycles (>= 1)
+  int watchdog_limit = 0;              ///< watchdog ticks to a stall error (0: off)
+  int watchdog_tick_cycles = 1024;     ///< its cycles per watchdog tick (>= 1)
 };
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).

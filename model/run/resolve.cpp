@@ -106,6 +106,7 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   scheduler.decision_latency_cycles = nic.decision_latency_cycles;
   scheduler.depth = nic.scheduler_depth;
   scheduler.window = nic.scheduler_window;
+  scheduler.early_request = nic.scheduler_early_request;
   scheduler.network_cycles_per_tick =
       nic.scheduler_clock_ghz > 0 ? scenario.clock_ghz / nic.scheduler_clock_ghz : 1.0;
   scheduler.watchdog_limit = nic.scheduler_watchdog_ticks;

@@ -126,6 +126,9 @@ void HardwareScheduler::on_doorbell(int counter, std::uint64_t now) {
 
 void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) {
   char& level = port_level_.at(static_cast<std::size_t>(port));
+  // A grant the NIC has not taken yet (its DMA holds it until the port frees) keeps the port's
+  // request low: the engine needs ready low from the cycle after an accepted grant.
+  ready = ready && pending_.at(static_cast<std::size_t>(port)) < 0;
   if ((level != 0) == ready) return;
   sync(now);
   level = ready ? 1 : 0;
@@ -154,7 +157,7 @@ std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
   // components run within a cycle (issue 49): 4 of the 71 cycles_check runs moved.
   if (watchdog_period_ > 0) sync(now);
   for (const int p : pending_) {
-    if (p >= 0) return now + 1;  // an issue waits for its port (should not happen)
+    if (p >= 0) return now + 1;  // a grant waits for its port (an early request's)
   }
   if (issued_count_ == table_.size()) return kNoEvent;
   if (!quiet()) return std::max(now + 1, next_tick_);

@@ -1,6 +1,7 @@
 // The elaboration steps of System::Impl, in the order the constructor calls them.
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <random>
@@ -227,6 +228,11 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     params.rx_buffer_flits = rc.vcs * rc.buffer_flits;
     params.any_port = plan.any_port;
     params.step_barrier = nc.step_barrier;
+    // The request lead: the decision latency, in network cycles of the scheduler's clock.
+    params.request_lead_cycles = hardware && sc.early_request
+                                     ? static_cast<std::uint64_t>(std::ceil(
+                                           sc.decision_latency_cycles * sc.network_cycles_per_tick))
+                                     : 0;
     const std::string name = "nic_" + std::to_string(u);
     std::unique_ptr<Scheduler> scheduler;
     try {

@@ -5,9 +5,11 @@ rtl/nic_sched in every NIC), both with nic.issue=hardware, and requires identica
 cycles and identical finish cycles of every node for every algorithm and size.
 
   cosim_check.py MTSIM_BIN TOPOLOGY_YAML [--algorithms a,b,...] [--sizes 64KiB,1MiB]
+                [--nic "KEY: VALUE, ..."]
   cosim_check.py MTSIM_BIN TOPOLOGY_YAML --train WORKLOAD.yaml [--algorithms a,b,...]
 
 TOPOLOGY_YAML is the `topology:` mapping in flow style, e.g. "{kind: torus, dims: [4, 4]}".
+--nic adds NIC keys (flow style, without braces) to both runs, e.g. "scheduler_early_request: true".
 --train runs `mtsim train` instead (concurrent buckets with release times, rung on the RTL's
 host doorbell) and requires identical iteration timelines (the whole JSON `runs`).
 Exit 0 when equal, 1 on a difference or a failed run."""
@@ -61,6 +63,8 @@ def main():
                     "multitree,multitree_opt,disjoint_rings,tree_packing,auto")
     ap.add_argument("--sizes", default="64KiB,1MiB")
     ap.add_argument("--train", help="workload YAML: compare `mtsim train` timelines instead")
+    ap.add_argument("--nic", default="", help="more nic keys for both runs, e.g. "
+                    "'scheduler_early_request: true'")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -68,7 +72,8 @@ def main():
         with open(scenario, "w") as f:
             f.write("name: cosim\n")
             f.write("topology: %s\n" % args.topology)
-            f.write("nic: {issue: hardware, flow_control: message}\n")
+            f.write("nic: {issue: hardware, flow_control: message%s}\n"
+                    % (", " + args.nic if args.nic else ""))
             f.write("collective:\n  algorithms: [%s]\n  sizes: [%s]\n  verify_data: true\n"
                     % (args.algorithms, args.sizes))
         if args.train:

@@ -137,5 +137,33 @@ TEST_CASE("with a transmit queue a port takes its next message once the DMA is d
   CHECK(b.dma.port_free(0, 21));  // 2 fit
 }
 
+TEST_CASE("a port frees by a cycle once its last packet is on the wire", "[nic][tx]") {
+  // 600 bytes, packets of 17, 17 and 7 flits from cycle 10: the last leaves at 44 and its
+  // serialisation ends at 51, so from 44 on the port is free by 51 whatever happens next.
+  TxBench b(params_of(false, 1000));
+  b.dma.start(0, message_of(600, 3, 10));
+  CHECK(b.dma.send(0, 10));
+  CHECK(b.dma.send(0, 27));
+  CHECK_FALSE(b.dma.port_free_by(0, 27, 100));  // a packet still to send: not known
+  CHECK(b.dma.send(0, 44));
+  CHECK_FALSE(b.dma.port_free_by(0, 44, 6));
+  CHECK(b.dma.port_free_by(0, 44, 7));
+  CHECK_FALSE(b.dma.port_free(0, 50));
+  CHECK(b.dma.port_free_by(0, 51, 0));
+}
+
+TEST_CASE("with a transmit queue a port frees by a cycle only when it is free", "[nic][tx]") {
+  // As above: after the first packet 3 unsent packets do not fit the queue of 2. No lead makes
+  // the port free: with a transmit queue it frees when its DMA is done and the queue has room.
+  TxDmaParams p = params_of(false, 1000);
+  p.tx_queue_packets = 2;
+  TxBench b(p);
+  b.dma.start(0, message_of(1024, 4, 0));
+  CHECK(b.dma.send(0, 4));
+  CHECK_FALSE(b.dma.port_free_by(0, 4, 1000));
+  CHECK(b.dma.send(0, 21));
+  CHECK(b.dma.port_free_by(0, 21, 0));
+}
+
 }  // namespace
 }  // namespace mt

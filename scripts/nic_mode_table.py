@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The tables of docs/beyond.md "Choosing the NIC mode": each schedule issued by a free host
+(software issue, `host.preset: free`) under packet and under message flow control, and by the
+co-designed NIC's scheduler (hardware issue, message flow control) with its ports requesting a
+grant once they are free (the default) and `decision_latency_cycles` before
+(`nic.scheduler_early_request`), in cycles, with hardware issue's cycles over the free host's
+under message flow control (issue 48's target: at most 1.00 in every row); then that ratio with
+the early request for issue windows of WINDOWS entries (`nic.scheduler_window`).
+
+  nic_mode_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--set KEY=VALUE]...
+
+--set is applied to every run. Runs (or reuses in --out) one `mtsim run` per row group and
+prints the two Markdown tables. Exit status: 0 done, 2 bad input or a failed run. Standard
+library only.
+"""
+
+import argparse
+import os
+import sys
+
+import study_options
+
+BEYOND_TORUS = "scenarios/beyond/torus4x4.yaml"
+BEYOND_MESH = "scenarios/beyond/mesh4x4.yaml"
+PAPER_TORUS = "scenarios/paper/torus4x4.yaml"
+
+# (network, scenario, algorithm entry without label, its name in the table, sizes)
+ROWS = [
+    ("torus 4x4", BEYOND_TORUS, "name: multitree_opt, params: {pipeline: 4}",
+     "multitree_opt(pipeline=4)", ["32KiB"]),
+    ("torus 4x4", BEYOND_TORUS, "name: disjoint_rings, params: {pipeline: 4}",
+     "disjoint_rings(pipeline=4)", ["256KiB"]),
+    ("torus 4x4", BEYOND_TORUS, "name: disjoint_rings, params: {pipeline: 2}",
+     "disjoint_rings(pipeline=2)", ["1MiB", "16MiB"]),
+    ("torus 4x4", BEYOND_TORUS, "name: multitree", "multitree", ["32KiB", "256KiB", "16MiB"]),
+    ("mesh 4x4", BEYOND_MESH, "name: tree_packing", "tree_packing", ["256KiB", "1MiB"]),
+    ("paper torus 4x4", PAPER_TORUS, "name: multitree", "multitree (4 ports)",
+     ["32KiB", "256KiB", "1MiB"]),
+]
+
+# Column label -> NIC overrides.
+HW = "issue: hardware, flow_control: message"
+MODES = [
+    ("sw-packet", "{issue: software, flow_control: packet}"),
+    ("sw-message", "{issue: software, flow_control: message}"),
+    ("hw-message", f"{{{HW}}}"),
+    ("hw-early", f"{{{HW}, scheduler_early_request: true}}"),
+]
+# The windows of the second table (the first has the default, 4).
+WINDOWS = [4, 8, 16]
+MODES += [(f"hw-early-w{w}", f"{{{HW}, scheduler_early_request: true, scheduler_window: {w}}}")
+          for w in WINDOWS if w != 4]
+
+SIZE_BYTES = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def size_bytes(size):
+    return int(size[:-3]) * SIZE_BYTES[size[-3:]]
+
+
+def row_runs(args, out, index, row):
+    network, scenario, entry, name, sizes = row
+    entries = ", ".join(f"{{{entry}, label: {label}, nic: {nic}}}" for label, nic in MODES)
+    sets = [f"collective.algorithms=[{entries}]", f"collective.sizes=[{','.join(sizes)}]",
+            "host.preset=free"] + args.set
+    path = os.path.join(out, f"row{index}.json")
+    return study_options.verified_runs(args.mtsim, scenario, path, args.jobs, sets)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    study_options.add_run_options(parser)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a scenario override for every run")
+    args = parser.parse_args()
+    out = study_options.results_folder(args, "nic_mode_table.py")
+    if out is None:
+        return 2
+    cycles_table = [
+        "| network | schedule | size | software issue, packet FC | software issue, message FC "
+        "| hardware issue, message FC | hardware, early request | hardware / software "
+        "| early request / software |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    window_table = ["| network | schedule | size | " +
+                    " | ".join(f"window {w}" for w in WINDOWS) + " |",
+                    "|---|---|---|" + "---:|" * len(WINDOWS)]
+    try:
+        for index, row in enumerate(ROWS):
+            runs = row_runs(args, out, index, row)
+            network, _, _, name, sizes = row
+            for size in sizes:
+                cycles = {label: runs[(size_bytes(size), label)]["completion_cycles"]
+                          for label, _ in MODES}
+                shown = [cycles[label] for label in
+                         ("sw-packet", "sw-message", "hw-message", "hw-early")]
+                cells = [f"**{c}**" if c == min(shown) else str(c) for c in shown]
+                free = cycles["sw-message"]
+                where = f"| {network} | {name} | {size[:-3]} {size[-3:]} | "
+                cycles_table.append(where + " | ".join(cells) +
+                                    f" | {cycles['hw-message'] / free:.3f}"
+                                    f" | {cycles['hw-early'] / free:.3f} |")
+                ratios = [cycles["hw-early" if w == 4 else f"hw-early-w{w}"] / free
+                          for w in WINDOWS]
+                window_table.append(where + " | ".join(f"{r:.3f}" for r in ratios) + " |")
+    except (RuntimeError, KeyError) as error:
+        print(f"nic_mode_table.py: {error}", file=sys.stderr)
+        return 2
+    print("\n".join(cycles_table))
+    print()
+    print("\n".join(window_table))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
