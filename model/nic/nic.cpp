@@ -41,6 +41,8 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicShared
             message_arrived(message, counter, now);
           }),
       barrier_(params.step_barrier, program_steps(params, *shared.rx.schedule)),
+      control_(IssueControlParams{params.ports, params.any_port, params.request_lead_cycles},
+               *issue_, tx_, barrier_, program_steps(params, *shared.rx.schedule)),
       wakeup_(clock, *this) {
   for (int p = 0; p < params_.ports; ++p) {
     tx_socket[static_cast<std::size_t>(p)].register_nb_transport_bw(this, &Nic::tx_bw, p);
@@ -75,43 +77,10 @@ void Nic::step() {
     ++releases_rung_;
     last_progress_ = std::max(last_progress_, now);
   }
-  // Cycle-level (hardware) schedulers see every port's ready level (others ignore it); with
-  // ports not bound to a direction their one queue is ready while any port is free. Under the
-  // step barrier a port is not ready while the node waits to leave its step (a cycle-level
-  // scheduler's next grant may be the next step's).
-  const bool gate = barrier_allows(barrier_.current(), now);
-  const std::uint64_t lead = params_.request_lead_cycles;
-  if (params_.any_port) {
-    bool any_free = false;
-    for (int p = 0; p < params_.ports; ++p) any_free = any_free || tx_.port_free_by(p, now, lead);
-    issue_->set_port_ready(0, any_free && gate, now);
-  } else {
-    for (int p = 0; p < params_.ports; ++p) {
-      issue_->set_port_ready(p, tx_.port_free_by(p, now, lead) && gate, now);
-    }
-  }
-  // Free ports take their next ready operation, in program order across ports.
-  issue_order_.clear();
-  if (params_.any_port) {
-    // One queue: its ready operations go to the free ports in port order.
-    for (int p = 0; p < params_.ports; ++p) {
-      if (!tx_.port_free(p, now)) continue;
-      const int index = issue_->next_ready(0, now);
-      if (index < 0 || !barrier_allows(step_of(index), now)) break;
-      start_message(p, index, now);
-    }
-  } else {
-    for (int p = 0; p < params_.ports; ++p) {
-      if (!tx_.port_free(p, now)) continue;
-      const int index = issue_->next_ready(p, now);
-      if (index >= 0 && barrier_allows(step_of(index), now)) issue_order_.emplace_back(index, p);
-    }
-  }
-  std::sort(issue_order_.begin(), issue_order_.end());
-  for (const auto& [index, p] : issue_order_) {
-    // Several ports in one cycle: the barrier is checked again after each start.
-    if (barrier_allows(step_of(index), now)) start_message(p, index, now);
-  }
+  // Cycle-level (hardware) schedulers see every issue queue's request; free ports take their
+  // next ready operation, in program order across ports.
+  control_.present_requests(now);
+  control_.issue(now, [&](int port, int index) { start_message(port, index, now); });
   for (int p = 0; p < params_.ports; ++p) {
     if (tx_.send(p, now)) last_progress_ = std::max(last_progress_, now);
   }
@@ -143,22 +112,11 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
       if (!issue_->cycle_level()) last_progress_ = std::max(last_progress_, event);
     }
   }
-  for (int p = 0; p < params_.ports && issuing; ++p) {
-    const TxDma::PortTiming& port = tx_.timing(p);
-    // The scheduler must see a port's ready level rise when the port frees, or its request
-    // lead before that.
-    if (issue_->cycle_level() && port.front_start == kNever && port.busy_until > now) {
-      const std::uint64_t lead = params_.request_lead_cycles;
-      next =
-          std::min(next, port.busy_until > now + lead ? port.busy_until - lead : port.busy_until);
-    }
-    // A port with a transmit queue frees when its DMA is done (and its queue has room).
-    if (port.dma_until > now) next = std::min(next, port.dma_until);
-  }
+  if (issuing) next = std::min(next, control_.next_port_event(now));
   for (int p = 0; p < params_.ports; ++p) {
     const TxDma::PortTiming& port = tx_.timing(p);
     const bool empty = port.front_start == kNever;
-    if (empty && issue_->next_ready(queue_of(p), now) < 0) continue;
+    if (empty && issue_->next_ready(control_.queue_of(p), now) < 0) continue;
     if (port.busy_until > now) {
       next = std::min(next, port.busy_until);
     } else if (!empty && port.front_start > now) {
@@ -172,7 +130,6 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
 }
 
 void Nic::start_message(int p, int index, std::uint64_t now) {
-  issue_->pop(queue_of(p));
   const int message = params_.program[static_cast<std::size_t>(index)];
   const Op& op = shared_.rx.schedule->ops[static_cast<std::size_t>(message)];
   TxMessage m;
@@ -215,18 +172,6 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
 
 void Nic::message_arrived(int message, int counter, std::uint64_t now) {
   issue_->on_arrival(message, counter, now);
-}
-
-bool Nic::all_ports_free(std::uint64_t now) const {
-  for (int p = 0; p < params_.ports; ++p) {
-    if (!tx_.port_free(p, now)) return false;
-  }
-  return true;
-}
-
-int Nic::step_of(int index) const {
-  const int message = params_.program[static_cast<std::size_t>(index)];
-  return std::max(0, shared_.rx.schedule->ops[static_cast<std::size_t>(message)].step);
 }
 
 tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,

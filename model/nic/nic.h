@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "model/collective/schedule.h"
+#include "model/nic/issue_control.h"
 #include "model/nic/rx_reassembly.h"
 #include "model/nic/step_barrier.h"
 #include "model/nic/tx_dma.h"
@@ -150,17 +151,8 @@ class Nic : public sc_core::sc_module {
   void start_of_simulation() override;
   /// A message has arrived and been applied: issue control learns of it.
   void message_arrived(int message, int counter, std::uint64_t now);
-  /// Starts program entry `index` on port `port` at `now`.
+  /// Starts program entry `index` (popped from its issue queue) on port `port` at `now`.
   void start_message(int port, int index, std::uint64_t now);
-  /// The issue queue of physical port `port` (0 for every port when params_.any_port).
-  int queue_of(int port) const { return params_.any_port ? 0 : port; }
-  bool all_ports_free(std::uint64_t now) const;
-  /// Step barrier: true when an operation of `step` may start at `now`.
-  bool barrier_allows(int step, std::uint64_t now) const {
-    return barrier_.allows(step, [&] { return all_ports_free(now); });
-  }
-  /// Schedule step of program entry `index`.
-  int step_of(int index) const;
   /// The cycle of the next run (kNever: none); sets blocked_.
   std::uint64_t next_run(std::uint64_t now);
 
@@ -172,7 +164,7 @@ class Nic : public sc_core::sc_module {
   TxDma tx_;
   RxReassembly rx_;
   StepBarrier barrier_;
-  std::vector<std::pair<int, int>> issue_order_;  // (program index, port) to issue now
+  IssueControl control_;  // requests and starts: between tx_, issue_ and barrier_
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::uint64_t last_progress_ = 0;
