@@ -9,71 +9,17 @@
 #include <vector>
 
 #include "model/collective/schedule_graph.h"
+#include "model/collective/verify_errors.h"
 
 namespace mt {
 
+using verify_detail::check_races;
+using verify_detail::ErrorList;
+
 namespace {
 
-constexpr size_t kMaxErrors = 20;
-// Memory budget of the happens-before bitsets, 64-bit words (64 MiB).
-constexpr std::uint64_t kAncestorBudgetWords = std::uint64_t{8} << 20;
-// What one ordering check between messages of one node and chunk (see check_races) costs: the
-// query (8 bytes), its report record (9 bytes, padded), its sort index and answer.
-constexpr std::uint64_t kQueryBytes = 8 + 12 + 4 + 1;
 // Largest replay state (one contributor bitset per node and chunk), 64-bit words (1 GiB).
 constexpr std::uint64_t kReplayLimitWords = std::uint64_t{1} << 27;
-
-/// Error collector that keeps the first kMaxErrors messages and counts the rest. Each error
-/// keeps the ids of the messages it names, so an imported file's errors can say where each was
-/// written.
-class ErrorList {
- public:
-  void add(std::string message, std::vector<int> messages = {}) {
-    if (errors_.size() < kMaxErrors) {
-      errors_.push_back({std::move(message), std::move(messages)});
-    } else {
-      ++suppressed_;
-    }
-  }
-  bool empty() const { return errors_.empty(); }
-  /// The errors as sentences; with `sources` (one per message: where it was written), each
-  /// followed by the places of the first few messages it names, e.g. "... [message 18 is
-  /// ring.xml:30: <step s=\"1\"> of gpu 1 tb 0]".
-  std::vector<std::string> take(const std::vector<std::string>& sources) {
-    std::vector<std::string> result;
-    for (Entry& e : errors_) result.push_back(with_sources(std::move(e), sources));
-    errors_.clear();
-    if (suppressed_ > 0) {
-      result.push_back("... and " + std::to_string(suppressed_) + " more error(s) not shown");
-    }
-    return result;
-  }
-
- private:
-  struct Entry {
-    std::string text;
-    std::vector<int> messages;
-  };
-
-  static std::string with_sources(Entry e, const std::vector<std::string>& sources) {
-    std::vector<int> named;
-    for (const int id : e.messages) {
-      if (id >= 0 && static_cast<std::size_t>(id) < sources.size() &&
-          std::find(named.begin(), named.end(), id) == named.end())
-        named.push_back(id);
-      if (named.size() == 4) break;  // the first few say where to look
-    }
-    if (named.empty()) return std::move(e.text);
-    std::string text = std::move(e.text) + " [";
-    for (std::size_t i = 0; i < named.size(); ++i)
-      text += (i ? "; message " : "message ") + std::to_string(named[i]) + " is " +
-              sources[static_cast<std::size_t>(named[i])];
-    return text + "]";
-  }
-
-  std::vector<Entry> errors_;
-  size_t suppressed_ = 0;
-};
 
 // "node 7" or "nodes 7, 9" (at most 8 ids, then "and K more").
 std::string node_list(const std::vector<int>& ids) {
@@ -189,167 +135,6 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
     return std::make_pair(a.step, a.link) < std::make_pair(b.step, b.link);
   });
   return ok;
-}
-
-// Every arrival at (u, c) must be ordered with every issue from (u, c), and with every other
-// arrival at (u, c) when either of the two is a broadcast. Happens-before is a partial order that
-// agrees with the topological order, so only the earlier event of a pair can precede the later
-// one, and chains make most pairs implied by others (transitivity); only these are asked:
-//  - arrivals vs issues: events in topological order form alternating runs of arrivals and of
-//    issues; every pair of ADJACENT runs is asked (a pair farther apart follows through the runs
-//    between them, which are not empty);
-//  - broadcasts: consecutive broadcast arrivals, and each other arrival with the broadcasts
-//    just before and after it.
-// Every failed query is a real unordered pair, and when none fails every pair is ordered, so the
-// check is exact with O(events) queries for broadcasts (a hostile file of thousands of
-// broadcasts of one chunk costs thousands of queries, not millions).
-void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorList& errors,
-                 bool& ok) {
-  const Schedule& s = graph.schedule();
-  const std::vector<int>& order = graph.topological().order;
-  const auto key = [&](int node, int chunk) {
-    return static_cast<std::int64_t>(node) * s.num_chunks + chunk;
-  };
-  std::vector<int> position(s.ops.size(), 0);
-  for (size_t i = 0; i < order.size(); ++i)
-    position[static_cast<size_t>(order[i])] = static_cast<int>(i);
-  // Every event once: (group key, topological position, is arrival, message id).
-  struct Event {
-    std::int64_t group;
-    int position;
-    bool arrival;
-    int id;
-  };
-  std::vector<Event> events;
-  events.reserve(2 * s.ops.size());
-  for (const Op& op : s.ops) {
-    const int at = position[static_cast<size_t>(op.id)];
-    events.push_back({key(op.node, op.chunk), at, false, op.id});
-    // A staged message is applied after the receiver's own message apply_after has issued.
-    const int applied =
-        op.apply_after < 0 ? at : std::max(at, position[static_cast<size_t>(op.apply_after)]);
-    events.push_back({key(op.peer, op.chunk), applied, true, op.id});
-  }
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return a.group != b.group         ? a.group < b.group
-           : a.position != b.position ? a.position < b.position
-                                      : a.arrival < b.arrival;
-  });
-  struct Check {
-    int a;  // an arrival
-    int b;  // an issue (arrival_pair == false) or another arrival
-    bool arrival_pair;
-    bool staged;  // also ordered when b is, or happens before, a's apply_after (asked next)
-  };
-  HappensBefore ancestry = graph.happens_before(kAncestorBudgetWords);
-  const std::uint64_t max_queries =
-      std::max(limits.min_race_checks,
-               limits.race_checks_per_message * static_cast<std::uint64_t>(s.ops.size()));
-  std::vector<Check> checks;
-  // The issue whose dependencies `sorted_deps` holds (sorted), for the check below.
-  int deps_of = -1;
-  std::vector<int> sorted_deps;
-  const auto ask = [&](const Event& earlier, const Event& later, bool arrival_pair) {
-    // An arrival the issue waits for directly is ordered before it: nothing to ask (a root that
-    // waits for all its children's reduces before each of its broadcasts would otherwise ask
-    // children x broadcasts questions).
-    if (earlier.arrival && !later.arrival) {
-      if (deps_of != later.id) {
-        deps_of = later.id;
-        sorted_deps = s.ops[static_cast<size_t>(later.id)].deps;
-        std::sort(sorted_deps.begin(), sorted_deps.end());
-      }
-      if (std::binary_search(sorted_deps.begin(), sorted_deps.end(), earlier.id)) return true;
-    }
-    if (checks.size() >= max_queries) return false;
-    ancestry.ask(earlier.id, later.id);
-    // Reported as (arrival, other): the arrival is whichever of the two is one.
-    if (earlier.arrival) {
-      checks.push_back({earlier.id, later.id, arrival_pair, false});
-    } else {
-      // An issue listed before a staged arrival: ordered too when it precedes apply_after's issue.
-      const int own = s.ops[static_cast<size_t>(later.id)].apply_after;
-      const bool staged = !arrival_pair && own >= 0;
-      checks.push_back({later.id, earlier.id, arrival_pair, staged});
-      if (staged) ancestry.ask(earlier.id, own);
-    }
-    return true;
-  };
-  bool within_budget = true;
-  for (size_t g = 0; g < events.size() && within_budget;) {
-    size_t end = g;
-    while (end < events.size() && events[end].group == events[g].group) ++end;
-    // Runs of arrivals and of issues; adjacent runs are asked pairwise.
-    size_t run = g;
-    size_t previous_run = g;
-    while (run < end && within_budget) {
-      size_t run_end = run;
-      while (run_end < end && events[run_end].arrival == events[run].arrival) ++run_end;
-      if (run != g) {
-        for (size_t x = previous_run; x < run && within_budget; ++x)
-          for (size_t y = run; y < run_end && within_budget; ++y)
-            within_budget = ask(events[x], events[y], false);
-      }
-      previous_run = run;
-      run = run_end;
-    }
-    // Broadcast chain over the arrivals.
-    const Event* last_broadcast = nullptr;
-    std::vector<const Event*> since_broadcast;  // arrivals after the last broadcast
-    for (size_t i = g; i < end && within_budget; ++i) {
-      const Event& e = events[i];
-      if (!e.arrival) continue;
-      if (s.ops[static_cast<size_t>(e.id)].kind == OpKind::kBroadcast) {
-        if (last_broadcast != nullptr) within_budget = ask(*last_broadcast, e, true);
-        for (const Event* r : since_broadcast)
-          if (within_budget && r->id != e.id) within_budget = ask(*r, e, true);
-        since_broadcast.clear();
-        last_broadcast = &e;
-      } else {
-        if (last_broadcast != nullptr) within_budget = ask(*last_broadcast, e, true);
-        since_broadcast.push_back(&e);
-      }
-    }
-    g = end;
-  }
-  if (!within_budget) {
-    errors.add("the schedule needs more than " + std::to_string(max_queries) +
-               " ordering checks between messages of the same node and chunk (the verifier's "
-               "memory budget: " +
-               std::to_string(max_queries * kQueryBytes >> 20) + " MiB of checks plus " +
-               std::to_string(kAncestorBudgetWords * 8 >> 20) +
-               " MiB of happens-before bitsets); it was not verified");
-    ok = false;
-    return;
-  }
-  const std::vector<char> answers = ancestry.solve();
-  for (size_t q = 0, answer = 0; q < checks.size(); ++q, ++answer) {
-    const Check& c = checks[q];
-    if (c.staged) {
-      const int own = s.ops[static_cast<size_t>(c.a)].apply_after;
-      ++answer;  // the second query: b happens before apply_after's issue
-      if (answers[answer - 1] || answers[answer] || c.b == own) continue;
-    } else if (answers[answer]) {
-      continue;
-    }
-    const Op& a = s.ops[static_cast<size_t>(c.a)];
-    const Op& b = s.ops[static_cast<size_t>(c.b)];
-    const std::string where =
-        "node " + std::to_string(a.peer) + " chunk " + std::to_string(a.chunk) + ": ";
-    if (c.arrival_pair) {
-      errors.add(where + "arrivals of messages " + std::to_string(std::min(a.id, b.id)) + " (" +
-                     to_string(s.ops[static_cast<size_t>(std::min(a.id, b.id))].kind) + ") and " +
-                     std::to_string(std::max(a.id, b.id)) + " (" +
-                     to_string(s.ops[static_cast<size_t>(std::max(a.id, b.id))].kind) +
-                     ") are unordered: the final value depends on timing",
-                 {std::min(a.id, b.id), std::max(a.id, b.id)});
-    } else {
-      errors.add(where + "arrival of message " + std::to_string(a.id) + " and issue of message " +
-                     std::to_string(b.id) + " are unordered: the value sent depends on timing",
-                 {a.id, b.id});
-    }
-    ok = false;
-  }
 }
 
 // Symbolic replay in a topological order (issue then immediate arrival of every message), then
