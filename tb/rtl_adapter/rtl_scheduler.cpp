@@ -3,6 +3,8 @@
 #include <Vnic_sched_cc.h>
 #include <verilated.h>
 
+#include <algorithm>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
@@ -44,10 +46,15 @@ struct RtlCycleScheduler::Impl {
   std::unique_ptr<Vnic_sched_cc> top;
   std::vector<std::vector<std::uint64_t>> words;  // the table, encoded (host memory)
   std::size_t pushed = 0;                         // entries streamed into the RTL
-  std::vector<int> arrivals;                      // counters presented in the current cycle
-  int doorbell = -1;                              // doorbell counter this cycle, -1 none
-  bool watchdog_tick = false;                     // a watchdog tick this cycle
-  bool inputs_changed = true;                     // an input changed since the last clock
+  std::vector<int> entry_ports;                   // each table entry's port
+  // Per port: the entries streamed in and not yet granted, in table order; the entry of a grant
+  // shown and not accepted (-1: none).
+  std::vector<std::deque<int>> waiting;
+  std::vector<int> held;
+  std::vector<int> arrivals;   // counters presented in the current cycle
+  int doorbell = -1;           // doorbell counter this cycle, -1 none
+  bool watchdog_tick = false;  // a watchdog tick this cycle
+  bool inputs_changed = true;  // an input changed since the last clock
   std::uint64_t clocks = 0;
   std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
   bool loading = false;                 // load clocks (before cycle 0)
@@ -69,7 +76,12 @@ struct RtlCycleScheduler::Impl {
     // Flushed line by line: the design of a run is never torn down (model/sim/system.cpp), so
     // the stream would never be closed.
     if (pins) *pins << ' ' << rtl_pins::hex(top->grant_o, build.ports) << '\n' << std::flush;
-    if (taken) ++pushed;
+    if (taken) {
+      const int port = entry_ports[pushed];
+      if (port >= 0 && port < config.ports)
+        waiting[static_cast<std::size_t>(port)].push_back(static_cast<int>(pushed));
+      ++pushed;
+    }
     ++clocks;
   }
 
@@ -113,8 +125,29 @@ struct RtlCycleScheduler::Impl {
     return !inputs_changed && top->idle_o && !(pushed < words.size() && top->tbl_ready_o);
   }
 
-  // Full table index of a granted entry from its low index_bits: every entry the RTL holds lies
-  // within the last 2^index_bits entries streamed (nic_sched's IndexBitsCoverEntries_S).
+  // The table entry of the grant shown on `port` with index `low` (its table index modulo
+  // 2^index_bits) and packed entry `bits`: the one it showed last cycle while not accepted, else
+  // the oldest entry of the port still waiting in the RTL with that index and those bits. (Not
+  // the entry with that index nearest the last one streamed: an entry may wait in its window
+  // while far more than 2^index_bits later entries of other ports pass it.)
+  int granted_entry(int port, std::uint64_t low, const std::vector<std::uint64_t>& bits) {
+    const auto p = static_cast<std::size_t>(port);
+    if (held[p] >= 0) return held[p];
+    const std::uint64_t mask = (std::uint64_t{1} << build.index_bits) - 1;
+    std::deque<int>& q = waiting[p];
+    for (auto it = q.begin(); it != q.end(); ++it) {
+      const auto i = static_cast<std::size_t>(*it);
+      if ((i & mask) != low || words[i] != bits) continue;
+      q.erase(it);
+      return static_cast<int>(i);
+    }
+    throw SchedulerError("RTL scheduler: port " + std::to_string(port) + " granted table index " +
+                         std::to_string(low) + " (mod 2^" + std::to_string(build.index_bits) +
+                         "), which no entry of the port waiting in the RTL has");
+  }
+
+  // Full table index of an entry an error names, from its low index_bits: the entry streamed
+  // last with those bits (exact while the RTL holds no entry older than 2^index_bits entries).
   int full_index(std::uint64_t low) const {
     const std::uint64_t modulus = std::uint64_t{1} << build.index_bits;
     const std::uint64_t last = pushed - 1;
@@ -226,6 +259,10 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   top.host_valid_i = 0;
   m.words.clear();
   m.pushed = 0;
+  m.entry_ports.clear();
+  for (const TableEntry& e : table) m.entry_ports.push_back(e.port);
+  m.waiting.assign(static_cast<std::size_t>(m.config.ports), {});
+  m.held.assign(static_cast<std::size_t>(m.config.ports), -1);
   m.loading = true;
   top.clear_i = 1;
   m.clock();
@@ -314,10 +351,18 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
     if (rtl_bits::get(top.grant_o, p, 1) == 0) continue;
     IssueCommand c;
     c.port = p;
-    c.index = m.full_index(rtl_bits::get(top.grant_index_o, p * index_bits, index_bits));
-    c.entry =
-        decode_entry(rtl_bits::get_words(top.grant_entry_o, p * entry_bits, entry_bits), m.format);
+    const std::vector<std::uint64_t> bits =
+        rtl_bits::get_words(top.grant_entry_o, p * entry_bits, entry_bits);
+    c.index =
+        m.granted_entry(p, rtl_bits::get(top.grant_index_o, p * index_bits, index_bits), bits);
+    c.entry = decode_entry(bits, m.format);
     issues.push_back(c);
+  }
+  // A grant shown and not accepted at this edge shows again, the same entry.
+  std::fill(m.held.begin(), m.held.end(), -1);
+  for (const IssueCommand& c : issues) {
+    if (rtl_bits::get(top.grant_ack_i, c.port, 1) == 0)
+      m.held[static_cast<std::size_t>(c.port)] = c.index;
   }
   m.clock();
   top.arr_valid_i = 0;
