@@ -5,12 +5,14 @@ co-designed NIC's scheduler (hardware issue, message flow control) with its port
 grant once they are free (the default) and `decision_latency_cycles` before
 (`nic.scheduler_early_request`), in cycles, with hardware issue's cycles over the free host's
 under message flow control (issue 48's target: at most 1.00 in every row); then that ratio with
-the early request for issue windows of WINDOWS entries (`nic.scheduler_window`).
+the early request for issue windows of WINDOWS entries (`nic.scheduler_window`); then
+tree_packing on the 8x8 mesh at 16 and 64 MiB as a fraction of the bandwidth bound (issue 48's
+target: at least 0.98 with hardware issue).
 
   nic_mode_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--set KEY=VALUE]...
 
 --set is applied to every run. Runs (or reuses in --out) one `mtsim run` per row group and
-prints the two Markdown tables. Exit status: 0 done, 2 bad input or a failed run. Standard
+prints the three Markdown tables (about 3 minutes on two cores, most of it the 8x8 mesh). Exit status: 0 done, 2 bad input or a failed run. Standard
 library only.
 """
 
@@ -23,6 +25,7 @@ import study_options
 BEYOND_TORUS = "scenarios/beyond/torus4x4.yaml"
 BEYOND_MESH = "scenarios/beyond/mesh4x4.yaml"
 PAPER_TORUS = "scenarios/paper/torus4x4.yaml"
+BEYOND_MESH8 = "scenarios/beyond/mesh8x8.yaml"
 
 # (network, scenario, algorithm entry without label, its name in the table, sizes)
 ROWS = [
@@ -67,6 +70,25 @@ def row_runs(args, out, index, row):
     return study_options.verified_runs(args.mtsim, scenario, path, args.jobs, sets)
 
 
+def bound_table(args, out):
+    """Markdown lines: tree_packing on the 8x8 mesh, efficiency per NIC mode."""
+    modes = [m for m in MODES if m[0] in ("sw-message", "hw-message", "hw-early")]
+    entries = ", ".join(f"{{name: tree_packing, label: {label}, nic: {nic}}}"
+                        for label, nic in modes)
+    sizes = ["16MiB", "64MiB"]
+    sets = [f"collective.algorithms=[{entries}]", f"collective.sizes=[{','.join(sizes)}]",
+            "host.preset=free"] + args.set
+    runs = study_options.verified_runs(args.mtsim, BEYOND_MESH8, os.path.join(out, "mesh8x8.json"),
+                                       args.jobs, sets)
+    lines = ["| network | schedule | size | software issue, message FC | hardware issue, message FC "
+             "| hardware, early request |", "|---|---|---|---:|---:|---:|"]
+    for size in sizes:
+        cells = [f"{runs[(size_bytes(size), label)]['efficiency']:.3f}" for label, _ in modes]
+        lines.append(f"| mesh 8x8 | tree_packing | {size[:-3]} {size[-3:]} | " +
+                     " | ".join(cells) + " |")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     study_options.add_run_options(parser)
@@ -102,12 +124,15 @@ def main():
                 ratios = [cycles["hw-early" if w == 4 else f"hw-early-w{w}"] / free
                           for w in WINDOWS]
                 window_table.append(where + " | ".join(f"{r:.3f}" for r in ratios) + " |")
+        bounds = bound_table(args, out)
     except (RuntimeError, KeyError) as error:
         print(f"nic_mode_table.py: {error}", file=sys.stderr)
         return 2
     print("\n".join(cycles_table))
     print()
     print("\n".join(window_table))
+    print()
+    print("\n".join(bounds))
     return 0
 
 
