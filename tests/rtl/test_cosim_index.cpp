@@ -28,8 +28,7 @@ std::vector<Grant> grants_of(CycleScheduler& engine, const std::vector<TableEntr
   engine.set_port_ready(0, true);
   engine.set_port_ready(1, true);
   std::vector<Grant> grants;
-  for (int cycle = 0; cycle < 4 * static_cast<int>(table.size()) + 64 && !engine.done();
-       ++cycle) {
+  for (int cycle = 0; cycle < 4 * static_cast<int>(table.size()) + 64 && !engine.done(); ++cycle) {
     if (cycle == arrival_cycle) engine.on_arrival(1);
     for (const IssueCommand& c : engine.tick()) grants.push_back({cycle, c.port, c.index});
   }
