@@ -15,15 +15,19 @@ bool IssueControl::all_ports_free(std::uint64_t now) const {
   return true;
 }
 
-bool IssueControl::allows(int index, std::uint64_t now) const {
-  const int step = steps_.empty() ? 0 : std::max(0, steps_[static_cast<std::size_t>(index)]);
+bool IssueControl::step_allowed(int step, std::uint64_t now) const {
   return barrier_.allows(step, [&] { return all_ports_free(now); });
+}
+
+bool IssueControl::allows(int index, std::uint64_t now) const {
+  return step_allowed(steps_.empty() ? 0 : std::max(0, steps_[static_cast<std::size_t>(index)]),
+                      now);
 }
 
 void IssueControl::present_requests(std::uint64_t now) {
   // Under the step barrier a port requests nothing while the node waits to leave its step (a
   // cycle-level scheduler's next grant may be the next step's).
-  const bool gate = barrier_.allows(barrier_.current(), [&] { return all_ports_free(now); });
+  const bool gate = step_allowed(barrier_.current(), now);
   const std::uint64_t lead = params_.request_lead_cycles;
   if (params_.any_port) {
     bool any_free = false;

@@ -63,6 +63,9 @@ class IssueControl {
   static constexpr std::uint64_t kNever = TxDma::kNever;
 
  private:
+  /// The step barrier allows an operation of `step` to start at `now`.
+  bool step_allowed(int step, std::uint64_t now) const;
+
   IssueControlParams params_;
   Scheduler& issue_;
   const TxDma& tx_;

@@ -12,6 +12,7 @@
 
 #include "model/sched/hardware_scheduler.h"
 #include "tb/rtl_adapter/rtl_scheduler.h"
+#include "tests/support/rtl_build_config.h"
 
 namespace mt {
 namespace {
@@ -26,18 +27,7 @@ TableEntry waiting(int step, int counter, int count) {
 
 // The model with the Verilated build's parameters and limits, serving node 3.
 SchedulerModelConfig build_config() {
-  const RtlBuildParams b = rtl_build_params();
-  SchedulerModelConfig c;
-  c.ports = b.ports;
-  c.counters = b.counters;
-  c.depth = b.depth;
-  c.window = b.window;
-  c.decision_latency_cycles = b.decision_latency;
-  c.nodes = b.nodes;
-  c.chunks = b.chunks;
-  c.flows = b.flows;
-  c.steps = b.steps;
-  c.max_count = b.max_count;
+  SchedulerModelConfig c = test::rtl_build_config();
   c.node = 3;
   return c;
 }

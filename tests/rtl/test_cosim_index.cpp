@@ -10,6 +10,7 @@
 
 #include "model/sched/scheduler_model.h"
 #include "tb/rtl_adapter/rtl_scheduler.h"
+#include "tests/support/rtl_build_config.h"
 
 namespace mt {
 namespace {
@@ -38,12 +39,7 @@ std::vector<Grant> grants_of(CycleScheduler& engine, const std::vector<TableEntr
 TEST_CASE("a grant names its entry after more than 2^IndexBits later entries passed it",
           "[rtl][cosim]") {
   const RtlBuildParams b = rtl_build_params();
-  SchedulerModelConfig c;
-  c.ports = b.ports;
-  c.counters = b.counters;
-  c.depth = b.depth;
-  c.window = b.window;
-  c.decision_latency_cycles = b.decision_latency;
+  SchedulerModelConfig c = test::rtl_build_config();
   c.step_order = false;
   // Entry 0 (port 0) waits for one arrival on counter 1; the next 1.5 x 2^IndexBits entries
   // (port 1, distinct chunks) wait for nothing and are granted meanwhile.
@@ -74,13 +70,7 @@ TEST_CASE("a grant names its entry after more than 2^IndexBits later entries pas
 TEST_CASE("a grant held until accepted names the same entry every cycle it shows", "[rtl][cosim]") {
   // Three entries on port 0 that wait for nothing; the DMA does not accept until cycle 6, so
   // the first grant shows from the cycle it is made until then, and the next two follow.
-  const RtlBuildParams b = rtl_build_params();
-  SchedulerModelConfig c;
-  c.ports = b.ports;
-  c.counters = b.counters;
-  c.depth = b.depth;
-  c.window = b.window;
-  c.decision_latency_cycles = b.decision_latency;
+  const SchedulerModelConfig c = test::rtl_build_config();
   std::vector<TableEntry> table(3);
   for (int i = 0; i < 3; ++i) table[static_cast<std::size_t>(i)].chunk = i;
   const auto run = [&](CycleScheduler& engine) {
