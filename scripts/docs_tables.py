@@ -2,6 +2,7 @@
 """Regenerates the documentation's result tables and compares them with the pages, row by row.
 
   docs_tables.py [--list] [--only NAME]... [--mtsim build/bin/mtsim] [--jobs 2] [--out DIR]
+                 [--write]
 
 Each table below names its page, the first line of the table there (its header) and the
 commands that produce it: `mtsim` runs that write results JSON into DIR (default a scratch
@@ -11,7 +12,9 @@ table, to the character, and in the same order; a row that differs is printed wi
 version. Figures measured once and never re-run drift when the model changes legitimately;
 this is the check. It simulates for real: about 10 seconds (nic_mode), 10 minutes (fidelity) to
 an hour or more (paper, beyond) on two cores. Exit status: 0 every table reproduced, 1 some row
-differs, 2 bad input or a failed run. Standard library only.
+differs, 2 bad input or a failed run. --write puts the regenerated tables into the pages in place
+of the old ones (for a change that moves figures legitimately; the text around them is yours to
+check) and exits 0. Standard library only.
 """
 
 import argparse
@@ -145,6 +148,29 @@ def compare(name, page, header, regenerated):
     return differences
 
 
+def write_tables(page, header, regenerated):
+    """Replaces the page's table starting with `header`, and the tables after it, by
+    `regenerated` (one page table per regenerated table)."""
+    path = os.path.join(ROOT, page)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    blocks, start = [], None  # [first, end) line ranges of the tables
+    for i, line in enumerate(lines + [""]):
+        if line.startswith("|") and start is None:
+            start = i
+        elif not line.startswith("|") and start is not None:
+            blocks.append((start, i))
+            start = None
+    first = next((k for k, (a, _) in enumerate(blocks) if lines[a].startswith(header)), None)
+    if first is None or first + len(regenerated) > len(blocks):
+        return False
+    for k in reversed(range(len(regenerated))):
+        a, b = blocks[first + k]
+        lines[a:b] = regenerated[k]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    return True
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -153,6 +179,8 @@ def main():
     parser.add_argument("--mtsim", default=os.path.join(ROOT, "build/bin/mtsim"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", help="keep the results JSON here (default: a scratch folder)")
+    parser.add_argument("--write", action="store_true",
+                        help="write the regenerated tables into the pages instead of comparing")
     args = parser.parse_args()
     if args.list:
         for name, (page, header, runs, _) in TABLES.items():
@@ -187,6 +215,13 @@ def main():
             return 2
         differences = compare(name, page, header, tables)
         rows = sum(len(t) for t in tables)
+        if args.write:
+            if not write_tables(page, header, tables):
+                print(f"docs_tables.py: {name}: {page} has no table starting with {header!r} "
+                      f"and {len(tables) - 1} after it", file=sys.stderr)
+                return 2
+            print(f"{name}: wrote {rows} rows into {page} ({len(differences)} changed)")
+            continue
         if differences:
             status = 1
             print(f"{name}: {len(differences)} of {rows} rows differ from {page}:")

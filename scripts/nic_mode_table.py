@@ -46,7 +46,7 @@ HW = "issue: hardware, flow_control: message"
 MODES = [
     ("sw-packet", "{issue: software, flow_control: packet}"),
     ("sw-message", "{issue: software, flow_control: message}"),
-    ("hw-message", f"{{{HW}}}"),
+    ("hw-message", f"{{{HW}, scheduler_early_request: false}}"),
     ("hw-early", f"{{{HW}, scheduler_early_request: true}}"),
 ]
 # The windows of the second table (the first has the default, 4).

@@ -242,8 +242,8 @@ const KeyTable<NicConfig>& nic_keys() {
                "hardware issue: a port's DMA raises its request `decision_latency_cycles` "
                "scheduler cycles before its port frees (once its message's last packet is on "
                "the wire) and holds the grant in a descriptor register until the port is free, "
-               "so the decision latency is hidden behind the message before; false: it requests "
-               "once the port is free. "
+               "so the decision latency is hidden behind the message before (the default); "
+               "false: it requests once the port is free. "
                "No effect with `tx_queue_packets` (those ports free when their DMA is done). "
                "docs/beyond.md, Choosing the NIC mode"),
       real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",

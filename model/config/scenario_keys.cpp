@@ -93,10 +93,12 @@ const KeyTable<ScenarioDraft>& scenario_keys() {
           },
           "1000000"),
       custom_key<D>(
-          "elaboration_order", "`forward`, `reverse` or `shuffle:SEED`", "",
-          "the order in which routers, NICs and links are created, for testing that results do "
-          "not depend on the order the SystemC kernel runs same-cycle processes in (issue 49; "
-          "scripts/order_check.py)",
+          "elaboration_order", "`forward`, `reverse`, `shuffle:SEED` or `every_cycle`", "",
+          "the order in which routers, NICs and links are created (reverse and odd seeds create "
+          "the NICs before the routers), for testing that results do not depend on the order the "
+          "SystemC kernel runs same-cycle processes in; `every_cycle`: forward, with every router "
+          "and NIC run in every cycle while it has work, the reference the event-driven model "
+          "must match (docs/timing_contract.md; scripts/order_check.py)",
           [](Reader r, const Node& v, const std::string& p, D& d) {
             const std::string text = r.text(v, p);
             ElaborationOrder& o = d.scenario.elaboration_order;
@@ -104,14 +106,17 @@ const KeyTable<ScenarioDraft>& scenario_keys() {
               o.kind = ElaborationOrder::Kind::kForward;
             } else if (text == "reverse") {
               o.kind = ElaborationOrder::Kind::kReverse;
+            } else if (text == "every_cycle") {
+              o.kind = ElaborationOrder::Kind::kEveryCycle;
             } else {
               const std::string digits = text.rfind("shuffle:", 0) == 0 ? text.substr(8) : "";
               if (digits.empty() || digits.size() > 18 ||
                   digits.find_first_not_of("0123456789") != std::string::npos)
-                r.fail(v, p,
-                       "expected forward, reverse or shuffle:SEED (SEED a whole number), "
-                       "got \"" +
-                           text + "\"");
+                r.fail(
+                    v, p,
+                    "expected forward, reverse, shuffle:SEED (SEED a whole number) or every_cycle, "
+                    "got \"" +
+                        text + "\"");
               o.kind = ElaborationOrder::Kind::kShuffle;
               o.seed = std::stoull(digits);
             }

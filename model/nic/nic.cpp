@@ -81,9 +81,19 @@ void Nic::step() {
   // next ready operation, in program order across ports.
   control_.present_requests(now);
   control_.issue(now, [&](int port, int index) { start_message(port, index, now); });
+  issue_free_.resize(static_cast<std::size_t>(params_.ports));
+  for (int p = 0; p < params_.ports; ++p)
+    issue_free_[static_cast<std::size_t>(p)] = tx_.port_free(p, now);
+  freed_by_send_ = false;
   for (int p = 0; p < params_.ports; ++p) {
     if (tx_.send(p, now)) last_progress_ = std::max(last_progress_, now);
+    // (a transmit queue that gained room): the next cycle's issue may use it.
+    if (!issue_free_[static_cast<std::size_t>(p)] && tx_.port_free(p, now)) freed_by_send_ = true;
   }
+  // The requests as this cycle leaves them (a port that took a message drops its own; one whose
+  // last packet went out may raise its early request) are what the next decision sees, whether
+  // or not the NIC runs in the next cycle: results must not depend on which cycles it runs in.
+  if (issue_->cycle_level()) control_.present_requests(now);
 
   if (!finished_ && issue_->issued() == issue_->size() &&
       rx_.arrivals() == params_.incoming.size()) {
@@ -91,7 +101,8 @@ void Nic::step() {
     finish_cycle_ = now;
     if (shared_.on_finished) shared_.on_finished(params_.node, now);
   }
-  const std::uint64_t next = next_run(now);
+  std::uint64_t next = next_run(now);
+  if (params_.every_cycle && (!finished_ || next != kNever)) next = std::min(next, now + 1);
   if (next != kNever) wakeup_.at(next);
 }
 
@@ -112,7 +123,9 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
       if (!issue_->cycle_level()) last_progress_ = std::max(last_progress_, event);
     }
   }
-  if (issuing) next = std::min(next, control_.next_port_event(now));
+  // A cycle-level scheduler sees its ports' requests change at their cycles even once all is
+  // issued (its cycles worked must not depend on which cycles the NIC runs in).
+  if (issuing || issue_->cycle_level()) next = std::min(next, control_.next_port_event(now));
   for (int p = 0; p < params_.ports; ++p) {
     const TxDma::PortTiming& port = tx_.timing(p);
     const bool empty = port.front_start == kNever;
@@ -126,6 +139,9 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
     }
   }
   if (blocked_) next = std::min(next, tx_.next_credit());
+  // A port freed by this run's sends issues in the next cycle, whether or not another event
+  // would run the NIC then: results must not depend on which cycles it runs in.
+  if (freed_by_send_ && issuing) next = std::min(next, now + 1);
   return next;
 }
 
@@ -183,7 +199,8 @@ tlm::tlm_sync_enum Nic::tx_bw(int port, tlm::tlm_generic_payload& payload, tlm::
   const PacketExtension& packet = packet_of(payload);
   // A switch input returns space flit by flit; the NIC port counts it once the last flit's is back.
   const std::uint64_t span = packet.credit_span > 0 ? packet.credit_span - 1 : 0;
-  const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay) + span;
+  const std::uint64_t now = clock_.now();
+  const std::uint64_t cycle = std::max(now + 1, now + clock_.to_cycles(delay) + span);
   tx_.credit_at(cycle, port, packet.credit_vc, packet.flits);
   // A credit on its way back is progress to come: a port waiting for it is not stalled.
   last_progress_ = std::max(last_progress_, cycle);
@@ -204,12 +221,13 @@ tlm::tlm_sync_enum Nic::rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::
                              std::to_string(packet.dst) + " delivered here")
                                 .c_str());
   }
-  const std::uint64_t tail = clock_.now() + clock_.to_cycles(delay) + packet.serialization_cycles;
-  const std::uint64_t leaves = rx_.accept(port, payload, tail);
+  // The router's process delivers; the NIC's own process takes the packet in the next cycle.
+  const std::uint64_t head = clock_.now() + clock_.to_cycles(delay);
+  const std::uint64_t take = rx_.deliver(port, payload, head, head + packet.serialization_cycles);
   if (rx_.occupancy(port) > params_.rx_buffer_flits) {
     SC_REPORT_ERROR(name(), "receive buffer overflow: credit protocol violated (model bug)");
   }
-  wakeup_.at(leaves);
+  wakeup_.at(take);
   return tlm::TLM_ACCEPTED;
 }
 

@@ -59,11 +59,13 @@ struct NicShared {
 
 /// Parameters of one NIC.
 struct NicParams {
-  int node = 0;                    ///< endpoint id
-  int ports = 1;                   ///< NIC ports
-  TxDmaParams tx;                  ///< transmit DMA (node and ports as above)
-  RxParams rx;                     ///< receive side (node and ports as above)
-  int rx_buffer_flits = 1;         ///< receive buffer per port, flits
+  int node = 0;             ///< endpoint id
+  int ports = 1;            ///< NIC ports
+  TxDmaParams tx;           ///< transmit DMA (node and ports as above)
+  RxParams rx;              ///< receive side (node and ports as above)
+  int rx_buffer_flits = 1;  ///< receive buffer per port, flits
+  /// Runs in every cycle until it has finished (elaboration_order every_cycle: the reference).
+  bool every_cycle = false;
   std::vector<int> program;        ///< message ids this node sends, in program order
   std::vector<int> program_ports;  ///< issue queue of each program entry
   std::vector<int> incoming;       ///< message ids destined to this node
@@ -170,6 +172,8 @@ class Nic : public sc_core::sc_module {
   std::uint64_t last_progress_ = 0;
   CycleWakeup wakeup_;             // the one pending wake-up of process()
   bool blocked_ = false;           // a port waits for a credit
+  bool freed_by_send_ = false;     // a send freed a port for issue after this run's issue
+  std::vector<char> issue_free_;   // per port: free for issue once this run's issue was done
   std::size_t releases_rung_ = 0;  // release_cycles already rung (hardware issue)
 };
 

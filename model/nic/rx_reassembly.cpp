@@ -17,10 +17,24 @@ void RxReassembly::attach_credit_path(int port, const CreditPath& path) {
   credit_paths_.at(static_cast<std::size_t>(port)) = path;
 }
 
+std::uint64_t RxReassembly::deliver(int port, tlm::tlm_generic_payload& payload, std::uint64_t head,
+                                    std::uint64_t tail) {
+  occupancy_[static_cast<std::size_t>(port)] += packet_of(payload).flits;
+  // Deliveries come nearly in order: find the place from the back.
+  auto at = inbox_.end();
+  while (at != inbox_.begin()) {
+    const Delivered& before = *(at - 1);
+    if (before.head < head || (before.head == head && before.port <= port)) break;
+    --at;
+  }
+  inbox_.insert(at, Delivered{head, tail, &payload, port});
+  last_progress_ = std::max(last_progress_, tail);  // progress to come
+  return head + 1;
+}
+
 std::uint64_t RxReassembly::accept(int port, tlm::tlm_generic_payload& payload,
                                    std::uint64_t tail) {
   const PacketExtension& packet = packet_of(payload);
-  occupancy_[static_cast<std::size_t>(port)] += packet.flits;
   // A broadcast chunk is written by the DMA, not the reduction unit; under whole-message
   // reduction a reduce packet only lands in memory (its sum starts when the message is whole),
   // and so does every packet of a message received into the staging buffer (its apply_after
@@ -54,6 +68,11 @@ std::uint64_t RxReassembly::accept(int port, tlm::tlm_generic_payload& payload,
 }
 
 void RxReassembly::advance(std::uint64_t now) {
+  while (!inbox_.empty() && inbox_.front().head < now) {
+    const Delivered item = inbox_.front();
+    inbox_.pop_front();
+    accept(item.port, *item.payload, item.tail);
+  }
   while (!landing_.empty() && landing_.front().cycle <= now) {
     const Landing item = landing_.front();
     landing_.pop_front();
@@ -68,6 +87,7 @@ void RxReassembly::advance(std::uint64_t now) {
 
 std::uint64_t RxReassembly::next_event() const {
   std::uint64_t next = kNever;
+  if (!inbox_.empty()) next = inbox_.front().head + 1;
   if (!landing_.empty()) next = std::min(next, landing_.front().cycle);
   if (!aggregating_.empty()) next = std::min(next, aggregating_.front().cycle);
   return next;

@@ -10,6 +10,7 @@
 // the Nic calls it (tests/nic/test_rx_reassembly.cpp benches it alone).
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -74,10 +75,14 @@ class RxReassembly {
 
   /// Port `port`'s freed buffer space goes back along `path`.
   void attach_credit_path(int port, const CreditPath& path);
-  /// A packet arrives on port `port`, its tail at cycle `tail`: it takes buffer space until it
-  /// has passed the reduction unit. Returns the cycle it leaves the buffer (call advance then).
-  std::uint64_t accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail);
-  /// Packets that left the buffer and whole-message sums done by `now`: credits returned,
+  /// A packet is delivered to port `port` (by the router's process), its head arriving at cycle
+  /// `head` and its tail at `tail`: it takes buffer space at once and waits in an inbox until
+  /// the cycle after its head's, when advance() accepts it with the node's state at the end of
+  /// that cycle, whichever process ran first in it. Returns that cycle (run advance then).
+  std::uint64_t deliver(int port, tlm::tlm_generic_payload& payload, std::uint64_t head,
+                        std::uint64_t tail);
+  /// Packets delivered in earlier cycles accepted (by head cycle, then port, then delivery), then
+  /// packets that left the buffer and whole-message sums done by `now`: credits returned,
   /// messages completed and applied, `arrived` called.
   void advance(std::uint64_t now);
   /// The node has issued `message` at `now`: staged messages waiting for it go to the
@@ -86,6 +91,8 @@ class RxReassembly {
   /// Cycle of the next packet leaving or sum finishing, kNever when none.
   std::uint64_t next_event() const;
 
+  /// Cycle the last packet accepted leaves the buffer (after the reduction unit), cycles.
+  std::uint64_t last_leaving() const { return land_free_; }
   /// Flits port `port`'s buffer holds now.
   int occupancy(int port) const { return occupancy_[static_cast<std::size_t>(port)]; }
   /// Messages arrived (applied) so far.
@@ -105,11 +112,20 @@ class RxReassembly {
     int port;
     int vc;
   };
+  struct Delivered {
+    std::uint64_t head;  // cycle its head arrived
+    std::uint64_t tail;  // cycle its tail arrives
+    tlm::tlm_generic_payload* payload;
+    int port;
+  };
   struct Aggregation {
     std::uint64_t cycle;  // the whole-message sum is done
     int message;
     int counter;
   };
+  // A delivered packet passes the reduction unit in arrival order once its tail is in (reduced,
+  // landed or staged). Returns the cycle it leaves the buffer.
+  std::uint64_t accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail);
   void complete_packet(const Landing& item, std::uint64_t now);
   void aggregate(int message, int counter, std::uint64_t now);
   void message_arrived(int message, int counter, std::uint64_t now);
@@ -120,6 +136,7 @@ class RxReassembly {
   Arrived arrived_;
   std::vector<CreditPath> credit_paths_;
   std::vector<int> occupancy_;          // flits per port
+  std::deque<Delivered> inbox_;         // delivered, not yet accepted: by head cycle, port
   RingQueue<Landing> landing_;          // packets received, by leaving cycle
   RingQueue<Aggregation> aggregating_;  // whole-message sums under way, in order
   // Receive staging: complete messages held until this node issues their Op::apply_after (key).

@@ -68,9 +68,13 @@ tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tl
   PacketExtension& packet = packet_of(payload);
   Entry entry;
   entry.payload = &payload;
-  // Body packets of a message (message flow control) follow their head without routing.
-  entry.ready = clock_.now() + clock_.to_cycles(delay) +
-                (packet.head ? static_cast<std::uint64_t>(params_.pipeline_cycles) : 0);
+  // Body packets of a message (message flow control) follow their head without routing. Nothing
+  // delivered is visible in the cycle it is delivered (docs/timing_contract.md): which process
+  // the kernel runs first in a cycle must not matter.
+  const std::uint64_t now = clock_.now();
+  entry.ready = std::max(
+      now + 1, now + clock_.to_cycles(delay) +
+                   (packet.head ? static_cast<std::uint64_t>(params_.pipeline_cycles) : 0));
   entry.route = packet.route;
   entry.flits = packet.flits;
   entry.message = packet.message;
@@ -138,7 +142,9 @@ tlm::tlm_sync_enum Router::out_bw(int port, tlm::tlm_generic_payload& payload,
     return tlm::TLM_COMPLETED;
   }
   const PacketExtension& packet = packet_of(payload);
-  const std::uint64_t cycle = clock_.now() + clock_.to_cycles(delay);
+  // A credit counts from the cycle after it is returned at the earliest (as a packet above).
+  const std::uint64_t now = clock_.now();
+  const std::uint64_t cycle = std::max(now + 1, now + clock_.to_cycles(delay));
   RingQueue<Credit>& returning = outputs_[static_cast<std::size_t>(port)].returning;
   if (!returning.empty() && returning[returning.size() - 1].start > cycle) {
     SC_REPORT_ERROR(name(), "credits returned out of order (model bug)");
@@ -332,19 +338,23 @@ void Router::schedule_wakeup(std::uint64_t now) {
       continue;
     }
     for (const int fifo : requesters_of(static_cast<int>(o))) {
-      const std::uint64_t ready = fifos_[static_cast<std::size_t>(fifo)].front().ready;
+      const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
       const std::uint64_t input_free =
           inputs_[static_cast<std::size_t>(fifo / params_.vcs)].busy_until;
-      if (ready > now) {
-        next = std::min(next, std::max(ready, input_free));
-      } else if (input_free > now) {
-        next = std::min(next, input_free);
-      } else {
-        blocked_ = true;  // ready but no downstream credit
+      // A head that keeps its turn reserves this output from its ready cycle on even while its
+      // input port is busy (arbitrate): the router runs then, and when a credit lands that it
+      // lacks, as if it ran every cycle; results then do not depend on which cycles it runs.
+      const bool reserves = keeps_turn(head.message_flow);
+      if (head.ready > now) {
+        next = std::min(next, reserves ? head.ready : std::max(head.ready, input_free));
+        continue;
       }
+      if (input_free > now) next = std::min(next, input_free);
+      if (input_free <= now || reserves) blocked_ = true;  // a credit may let it move or reserve
     }
   }
   if (blocked_) next = std::min(next, next_credit_cycle());
+  if (params_.every_cycle && buffered_ > 0) next = std::min(next, now + 1);
   if (next != kNever) wakeup_.at(next);
 }
 

@@ -39,7 +39,7 @@ struct SchedulerSettings {
   int decision_latency_cycles = 2;           ///< input-to-grant latency, cycles (>= 2)
   int depth = 32;                            ///< table ring buffer, entries
   int window = 4;                            ///< issue window per port, entries
-  bool early_request = false;          ///< ports request decision_latency_cycles before they free
+  bool early_request = true;           ///< ports request decision_latency_cycles before they free
   double network_cycles_per_tick = 1;  ///< its clock period in network cycles (>= 1)
   int watchdog_limit = 0;              ///< watchdog ticks to a stall error (0: off)
   int watchdog_tick_cycles = 1024;     ///< its cycles per watchdog tick (>= 1)

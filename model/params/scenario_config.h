@@ -140,6 +140,9 @@ struct ElaborationOrder {
     kForward,  ///< "forward": by vertex, node and link id (the default)
     kReverse,  ///< "reverse": the other way round
     kShuffle,  ///< "shuffle:SEED": a permutation drawn from SEED
+    /// "every_cycle": forward, and every router and NIC runs in every cycle while it has work:
+    /// the reference that the event-driven wake-ups must match exactly (slow; for tests).
+    kEveryCycle,
   };
   Kind kind = Kind::kForward;
   std::uint64_t seed = 0;  ///< kShuffle's seed
@@ -199,10 +202,10 @@ struct NicConfig {
   int head_flit_bytes = 16;  ///< header bytes added to every packet
   int flit_bytes = 16;       ///< flit size, bytes (buffers are counted in flits)
   StepOrderChoice step_order = StepOrderChoice::kAuto;  ///< hardware issue: step order (enum)
-  int decision_latency_cycles = 2;       ///< hardware issue: input-to-grant latency, cycles (>= 2)
-  int scheduler_depth = 32;              ///< hardware issue: table ring buffer, entries
-  int scheduler_window = 4;              ///< hardware issue: issue window per port, entries
-  bool scheduler_early_request = false;  ///< hardware issue: ports request decision_latency early
+  int decision_latency_cycles = 2;      ///< hardware issue: input-to-grant latency, cycles (>= 2)
+  int scheduler_depth = 32;             ///< hardware issue: table ring buffer, entries
+  int scheduler_window = 4;             ///< hardware issue: issue window per port, entries
+  bool scheduler_early_request = true;  ///< hardware issue: ports request decision_latency early
   double scheduler_clock_ghz = 0;    ///< hardware issue: the scheduler's clock, GHz (0: clock_ghz)
   int scheduler_watchdog_ticks = 0;  ///< hardware issue: watchdog limit, ticks (0: off)
   int scheduler_watchdog_tick_cycles = 1024;  ///< hardware issue: scheduler cycles per tick

@@ -137,7 +137,15 @@ void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) 
 
 int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) {
   sync(now_cycles);
-  if (next_tick_ == now_cycles) tick_once();  // the decision of this cycle
+  // The decision of this cycle; an idle engine's changes nothing and is skipped as in sync(),
+  // so the cycles it works (its energy) do not depend on which cycles the NIC runs in.
+  if (next_tick_ == now_cycles) {
+    if (quiet()) {
+      skip_to(now_cycles + 1);
+    } else {
+      tick_once();
+    }
+  }
   return pending_.at(static_cast<std::size_t>(port));
 }
 
@@ -150,12 +158,11 @@ void HardwareScheduler::pop(int port) {
 }
 
 std::uint64_t HardwareScheduler::next_event_cycle(std::uint64_t now) {
-  // With the watchdog on, the engine's cycles before `now` (their inputs are all in) run here,
-  // so that a tick due in one of them is not waited for cycle after cycle by a NIC whose ports
-  // are all busy (nothing else would run them). Not without it: the grants this can make
-  // visible earlier wake the NIC in other cycles, and the model's results still depend on when
-  // components run within a cycle (issue 49): 4 of the 71 cycles_check runs moved.
-  if (watchdog_period_ > 0) sync(now);
+  // The engine's cycles before `now` (their inputs are all in) run here, so that a watchdog tick
+  // due in one of them is not waited for cycle after cycle by a NIC whose ports are all busy
+  // (nothing else would run them). Cycle-neutral: results do not depend on which cycles the NIC
+  // runs in (docs/timing_contract.md).
+  sync(now);
   for (const int p : pending_) {
     if (p >= 0) return now + 1;  // a grant waits for its port (an early request's)
   }

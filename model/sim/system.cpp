@@ -41,8 +41,13 @@ System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
     table_counters = plan.packed.counters;
     table_entries = plan.packed.depth;
   }
-  build_routers();
+  // Routers before NICs, or (reverse, odd shuffle seeds) NICs first: no order may matter.
+  const ElaborationOrder& order = config.elaboration_order;
+  const bool nics_first = order.kind == ElaborationOrder::Kind::kReverse ||
+                          (order.kind == ElaborationOrder::Kind::kShuffle && order.seed % 2 == 1);
+  if (!nics_first) build_routers();
   build_nics(plan, factory);
+  if (nics_first) build_routers();
   connect_links();
   watchdog = std::make_unique<Watchdog>(
       "watchdog", config.watchdog_cycles, clock,

@@ -174,6 +174,7 @@ void System::Impl::build_routers() {
     params.step_priority = rc.step_priority;
     params.step_priority_per_input = rc.step_priority_scope == StepPriorityScope::kInput;
     params.turn_reservation_all = rc.turn_reservation == TurnReservation::kAll;
+    params.every_cycle = config.elaboration_order.kind == ElaborationOrder::Kind::kEveryCycle;
     params.network_inputs = static_cast<int>(topology.in_links(v).size());
     params.local_ports = topology.is_direct() ? ports : 0;
     // An output feeds a router's input (`vcs` VCs of `buffer_flits`) or a NIC's receive port (an
@@ -226,6 +227,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     params.rx.reduce_whole_messages = nc.reduction == ReduceGranularity::kMessage;
     params.rx.ports_on_links = !topology.is_direct();
     params.rx_buffer_flits = rc.vcs * rc.buffer_flits;
+    params.every_cycle = config.elaboration_order.kind == ElaborationOrder::Kind::kEveryCycle;
     params.any_port = plan.any_port;
     params.step_barrier = nc.step_barrier;
     // The request lead: the decision latency, in network cycles of the scheduler's clock.

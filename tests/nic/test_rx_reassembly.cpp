@@ -63,7 +63,9 @@ struct RxBench {
                                          sc_core::SC_ZERO_TIME});
   }
 
-  // Packet `index` of `message` (256 bytes = 64 elements, 17 flits) on VC `vc`, tail at `tail`.
+  // Packet `index` of `message` (256 bytes = 64 elements, 17 flits) on VC `vc`, head at
+  // `tail` - 1 and tail at `tail`, delivered and taken in (advance at `tail`). Returns the cycle
+  // it leaves the buffer.
   std::uint64_t deliver(int message, int index, int vc, std::uint64_t tail) {
     tlm::tlm_generic_payload* payload = pool.acquire();
     PacketExtension& p = packet_of(*payload);
@@ -75,7 +77,9 @@ struct RxBench {
     p.elements = 64;
     p.flits = 17;
     p.vc = vc;
-    return rx->accept(0, *payload, tail);
+    CHECK(rx->deliver(0, *payload, tail - 1, tail) == tail);
+    rx->advance(tail);
+    return rx->last_leaving();
   }
 };
 
@@ -129,6 +133,42 @@ TEST_CASE("a staged message waits for the node's own issue, then is summed", "[n
   CHECK(b.arrived.empty());
   b.rx->advance(52);  // 64 elements: 2 cycles from 50
   CHECK(b.arrived == std::vector<std::pair<int, std::uint64_t>>{{0, 52}});
+}
+
+// The node issues message 2 (message 0's apply_after) at cycle 50, the cycle message 0's only
+// packet is delivered with its head (tail at 60), in either order of the two calls: the packet is
+// taken in at 51 with the node's state at the end of cycle 50, so it is not staged but reduced
+// as it lands: 64 elements at 32 per cycle from its tail, 60 + 2 = 62.
+std::uint64_t arrival_when_issued_in_delivery_cycle(bool issue_first) {
+  RxBench b(false, 256);
+  b.messages[0].apply_after = 2;
+  tlm::tlm_generic_payload* payload = b.pool.acquire();
+  PacketExtension& p = packet_of(*payload);
+  p.message = 0;
+  p.kind = OpKind::kReduce;
+  p.packets = 1;
+  p.payload_bytes = 256;
+  p.elements = 64;
+  p.flits = 17;
+  const auto issue = [&b] {
+    b.messages[2].issued = true;
+    b.rx->own_issued(2, 50);
+  };
+  if (issue_first) issue();
+  CHECK(b.rx->deliver(0, *payload, 50, 60) == 51);
+  if (!issue_first) issue();
+  CHECK(b.rx->next_event() == 51);
+  b.rx->advance(51);
+  CHECK(b.rx->max_staged_bytes() == 0);
+  b.rx->advance(62);
+  REQUIRE(b.arrived.size() == 1);
+  return b.arrived[0].second;
+}
+
+TEST_CASE("a packet delivered in the cycle its apply_after issues: same result in either order",
+          "[nic][rx]") {
+  CHECK(arrival_when_issued_in_delivery_cycle(true) == 62);
+  CHECK(arrival_when_issued_in_delivery_cycle(false) == 62);
 }
 
 TEST_CASE("a packet received twice is a data error naming the message", "[nic][rx]") {

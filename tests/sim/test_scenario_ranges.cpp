@@ -79,16 +79,19 @@ TEST_CASE("watchdog_cycles beyond the horizon of a slow clock is rejected") {
         "below 2^62 ps)");
 }
 
-TEST_CASE("elaboration_order takes forward, reverse or shuffle:SEED and names a bad value") {
+TEST_CASE(
+    "elaboration_order takes forward, reverse, shuffle:SEED or every_cycle and names a bad value") {
   const mt::ScenarioConfig shuffled =
       mt::load_scenario_text(std::string(kBase) + "elaboration_order: shuffle:42\n", "s.yaml");
   CHECK(shuffled.elaboration_order.kind == mt::ElaborationOrder::Kind::kShuffle);
   CHECK(shuffled.elaboration_order.seed == 42);
   CHECK(mt::load_scenario_text(kBase, "s.yaml").elaboration_order.kind ==
         mt::ElaborationOrder::Kind::kForward);
+  CHECK(mt::load_scenario_text(std::string(kBase) + "elaboration_order: every_cycle\n", "s.yaml")
+            .elaboration_order.kind == mt::ElaborationOrder::Kind::kEveryCycle);
   CHECK(range_error_of(std::string(kBase) + "elaboration_order: shuffle:x\n") ==
-        "s.yaml:5:20: elaboration_order: expected forward, reverse or shuffle:SEED (SEED a whole "
-        "number), got \"shuffle:x\"");
+        "s.yaml:5:20: elaboration_order: expected forward, reverse, shuffle:SEED (SEED a whole "
+        "number) or every_cycle, got \"shuffle:x\"");
 }
 
 TEST_CASE("sizes whose packet count overflows 31 bits are rejected but 1TiB is a size") {
