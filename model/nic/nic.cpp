@@ -43,13 +43,12 @@ Nic::Nic(const sc_core::sc_module_name& name, const NicParams& params, NicShared
       barrier_(params.step_barrier, program_steps(params, *shared.rx.schedule)),
       control_(IssueControlParams{params.ports, params.any_port, params.request_lead_cycles},
                *issue_, tx_, barrier_, program_steps(params, *shared.rx.schedule)),
-      wakeup_(clock, *this) {
+      wakeup_(clock, *this, [this] { process(); }) {
   for (int p = 0; p < params_.ports; ++p) {
     tx_socket[static_cast<std::size_t>(p)].register_nb_transport_bw(this, &Nic::tx_bw, p);
     rx_socket[static_cast<std::size_t>(p)].register_nb_transport_fw(this, &Nic::rx_fw, p);
   }
-  SC_METHOD(process);
-  sensitive << wakeup_.event();
+  wakeup_.at(0);  // a first run at cycle 0
 }
 
 int Nic::packets_for(std::uint64_t bytes, int packet_bytes) {

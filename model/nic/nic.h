@@ -107,7 +107,6 @@ class Nic : public sc_core::sc_module {
 
   /// The NIC of endpoint params.node; `issue` (built with this node's program) decides its issue
   /// order.
-  SC_HAS_PROCESS(Nic);
   Nic(const sc_core::sc_module_name& name, const NicParams& params, NicShared& shared,
       std::unique_ptr<Scheduler> issue, const CycleClock& clock);
 
@@ -144,7 +143,8 @@ class Nic : public sc_core::sc_module {
                            sc_core::sc_time& delay);
   tlm::tlm_sync_enum rx_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay);
-  /// The SC_METHOD: step() under guard_process() (an exception stops the run, kept whole).
+  /// Its run from the clock's calendar: step() under guard_process() (an exception stops the
+  /// run, kept whole).
   void process();
   void step();
   /// Attaches the parts to what the sockets are bound to.

@@ -5,13 +5,16 @@
 #include <systemc>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "model/noc/wake_calendar.h"
 #include "model/params/time_limits.h"
 
 namespace mt {
 
-/// The network clock: one period per cycle. All routers, links and NICs count this clock.
+/// The network clock: one period per cycle. All routers, links and NICs count this clock, and
+/// run from its calendar of wake-ups (created with it: construct the clock while elaborating).
 class CycleClock {
  public:
   /// `clock_ghz`: clock frequency, GHz (period = 1/clock_ghz ns, rounded to the time resolution).
@@ -20,7 +23,13 @@ class CycleClock {
     for (std::uint64_t c = 0; c < kCachedDelays; ++c) {
       short_delays_[c] = sc_core::sc_time::from_value(period_.value() * c);
     }
+    calendar_ = std::make_unique<WakeCalendar>(sc_core::sc_gen_unique_name("wake_calendar"), *this);
   }
+  CycleClock(const CycleClock&) = delete;
+  CycleClock& operator=(const CycleClock&) = delete;
+
+  /// The calendar that runs the components of this clock in the cycles they ask for.
+  WakeCalendar& calendar() const { return *calendar_; }
 
   /// One clock period.
   const sc_core::sc_time& period() const { return period_; }
@@ -59,6 +68,7 @@ class CycleClock {
   sc_core::sc_time period_;
   std::uint64_t max_cycles_;
   sc_core::sc_time short_delays_[kCachedDelays];
+  std::unique_ptr<WakeCalendar> calendar_;
   mutable std::uint64_t now_ps_ = ~std::uint64_t{0};  // time of the last now(), ps
   mutable std::uint64_t now_cycles_ = 0;              // its cycle
 };

@@ -19,7 +19,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       routing_(routing),
       clock_(clock),
       allocator_(static_cast<int>(params.outputs.size())),
-      wakeup_(clock, *this) {
+      wakeup_(clock, *this, [this] { process(); }) {
   const int inputs = params_.network_inputs + params_.local_ports;
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
@@ -54,9 +54,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
     out_hops_.push_back(config.link >= 0 ? routing_.hop(config.link) : RoutingTable::LinkHop{});
     out_socket[o].register_nb_transport_bw(this, &Router::out_bw, static_cast<int>(o));
   }
-  SC_METHOD(process);
-  sensitive << wakeup_.event();
-  dont_initialize();
 }
 
 tlm::tlm_sync_enum Router::in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,

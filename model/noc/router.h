@@ -81,7 +81,6 @@ class Router : public sc_core::sc_module {
   sc_core::sc_vector<tlm_utils::simple_initiator_socket_tagged<Router>> out_socket;
 
   /// A router with `params`, routing packets by their source route with `routing`.
-  SC_HAS_PROCESS(Router);
   Router(const sc_core::sc_module_name& name, const RouterParams& params, RoutingTable& routing,
          const CycleClock& clock);
 
@@ -179,7 +178,8 @@ class Router : public sc_core::sc_module {
                            sc_core::sc_time& delay);
   tlm::tlm_sync_enum out_bw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                             sc_core::sc_time& delay);
-  /// The SC_METHOD: step() under guard_process() (an exception stops the run, kept whole).
+  /// Its run from the clock's calendar: step() under guard_process() (an exception stops the
+  /// run, kept whole).
   void process();
   void step();
   /// Attaches to what the sockets are bound to (see out_fw_).

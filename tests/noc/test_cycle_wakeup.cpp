@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <systemc>
+#include <utility>
+#include <vector>
 
 #include "model/core/error.h"
 #include "model/noc/cycle_clock.h"
@@ -16,20 +18,18 @@ namespace {
 
 // Runs `per_cycle` times at each of the cycles 0 .. cycles-1, each run but the last of a cycle
 // asking for a wake-up at its own cycle (so `per_cycle` - 1 wake-ups per cycle: at cycle 0 the
-// first run is the kernel's initialisation, at later ones the wake-up asked for a cycle ahead,
-// neither counted), or throws an mt::Error at its first run when `throw_error`.
+// first run is the one asked for at construction, at later ones the wake-up asked for a cycle
+// ahead, neither counted), or throws an mt::Error at its first run when `throw_error`.
 struct Looper : sc_core::sc_module {
-  SC_HAS_PROCESS(Looper);
   Looper(const sc_core::sc_module_name& name, const CycleClock& clock, std::uint64_t per_cycle,
          std::uint64_t cycles, bool throw_error)
       : sc_core::sc_module(name),
         clock_(clock),
-        wakeup_(clock, *this),
+        wakeup_(clock, *this, [this] { process(); }),
         per_cycle_(per_cycle),
         cycles_(cycles),
         throw_error_(throw_error) {
-    SC_METHOD(process);
-    sensitive << wakeup_.event();
+    wakeup_.at(0);
   }
 
   void process() {
@@ -80,6 +80,48 @@ TEST_CASE("a process woken the limit at each of several cycles is no livelock", 
   REQUIRE_NOTHROW(run_to_end());
   // limit + 1 runs at cycles 0 and 1, and the run at cycle 2 that ends.
   REQUIRE(looper.total_runs_ == 2 * (limit + 1) + 1);
+}
+
+// Records the cycles it runs at; at its k-th run asks for the wake-ups asks[k].
+struct Recorder : sc_core::sc_module {
+  Recorder(const sc_core::sc_module_name& name, const CycleClock& clock,
+           std::vector<std::vector<std::uint64_t>> asks)
+      : sc_core::sc_module(name),
+        clock_(clock),
+        wakeup_(clock, *this, [this] { process(); }),
+        asks_(std::move(asks)) {
+    wakeup_.at(0);
+  }
+  void process() {
+    wakeup_.clear();
+    const std::size_t k = runs_.size();
+    runs_.push_back(clock_.now());
+    if (k < asks_.size()) {
+      for (const std::uint64_t cycle : asks_[k]) wakeup_.at(cycle);
+    }
+  }
+  const CycleClock& clock_;
+  CycleWakeup wakeup_;
+  std::vector<std::vector<std::uint64_t>> asks_;
+  std::vector<std::uint64_t> runs_;
+};
+
+TEST_CASE("the calendar runs a component at the earliest cycle asked, within its ring and beyond",
+          "[noc][wakeup]") {
+  CycleClock clock{1.0};
+  // Run 0 (cycle 0) asks for 5 then 3: it runs at 3 only (the entry at 5 is stale once the run
+  // at 3 has asked for nothing there). Run 1 asks for 5000 (beyond the calendar's 1024-cycle
+  // ring) and 2000: 2000 wins. Run 2 asks for 2000 + 1500 = 3500 (beyond the ring again) and
+  // its own cycle (a re-run at 2000, after the entries due then).
+  Recorder a("a", clock, {{5, 3}, {5000, 2000}, {3500, 2000}});
+  // Another component at the same cycles, to show both run.
+  Recorder b("b", clock, {{3}, {3500}});
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US), sc_core::SC_EXIT_ON_STARVATION);
+  rethrow_process_fault();
+  CHECK(a.runs_ == std::vector<std::uint64_t>{0, 3, 2000, 2000});
+  CHECK(b.runs_ == std::vector<std::uint64_t>{0, 3, 3500});
+  // Entries: two at 0 and at 3; a's stale ones at 5, 3500 and 5000; a's two at 2000; b's at 3500.
+  CHECK(clock.calendar().entries_run() == 2 + 2 + 3 + 2 + 1);
 }
 
 TEST_CASE("an mt::Error thrown in a guarded process reaches the caller of sc_start as thrown",
