@@ -250,10 +250,51 @@ void Router::land(std::size_t out, std::uint64_t now) {
   scan_[out].credit_cycle = next;
 }
 
-std::uint64_t Router::next_credit_cycle() const {
-  std::uint64_t next = kNever;
-  for (const OutputScan& scan : scan_) next = std::min(next, scan.credit_cycle);
-  return next;
+std::uint64_t Router::credit_reach(const Output& output, int vc, int needed,
+                                   std::uint64_t now) const {
+  // Flits of `credit` landed by cycle t (as land() adds them).
+  const auto landed = [](const Credit& credit, std::uint64_t t) -> int {
+    if (t < credit.start) return 0;
+    if (credit.span > 1 && t < credit.start + credit.span - 1)
+      return static_cast<int>(static_cast<std::uint64_t>(credit.flits) * (t - credit.start + 1) /
+                              credit.span);
+    return credit.flits;
+  };
+  const auto held = [&](std::uint64_t t) {
+    int credits = output.credits[vc];
+    for (std::size_t k = 0; k < output.returning.size(); ++k) {
+      const Credit& credit = output.returning[k];
+      if (credit.vc == vc) credits += landed(credit, t) - credit.applied;
+    }
+    return credits;
+  };
+  std::uint64_t last = now + 1;
+  for (std::size_t k = 0; k < output.returning.size(); ++k) {
+    const Credit& credit = output.returning[k];
+    if (credit.vc == vc)
+      last = std::max(last, credit.start + (credit.span > 1 ? credit.span - 1 : 0));
+  }
+  if (held(last) < needed) return kNever;
+  std::uint64_t low = now + 1;  // the answer is in [low, last]
+  while (low < last) {
+    const std::uint64_t mid = low + (last - low) / 2;
+    if (held(mid) >= needed) {
+      last = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return last;
+}
+
+std::uint64_t Router::vc_reach(const Output& output, const Entry& head, std::uint64_t now) const {
+  std::uint64_t reach = kNever;
+  for (int vc = head.vc_first; vc < head.vc_last; ++vc) {
+    // A body packet waits for its message's VC; a head for any VC no message holds.
+    if (head.head ? output.vc_owner[vc] >= 0 : output.vc_owner[vc] != head.message) continue;
+    reach = std::min(reach, credit_reach(output, vc, head.flits, now));
+  }
+  return reach;
 }
 
 bool Router::can_move(std::uint64_t now) const {
@@ -326,6 +367,7 @@ void Router::allocate(std::uint64_t now) {
 
 void Router::schedule_wakeup(std::uint64_t now) {
   std::uint64_t next = kNever;
+  std::uint64_t credit_wake = kNever;  // credits that let a waiting head move (or reserve)
   blocked_ = false;
   for (std::size_t o = 0; o < scan_.size(); ++o) {
     const OutputScan& scan = scan_[o];
@@ -347,10 +389,17 @@ void Router::schedule_wakeup(std::uint64_t now) {
         continue;
       }
       if (input_free > now) next = std::min(next, input_free);
-      if (input_free <= now || reserves) blocked_ = true;  // a credit may let it move or reserve
+      if (input_free > now && !reserves) continue;
+      // A credit may let it move or reserve: run when enough have landed for it, not at every
+      // flit landing (runs in between would change nothing). With a VC it could take already
+      // (it lost to another input), at this output's next landing.
+      blocked_ = true;
+      const Output& output = outputs_[o];
+      credit_wake = std::min(credit_wake, pick_vc(output, head) >= 0 ? scan.credit_cycle
+                                                                     : vc_reach(output, head, now));
     }
   }
-  if (blocked_) next = std::min(next, next_credit_cycle());
+  if (blocked_) next = std::min(next, credit_wake);
   if (params_.every_cycle && buffered_ > 0) next = std::min(next, now + 1);
   if (next != kNever) wakeup_.at(next);
 }

@@ -172,7 +172,11 @@ class Router : public sc_core::sc_module {
   /// each to its next landing, dropping those landed in full and updating its credit_cycle.
   void land(std::size_t out, std::uint64_t now);
   /// The next cycle at which a credit on its way lands one more flit (kNever: none on its way).
-  std::uint64_t next_credit_cycle() const;
+  /// The first cycle after `now` at which VC `vc` of `output` holds `needed` credits, with the
+  /// credits on their way back landing as they do (kNever: not with those).
+  std::uint64_t credit_reach(const Output& output, int vc, int needed, std::uint64_t now) const;
+  /// The first cycle after `now` at which `head` could take a VC of `output` on credits alone.
+  std::uint64_t vc_reach(const Output& output, const Entry& head, std::uint64_t now) const;
 
   tlm::tlm_sync_enum in_fw(int port, tlm::tlm_generic_payload& payload, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay);
