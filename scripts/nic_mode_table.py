@@ -2,8 +2,8 @@
 """The tables of docs/beyond.md "Choosing the NIC mode": each schedule issued by a free host
 (software issue, `host.preset: free`) under packet and under message flow control, and by the
 co-designed NIC's scheduler (hardware issue, message flow control) with its ports requesting a
-grant once they are free (the default) and `decision_latency_cycles` before
-(`nic.scheduler_early_request`), in cycles, with hardware issue's cycles over the free host's
+grant once they are free and `decision_latency_cycles` before (`nic.scheduler_early_request`,
+the default), in cycles, with hardware issue's cycles over the free host's
 under message flow control (issue 48's target: at most 1.00 in every row); then that ratio with
 the early request for issue windows of WINDOWS entries (`nic.scheduler_window`); then
 tree_packing on the 8x8 mesh at 16 and 64 MiB as a fraction of the bandwidth bound (issue 48's

@@ -57,9 +57,9 @@ class WakeCalendar : public sc_core::sc_module {
   // The cycles of the ring's non-empty buckets (one each; the current one may linger).
   std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<std::uint64_t>>
       cycles_;
-  std::uint64_t base_ = 0;         // the ring's first cycle: no entry is earlier
+  std::uint64_t base_ = 0;          // the ring's first cycle: no entry is earlier
   std::uint64_t notified_ = kNone;  // cycle the process is notified for
-  bool running_ = false;           // process() runs the current cycle's entries
+  bool running_ = false;            // process() runs the current cycle's entries
   std::uint64_t entries_run_ = 0;
 };
 

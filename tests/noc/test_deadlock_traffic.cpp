@@ -18,14 +18,20 @@ using test::base_scenario;
 using test::empty_schedule;
 using test::make_op;
 
-/// All-to-all traffic (every node sends `chunks` messages to every other, no dependencies) with
-/// small buffers and 2 VCs: completes without deadlock.
-RunResult all_to_all(const std::string& spec) {
+/// The network `spec` with 2 VCs of one packet (17 flits) each: the least buffering there is.
+ScenarioConfig small_buffers(const std::string& spec) {
   ScenarioConfig s = base_scenario();
   s.router.vcs = 2;
   s.router.buffer_flits = 17;
   s.topology = test::topology_config(spec, 5);
   s.collective.verify_data = false;
+  return s;
+}
+
+/// All-to-all traffic (every node sends `chunks` messages to every other, no dependencies) with
+/// small buffers and 2 VCs: completes without deadlock.
+RunResult all_to_all(const std::string& spec) {
+  const ScenarioConfig s = small_buffers(spec);
   const Topology topology(s.topology);
   const int n = topology.nodes();
   Schedule schedule = empty_schedule(n, n);
@@ -87,11 +93,7 @@ TEST_CASE("all-to-all on a fat-tree completes (up/down routes)", "[noc][deadlock
 
 /// Tornado: every node sends `messages` messages to node u + N/2 (all in the same direction).
 RunResult tornado(const std::string& spec, int messages) {
-  ScenarioConfig s = base_scenario();
-  s.router.vcs = 2;
-  s.router.buffer_flits = 17;
-  s.topology = test::topology_config(spec, 5);
-  s.collective.verify_data = false;
+  const ScenarioConfig s = small_buffers(spec);
   const Topology topology(s.topology);
   const int n = topology.nodes();
   Schedule schedule = empty_schedule(n, messages);
