@@ -80,14 +80,12 @@ void Nic::step() {
   // next ready operation, in program order across ports.
   control_.present_requests(now);
   control_.issue(now, [&](int port, int index) { start_message(port, index, now); });
-  issue_free_.resize(static_cast<std::size_t>(params_.ports));
-  for (int p = 0; p < params_.ports; ++p)
-    issue_free_[static_cast<std::size_t>(p)] = tx_.port_free(p, now);
   freed_by_send_ = false;
   for (int p = 0; p < params_.ports; ++p) {
+    const bool was_free = tx_.port_free(p, now);
     if (tx_.send(p, now)) last_progress_ = std::max(last_progress_, now);
     // (a transmit queue that gained room): the next cycle's issue may use it.
-    if (!issue_free_[static_cast<std::size_t>(p)] && tx_.port_free(p, now)) freed_by_send_ = true;
+    if (!was_free && tx_.port_free(p, now)) freed_by_send_ = true;
   }
   // The requests as this cycle leaves them (a port that took a message drops its own; one whose
   // last packet went out may raise its early request) are what the next decision sees, whether

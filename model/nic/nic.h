@@ -173,7 +173,6 @@ class Nic : public sc_core::sc_module {
   CycleWakeup wakeup_;             // the one pending wake-up of process()
   bool blocked_ = false;           // a port waits for a credit
   bool freed_by_send_ = false;     // a send freed a port for issue after this run's issue
-  std::vector<char> issue_free_;   // per port: free for issue once this run's issue was done
   std::size_t releases_rung_ = 0;  // release_cycles already rung (hardware issue)
 };
 

@@ -32,8 +32,7 @@ std::uint64_t RxReassembly::deliver(int port, tlm::tlm_generic_payload& payload,
   return head + 1;
 }
 
-std::uint64_t RxReassembly::accept(int port, tlm::tlm_generic_payload& payload,
-                                   std::uint64_t tail) {
+void RxReassembly::accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail) {
   const PacketExtension& packet = packet_of(payload);
   // A broadcast chunk is written by the DMA, not the reduction unit; under whole-message
   // reduction a reduce packet only lands in memory (its sum starts when the message is whole),
@@ -64,7 +63,6 @@ std::uint64_t RxReassembly::accept(int port, tlm::tlm_generic_payload& payload,
   if (per_packet) reduce_free_ = land_free_;
   landing_.push_back(Landing{land_free_, &payload, port, packet.vc});
   last_progress_ = std::max(last_progress_, land_free_);  // progress to come
-  return land_free_;
 }
 
 void RxReassembly::advance(std::uint64_t now) {

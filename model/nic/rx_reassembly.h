@@ -124,8 +124,8 @@ class RxReassembly {
     int counter;
   };
   // A delivered packet passes the reduction unit in arrival order once its tail is in (reduced,
-  // landed or staged). Returns the cycle it leaves the buffer.
-  std::uint64_t accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail);
+  // landed or staged); last_leaving() is then the cycle it leaves the buffer.
+  void accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail);
   void complete_packet(const Landing& item, std::uint64_t now);
   void aggregate(int message, int counter, std::uint64_t now);
   void message_arrived(int message, int counter, std::uint64_t now);
