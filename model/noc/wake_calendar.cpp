@@ -2,6 +2,10 @@
 
 #include "model/noc/cycle_clock.h"
 
+#include <algorithm>
+
+#include "model/noc/process_fault.h"
+
 namespace mt {
 
 WakeCalendar::WakeCalendar(const sc_core::sc_module_name& name, const CycleClock& clock)
@@ -9,6 +13,11 @@ WakeCalendar::WakeCalendar(const sc_core::sc_module_name& name, const CycleClock
   SC_METHOD(process);
   sensitive << event_;
   dont_initialize();
+}
+
+void WakeCalendar::set_order(const CalendarOrder& order) {
+  order_ = order;
+  shuffle_rng_.seed(order.seed);
 }
 
 void WakeCalendar::add(CalendarClient* client, std::uint64_t cycle) {
@@ -19,7 +28,7 @@ void WakeCalendar::add(CalendarClient* client, std::uint64_t cycle) {
     if (entries.empty() && !(running_ && cycle == now)) cycles_.push(cycle);
     entries.push_back(client);
   } else {
-    far_.emplace(cycle, client);
+    far_.emplace(cycle, far_asked_++, client);
   }
   // While process() runs, it runs an entry for now after the entries due now and notifies
   // itself for the next cycle when it ends.
@@ -38,25 +47,44 @@ void WakeCalendar::notify_at(std::uint64_t cycle, std::uint64_t now) {
 std::uint64_t WakeCalendar::next_cycle() const {
   std::uint64_t next = kNone;
   if (!cycles_.empty()) next = cycles_.top();
-  if (!far_.empty() && far_.top().first < next) next = far_.top().first;
+  if (!far_.empty() && std::get<0>(far_.top()) < next) next = std::get<0>(far_.top());
   return next;
 }
 
+void WakeCalendar::arrange(std::vector<CalendarClient*>& due, std::size_t begin, std::size_t end) {
+  if (order_.kind == CalendarOrder::Kind::kReversed) {
+    std::reverse(due.begin() + static_cast<std::ptrdiff_t>(begin),
+                 due.begin() + static_cast<std::ptrdiff_t>(end));
+  } else if (order_.kind == CalendarOrder::Kind::kShuffled) {
+    std::shuffle(due.begin() + static_cast<std::ptrdiff_t>(begin),
+                 due.begin() + static_cast<std::ptrdiff_t>(end), shuffle_rng_);
+  }
+}
+
 void WakeCalendar::process() {
+  guard_process([this] { run_cycle(); });
+}
+
+void WakeCalendar::run_cycle() {
   const std::uint64_t now = clock_.now();
   notified_ = kNone;
   base_ = now;
   while (!cycles_.empty() && cycles_.top() <= now) cycles_.pop();
   std::vector<CalendarClient*>& due = bucket(now);
-  while (!far_.empty() && far_.top().first <= now) {
-    due.push_back(far_.top().second);
+  while (!far_.empty() && std::get<0>(far_.top()) <= now) {
+    due.push_back(std::get<2>(far_.top()));
     far_.pop();
   }
   running_ = true;
-  // (Runs may add entries for now: they join the back.)
-  for (std::size_t i = 0; i < due.size(); ++i) {
-    ++entries_run_;
-    due[i]->run_due(now);
+  // Runs may add entries for now: they join the back, as the next batch.
+  for (std::size_t begin = 0; begin < due.size();) {
+    const std::size_t end = due.size();
+    arrange(due, begin, end);
+    for (std::size_t i = begin; i < end; ++i) {
+      ++entries_run_;
+      due[i]->run_due(now);
+    }
+    begin = end;
   }
   due.clear();
   running_ = false;

@@ -19,6 +19,19 @@ namespace {
 constexpr int kStallNodesShown = 4;
 constexpr std::size_t kStallRoutersShown = 4;
 
+// The calendar's order of same-cycle runs under `order`: as asked (forward, every_cycle), reversed,
+// or shuffled from the seed.
+CalendarOrder calendar_order(const ElaborationOrder& order) {
+  CalendarOrder calendar;
+  if (order.kind == ElaborationOrder::Kind::kReverse) {
+    calendar.kind = CalendarOrder::Kind::kReversed;
+  } else if (order.kind == ElaborationOrder::Kind::kShuffle) {
+    calendar.kind = CalendarOrder::Kind::kShuffled;
+    calendar.seed = order.seed;
+  }
+  return calendar;
+}
+
 }  // namespace
 
 System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
@@ -41,8 +54,10 @@ System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
     table_counters = plan.packed.counters;
     table_entries = plan.packed.depth;
   }
-  // Routers before NICs, or (reverse, odd shuffle seeds) NICs first: no order may matter.
+  // Routers before NICs, or (reverse, odd shuffle seeds) NICs first, and the calendar runs each
+  // cycle's components in the order asked, reversed or shuffled: no order may matter.
   const ElaborationOrder& order = config.elaboration_order;
+  clock.calendar().set_order(calendar_order(order));
   const bool nics_first = order.kind == ElaborationOrder::Kind::kReverse ||
                           (order.kind == ElaborationOrder::Kind::kShuffle && order.seed % 2 == 1);
   if (!nics_first) build_routers();

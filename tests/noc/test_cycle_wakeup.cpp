@@ -3,6 +3,8 @@
 // not fire), and an exception a guarded process throws reaches sc_start()'s caller as thrown.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <systemc>
 #include <utility>
@@ -122,6 +124,75 @@ TEST_CASE("the calendar runs a component at the earliest cycle asked, within its
   CHECK(b.runs_ == std::vector<std::uint64_t>{0, 3, 3500});
   // Entries: two at 0 and at 3; a's stale ones at 5, 3500 and 5000; a's two at 2000; b's at 3500.
   CHECK(clock.calendar().entries_run() == 2 + 2 + 3 + 2 + 1);
+}
+
+// Appends its index to a shared log at each run; asks for cycle 1 at its first run, then for 1500
+// (beyond the calendar's ring): odd indices at their second run (cycle 1), even ones a run later
+// (cycle 2), so the order asked for 1500 is not the order of creation (nor of addresses).
+struct Logger : sc_core::sc_module {
+  Logger(const sc_core::sc_module_name& name, const CycleClock& clock, int index,
+         std::vector<int>& log)
+      : sc_core::sc_module(name),
+        wakeup_(clock, *this, [this] { process(); }),
+        index_(index),
+        log_(log) {
+    wakeup_.at(0);
+  }
+  void process() {
+    wakeup_.clear();
+    log_.push_back(index_);
+    ++runs_;
+    if (runs_ == 1) wakeup_.at(1);
+    if (runs_ == 2) wakeup_.at(index_ % 2 == 1 ? 1500 : 2);
+    if (runs_ == 3 && index_ % 2 == 0) wakeup_.at(1500);
+  }
+  CycleWakeup wakeup_;
+  int index_;
+  std::vector<int>& log_;
+  int runs_ = 0;
+};
+
+// The run order of four Loggers created 0..3 at cycles 0, 1, 2 and 1500 under `order`.
+std::vector<int> calendar_run_order(const CalendarOrder& order) {
+  CycleClock clock{1.0};
+  clock.calendar().set_order(order);
+  std::vector<int> log;
+  Logger l0("l0", clock, 0, log), l1("l1", clock, 1, log), l2("l2", clock, 2, log),
+      l3("l3", clock, 3, log);
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US), sc_core::SC_EXIT_ON_STARVATION);
+  rethrow_process_fault();
+  return log;
+}
+
+TEST_CASE("the calendar runs a cycle's entries as asked, far ones by the order asked",
+          "[noc][wakeup]") {
+  // Cycles 0 and 1 in creation order; 2: the even ones; 1500 (beyond the ring): in the order
+  // asked (1 and 3 at cycle 1, 0 and 2 at cycle 2), not by the components' addresses.
+  CHECK(calendar_run_order({}) == std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 1, 3, 0, 2});
+}
+
+TEST_CASE("the calendar runs a cycle's entries reversed", "[noc][wakeup]") {
+  // Cycle 0 runs 3..0, so they ask for cycle 1 in that order, which runs 0..3; there 1 and 3 ask
+  // for 1500, then 0 and 2 for cycle 2, which runs 2, 0; they ask for 1500 in that order:
+  // asked 1, 3, 2, 0, run 0, 2, 3, 1.
+  CHECK(calendar_run_order({CalendarOrder::Kind::kReversed, 0}) ==
+        std::vector<int>{3, 2, 1, 0, 0, 1, 2, 3, 2, 0, 0, 2, 3, 1});
+}
+
+TEST_CASE("the calendar runs a cycle's entries shuffled afresh in each cycle", "[noc][wakeup]") {
+  // Each cycle a permutation of its components drawn from the seed, not the order asked.
+  const std::vector<int> log = calendar_run_order({CalendarOrder::Kind::kShuffled, 7});
+  REQUIRE(log.size() == 14);
+  const std::vector<std::vector<int>> members{{0, 1, 2, 3}, {0, 1, 2, 3}, {0, 2}, {0, 1, 2, 3}};
+  std::size_t begin = 0;
+  for (const std::vector<int>& expected : members) {
+    std::vector<int> batch(log.begin() + static_cast<std::ptrdiff_t>(begin),
+                           log.begin() + static_cast<std::ptrdiff_t>(begin + expected.size()));
+    std::sort(batch.begin(), batch.end());
+    CHECK(batch == expected);
+    begin += expected.size();
+  }
+  CHECK(log != std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 1, 3, 0, 2});
 }
 
 TEST_CASE("an mt::Error thrown in a guarded process reaches the caller of sc_start as thrown",
