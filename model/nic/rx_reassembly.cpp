@@ -59,7 +59,9 @@ void RxReassembly::accept(int port, tlm::tlm_generic_payload& payload, std::uint
     activity_.memory_read_bytes += payload_bytes;  // the node's operand
     activity_.adds += static_cast<std::uint64_t>(packet.elements);
   }
-  land_free_ = std::max(tail, land_free_) + cycles;
+  // A packet summed on landing waits for the reduction unit too, which may still be summing a
+  // whole message (a staged one, or a broadcast's copy in its turn).
+  land_free_ = std::max({tail, land_free_, per_packet ? reduce_free_ : 0}) + cycles;
   if (per_packet) reduce_free_ = land_free_;
   landing_.push_back(Landing{land_free_, &payload, port, packet.vc});
   last_progress_ = std::max(last_progress_, land_free_);  // progress to come

@@ -34,20 +34,21 @@ struct RxBench {
   std::vector<std::pair<int, std::uint64_t>> arrived;  // (message, cycle)
   std::unique_ptr<RxReassembly> rx;
 
-  // Node 1 receives message 0 (reduce) and 1 (broadcast) from node 0 and sends message 2; every
-  // message is one chunk of `bytes` (256-byte packets).
+  // Node 1 receives message 0 (reduce) and 1 (broadcast) from node 0 and sends message 2, and
+  // receives message 3 (reduce, chunk 0 again); every message is one chunk of `bytes` (256-byte
+  // packets).
   RxBench(bool whole_messages, std::uint64_t bytes) {
     schedule.nodes = 2;
     schedule.num_chunks = 3;
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < 4; ++m) {
       Op op;
       op.node = m == 2 ? 1 : 0;
       op.peer = m == 2 ? 0 : 1;
-      op.chunk = m;
+      op.chunk = m % 3;
       op.kind = m == 1 ? OpKind::kBroadcast : OpKind::kReduce;
       schedule.add(op);
     }
-    messages.resize(3);
+    messages.resize(4);
     for (auto& record : messages) record.start(static_cast<int>((bytes + 255) / 256), bytes);
     data = std::make_unique<DataStore>(DataMode::kOff, Dtype::kFp32, 2, 3, 3 * bytes / 4);
     RxParams params;
@@ -169,6 +170,19 @@ TEST_CASE("a packet delivered in the cycle its apply_after issues: same result i
           "[nic][rx]") {
   CHECK(arrival_when_issued_in_delivery_cycle(true) == 62);
   CHECK(arrival_when_issued_in_delivery_cycle(false) == 62);
+}
+
+TEST_CASE("a packet summed on landing waits while the reduction unit sums a staged message",
+          "[nic][rx]") {
+  RxBench b(false, 2048);
+  b.messages[0].apply_after = 2;
+  for (int index = 0; index < 8; ++index) b.deliver(0, index, 0, 10 + index);  // lands, staged
+  b.messages[2].issued = true;
+  b.rx->own_issued(2, 50);  // message 0's 512 elements: the unit sums it in [50, 66)
+  // Message 3's packet (64 elements, 2 cycles) is in at 55; it starts once the unit is free.
+  CHECK(b.deliver(3, 0, 0, 55) == 68);
+  b.rx->advance(66);
+  CHECK(b.arrived == std::vector<std::pair<int, std::uint64_t>>{{0, 66}});
 }
 
 TEST_CASE("a packet received twice is a data error naming the message", "[nic][rx]") {
