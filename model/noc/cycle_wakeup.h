@@ -6,6 +6,7 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -45,6 +46,10 @@ class CycleWakeup : public CalendarClient {
       if (sc_core::sc_is_running()) count_same_cycle(now);
     }
     cycle_ = cycle;
+    // Asked again for the latest cycle it has a calendar entry at, not run yet (a component
+    // woken in between asking for the same far cycle at each of its runs): that entry serves.
+    if (cycle == latest_listed_ && latest_listed_ > now) return;
+    latest_listed_ = latest_listed_ > now ? std::max(latest_listed_, cycle) : cycle;
     clock_.calendar().add(this, cycle);
   }
   /// The component runs: the pending wake-up (if any) has happened.
@@ -73,6 +78,7 @@ class CycleWakeup : public CalendarClient {
   const sc_core::sc_object& owner_;
   std::function<void()> run_;
   std::uint64_t cycle_ = kNever;          // cycle of the pending wake-up
+  std::uint64_t latest_listed_ = 0;       // latest cycle of an entry put in the calendar
   std::uint64_t same_cycle_ = kNever;     // cycle of the latest wake-up for now
   std::uint64_t same_cycle_wakeups_ = 0;  // wake-ups for now at same_cycle_
 };

@@ -126,6 +126,22 @@ TEST_CASE("the calendar runs a component at the earliest cycle asked, within its
   CHECK(clock.calendar().entries_run() == 2 + 2 + 3 + 2 + 1);
 }
 
+TEST_CASE("a component asking at each run for the same far cycle leaves one calendar entry",
+          "[noc][wakeup]") {
+  CycleClock clock{1.0};
+  // Asks for 5000 at every run, and is woken at 1..100 in between (asked for after 5000: the
+  // earlier wake-up wins): one entry at 5000 serves them all (there were 101).
+  std::vector<std::vector<std::uint64_t>> asks;
+  for (std::uint64_t cycle = 0; cycle < 100; ++cycle) asks.push_back({5000, cycle + 1});
+  asks.push_back({5000});
+  Recorder a("a", clock, asks);
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_US), sc_core::SC_EXIT_ON_STARVATION);
+  rethrow_process_fault();
+  REQUIRE(a.runs_.size() == 102);
+  CHECK(a.runs_.back() == 5000);
+  CHECK(clock.calendar().entries_run() == 102);
+}
+
 // Appends its index to a shared log at each run; asks for cycle 1 at its first run, then for 1500
 // (beyond the calendar's ring): odd indices at their second run (cycle 1), even ones a run later
 // (cycle 2), so the order asked for 1500 is not the order of creation (nor of addresses).
