@@ -11,6 +11,9 @@
 //            (grant_index_o), held unchanged until accepted;
 //   accept   grant_ack_i[p] high at an edge where grant_o[p] is high (valid/ready: a DMA that
 //            always takes a grant at once ties it high, and each grant is then one cycle);
+// Port binding any (shared_window_i high, held): every entry is on port 0, the one issue queue,
+// and window 0 feeds every port's grant register: one decision grants its oldest ready entries to
+// the open ports, the k-th oldest to the k-th lowest (nic_sched_share), up to one per port.
 // Errors are checked in hardware, not assumed: an entry with a field out of range (or, in step
 // order, below the previous entry's step), an arrival naming no counter and a counter past
 // MaxCount each raise err_o with a cause and the entry index or counter id (first error kept
@@ -52,6 +55,8 @@ module nic_sched #(
   // Configuration and the host's table DMA.
   input  logic                                clear_i,        // empty the table, reset state
   input  logic                                step_order_i,   // issue in step order (held)
+  input  logic                                shared_window_i,  // window 0 feeds every port
+                                                                // (port binding any; held)
   input  logic                                tbl_valid_i,    // tbl_wdata_i is the next entry
   output logic                                tbl_ready_o,    // the ring takes it at this edge
   input  logic [EntryBits-1:0]                tbl_wdata_i,    // packed entry, in table order
@@ -207,6 +212,49 @@ module nic_sched #(
   logic [Ports*StepBits-1:0]  head_step;
   logic [Ports*IndexBits-1:0] head_index;
   logic [Ports*EntryBits-1:0] take_entry;
+  // Shared window (shared_window_i): every window's ready slots, ages and entries (window 0's
+  // feed nic_sched_share), the open ports, and the grants the shared pick hands each port.
+  logic [Ports*Window-1:0]           slot_request, slot_leave;
+  logic [Ports*Window*Window-1:0]    slot_older;
+  logic [Ports*Window*EntryBits-1:0] slot_entry;
+  logic [Ports*Window*IndexBits-1:0] slot_index;
+  logic [Ports-1:0]                  port_open, share_take;
+  logic [Ports*EntryBits-1:0]        share_entry;
+  logic [Ports*IndexBits-1:0]        share_index;
+  logic [Window-1:0]                 share_leave;
+
+  nic_sched_share #(
+    .Ports    (Ports),
+    .Window   (Window),
+    .EntryBits(EntryBits),
+    .IndexBits(IndexBits)
+  ) u_share (
+    .clk_i,
+    .rst_ni,
+    .shared_i (shared_window_i),
+    .request_i(slot_request[Window-1:0]),
+    .older_i  (slot_older[Window*Window-1:0]),
+    .entry_i  (slot_entry[Window*EntryBits-1:0]),
+    .index_i  (slot_index[Window*IndexBits-1:0]),
+    .open_i   (port_open),
+    .leave_o  (share_leave),
+    .take_o   (share_take),
+    .entry_o  (share_entry),
+    .index_o  (share_index)
+  );
+  // Only window 0's slots are shared; the other windows are empty in that mode, and their
+  // exports feed nothing.
+  always_comb begin
+    slot_leave = '0;
+    slot_leave[Window-1:0] = share_leave;
+  end
+  if (Ports > 1) begin : gen_unused_slots
+    logic unused_slots;
+    assign unused_slots = ^{slot_request[Ports*Window-1:Window],
+                            slot_older[Ports*Window*Window-1:Window*Window],
+                            slot_entry[Ports*Window*EntryBits-1:Window*EntryBits],
+                            slot_index[Ports*Window*IndexBits-1:Window*IndexBits]};
+  end
 
   for (genvar p = 0; p < Ports; p++) begin : gen_port
     nic_sched_window #(
@@ -227,6 +275,7 @@ module nic_sched #(
       .rst_ni,
       .clear_i,
       .step_order_i,
+      .shared_i      (shared_window_i),
       .ins_valid_i   (ins_valid[p]),
       .ins_entry_i   (fetch_entry),
       .ins_index_i   (fetch_index),
@@ -239,6 +288,15 @@ module nic_sched #(
       .grant_ack_i   (grant_ack_i[p]),
       .halt_i        (err_o),
       .count_i       (count_now),
+      .ext_take_i    (share_take[p]),
+      .ext_entry_i   (share_entry[p*EntryBits +: EntryBits]),
+      .ext_index_i   (share_index[p*IndexBits +: IndexBits]),
+      .leave_i       (slot_leave[p*Window +: Window]),
+      .open_o        (port_open[p]),
+      .request_o     (slot_request[p*Window +: Window]),
+      .older_o       (slot_older[p*Window*Window +: Window*Window]),
+      .slot_entry_o  (slot_entry[p*Window*EntryBits +: Window*EntryBits]),
+      .slot_index_o  (slot_index[p*Window*IndexBits +: Window*IndexBits]),
       .head_valid_o  (head_valid[p]),
       .head_step_o   (head_step[p*StepBits +: StepBits]),
       .head_index_o  (head_index[p*IndexBits +: IndexBits]),

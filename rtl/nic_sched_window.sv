@@ -19,6 +19,10 @@
 //   refill  an entry offered on ins_* (only when full_o is low) goes into the lowest free slot
 //           and becomes the youngest (every free slot copies the offered entry; only that one
 //           becomes valid).
+//   shared  with shared_i high (port binding any: nic_sched_share) the port's grant comes from
+//           the shared window instead (ext_*, taken only when open_o is high) and its own pick
+//           is not used; the shared window's granted slots leave on leave_i. The window exports
+//           its ready slots, ages and entries (request_o, older_o, slot_*_o) for that pick.
 // Everything is Window wide: no path depends on the table depth or the number of counters.
 
 `include "mt_assert.svh"
@@ -44,6 +48,7 @@ module nic_sched_window #(
   input  logic                          rst_ni,
   input  logic                          clear_i,        // empty the window, clear the grant
   input  logic                          step_order_i,   // issue in step order
+  input  logic                          shared_i,       // the grant comes from ext_* (held)
   // Refill from the fetch register.
   input  logic                          ins_valid_i,    // take this entry (full_o is low)
   input  logic [EntryBits-1:0]          ins_entry_i,    // packed entry
@@ -59,6 +64,16 @@ module nic_sched_window #(
   input  logic                          grant_ack_i,    // the DMA accepts grant_o at this edge
   input  logic                          halt_i,         // an error is flagged: grant nothing
   input  logic [Counters*CountBits-1:0] count_i,        // counters now (contract checks only)
+  // Shared window (shared_i): this port's grant from it, and the slots of this window it grants.
+  input  logic                          ext_take_i,     // the port takes ext_entry_i (open_o)
+  input  logic [EntryBits-1:0]          ext_entry_i,
+  input  logic [IndexBits-1:0]          ext_index_i,
+  input  logic [Window-1:0]             leave_i,        // these slots are granted at this edge
+  output logic                          open_o,         // the port can take a grant now
+  output logic [Window-1:0]             request_o,      // ready slots
+  output logic [Window*Window-1:0]      older_o,        // their ages ([j*Window + k]: j older)
+  output logic [Window*EntryBits-1:0]   slot_entry_o,   // slot entries
+  output logic [Window*IndexBits-1:0]   slot_index_o,   // slot table indices
   // Oldest entry of the window, for the smallest pending step.
   output logic                          head_valid_o,   // the window holds an entry
   output logic [StepBits-1:0]           head_step_o,    // step of its oldest entry
@@ -139,7 +154,8 @@ module nic_sched_window #(
   // it.
   logic held;  // the registered grant is not accepted at this edge: it stays
   assign held = grant_q && !grant_ack_i;
-  assign take = any && ready_i && !halt_i && (mask_q == '0);
+  assign open_o = ready_i && !halt_i && (mask_q == '0);
+  assign take = shared_i ? ext_take_i : (any && open_o);
 
   always_comb begin
     valid_d       = valid_q;
@@ -157,7 +173,7 @@ module nic_sched_window #(
         pick_entry = entry_q[j*EntryBits +: EntryBits];
         pick_index = index_q[j*IndexBits +: IndexBits];
       end
-      if (take && pick[j]) valid_d[j] = 1'b0;
+      if ((take && !shared_i && pick[j]) || leave_i[j]) valid_d[j] = 1'b0;
       // Every free slot loads the offered entry (its data, remaining count and lane hits):
       // the select is the slot's own valid flop, not the late ins_valid_i and the lowest-free
       // pick. Only the lowest free slot becomes valid (and gets its age); the others hold data
@@ -181,8 +197,8 @@ module nic_sched_window #(
     end
     // The grant data registers load only with a grant (an enable, not a reload every cycle:
     // they hold the last grant's entry while grant_o is low).
-    grant_entry_d = take ? pick_entry : grant_entry_q;
-    grant_index_d = take ? pick_index : grant_index_q;
+    grant_entry_d = take ? (shared_i ? ext_entry_i : pick_entry) : grant_entry_q;
+    grant_index_d = take ? (shared_i ? ext_index_i : pick_index) : grant_index_q;
     if (take) begin
       mask_d = MaskBits'(DecisionLatency);
     end else if (held) begin
@@ -238,7 +254,11 @@ module nic_sched_window #(
   assign grant_entry_o = grant_entry_q;
   assign grant_index_o = grant_index_q;
   assign take_o        = take && !clear_i;
-  assign take_entry_o  = pick_entry;
+  assign take_entry_o  = shared_i ? ext_entry_i : pick_entry;
+  assign request_o     = request;
+  assign older_o       = older_q;
+  assign slot_entry_o  = entry_q;
+  assign slot_index_o  = index_q;
   assign busy_o        = take || grant_q || (mask_q != '0);
 
   // Contracts: refills only into room; every held entry's remaining count is exactly what its
@@ -276,6 +296,8 @@ module nic_sched_window #(
   `MT_ASSERT(PickOneHot_A, $onehot0(pick))
   `MT_ASSERT(GrantMasked_A, !grant_q || mask_q != '0)
   `MT_ASSERT(StepNotBelowMin_A, halt_i || step_below == '0)
+  `MT_ASSERT(SharedTakesOpen_A, !ext_take_i || (shared_i && open_o))
+  `MT_ASSERT(LeavesHeldRequested_A, (leave_i & ~request) == '0)
 `else
   logic unused_count;
   assign unused_count = ^count_i;

@@ -34,8 +34,9 @@
 #   --load-pf         capacitance on every output, pF (default 0.05: about 5 gate inputs + wire)
 #   --wire-load       on (default): mt_wireload.lib's model; off: pin capacitance only
 #   --static-inputs   inputs held while the block runs (configuration): false paths (default
-#                     "step_order_i"; rst_ni is timed: its release against the flops' recovery
-#                     and removal times, as a synchronizer's output, rtl/mt_reset_sync.sv)
+#                     "step_order_i shared_window_i"; rst_ni is timed: its release against the
+#                     flops' recovery and removal times, as a synchronizer's output,
+#                     rtl/mt_reset_sync.sv)
 #   --fanout     on (default): buffer high-fanout nets and resize drivers (qflow's synthesize
 #                step: blifFanout, iterated); off: ABC's netlist as it is (ABC does not buffer
 #                flop outputs or inputs, so a field flop may drive hundreds of loads)
@@ -66,7 +67,7 @@ io_fraction=0.3
 driving_cell=BUFX2
 load_pf=0.05
 wire_load=on
-static_inputs="step_order_i"
+static_inputs="step_order_i shared_window_i"
 fanout=on
 hierarchy=flat
 top=nic_sched

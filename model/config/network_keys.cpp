@@ -246,6 +246,13 @@ const KeyTable<NicConfig>& nic_keys() {
                "false: it requests once the port is free. "
                "No effect with `tx_queue_packets` (those ports free when their DMA is done). "
                "docs/beyond.md, Choosing the NIC mode"),
+      enum_key("scheduler_any_port_grants", &N::scheduler_any_port_grants,
+               "hardware issue under `port_binding: any`: `one` = the scheduler grants one "
+               "message per decision from the one issue queue, which the lowest free port "
+               "takes; `per_port` = one decision grants up to one message to every requesting "
+               "port, the queue's oldest ready entries to the lowest-numbered ports (as a host "
+               "starts one on every free port in a cycle; rtl/README.md, shared_window_i). "
+               "No effect under `port_binding: route`"),
       real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",
                "hardware issue: the scheduler's own clock, at most `clock_ghz` (0: `clock_ghz`); "
                "its cycle k starts at network cycle ceil(k x clock_ghz / scheduler_clock_ghz), "

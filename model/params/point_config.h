@@ -43,6 +43,9 @@ struct SchedulerSettings {
   double network_cycles_per_tick = 1;  ///< its clock period in network cycles (>= 1)
   int watchdog_limit = 0;              ///< watchdog ticks to a stall error (0: off)
   int watchdog_tick_cycles = 1024;     ///< its cycles per watchdog tick (>= 1)
+  /// Port binding any: the one queue's window grants up to one entry per requesting port per
+  /// decision, oldest first to the lowest port (false: one grant per decision).
+  bool per_port_grants = false;
 };
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).

@@ -83,6 +83,17 @@ struct EnumNames<SchedulerImpl> {
   static constexpr std::array<const char*, 2> kNames{"tlm", "rtl"};
 };
 
+/// Grants per decision of the hardware scheduler under `nic.port_binding: any`
+/// (`nic.scheduler_any_port_grants`).
+enum class AnyPortGrants {
+  kOne,      ///< "one": one issue queue and one grant per decision, taken by a free port
+  kPerPort,  ///< "per_port": the one queue's window grants up to one entry per requesting port
+};
+template <>
+struct EnumNames<AnyPortGrants> {
+  static constexpr std::array<const char*, 2> kNames{"one", "per_port"};
+};
+
 /// How packets of a message are admitted into the network, as a point runs it.
 enum class FlowControl {
   kPacket,   ///< "packet": per-packet credits and arbitration (baseline)
@@ -206,6 +217,8 @@ struct NicConfig {
   int scheduler_depth = 32;             ///< hardware issue: table ring buffer, entries
   int scheduler_window = 4;             ///< hardware issue: issue window per port, entries
   bool scheduler_early_request = true;  ///< hardware issue: ports request decision_latency early
+  /// Hardware issue under port_binding any: one grant per decision, or one per requesting port.
+  AnyPortGrants scheduler_any_port_grants = AnyPortGrants::kOne;
   double scheduler_clock_ghz = 0;    ///< hardware issue: the scheduler's clock, GHz (0: clock_ghz)
   int scheduler_watchdog_ticks = 0;  ///< hardware issue: watchdog limit, ticks (0: off)
   int scheduler_watchdog_tick_cycles = 1024;  ///< hardware issue: scheduler cycles per tick

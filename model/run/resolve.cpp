@@ -107,6 +107,8 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   scheduler.depth = nic.scheduler_depth;
   scheduler.window = nic.scheduler_window;
   scheduler.early_request = nic.scheduler_early_request;
+  scheduler.per_port_grants = nic.port_binding == PortBinding::kAny &&
+                              nic.scheduler_any_port_grants == AnyPortGrants::kPerPort;
   scheduler.network_cycles_per_tick =
       nic.scheduler_clock_ghz > 0 ? scenario.clock_ghz / nic.scheduler_clock_ghz : 1.0;
   scheduler.watchdog_limit = nic.scheduler_watchdog_ticks;

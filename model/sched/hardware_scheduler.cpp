@@ -26,6 +26,11 @@ HardwareScheduler::HardwareScheduler(std::unique_ptr<CycleScheduler> engine,
     watchdog_period_ = config.watchdog_tick_cycles;
   }
   for (std::size_t i = 0; i < table_.size(); ++i) {
+    if (config.shared_window && table_[i].port != 0) {
+      throw SchedulerError("HardwareScheduler: table entry " + std::to_string(i) + " uses port " +
+                           std::to_string(table_[i].port) +
+                           ", but a shared window (port binding any) holds every entry on port 0");
+    }
     if (table_[i].port < 0 || table_[i].port >= ports) {
       throw SchedulerError("HardwareScheduler: table entry " + std::to_string(i) + " uses port " +
                            std::to_string(table_[i].port) + " of " + std::to_string(ports));

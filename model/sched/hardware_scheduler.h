@@ -35,7 +35,8 @@ class HardwareScheduler : public Scheduler {
   /// queues, the engine clocked once every config.network_cycles_per_tick network cycles, its
   /// watchdog ticked every config.watchdog_tick_cycles engine cycles when config.watchdog_limit
   /// > 0, errors naming config.node when >= 0. Throws SchedulerError for no engine, ports < 1,
-  /// an entry on a port >= ports, network_cycles_per_tick < 1 or (watchdog on)
+  /// an entry on a port >= ports (on a port other than 0 with config.shared_window),
+  /// network_cycles_per_tick < 1 or (watchdog on)
   /// watchdog_tick_cycles < 1, and whenever the engine flags an error (CycleScheduler::fault:
   /// the message names the node, the cycle, the entry or counter and the cause).
   HardwareScheduler(std::unique_ptr<CycleScheduler> engine, std::vector<TableEntry> table,

@@ -150,17 +150,22 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
   }
   const std::vector<char>& seen_ready = ready_stages_.back();
   m.take.assign(windows_.size(), -1);
+  const auto ready = [&](const Slot& s) {
+    return s.remaining == 0 &&
+           (!config_.step_order || table_[static_cast<std::size_t>(s.index)].step <= min_step_);
+  };
+  std::size_t next = 0;  // shared window: the slot after the last one taken
   for (std::size_t p = 0; p < windows_.size(); ++p) {
     if (!seen_ready[p] || mask_[p] > 0 || fault_) continue;  // halted after an error
-    const std::vector<Slot>& w = windows_[p];
-    for (std::size_t j = 0; j < w.size(); ++j) {
-      if (w[j].remaining != 0) continue;
-      if (config_.step_order && table_[static_cast<std::size_t>(w[j].index)].step > min_step_) {
-        continue;
-      }
-      m.take[p] = static_cast<int>(j);
-      break;
+    const std::vector<Slot>& w = windows_[config_.shared_window ? 0 : p];
+    std::size_t j = config_.shared_window ? next : 0;
+    while (j < w.size() && !ready(w[j])) ++j;
+    if (j == w.size()) {
+      if (config_.shared_window) break;  // no ready entry left for the higher ports
+      continue;
     }
+    m.take[p] = static_cast<int>(j);
+    next = j + 1;
   }
   if (fetch_ >= 0) {  // an entry on no port (an error) stays in the fetch register, as in the RTL
     const int port = table_[static_cast<std::size_t>(fetch_)].port;
@@ -288,15 +293,23 @@ std::vector<IssueCommand> SchedulerModel::tick() {
       }
     }
     if (m.take[p] >= 0) {
-      const Slot s = w[static_cast<std::size_t>(m.take[p])];
+      // Shared window: the slot is window 0's, which leaves after the loop (below).
+      const std::vector<Slot>& from = config_.shared_window ? windows_[0] : w;
+      const Slot s = from[static_cast<std::size_t>(m.take[p])];
       grants_.push_back(
           IssueCommand{static_cast<int>(p), s.index, table_[static_cast<std::size_t>(s.index)]});
-      w.erase(w.begin() + m.take[p]);
+      if (!config_.shared_window) w.erase(w.begin() + m.take[p]);
       mask_[p] = config_.decision_latency_cycles;
     } else if (held) {
       grants_.push_back(*shown);
     } else {
       mask_[p] = std::max(0, mask_[p] - 1);
+    }
+  }
+  if (config_.shared_window) {  // the taken slots leave window 0, highest first
+    std::vector<Slot>& w = windows_[0];
+    for (std::size_t p = windows_.size(); p-- > 0;) {
+      if (m.take[p] >= 0) w.erase(w.begin() + m.take[p]);
     }
   }
   if (m.insert) {

@@ -17,10 +17,12 @@
 // - The decision of cycle n, per port p: the lowest slot of p's window (slots in table order)
 //   whose remaining count is 0 and, with step order, whose step is <= min_step, where min_step is
 //   the smallest step over the window heads and the fetch register at the start of cycle n - 1
-//   (registered); taken only when p's seen ready level is high, p holds no unaccepted grant and
-//   p's last grant was accepted before cycle n - L + 1 (taken before cycle n - L when accepted
-//   at once). The taken entry leaves the window; it is visible as a grant in cycle n + 1. So an
-//   arrival presented in cycle n can enable a grant in cycle n + L.
+//   (registered); taken only when p is open: its seen ready level is high, it holds no
+//   unaccepted grant and its last grant was accepted before cycle n - L + 1 (taken before cycle
+//   n - L when accepted at once). The taken entry leaves the window; it is visible as a grant in
+//   cycle n + 1. So an arrival presented in cycle n can enable a grant in cycle n + L.
+//   With shared_window, window 0 serves every port: the k-th lowest open port takes window 0's
+//   k-th lowest such slot (up to one grant per open port in one decision).
 // - Remaining count: an entry entering a window gets max(0, wait_count - counter) from the
 //   counter at that edge; every arrival counted on its counter while it waits decrements it.
 // - Refill, at the same edge: the fetch register's entry moves to its port's window when that
@@ -96,6 +98,11 @@ struct SchedulerModelConfig {
   int counters = 1;                 ///< arrival counters (>= 1) [Counters]
   int depth = 32;                   ///< table ring buffer capacity, entries (>= 1) [Depth]
   int window = 4;                   ///< issue window per port, entries (>= 1) [Window]
+  /// Port binding any, one grant per requesting port [shared_window_i]: every entry is on port 0
+  /// (the one issue queue) and window 0 feeds every port's grant register; a decision grants
+  /// window 0's ready entries, oldest first, to the ports that can take one, lowest port first
+  /// (the k-th oldest ready entry to the k-th such port). false: each port's own window.
+  bool shared_window = false;
   /// Field limits the entries are checked against (0: unchecked) [Nodes, Chunks, Flows, Steps].
   int nodes = 0, chunks = 0, flows = 0, steps = 0;
   int max_count = -1;  ///< counters saturate here, thresholds above it are errors (-1: none)

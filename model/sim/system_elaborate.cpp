@@ -228,7 +228,11 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     params.rx.ports_on_links = !topology.is_direct();
     params.rx_buffer_flits = rc.vcs * rc.buffer_flits;
     params.every_cycle = config.elaboration_order.kind == ElaborationOrder::Kind::kEveryCycle;
-    params.any_port = plan.any_port;
+    // One grant per requesting port (nic.scheduler_any_port_grants per_port): the scheduler
+    // hands each grant to a port itself, so issue control serves a queue per port (grant
+    // register); the table keeps one queue (every entry on port 0, window 0 shared).
+    const bool per_port_grants = hardware && plan.any_port && sc.per_port_grants;
+    params.any_port = plan.any_port && !per_port_grants;
     params.step_barrier = nc.step_barrier;
     // The request lead: the decision latency, in network cycles of the scheduler's clock.
     params.request_lead_cycles = hardware && sc.early_request
@@ -240,7 +244,8 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     try {
       if (hardware) {
         SchedulerModelConfig engine;
-        engine.ports = plan.queues;
+        engine.ports = per_port_grants ? ports : plan.queues;
+        engine.shared_window = per_port_grants;
         engine.decision_latency_cycles = sc.decision_latency_cycles;
         engine.step_order = sc.step_order;
         engine.counters = packed.counters;

@@ -71,6 +71,7 @@ module nic_sched_errors_formal #(
     .DecisionLatency(DecisionLatency), .IndexBits(IndexBits)
   ) u_dut (
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
+    .shared_window_i(1'b0),  // each port's own window (the shared one: nic_sched_share_formal)
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i, .wdog_tick_i, .wdog_limit_i,

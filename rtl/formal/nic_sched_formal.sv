@@ -14,12 +14,15 @@
 //   OldestFirst         (DecisionLatency 2) a new grant takes its port's oldest entry that was
 //                       ready
 //                       at the decision: no older pending entry of that port had its dependencies
-//                       counted then
+//                       counted then (Shared: no older pending entry of the one queue was ready
+//                       and not granted in the same decision to a lower port)
 //   DoneExact           done_o exactly when every loaded entry has been issued (accepted)
 //   SizeExact           tbl_ready_o low only when Depth loaded entries are still unissued
 //   Progress            (fast DMA, every dependency met, no load) done within LiveBound cycles
 // Covers: shadow table full, every port granted in one cycle, done after the whole shadow table,
 // ring full (tbl_ready_o low), a grant held for a cycle.
+// Shared = 1: port binding any (shared_window_i high): every entry on port 0, granted to any
+// port, up to one per open port per decision, oldest first to the lowest port.
 // The interface is v2's (nic_sched.sv: streamed table, host doorbell, registered grants); the
 // shadow holds up to Entries streamed entries (more than Depth: the ring refills).
 
@@ -43,6 +46,8 @@ module nic_sched_formal #(
   parameter int unsigned ArrivalLanes    = 2,
   parameter int unsigned DecisionLatency = 2,
   parameter int unsigned IndexBits       = 4,
+  // 1: port binding any, window 0 shared by every port (shared_window_i high), entries on port 0.
+  parameter int unsigned Shared          = 0,
   // Entries streamed after a clear that the shadow keeps (the harness's table capacity).
   parameter int unsigned Entries         = Depth + 2,
   // Progress bound: cycles from "everything ready" to done_o. A port grants at most every
@@ -77,6 +82,8 @@ module nic_sched_formal #(
   logic                        done;
   logic                        err;
   logic                        unused_idle;
+  logic                        shared;    // shared_window_i, held
+  assign shared = Shared != 0;
   logic [15:0]                 wdog_off;  // watchdog limit 0 (a sized net: Yosys 0.23 fails an
   assign wdog_off = '0;                   // internal assert on an unsized '0 port connection)
   logic [3:0]                  unused_err_cause;
@@ -88,6 +95,7 @@ module nic_sched_formal #(
     .DecisionLatency(DecisionLatency), .IndexBits(IndexBits)
   ) u_dut (
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
+    .shared_window_i(shared),
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i,
@@ -222,7 +230,8 @@ module nic_sched_formal #(
                 (32'(tbl_wdata_i[FlowLsb +: FlowBits]) >= Flows) ||
                 (32'(tbl_wdata_i[StepLsb +: StepBits]) >= Steps) ||
                 (32'(tbl_wdata_i[WaitCounterLsb +: CounterBits]) >= Counters) ||
-                (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters);
+                (32'(tbl_wdata_i[DstCounterLsb +: CounterBits]) >= Counters) ||
+                (shared && tbl_wdata_i[PortLsb +: PortBits] != '0);  // the one queue
   end
   `MT_ASSUME(ArrivalOnRealCounter_M, lane_bad == '0 && !host_bad)
   `MT_ASSUME(NoArrivalOverflow_M, clear_i || counter_overflow == '0)
@@ -252,6 +261,7 @@ module nic_sched_formal #(
       logic [IndexBits-1:0]   idx;
       logic [EntryBits-1:0]   e;
       logic [CounterBits-1:0] wc;
+      logic [(1 << IndexBits)-1:0] lower_new;
       bad_held[p] = held_q[p] && (!grant[p] ||
                                   grant_index[p*IndexBits +: IndexBits] !=
                                       held_index_q[p*IndexBits +: IndexBits] ||
@@ -259,11 +269,15 @@ module nic_sched_formal #(
                                       held_entry_q[p*EntryBits +: EntryBits]);
       idx = grant_index[p*IndexBits +: IndexBits];
       e   = grant_entry[p*EntryBits +: EntryBits];
+      lower_new = '0;  // entries newly granted to the ports below p in this cycle
+      for (int unsigned q = 0; q < p; q++) begin
+        if (grant[q] && !held_q[q]) lower_new[grant_index[q*IndexBits +: IndexBits]] = 1'b1;
+      end
       wc  = e[WaitCounterLsb +: CounterBits];
       if (grant[p]) begin
         bad_deps[p]  = arrived_q[wc*CountBits +: CountBits] < e[WaitCountLsb +: CountBits];
         bad_entry[p] = !(32'(idx) < 32'(size_q)) || e != table_q[idx*EntryBits +: EntryBits] ||
-                       32'(e[PortLsb +: PortBits]) != p;
+                       32'(e[PortLsb +: PortBits]) != (shared ? 0 : p);
         bad_twice[p] = issued_q[idx];
         for (int unsigned q = 0; q < p; q++) begin
           if (grant[q] && grant_index[q*IndexBits +: IndexBits] == idx) bad_twice[p] = 1'b1;
@@ -275,8 +289,11 @@ module nic_sched_formal #(
           end
           // An older entry of this port, pending, whose dependencies the decision (the cycle
           // before this grant) had counted: arrivals presented before that cycle, at latency 2.
+          // Shared: of the one queue, not shown before (a grant held on another port) and not
+          // granted to a lower port in this decision.
           if (!held_q[p] && 32'(i) < 32'(idx) && !issued_q[i] &&
-              32'(table_q[i*EntryBits + PortLsb +: PortBits]) == p &&
+              (shared ? !shown_q[i] && !lower_new[i] :
+                        32'(table_q[i*EntryBits + PortLsb +: PortBits]) == p) &&
               arrived_p_q[table_q[i*EntryBits + WaitCounterLsb +: CounterBits]*CountBits +:
                           CountBits] >=
                   table_q[i*EntryBits + WaitCountLsb +: CountBits]) begin
@@ -308,5 +325,7 @@ module nic_sched_formal #(
   // rtl/formal/README.md; the default one (Entries 10 < 11) leaves it out (formal.sh --covers).
   `MT_COVER(RingFull_C, !tbl_ready)
   `MT_COVER(GrantHeld_C, (held_q & grant) != '0)
+  // Every port shows a new grant in one cycle (Shared: one decision of the shared window).
+  `MT_COVER(AllPortsNewGrant_C, (grant & ~held_q) == '1)
 
 endmodule

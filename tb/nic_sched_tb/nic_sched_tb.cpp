@@ -63,7 +63,11 @@ int sc_main(int argc, char** argv) {
   if (o.real) cases = real_cases(format, &schedules, &skipped, &unsupported);
   const std::size_t real_tables = cases.size();
   std::mt19937_64 rng(seed);
-  for (int i = 0; i < random_tables; ++i) cases.push_back(random_case(rng, i));
+  for (int i = 0; i < random_tables; ++i) {
+    cases.push_back(random_case(rng, i));
+    // One table in three of two or more ports: port binding any (a shared window).
+    if (cases.back().ports > 1 && i % 3 == 1) share_window(cases.back());
+  }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     cases[i].step_order = step_mode == "on" ? true : step_mode == "off" ? false : (rng() % 4 != 0);
   }
@@ -90,6 +94,7 @@ int sc_main(int argc, char** argv) {
   dut.rst_ni(driver.rst_n);
   dut.clear_i(driver.clear);
   dut.step_order_i(driver.step_order);
+  dut.shared_window_i(driver.shared_window);
   dut.tbl_valid_i(driver.tbl_valid);
   dut.tbl_ready_o(driver.tbl_ready);
   dut.tbl_wdata_i(driver.wdata);

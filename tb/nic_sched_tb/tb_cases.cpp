@@ -126,6 +126,12 @@ Case random_case(std::mt19937_64& rng, int index) {
   return c;
 }
 
+void share_window(Case& c) {
+  c.shared = true;
+  c.name += " (shared window)";
+  for (TableEntry& e : c.table) e.port = 0;
+}
+
 std::vector<Case> error_cases(const mt::TableFormat& format, std::mt19937_64& rng,
                               std::string* not_injectable) {
   using C = mt::SchedulerFaultCause;

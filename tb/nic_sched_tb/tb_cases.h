@@ -38,6 +38,8 @@ struct Case {
   std::vector<int> arrivals;  // per counter: arrivals the driver presents in total
   int ports = 1;
   bool step_order = true;
+  /// Port binding any (shared_window_i): every entry on port 0, granted to any of `ports`.
+  bool shared = false;
   /// An error case: the error the RTL and the model must both flag (kNone: a legal table).
   mt::SchedulerFaultCause expect = mt::SchedulerFaultCause::kNone;
   /// The watchdog: its limit (wdog_limit_i; 0: chosen at random by the driver) and the percent
@@ -55,6 +57,8 @@ std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int*
                              int* unsupported);
 /// A random legal table: sorted by step, fields in range, thresholds reachable.
 Case random_case(std::mt19937_64& rng, int index);
+/// Port binding any: every entry of `c` on port 0, window 0 shared by its ports.
+void share_window(Case& c);
 /// One case per error the build can be given (rtl/README.md, Errors), each a random legal table
 /// with one fault injected: an entry field past its parameter (only where the field has room for
 /// such a value: those without are named in `not_injectable`), an unsorted table, arrivals past

@@ -42,6 +42,7 @@ SC_MODULE(Driver) {
 
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_signal<bool> rst_n{"rst_n"}, clear{"clear"}, step_order{"step_order"};
+  sc_core::sc_signal<bool> shared_window{"shared_window"};
   sc_core::sc_signal<bool> tbl_valid{"tbl_valid"}, tbl_ready{"tbl_ready"};
   sc_core::sc_signal<WdataT> wdata{"wdata"};
   sc_core::sc_signal<bool> host_valid{"host_valid"};
@@ -148,6 +149,7 @@ SC_MODULE(Driver) {
     config.depth = kDepth;
     config.window = kWindow;
     config.step_order = c.step_order;
+    config.shared_window = c.shared;
     config.counters = kCounters;  // the build's limits, which the RTL checks entries against
     config.nodes = kNodes;
     config.chunks = kChunks;
@@ -162,6 +164,7 @@ SC_MODULE(Driver) {
     // cycles); the host keeps streaming while the case runs.
     wait(clk_i.negedge_event());
     step_order.write(c.step_order);
+    shared_window.write(c.shared);
     ready.write(ReadyT());
     ReadyT all_ack{};
     for (int p = 0; p < kPorts; ++p) pin_put(all_ack, p, 1, 1);

@@ -7,11 +7,14 @@ cycles and identical finish cycles of every node for every algorithm and size.
   cosim_check.py MTSIM_BIN TOPOLOGY_YAML [--algorithms a,b,...] [--sizes 64KiB,1MiB]
                 [--nic "KEY: VALUE, ..."]
   cosim_check.py MTSIM_BIN TOPOLOGY_YAML --train WORKLOAD.yaml [--algorithms a,b,...]
+  cosim_check.py MTSIM_BIN --scenario FILE.yaml [--set KEY=VALUE ...]
 
 TOPOLOGY_YAML is the `topology:` mapping in flow style, e.g. "{kind: torus, dims: [4, 4]}".
 --nic adds NIC keys (flow style, without braces) to both runs, e.g. "scheduler_early_request: true".
 --train runs `mtsim train` instead (concurrent buckets with release times, rung on the RTL's
 host doorbell) and requires identical iteration timelines (the whole JSON `runs`).
+--scenario runs a scenario file as it is (its entries must all be of hardware issue, or made so
+with --set), with the --set overrides (`mtsim run --set`) in both runs.
 Exit 0 when equal, 1 on a difference or a failed run."""
 
 import argparse
@@ -22,9 +25,11 @@ import sys
 import tempfile
 
 
-def run(mtsim, scenario, scheduler, out):
+def run(mtsim, scenario, scheduler, out, sets=()):
     cmd = [mtsim, "run", scenario, "--set", "nic.scheduler=" + scheduler, "--json", out,
            "-j", "2"]
+    for kv in sets:
+        cmd += ["--set", kv]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if not os.path.exists(out):
         sys.exit("cosim_check: %s failed (exit %d):\n%s%s"
@@ -58,7 +63,10 @@ def train(args, tmp, scenario):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mtsim")
-    ap.add_argument("topology")
+    ap.add_argument("topology", nargs="?", help="topology mapping (not with --scenario)")
+    ap.add_argument("--scenario", help="a scenario file to run as it is, instead")
+    ap.add_argument("--set", action="append", default=[], dest="sets",
+                    help="KEY=VALUE overrides for both runs (with --scenario)")
     ap.add_argument("--algorithms", default="ring,ring_bi,ring2d,dbtree,halving_doubling,"
                     "multitree,multitree_opt,disjoint_rings,tree_packing,auto")
     ap.add_argument("--sizes", default="64KiB,1MiB")
@@ -67,6 +75,13 @@ def main():
                     "'scheduler_early_request: true'")
     args = ap.parse_args()
 
+    if (args.scenario is None) == (args.topology is None):
+        ap.error("give a topology or --scenario, not both")
+    if args.scenario:
+        with tempfile.TemporaryDirectory() as tmp:
+            tlm = run(args.mtsim, args.scenario, "tlm", os.path.join(tmp, "tlm.json"), args.sets)
+            rtl = run(args.mtsim, args.scenario, "rtl", os.path.join(tmp, "rtl.json"), args.sets)
+        compare(tlm, rtl)
     with tempfile.TemporaryDirectory() as tmp:
         scenario = os.path.join(tmp, "cosim.yaml")
         with open(scenario, "w") as f:
@@ -80,7 +95,11 @@ def main():
             train(args, tmp, scenario)
         tlm = run(args.mtsim, scenario, "tlm", os.path.join(tmp, "tlm.json"))
         rtl = run(args.mtsim, scenario, "rtl", os.path.join(tmp, "rtl.json"))
+    compare(tlm, rtl)
 
+
+def compare(tlm, rtl):
+    """Exits 0 when every run of `tlm` equals its `rtl` run (cycles, node finish times)."""
     if len(tlm) != len(rtl) or not tlm:
         sys.exit("cosim_check: %d tlm runs, %d rtl runs" % (len(tlm), len(rtl)))
     failures = 0

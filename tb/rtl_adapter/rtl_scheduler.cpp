@@ -134,7 +134,7 @@ struct RtlCycleScheduler::Impl {
     const auto p = static_cast<std::size_t>(port);
     if (held[p] >= 0) return held[p];
     const std::uint64_t mask = (std::uint64_t{1} << build.index_bits) - 1;
-    std::deque<int>& q = waiting[p];
+    std::deque<int>& q = waiting[config.shared_window ? 0 : p];  // shared: every port's is 0's
     for (auto it = q.begin(); it != q.end(); ++it) {
       const auto i = static_cast<std::size_t>(*it);
       if ((i & mask) != low || words[i] != bits) continue;
@@ -253,6 +253,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   }
   Vnic_sched_cc& top = *m.top;
   top.step_order_i = m.config.step_order ? 1 : 0;
+  top.shared_window_i = m.config.shared_window ? 1 : 0;
   top.port_ready_i = 0;
   m.accept_every_grant();
   top.arr_valid_i = 0;
