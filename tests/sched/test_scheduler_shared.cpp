@@ -57,7 +57,7 @@ TEST_CASE("a shared window grants its oldest ready entries to every open port in
 }
 
 TEST_CASE(
-    "a shared window gives a lone ready entry to the lowest open port; a held grant "
+    "a shared window gives a lone ready entry to the lowest open port, and a held grant "
     "closes its port",
     "[nic][sched_model]") {
   SchedulerModel model(shared_config(2));
