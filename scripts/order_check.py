@@ -31,6 +31,9 @@ HW = "nic.issue=hardware"
 # name -> (scenario, --set overrides, sizes, quick sizes)
 CASES = {
     "paper-torus4x4": ("scenarios/paper/torus4x4.yaml", [], "32KiB,1MiB", "32KiB"),
+    "paper-torus4x4-per-port": ("scenarios/paper/torus4x4.yaml",
+                                ["nic.scheduler_any_port_grants=per_port"], "32KiB,1MiB",
+                                "32KiB"),
     "paper-mesh4x4": ("scenarios/paper/mesh4x4.yaml", [], "32KiB,1MiB", "32KiB"),
     "fattree8": ("scenarios/ideal/fattree8.yaml", [], "32KiB", "32KiB"),
     "bigraph4x8": ("scenarios/ideal/bigraph4x8.yaml", [], "32KiB", "32KiB"),
