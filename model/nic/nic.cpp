@@ -67,6 +67,7 @@ void Nic::process() {
 void Nic::step() {
   const std::uint64_t now = clock_.now();
   wakeup_.clear();
+  started_local_ = false;
   tx_.apply_credits(now);
   rx_.advance(now);
   // Release times under hardware issue: the host rings the release counter when each comes.
@@ -139,6 +140,8 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
   // A port freed by this run's sends issues in the next cycle, whether or not another event
   // would run the NIC then: results must not depend on which cycles it runs in.
   if (freed_by_send_ && issuing) next = std::min(next, now + 1);
+  // A local step leaves its port free: the queue's next operation may start in the next cycle.
+  if (started_local_ && issuing) next = std::min(next, now + 1);
   return next;
 }
 
@@ -148,7 +151,7 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   TxMessage m;
   m.index = index;
   m.message = message;
-  const auto chunk = static_cast<std::size_t>(op.chunk);
+  const auto chunk = static_cast<std::size_t>(op.size_chunk());
   const std::uint64_t begin = shared_.chunk_bounds[chunk];
   const auto element_bytes = static_cast<std::uint64_t>(params_.tx.element_bytes);
   m.address = begin * element_bytes;
@@ -168,18 +171,24 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
     m.hops = static_cast<int>(m.path->size());
     m.first_link = m.path->front();
   }
-  m.packets = packets_for(m.bytes, params_.tx.packet_bytes);
+  const bool local = op.is_local();  // runs on the reduction unit, not a port (run_local)
+  m.packets = local ? 0 : packets_for(m.bytes, params_.tx.packet_bytes);
   m.start = now;
   MessageRecord& record = (*shared_.rx.messages)[static_cast<std::size_t>(message)];
   record.start(m.packets, m.bytes);
   record.issued = true;
   record.issue_cycle = m.start;
   // The message carries the sender's chunk as it is when the operation issues.
-  record.snapshot = shared_.rx.data->snapshot(params_.node, op.chunk);
+  record.snapshot = shared_.rx.data->snapshot(params_.node, op.chunk, op.src_buf);
   // Messages held in the staging buffer for this one can now be reduced into the buffer.
   rx_.own_issued(message, now);
   last_progress_ = std::max(last_progress_, now);
-  tx_.start(p, m);
+  if (local) {
+    started_local_ = true;
+    rx_.run_local(message, now);
+  } else {
+    tx_.start(p, m);
+  }
   barrier_.started(op.step);
 }
 

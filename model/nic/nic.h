@@ -173,6 +173,7 @@ class Nic : public sc_core::sc_module {
   CycleWakeup wakeup_;             // the one pending wake-up of process()
   bool blocked_ = false;           // a port waits for a credit
   bool freed_by_send_ = false;     // a send freed a port for issue after this run's issue
+  bool started_local_ = false;     // this run started a local step (its port stays free)
   std::size_t releases_rung_ = 0;  // release_cycles already rung (hardware issue)
 };
 

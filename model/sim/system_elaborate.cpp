@@ -90,8 +90,18 @@ NicPlan System::Impl::plan_messages() {
   plan.any_port = nc.port_binding == PortBinding::kAny;
   plan.queues = plan.any_port ? 1 : ports;
   const bool any_port = plan.any_port;
+  static const std::vector<int> kNoRoute;
   for (const Op& op : schedule.ops) {
     const std::vector<int>* path = nullptr;
+    if (op.is_local()) {
+      // A local step: no route; it waits in issue queue 0 and runs on the reduction unit.
+      shared.paths[static_cast<std::size_t>(op.id)] = &kNoRoute;
+      NicParams& node = nic_params[static_cast<std::size_t>(op.node)];
+      node.program.push_back(op.id);
+      node.program_ports.push_back(0);
+      node.incoming.push_back(op.id);
+      continue;
+    }
     if (op.path.empty()) {
       path = &routing.route(op.node, op.peer);
     } else {
@@ -117,7 +127,7 @@ NicPlan System::Impl::plan_messages() {
   if (rc.tie_break == TieBreak::kRandom) {
     shared.half_way.assign(schedule.ops.size(), 0);
     for (const Op& op : schedule.ops) {
-      if (!op.path.empty()) continue;  // the schedule's own source route
+      if (!op.path.empty() || op.is_local()) continue;  // a source route, or no route
       const unsigned dims = topology.half_way_dimensions(op.node, op.peer);
       shared.half_way[static_cast<std::size_t>(op.id)] = dims;
       for (unsigned ways = dims; ways != 0; ways = (ways - 1) & dims) {
