@@ -6,6 +6,10 @@ of ecosystem programs (written here from those descriptions, not copied):
   rank sends the 16 chunks another rank owns into that rank's scratch buffer (cnt 16), the owner
   adds every scratch copy into its own chunks with local `re` steps (one thread block per owned
   chunk, so no two blocks update one chunk), then sends its reduced chunks to every rank.
+- hierarchical8.xml: a two-level all-reduce after msccl-tools' hierarchical all-reduce, 2 nodes
+  x 4 ranks: reduce-scatter inside each node through the owner's scratch buffer and local `re`,
+  a cross-node reduction of each chunk (reduce-and-return between the two ranks of one local
+  index), an all-gather inside each node.
 - relay4.xml: a TACCL-style relayed all-reduce on a 4-rank ring: each rank owns one chunk;
   neighbours send directly, the opposite rank's traffic is staged in the scratch buffer of a
   relay (the clockwise neighbour) and forwarded from there, in both the reduce-scatter (`rrc` at
@@ -82,10 +86,12 @@ class Program:
 
 def allpairs(n):
     p = Program(f"allpairs_allreduce_{n}", n, n * n, f"switch:{n}")
+    # Thread blocks numbered from the next rank on: mtsim issues a NIC port's messages in
+    # thread-block order, and rank r's first sends then go to r+1, not all to rank 0.
     for r in range(n):
-        for peer in range(n):
-            if peer != r:
-                p.tb(r, peer, send=peer, recv=peer)
+        for d in range(1, n):
+            peer = (r + d) % n
+            p.tb(r, peer, send=peer, recv=peer)
         for j in range(n):
             p.tb(r, ("reduce", j))
     recv_at = {}  # (owner, sender) -> (key, step) of the owner's receive
@@ -156,6 +162,54 @@ def relay(n=4):
     return p
 
 
+def hierarchical(nodes=2, local=4):
+    """Two-level all-reduce (after msccl-tools' hierarchical all-reduce): reduce-scatter inside
+    each node (chunks into the owner's scratch, local `re`), a cross-node reduction of each
+    local rank's chunk (node 1 adds node 0's copy from its scratch and sends the sum back), then
+    an all-gather inside each node. The cross-node step is reduce-and-return, not an exchange."""
+    assert nodes == 2
+    n_ranks = nodes * local
+    p = Program(f"hierarchical_allreduce_{nodes}x{local}", n_ranks, local, f"switch:{n_ranks}")
+    rank = lambda n, g: n * local + g  # noqa: E731
+    for n in range(nodes):
+        for g in range(local):
+            r = rank(n, g)
+            for d in range(1, local):  # numbered from the next local rank on
+                j = (g + d) % local
+                p.tb(r, j, send=rank(n, j), recv=rank(n, j))
+            cross = rank(1 - n, g)
+            p.tb(r, "X", send=cross, recv=cross)
+            p.tb(r, "red")
+    for n in range(nodes):
+        for g in range(local):
+            r = rank(n, g)
+            for j in range(local):
+                if j != g:
+                    p.step(r, j, "s", src=("i", j), dst=("s", 0))
+            last = None
+            for k in range(local):
+                if k == g:
+                    continue
+                slot = p.alloc_scratch(r, 1)
+                got = p.step(r, k, "r", dst=("s", slot))
+                last = p.step(r, "red", "re", src=("s", slot), dst=("i", g), deps=[got])
+            if n == 0:
+                p.step(r, "X", "s", src=("i", g), dst=("s", 0), deps=[last])
+                fin = p.step(r, "X", "r", dst=("i", g))
+            else:
+                slot = p.alloc_scratch(r, 1)
+                got = p.step(r, "X", "r", dst=("s", slot))
+                fin = p.step(r, "red", "re", src=("s", slot), dst=("i", g), deps=[got])
+                p.step(r, "X", "s", src=("i", g), dst=("i", g), deps=[fin])
+            for j in range(local):
+                if j != g:
+                    p.step(r, j, "s", src=("i", g), dst=("i", g), deps=[fin])
+            for j in range(local):
+                if j != g:
+                    p.step(r, j, "r", dst=("i", j))
+    return p
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "msccl")
@@ -163,6 +217,10 @@ def main():
         "allpairs16.xml": (allpairs(16), "msccl-tools-style all-pairs all-reduce, 16 ranks: "
                            "scratch buffer, local re reductions, cnt 16; written by "
                            "scripts/msccl_programs.py from the published description"),
+        "hierarchical8.xml": (hierarchical(), "two-level all-reduce after msccl-tools' "
+                              "hierarchical all-reduce, 2 nodes x 4 ranks: intra-node reduce-"
+                              "scatter through scratch, cross-node reduce-and-return, intra-node "
+                              "all-gather; written by scripts/msccl_programs.py"),
         "relay4.xml": (relay(), "TACCL-style relayed all-reduce on ring:4: the opposite rank's "
                        "chunks staged in a relay's scratch buffer; written by "
                        "scripts/msccl_programs.py"),

@@ -67,7 +67,6 @@ void Nic::process() {
 void Nic::step() {
   const std::uint64_t now = clock_.now();
   wakeup_.clear();
-  started_local_ = false;
   tx_.apply_credits(now);
   rx_.advance(now);
   // Release times under hardware issue: the host rings the release counter when each comes.
@@ -81,6 +80,15 @@ void Nic::step() {
   // next ready operation, in program order across ports.
   control_.present_requests(now);
   control_.issue(now, [&](int port, int index) { start_message(port, index, now); });
+  // Local steps need no port: every ready one starts (the reduction unit queues them).
+  if (params_.local_queue >= 0) {
+    for (int index = issue_->next_ready(params_.local_queue, now);
+         index >= 0 && control_.allows(index, now);
+         index = issue_->next_ready(params_.local_queue, now)) {
+      issue_->pop(params_.local_queue);
+      start_message(-1, index, now);
+    }
+  }
   freed_by_send_ = false;
   for (int p = 0; p < params_.ports; ++p) {
     const bool was_free = tx_.port_free(p, now);
@@ -140,8 +148,6 @@ std::uint64_t Nic::next_run(std::uint64_t now) {
   // A port freed by this run's sends issues in the next cycle, whether or not another event
   // would run the NIC then: results must not depend on which cycles it runs in.
   if (freed_by_send_ && issuing) next = std::min(next, now + 1);
-  // A local step leaves its port free: the queue's next operation may start in the next cycle.
-  if (started_local_ && issuing) next = std::min(next, now + 1);
   return next;
 }
 
@@ -184,7 +190,6 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   rx_.own_issued(message, now);
   last_progress_ = std::max(last_progress_, now);
   if (local) {
-    started_local_ = true;
     rx_.run_local(message, now);
   } else {
     tx_.start(p, m);

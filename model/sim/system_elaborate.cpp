@@ -91,14 +91,15 @@ NicPlan System::Impl::plan_messages() {
   plan.queues = plan.any_port ? 1 : ports;
   const bool any_port = plan.any_port;
   static const std::vector<int> kNoRoute;
+  if (schedule.has_local_steps()) plan.local_queue = plan.queues;
   for (const Op& op : schedule.ops) {
     const std::vector<int>* path = nullptr;
     if (op.is_local()) {
-      // A local step: no route; it waits in issue queue 0 and runs on the reduction unit.
+      // A local step: no route; it waits in the local queue and runs on the reduction unit.
       shared.paths[static_cast<std::size_t>(op.id)] = &kNoRoute;
       NicParams& node = nic_params[static_cast<std::size_t>(op.node)];
       node.program.push_back(op.id);
-      node.program_ports.push_back(0);
+      node.program_ports.push_back(plan.local_queue);
       node.incoming.push_back(op.id);
       continue;
     }
@@ -239,6 +240,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     params.rx_buffer_flits = rc.vcs * rc.buffer_flits;
     params.every_cycle = config.elaboration_order.kind == ElaborationOrder::Kind::kEveryCycle;
     params.any_port = plan.any_port;
+    params.local_queue = plan.local_queue;
     params.step_barrier = nc.step_barrier;
     // The request lead: the decision latency, in network cycles of the scheduler's clock.
     params.request_lead_cycles = hardware && sc.early_request
@@ -277,7 +279,8 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
           program.push_back(
               SchedulerOp{op.id, params.program_ports[i], op.step, op.deps, op.release_cycle});
         }
-        scheduler = std::make_unique<HostScheduler>(program, plan.queues, config.issue.host);
+        scheduler = std::make_unique<HostScheduler>(
+            program, plan.queues + (plan.local_queue >= 0 ? 1 : 0), config.issue.host);
       }
     } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
       throw TableError("node " + std::to_string(u) + ": " + e.what(), e.location());

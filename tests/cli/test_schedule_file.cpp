@@ -356,3 +356,18 @@ TEST_CASE("a local step takes its elements over the reduction unit's rate") {
   }
   CHECK(cycles[16] - cycles[32] == 128);
 }
+
+TEST_CASE("the two-level program simulates with verified data") {
+  const std::string yaml = scratch("hier.yaml");
+  const std::string json = scratch("hier.json");
+  write_file(yaml,
+             "topology: switch:8\ncollective:\n  sizes: [64KiB]\n  algorithms:\n"
+             "    - {name: file, path: " +
+                 kData + "hierarchical8.xml}\n");
+  const CliResult r = mtsim("run " + yaml + " --json " + json);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const nlohmann::json run = read_json(json)["runs"][0];
+  CHECK(run["data_verified"] == true);
+  CHECK(run["messages"] == 8 * 7 + 8 * 3 + 4);
+}

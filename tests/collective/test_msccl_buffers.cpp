@@ -1,8 +1,8 @@
 // Unit tests of scratch buffers, chunks moved to other offsets and local steps: the MSCCL
-// programs of tests/data/msccl/ written from published descriptions (allpairs16.xml, relay4.xml,
-// by scripts/msccl_programs.py) import with their buffers and verify; the verifier follows data
-// through scratch slots and names the step that breaks the result; the importer refuses what
-// the schedule model cannot hold, naming file, line and element.
+// programs of tests/data/msccl/ written from published descriptions (allpairs16.xml,
+// hierarchical8.xml, relay4.xml, by scripts/msccl_programs.py) import with their buffers and
+// verify; the verifier follows data through scratch slots and names the step that breaks the
+// result; the importer refuses what the schedule model cannot hold, naming file, line and element.
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -115,6 +115,19 @@ TEST_CASE("the relayed program stages chunks in scratch slots and verifies", "[m
   CHECK_THAT(broken.first_error,
              Catch::Contains("message " + std::to_string(forward->id) + " is " +
                              race.op_sources[static_cast<std::size_t>(forward->id)]));
+}
+
+TEST_CASE("the two-level program imports and verifies", "[msccl]") {
+  const mt::Schedule s = mt::load_msccl_file(kProgramDir + "hierarchical8.xml");
+  CHECK(s.nodes == 8);
+  CHECK(s.num_chunks == 4);
+  CHECK(s.scratch_chunks == 4);  // 3 local senders; node 1 also holds node 0's copy
+  // Per rank 3 + 3 intra-node sends and one cross-node send; 3 local reductions per rank and
+  // one more on each rank of node 1.
+  CHECK(s.ops.size() == 8 * 7 + 8 * 3 + 4);
+  const mt::VerifyReport report = mt::verify(s, topology_of("switch:8"));
+  INFO(report.first_error);
+  CHECK(report.ok);
 }
 
 TEST_CASE("the verifier follows data through scratch slots and other offsets", "[verify]") {
