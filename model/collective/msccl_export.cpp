@@ -69,6 +69,12 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   references.fields = false;
   require_valid_ops(schedule, references);
   for (const Op& op : schedule.ops) {
+    if (op.uses_buffers())
+      throw ScheduleError("message " + std::to_string(op.id) + " " +
+                          (op.is_local() ? "is a local step"
+                                         : "uses a scratch slot or moves "
+                                           "its chunk to another offset") +
+                          ": the MSCCL export writes in-place schedules only (not yet buffers)");
     if (op.apply_after >= 0)
       throw ScheduleError("message " + std::to_string(op.id) +
                           " uses receive staging (apply_after): MSCCL XML has no form for it");

@@ -200,3 +200,10 @@ TEST_CASE("MSCCL files without coll and ngpus (older ones) import as all-reduces
   CHECK(s.ops.size() == mt::load_msccl_file(kProgramDir + "ring4.xml").ops.size());
   CHECK(mt::verify(s, topology_of("ring:4")).ok);
 }
+
+TEST_CASE("MSCCL export refuses schedules with buffers, naming the first message", "[msccl]") {
+  const mt::Schedule s = mt::load_msccl_file(kProgramDir + "local2.xml");
+  CHECK_THROWS_WITH(mt::schedule_to_msccl(s),
+                    "message 0 uses a scratch slot or moves its chunk to another offset: the "
+                    "MSCCL export writes in-place schedules only (not yet buffers)");
+}
