@@ -29,11 +29,19 @@ std::string xml_escape(const std::string& s) {
 
 struct StepOut {
   std::string type;
-  int chunk = -1;
+  Buffer src_buf = Buffer::kData;
+  int src = -1;  // srcoff
+  Buffer dst_buf = Buffer::kData;
+  int dst = -1;  // dstoff
+  int cnt = 1;
   int dep_tb = -1, dep_step = -1;
   bool hasdep = false;
-  int op = -1;  // message sent (send steps), for the mtsim_* attributes
+  int op = -1;  // message sent or local step run, for the mtsim_* attributes
 };
+
+const char* buffer_name(Buffer b) {
+  return b == Buffer::kScratch ? "s" : "i";
+}
 
 struct TbOut {
   int send = -1, recv = -1, chan = 0;
@@ -69,12 +77,6 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   references.fields = false;
   require_valid_ops(schedule, references);
   for (const Op& op : schedule.ops) {
-    if (op.uses_buffers())
-      throw ScheduleError("message " + std::to_string(op.id) + " " +
-                          (op.is_local() ? "is a local step"
-                                         : "uses a scratch slot or moves "
-                                           "its chunk to another offset") +
-                          ": the MSCCL export writes in-place schedules only (not yet buffers)");
     if (op.apply_after >= 0)
       throw ScheduleError("message " + std::to_string(op.id) +
                           " uses receive staging (apply_after): MSCCL XML has no form for it");
@@ -100,14 +102,21 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
     return std::all_of(need.begin(), need.end(),
                        [&](int d) { return stamp[static_cast<std::size_t>(d)] == generation; });
   };
+  // A local step is itself a receive for what follows it in its thread block: it may follow
+  // another only when that one happens before it anyway.
+  auto may_follow_local = [&](int last, int op) {
+    ++generation;
+    if (!mark_ancestors(deps_of, {op}, stamp, generation, kMscclSearchBudget)) return false;
+    return stamp[static_cast<std::size_t>(last)] == generation;
+  };
   const int nodes = schedule.nodes;
-  // chains[node][peer] = list of chains (op ids)
+  // chains[node][peer] = list of chains (op ids); local steps under peer == node
   std::vector<std::map<int, std::vector<std::vector<int>>>> chains(static_cast<std::size_t>(nodes));
   for (const Op& op : schedule.ops) {
     auto& list = chains[static_cast<std::size_t>(op.node)][op.peer];
     bool placed = false;
     for (auto& chain : list)
-      if (may_follow(chain.back(), op.id)) {
+      if (op.is_local() ? may_follow_local(chain.back(), op.id) : may_follow(chain.back(), op.id)) {
         chain.push_back(op.id);
         placed = true;
         break;
@@ -120,18 +129,28 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   int nchannels = 1;
   for (int u = 0; u < nodes; ++u)
     for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)]) {
-      nchannels = std::max(nchannels, static_cast<int>(list.size()));
+      if (peer != u) nchannels = std::max(nchannels, static_cast<int>(list.size()));
       for (std::size_t c = 0; c < list.size(); ++c) {
         TbOut tb;
-        tb.send = peer;
-        tb.chan = static_cast<int>(c);
+        tb.send = peer == u ? -1 : peer;  // a local chain: neither sends nor receives
+        tb.chan = peer == u ? 0 : static_cast<int>(c);
+        if (peer == u) {
+          // Where each local step will sit (after a nop per extra dependency): its receivers'
+          // dependencies point there.
+          int at = 0;
+          for (const int id : list[c]) {
+            at += std::max<int>(1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()));
+            recv_at[static_cast<std::size_t>(id)] = {
+                static_cast<int>(tbs[static_cast<std::size_t>(u)].size()), at - 1};
+          }
+        }
         tbs[static_cast<std::size_t>(u)].push_back(tb);
       }
     }
   for (int v = 0; v < nodes; ++v)
     for (int u = 0; u < nodes; ++u) {
       const auto it = chains[static_cast<std::size_t>(u)].find(v);
-      if (it == chains[static_cast<std::size_t>(u)].end()) continue;
+      if (u == v || it == chains[static_cast<std::size_t>(u)].end()) continue;
       for (std::size_t c = 0; c < it->second.size(); ++c) {
         TbOut tb;
         tb.recv = u;
@@ -141,13 +160,20 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
           const Op& op = schedule.ops[static_cast<std::size_t>(id)];
           StepOut st;
           st.type = op.kind == OpKind::kReduce ? "rrc" : "r";
-          st.chunk = op.chunk;
+          st.dst_buf = op.dst_buf;
+          st.dst = op.dst_slot();
+          if (op.kind == OpKind::kReduce) {  // adds in place: srcoff is dstoff
+            st.src_buf = op.dst_buf;
+            st.src = st.dst;
+          }
           recv_at[static_cast<std::size_t>(id)] = {tb_id, static_cast<int>(tb.steps.size())};
           tb.steps.push_back(st);
         }
         tbs[static_cast<std::size_t>(v)].push_back(tb);
       }
     }
+  // Steps some step waits for (a local step's may come later in this loop): marked after it.
+  std::vector<std::pair<int, std::pair<int, int>>> signalled;
   for (int u = 0; u < nodes; ++u) {
     std::size_t t = 0;
     for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)])
@@ -155,23 +181,34 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         TbOut& tb = tbs[static_cast<std::size_t>(u)][t++];
         for (const int id : chain) {
           const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+          const std::string type = !op.is_local() ? "s" : op.kind == OpKind::kReduce ? "re" : "cpy";
           for (std::size_t k = 0; k < op.deps.size(); ++k) {
             const auto [dt, ds] = recv_at[static_cast<std::size_t>(op.deps[k])];
-            tbs[static_cast<std::size_t>(u)][static_cast<std::size_t>(dt)]
-                .steps[static_cast<std::size_t>(ds)]
-                .hasdep = true;
+            signalled.emplace_back(u, recv_at[static_cast<std::size_t>(op.deps[k])]);
             StepOut st;
-            st.type = k + 1 < op.deps.size() ? "nop" : "s";
+            st.type = k + 1 < op.deps.size() ? "nop" : type;
+            st.cnt = k + 1 < op.deps.size() ? 0 : 1;
             st.dep_tb = dt;
             st.dep_step = ds;
             tb.steps.push_back(st);
           }
-          if (op.deps.empty()) tb.steps.push_back(StepOut{"s", -1, -1, -1, false, -1});
-          tb.steps.back().chunk = op.chunk;
-          tb.steps.back().op = id;
+          if (op.deps.empty()) {
+            tb.steps.emplace_back();
+            tb.steps.back().type = type;
+          }
+          StepOut& st = tb.steps.back();
+          st.src_buf = op.src_buf;
+          st.src = op.chunk;
+          st.dst_buf = op.dst_buf;  // a send's: where the peer puts it
+          st.dst = op.dst_slot();
+          st.op = id;
         }
       }
   }
+  for (const auto& [u, at] : signalled)
+    tbs[static_cast<std::size_t>(u)][static_cast<std::size_t>(at.first)]
+        .steps[static_cast<std::size_t>(at.second)]
+        .hasdep = true;
   if (stats != nullptr) {
     *stats = MscclExportStats();
     stats->dropped = lost;
@@ -197,7 +234,7 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   x << ">\n";
   for (int u = 0; u < nodes; ++u) {
     x << "  <gpu id=\"" << u << "\" i_chunks=\"" << schedule.num_chunks << "\" o_chunks=\""
-      << schedule.num_chunks << "\" s_chunks=\"0\">\n";
+      << schedule.num_chunks << "\" s_chunks=\"" << schedule.scratch_chunks << "\">\n";
     const auto& list = tbs[static_cast<std::size_t>(u)];
     for (std::size_t t = 0; t < list.size(); ++t) {
       const TbOut& tb = list[t];
@@ -205,12 +242,11 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         << "\" chan=\"" << tb.chan << "\">\n";
       for (std::size_t s = 0; s < tb.steps.size(); ++s) {
         const StepOut& st = tb.steps[s];
-        const bool data = st.type != "nop";
-        const bool reads = st.type == "s" || st.type == "rrc";
-        x << "      <step s=\"" << s << "\" type=\"" << st.type << "\" srcbuf=\"i\" srcoff=\""
-          << (reads ? st.chunk : -1) << "\" dstbuf=\"i\" dstoff=\"" << (data ? st.chunk : -1)
-          << "\" cnt=\"" << (data ? 1 : 0) << "\" depid=\"" << st.dep_tb << "\" deps=\""
-          << st.dep_step << "\" hasdep=\"" << (st.hasdep ? 1 : 0) << "\"";
+        x << "      <step s=\"" << s << "\" type=\"" << st.type << "\" srcbuf=\""
+          << buffer_name(st.src_buf) << "\" srcoff=\"" << st.src << "\" dstbuf=\""
+          << buffer_name(st.dst_buf) << "\" dstoff=\"" << st.dst << "\" cnt=\"" << st.cnt
+          << "\" depid=\"" << st.dep_tb << "\" deps=\"" << st.dep_step << "\" hasdep=\""
+          << (st.hasdep ? 1 : 0) << "\"";
         if (st.op >= 0) {
           const Op& op = schedule.ops[static_cast<std::size_t>(st.op)];
           x << " mtsim_id=\"" << op.id << "\" mtsim_step=\"" << op.step << "\" mtsim_flow=\""
