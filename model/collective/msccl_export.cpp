@@ -2,6 +2,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/collective/msccl_xml.h"
@@ -43,6 +44,14 @@ const char* buffer_name(Buffer b) {
   return b == Buffer::kScratch ? "s" : "i";
 }
 
+// The MSCCL executor's limits: MAXCHANNELS, MSCCL_MAX_NUM_THREAD_BLOCKS (108 * 2),
+// MSCCL_MAX_NUM_THREAD_BLOCKS_PER_CHANNEL and MSCCL_MAX_NUM_STEPS of the msccl runtime's
+// src/include/msccl.h.
+constexpr int kMscclMaxChannels = 32;
+constexpr int kMscclMaxTbs = 216;
+constexpr int kMscclMaxTbsPerChannel = 32;
+constexpr int kMscclMaxSteps = 256;
+
 struct TbOut {
   int send = -1, recv = -1, chan = 0;
   std::vector<StepOut> steps;
@@ -57,10 +66,11 @@ std::vector<std::string> msccl_limit_notes(const MscclExportStats& stats) {
       notes.push_back(std::to_string(value) + " " + what + " (the MSCCL runtime allows " +
                       std::to_string(limit) + ")");
   };
-  check(stats.channels, 32, "channels");
-  check(stats.max_tbs_per_gpu, 216, "thread blocks on one GPU");
-  check(stats.max_tbs_per_channel, 32, "thread blocks of one GPU on one channel");
-  check(stats.max_steps_per_tb, 256, "steps in one thread block");
+  check(stats.channels, kMscclMaxChannels, "channels");
+  check(stats.max_tbs_per_gpu, kMscclMaxTbs, "thread blocks on one GPU");
+  check(stats.max_tbs_per_channel, kMscclMaxTbsPerChannel,
+        "thread blocks of one GPU on one channel");
+  check(stats.max_steps_per_tb, kMscclMaxSteps, "steps in one thread block");
   return notes;
 }
 
@@ -123,6 +133,56 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
       }
     if (!placed) list.push_back({op.id});
   }
+  // Runs of a chain that one step with cnt > 1 carries: consecutive ids, contiguous slots at both
+  // ends, the same kind, buffers, step, flow and dependencies (the import splits them back into
+  // the same messages). Each run: (first index in the chain, count).
+  // Fused ops must be waited for together: the same ops depend on each (else a step waiting for
+  // one chunk would wait for all of the step's).
+  std::vector<std::vector<int>> dependents(n);
+  for (const Op& op : schedule.ops)
+    for (const int d : op.deps) dependents[static_cast<std::size_t>(d)].push_back(op.id);
+  const auto runs_of = [&schedule, &dependents](const std::vector<int>& chain) {
+    std::vector<std::pair<std::size_t, int>> runs;
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      if (!runs.empty()) {
+        const Op& a = schedule.ops[static_cast<std::size_t>(chain[i - 1])];
+        const Op& b = schedule.ops[static_cast<std::size_t>(chain[i])];
+        if (b.id == a.id + 1 && b.chunk == a.chunk + 1 && b.dst_slot() == a.dst_slot() + 1 &&
+            std::tie(a.kind, a.src_buf, a.dst_buf, a.step, a.flow, a.deps) ==
+                std::tie(b.kind, b.src_buf, b.dst_buf, b.step, b.flow, b.deps) &&
+            dependents[static_cast<std::size_t>(a.id)] ==
+                dependents[static_cast<std::size_t>(b.id)]) {
+          ++runs.back().second;
+          continue;
+        }
+      }
+      runs.emplace_back(i, 1);
+    }
+    return runs;
+  };
+  // Every op's run (one step), and per op its dependencies one per run: a step waits for a
+  // receive step once, however many of the chunks it carries the op waits for.
+  std::vector<int> run_id(n, -1);
+  int runs = 0;
+  for (const auto& by_peer : chains)
+    for (const auto& [peer, list] : by_peer)
+      for (const auto& chain : list)
+        for (const auto& [first, count] : runs_of(chain)) {
+          for (int k = 0; k < count; ++k)
+            run_id[static_cast<std::size_t>(chain[first + static_cast<std::size_t>(k)])] = runs;
+          ++runs;
+        }
+  std::vector<int> seen(static_cast<std::size_t>(runs), -1);
+  for (std::size_t m = 0; m < n; ++m) {
+    std::vector<int> one_per_run;
+    for (const int d : deps[m]) {
+      int& mark = seen[static_cast<std::size_t>(run_id[static_cast<std::size_t>(d)])];
+      if (mark == static_cast<int>(m)) continue;
+      mark = static_cast<int>(m);
+      one_per_run.push_back(d);
+    }
+    deps[m] = std::move(one_per_run);
+  }
   // Thread blocks: per node, send blocks (peer, chan) then receive blocks (peer, chan).
   std::vector<std::vector<TbOut>> tbs(static_cast<std::size_t>(nodes));
   std::vector<std::pair<int, int>> recv_at(n);  // message -> (tb, step) at its receiver
@@ -138,10 +198,12 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
           // Where each local step will sit (after a nop per extra dependency): its receivers'
           // dependencies point there.
           int at = 0;
-          for (const int id : list[c]) {
+          for (const auto& [first, count] : runs_of(list[c])) {
+            const int id = list[c][first];
             at += std::max<int>(1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()));
-            recv_at[static_cast<std::size_t>(id)] = {
-                static_cast<int>(tbs[static_cast<std::size_t>(u)].size()), at - 1};
+            for (int k = 0; k < count; ++k)
+              recv_at[static_cast<std::size_t>(list[c][first + static_cast<std::size_t>(k)])] = {
+                  static_cast<int>(tbs[static_cast<std::size_t>(u)].size()), at - 1};
           }
         }
         tbs[static_cast<std::size_t>(u)].push_back(tb);
@@ -156,9 +218,11 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         tb.recv = u;
         tb.chan = static_cast<int>(c);
         const int tb_id = static_cast<int>(tbs[static_cast<std::size_t>(v)].size());
-        for (const int id : it->second[c]) {
-          const Op& op = schedule.ops[static_cast<std::size_t>(id)];
+        const std::vector<int>& chain = it->second[c];
+        for (const auto& [first, count] : runs_of(chain)) {
+          const Op& op = schedule.ops[static_cast<std::size_t>(chain[first])];
           StepOut st;
+          st.cnt = count;
           st.type = op.kind == OpKind::kReduce ? "rrc" : "r";
           st.dst_buf = op.dst_buf;
           st.dst = op.dst_slot();
@@ -166,7 +230,9 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
             st.src_buf = op.dst_buf;
             st.src = st.dst;
           }
-          recv_at[static_cast<std::size_t>(id)] = {tb_id, static_cast<int>(tb.steps.size())};
+          for (int k = 0; k < count; ++k)
+            recv_at[static_cast<std::size_t>(chain[first + static_cast<std::size_t>(k)])] = {
+                tb_id, static_cast<int>(tb.steps.size())};
           tb.steps.push_back(st);
         }
         tbs[static_cast<std::size_t>(v)].push_back(tb);
@@ -179,20 +245,22 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
     for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)])
       for (const auto& chain : list) {
         TbOut& tb = tbs[static_cast<std::size_t>(u)][t++];
-        for (const int id : chain) {
+        for (const auto& [first, count] : runs_of(chain)) {
+          const int id = chain[first];
           const Op& op = schedule.ops[static_cast<std::size_t>(id)];
           const std::string type = !op.is_local() ? "s" : op.kind == OpKind::kReduce ? "re" : "cpy";
-          for (std::size_t k = 0; k < op.deps.size(); ++k) {
-            const auto [dt, ds] = recv_at[static_cast<std::size_t>(op.deps[k])];
-            signalled.emplace_back(u, recv_at[static_cast<std::size_t>(op.deps[k])]);
+          const std::vector<int>& waits = deps[static_cast<std::size_t>(id)];
+          for (std::size_t k = 0; k < waits.size(); ++k) {
+            const auto [dt, ds] = recv_at[static_cast<std::size_t>(waits[k])];
+            signalled.emplace_back(u, recv_at[static_cast<std::size_t>(waits[k])]);
             StepOut st;
-            st.type = k + 1 < op.deps.size() ? "nop" : type;
-            st.cnt = k + 1 < op.deps.size() ? 0 : 1;
+            st.type = k + 1 < waits.size() ? "nop" : type;
+            st.cnt = k + 1 < waits.size() ? 0 : 1;
             st.dep_tb = dt;
             st.dep_step = ds;
             tb.steps.push_back(st);
           }
-          if (op.deps.empty()) {
+          if (waits.empty()) {
             tb.steps.emplace_back();
             tb.steps.back().type = type;
           }
@@ -201,6 +269,7 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
           st.src = op.chunk;
           st.dst_buf = op.dst_buf;  // a send's: where the peer puts it
           st.dst = op.dst_slot();
+          st.cnt = count;
           st.op = id;
         }
       }
@@ -209,6 +278,24 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
     tbs[static_cast<std::size_t>(u)][static_cast<std::size_t>(at.first)]
         .steps[static_cast<std::size_t>(at.second)]
         .hasdep = true;
+  // A local block's channel orders nothing: each goes to the channel with the fewest blocks (a
+  // new one while there are fewer than the runtime's 32), keeping channels within its limit.
+  for (auto& list : tbs) {
+    std::vector<int> per_channel(static_cast<std::size_t>(nchannels), 0);
+    for (const TbOut& tb : list)
+      if (tb.send >= 0 || tb.recv >= 0) ++per_channel[static_cast<std::size_t>(tb.chan)];
+    for (TbOut& tb : list) {
+      if (tb.send >= 0 || tb.recv >= 0) continue;
+      auto least = std::min_element(per_channel.begin(), per_channel.end());
+      if (*least >= kMscclMaxTbsPerChannel && nchannels < kMscclMaxChannels) {
+        per_channel.push_back(0);
+        ++nchannels;
+        least = per_channel.end() - 1;
+      }
+      tb.chan = static_cast<int>(least - per_channel.begin());
+      ++*least;
+    }
+  }
   if (stats != nullptr) {
     *stats = MscclExportStats();
     stats->dropped = lost;

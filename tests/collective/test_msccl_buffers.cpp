@@ -211,7 +211,17 @@ TEST_CASE("programs with buffers and local steps export to MSCCL and import back
                                    {"allpairs16.xml", "switch:16"}}) {
     INFO(file);
     const mt::Schedule original = mt::load_msccl_file(kProgramDir + file);
-    const std::string xml = mt::schedule_to_msccl(original);
+    mt::MscclExportStats stats;
+    const std::string xml = mt::schedule_to_msccl(original, &stats);
+    // Within the MSCCL executor's limits (steps fused back to cnt > 1, local blocks spread
+    // over channels).
+    CHECK(mt::msccl_limit_notes(stats).empty());
+    if (file == "allpairs16.xml") {
+      // 15 send, 15 receive and 16 local blocks per GPU: 32 on channel 0, 14 on channel 1.
+      CHECK(stats.max_tbs_per_gpu == 46);
+      CHECK(stats.channels == 2);
+      CHECK(stats.max_tbs_per_channel == 32);
+    }
     const mt::Schedule back = mt::schedule_from_msccl(xml, "back.xml");
     CHECK(back.scratch_chunks == original.scratch_chunks);
     REQUIRE(back.ops.size() == original.ops.size());
