@@ -371,3 +371,31 @@ TEST_CASE("the two-level program simulates with verified data") {
   CHECK(run["data_verified"] == true);
   CHECK(run["messages"] == 8 * 7 + 8 * 3 + 4);
 }
+
+TEST_CASE("programs with buffers and local steps round-trip through MSCCL XML to the same cycles") {
+  const std::string dir = scratch_dir("buffers_rt");
+  const std::string programs[3][2] = {
+      {"allpairs16", "switch:16"}, {"hierarchical8", "switch:8"}, {"relay4", "ring:4"}};
+  for (const auto& [name, topology] : programs) {
+    INFO(name);
+    const std::string back = dir + "/" + name + "_rt.xml";
+    const CliResult exported = mtsim("import msccl " + kData + name + ".xml -o " + back);
+    INFO(exported.output);
+    REQUIRE(exported.status == 0);
+    CHECK_THAT(exported.output, !Catch::Contains("too wide"));  // within the executor's limits
+    const std::string yaml = dir + "/" + name + ".yaml";
+    const std::string json = dir + "/" + name + ".json";
+    write_file(yaml, "topology: " + topology +
+                         "\ncollective:\n  sizes: [64KiB]\n  algorithms:\n"
+                         "    - {name: file, path: " +
+                         kData + name + ".xml}\n    - {name: file, path: " + back + "}\n");
+    const CliResult r = mtsim("run " + yaml + " --json " + json);
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    auto runs = runs_by_label(json);
+    REQUIRE(runs[name].size() == 1);
+    REQUIRE(runs[name + "_rt"].size() == 1);
+    CHECK(runs[name + "_rt"][0]["data_verified"] == true);
+    CHECK(runs[name + "_rt"][0]["completion_cycles"] == runs[name][0]["completion_cycles"]);
+  }
+}
