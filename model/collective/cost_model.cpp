@@ -140,10 +140,11 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   }
   int steps = 0;
   for (const Op& op : schedule.ops) {
-    if (op.step < 0 || op.chunk < 0 || op.chunk >= schedule.num_chunks) {
+    if (op.step < 0 || op.size_chunk() < 0 || op.size_chunk() >= schedule.num_chunks) {
       throw ScheduleError("estimate_cost: message " + std::to_string(op.id) + " has step " +
-                          std::to_string(op.step) + " and chunk " + std::to_string(op.chunk) +
-                          " (chunks 0.." + std::to_string(schedule.num_chunks - 1) + ")");
+                          std::to_string(op.step) + " and chunk " +
+                          std::to_string(op.size_chunk()) + " (chunks 0.." +
+                          std::to_string(schedule.num_chunks - 1) + ")");
     }
     steps = std::max(steps, op.step + 1);
   }
@@ -155,7 +156,7 @@ CostEstimate estimate_cost(const Schedule& schedule, const Topology& topology, s
   const IssueQueues queues = issue_queues(schedule, topology, paths, params);
   for (const Op& op : schedule.ops) {
     const std::vector<int>& path = paths[static_cast<size_t>(op.id)];
-    const auto payload = static_cast<double>(sizes[static_cast<std::size_t>(op.chunk)]);
+    const auto payload = static_cast<double>(sizes[static_cast<std::size_t>(op.size_chunk())]);
     const double wire = wire_bytes(payload, params);
     double lat = 0;
     for (int l : path) {
@@ -275,7 +276,12 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
     }
     if (kind == 0 || kind == 2) {
       const int queue = queues.of[static_cast<size_t>(index)];
-      if (queue < 0) continue;
+      if (queue < 0) {
+        // A local step (no route): counted as done when ready; the estimate has no reduction
+        // unit (the simulator times it, SCHEDULE_FORMAT.md).
+        if (schedule.ops[static_cast<size_t>(index)].is_local()) release(index, now);
+        continue;
+      }
       const size_t port = static_cast<size_t>(queue);
       port_queue[port].push(index);
       if (!port_pending[port]) {
@@ -299,7 +305,7 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
         release(staged, std::max(arrived, now));
       held.erase(held_here);
     }
-    const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.chunk)));
+    const auto payload = static_cast<double>(sizes.at(static_cast<size_t>(op.size_chunk())));
     const double wire = wire_bytes(payload, params);
     double t = now;
     double ser = 0;

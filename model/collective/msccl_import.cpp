@@ -22,7 +22,9 @@ using Gpu = MscclGpu;
 
 // One message of the program: a send step paired with the receive step it feeds.
 struct Message {
-  int from = 0, to = 0, chunk = 0, cnt = 1;
+  int from = 0, to = 0, chunk = 0, cnt = 1;  // to == from: a local step
+  int dst = 0;                               // first slot written at `to`
+  Buffer src_buf = Buffer::kData, dst_buf = Buffer::kData;
   OpKind kind = OpKind::kReduce;
   int tb = 0, step = 0;   // sending step: index of the tb on `from`, step index
   std::vector<int> deps;  // message indices
@@ -36,6 +38,7 @@ class Importer {
 
   Schedule run() {
     pair_connections();
+    add_local_steps();
     derive_dependencies();
     return build();
   }
@@ -91,15 +94,20 @@ class Importer {
       for (std::size_t k = 0; k < sends.size(); ++k) {
         Step& s = *sends[k];
         Step& r = *recvs[k];
-        if (s.chunk != r.chunk || s.cnt != r.cnt)
-          program_.fail(*r.xml, "receives chunks " + range(r) + " but the matching send (gpu " +
-                                    std::to_string(from) + " tb " + std::to_string(stb.id) +
-                                    " step " + s.xml->attributes.at("s") + ", line " +
-                                    std::to_string(s.xml->line) + ") carries chunks " + range(s));
+        if (s.cnt != r.cnt)
+          program_.fail(*r.xml, "receives " + std::to_string(r.cnt) +
+                                    " chunk(s) but the matching send (gpu " + std::to_string(from) +
+                                    " tb " + std::to_string(stb.id) + " step " +
+                                    s.xml->attributes.at("s") + ", line " +
+                                    std::to_string(s.xml->line) + ") carries " +
+                                    std::to_string(s.cnt) + " (" + range(s) + ")");
         Message m;
         m.from = from;
         m.to = to;
-        m.chunk = s.chunk;
+        m.chunk = s.read;
+        m.src_buf = s.read_buf;
+        m.dst = r.write;
+        m.dst_buf = r.write_buf;
         m.cnt = s.cnt;
         m.kind = r.type->reduce ? OpKind::kReduce : OpKind::kBroadcast;
         m.tb = static_cast<int>(sender);
@@ -121,7 +129,30 @@ class Importer {
   }
 
   static std::string range(const Step& s) {
-    return std::to_string(s.chunk) + ".." + std::to_string(s.chunk + s.cnt - 1);
+    return slot_text(s.read_buf, s.read) + ".." + std::to_string(s.read + s.cnt - 1);
+  }
+
+  // Every cpy and re between two slots: a message from the gpu to itself (a local step).
+  void add_local_steps() {
+    for (int g = 0; g < program_.ngpus; ++g) {
+      Gpu& gpu = program_.gpus[static_cast<std::size_t>(g)];
+      for (std::size_t t = 0; t < gpu.tbs.size(); ++t)
+        for (Step& st : gpu.tbs[t].steps) {
+          if (!st.local()) continue;
+          Message m;
+          m.from = m.to = g;
+          m.chunk = st.read;
+          m.src_buf = st.read_buf;
+          m.dst = st.write;
+          m.dst_buf = st.write_buf;
+          m.cnt = st.cnt;
+          m.kind = st.type->reduce ? OpKind::kReduce : OpKind::kBroadcast;
+          m.tb = static_cast<int>(t);
+          m.step = static_cast<int>(&st - gpu.tbs[t].steps.data());
+          st.send_msg = st.recv_msg = static_cast<int>(messages_.size());
+          messages_.push_back(m);
+        }
+    }
   }
 
   // A send depends on every receive that its gpu's program (thread-block order and depid/deps)
@@ -192,8 +223,10 @@ class Importer {
         const Step& st = gpu.tbs[where[v].first].steps[where[v].second];
         if (st.send_msg < 0) continue;
         auto& deps = messages_[static_cast<std::size_t>(st.send_msg)].deps;
+        // A local step is its own receive: it waits for the ones before it, not for itself.
         for (std::size_t b = 0; b < recv_msgs.size(); ++b)
-          if ((before[v][b / 64] >> (b % 64)) & 1) deps.push_back(recv_msgs[b]);
+          if (((before[v][b / 64] >> (b % 64)) & 1) && recv_msgs[b] != st.send_msg)
+            deps.push_back(recv_msgs[b]);
       }
     }
   }
@@ -261,6 +294,7 @@ class Importer {
     s.topology = program_.topology;
     s.nodes = program_.ngpus;
     s.num_chunks = program_.nchunks;
+    s.scratch_chunks = program_.scratch_chunks;
     s.num_flows = 1;
     for (const std::size_t m : order) {
       const Message& msg = messages_[m];
@@ -270,6 +304,9 @@ class Importer {
         op.node = msg.from;
         op.peer = msg.to;
         op.chunk = msg.chunk + k;
+        op.src_buf = msg.src_buf;
+        op.dst_buf = msg.dst_buf;
+        if (msg.dst != msg.chunk) op.dst_chunk = msg.dst + k;
         op.kind = msg.kind;
         op.step = st.mt_step >= 0 ? st.mt_step : msg.level;
         op.flow = st.mt_flow >= 0 ? st.mt_flow
@@ -284,13 +321,14 @@ class Importer {
         s.op_sources.push_back(program_.where(*st.xml));
       }
     }
-    // Every rank must receive every chunk (at least its final value).
+    // Every rank must write every chunk of its data buffer (at least its final value).
     if (program_.ngpus > 1) {
       std::vector<std::vector<char>> got(
           static_cast<std::size_t>(program_.ngpus),
           std::vector<char>(static_cast<std::size_t>(program_.nchunks), 0));
       for (const Op& op : s.ops)
-        got[static_cast<std::size_t>(op.peer)][static_cast<std::size_t>(op.chunk)] = 1;
+        if (op.dst_buf == Buffer::kData)
+          got[static_cast<std::size_t>(op.peer)][static_cast<std::size_t>(op.dst_slot())] = 1;
       for (int g = 0; g < program_.ngpus; ++g)
         for (int c = 0; c < program_.nchunks; ++c)
           if (!got[static_cast<std::size_t>(g)][static_cast<std::size_t>(c)])

@@ -1,5 +1,6 @@
 #include "model/collective/msccl_program.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,9 +14,9 @@ namespace mt {
 namespace {
 
 constexpr MscclStepType kTypes[] = {
-    {"s", true, false, false},    {"r", false, true, false},   {"rcs", true, true, false},
-    {"rrs", true, true, true},    {"rrc", false, true, true},  {"rrcs", true, true, true},
-    {"cpy", false, false, false}, {"re", false, false, false}, {"nop", false, false, false},
+    {"s", true, false, false},    {"r", false, true, false},  {"rcs", true, true, false},
+    {"rrs", true, true, true},    {"rrc", false, true, true}, {"rrcs", true, true, true},
+    {"cpy", false, false, false}, {"re", false, false, true}, {"nop", false, false, false},
 };
 
 }  // namespace
@@ -80,11 +81,17 @@ std::string MscclProgram::text(const XmlElement& e, const std::string& key,
 
 void MscclProgram::read_algo() {
   if (root_.name != "algo") fail(root_, "expected the root element <algo> of an MSCCL algorithm");
-  const std::string coll = text(root_, "coll", "");
+  // Older files omit coll and ngpus: an all-reduce of as many ranks as <gpu> elements.
+  const std::string coll = text(root_, "coll", "allreduce");
   if (coll != "allreduce")
     fail(root_, "coll=\"" + coll +
                     "\": only all-reduce algorithms (coll=\"allreduce\") are schedules here");
-  ngpus = static_cast<int>(integer(root_, "ngpus", 1, 4096));
+  long long gpu_elements = 0;
+  for (const XmlElement& g : root_.children) gpu_elements += g.name == "gpu" ? 1 : 0;
+  ngpus = static_cast<int>(integer(root_, "ngpus", 1, 4096, gpu_elements));
+  // i and o are one buffer here: an out-of-place program (inplace="0") runs in place and is
+  // verified so (a step that reads its input after the output slot was written fails there).
+  (void)integer(root_, "inplace", 0, 1, 1);
   nchunks = static_cast<int>(integer(root_, "nchunksperloop", 1, 1 << 20));
   name = text(root_, "name", "msccl");
   topology = text(root_, "mtsim_topology", "");
@@ -98,6 +105,8 @@ void MscclProgram::read_algo() {
       fail(g, "gpu " + std::to_string(id) + " given twice (also line " +
                   std::to_string(gpu.xml->line) + ")");
     gpu.xml = &g;
+    gpu.scratch_chunks = static_cast<int>(integer(g, "s_chunks", 0, 1 << 20, -1));
+    scratch_chunks = std::max(scratch_chunks, gpu.scratch_chunks);
     read_gpu(id, gpu);
   }
   for (int id = 0; id < ngpus; ++id)
@@ -128,7 +137,7 @@ void MscclProgram::read_gpu(int id, MscclGpu& gpu) {
     for (const XmlElement& s : tb.xml->children) {
       if (s.name != "step") fail(s, "unknown element inside <tb>; expected <step>");
       context_[&s] = " of gpu " + std::to_string(id) + " tb " + std::to_string(tb.id);
-      tb.steps.push_back(read_step(s, static_cast<int>(tb.steps.size()), tb));
+      tb.steps.push_back(read_step(s, static_cast<int>(tb.steps.size()), tb, gpu.scratch_chunks));
     }
   }
   // Cross-block dependencies: depid is a thread block id, deps a step of it.
@@ -164,21 +173,19 @@ void MscclProgram::read_gpu(int id, MscclGpu& gpu) {
     }
 }
 
-// Offset of a buffer reference (-1 when unused); only the in-place buffers i and o exist here.
-int MscclProgram::offset(const XmlElement& e, const char* buf_key, const char* off_key) const {
-  const int off = static_cast<int>(integer(e, off_key, -1, nchunks - 1, -1));
-  if (off < 0) return -1;
+std::pair<Buffer, int> MscclProgram::slot(const XmlElement& e, const char* buf_key,
+                                          const char* off_key) const {
   const std::string buf = text(e, buf_key, "i");
-  if (buf == "s")
-    fail(e, std::string(buf_key) +
-                "=\"s\": scratch buffers are not supported (an mtsim "
-                "schedule has one buffer per node; i and o are that buffer)");
-  if (buf != "i" && buf != "o")
+  if (buf != "i" && buf != "o" && buf != "s")
     fail(e, std::string(buf_key) + "=\"" + buf + "\": expected i, o or s");
-  return off;
+  // The range is checked once the step's type says whether the reference is this gpu's (a
+  // send's dstoff and a receive's srcoff name the peer's buffer).
+  const int off = static_cast<int>(integer(e, off_key, -1, 1 << 20, -1));
+  return {buf == "s" ? Buffer::kScratch : Buffer::kData, off};
 }
 
-MscclStep MscclProgram::read_step(const XmlElement& e, int index, const MscclTb& tb) const {
+MscclStep MscclProgram::read_step(const XmlElement& e, int index, const MscclTb& tb,
+                                  int gpu_scratch) {
   check_keys(e, {"s", "type", "srcbuf", "srcoff", "dstbuf", "dstoff", "cnt", "depid", "deps",
                  "hasdep", "mtsim_id", "mtsim_step", "mtsim_flow"});
   MscclStep st;
@@ -197,28 +204,60 @@ MscclStep MscclProgram::read_step(const XmlElement& e, int index, const MscclTb&
   st.mt_step = static_cast<int>(integer(e, "mtsim_step", 0, 1 << 30, -1));
   st.mt_flow = static_cast<int>(integer(e, "mtsim_flow", 0, 1 << 30, -1));
   if (type == "nop") return st;
-  if (type == "re")
-    fail(e,
-         "local reduction (type \"re\") needs a second copy of a chunk (scratch or "
-         "out-of-place buffers); an mtsim schedule has one buffer per node");
-  const int src = offset(e, "srcbuf", "srcoff");
-  const int dst = offset(e, "dstbuf", "dstoff");
-  st.cnt = static_cast<int>(integer(e, "cnt", 0, nchunks, 1));
-  if (type == "cpy") {
-    if (src != dst)
-      fail(e, "copies chunk " + std::to_string(src) + " to chunk " + std::to_string(dst) +
-                  ": in an mtsim schedule a chunk keeps its offset (i and o are one buffer)");
-    return st;  // a copy within the one buffer moves nothing: ordering only
+  const auto [src_buf, src] = slot(e, "srcbuf", "srcoff");
+  const auto [dst_buf, dst] = slot(e, "dstbuf", "dstoff");
+  st.cnt = static_cast<int>(integer(e, "cnt", 0, 1 << 20, 1));
+  const auto text_of = [](Buffer b, int off) { return slot_text(b, off); };
+  if (type == "cpy" || type == "re") {
+    if (src < 0 || dst < 0)
+      fail(e, "a local " + std::string(type == "cpy" ? "copy" : "reduction") +
+                  " needs srcoff and dstoff");
+    if (src_buf == dst_buf && src == dst) {
+      if (type == "re") fail(e, "reduces " + text_of(src_buf, src) + " into itself");
+      return st;  // a copy onto itself moves nothing: ordering only (as `nop`)
+    }
   }
-  if (st.cnt < 1) fail(e, "cnt=\"0\": a transfer moves at least one chunk");
-  st.chunk = (type == "s" || type == "rrs") ? (src >= 0 ? src : dst) : (dst >= 0 ? dst : src);
-  if (st.chunk < 0) fail(e, "names no chunk (srcoff and dstoff are both -1)");
-  if (src >= 0 && dst >= 0 && src != dst)
-    fail(e, "moves chunk " + std::to_string(src) + " to offset " + std::to_string(dst) +
-                ": in an mtsim schedule a chunk keeps its offset");
-  if (st.chunk + st.cnt > nchunks)
-    fail(e, "chunks " + std::to_string(st.chunk) + ".." + std::to_string(st.chunk + st.cnt - 1) +
-                " run past nchunksperloop=\"" + std::to_string(nchunks) + "\"");
+  if (st.cnt < 1) fail(e, "cnt=\"0\": a step moves at least one chunk");
+  // Normalise by type: the slot the sending part reads, the slot the receiving part writes.
+  const auto pick = [](Buffer b1, int o1, Buffer b2, int o2) {
+    return o1 >= 0 ? std::pair<Buffer, int>{b1, o1} : std::pair<Buffer, int>{b2, o2};
+  };
+  std::pair<Buffer, int> read{Buffer::kData, -1};
+  std::pair<Buffer, int> write{Buffer::kData, -1};
+  if (type == "s") {
+    read = pick(src_buf, src, dst_buf, dst);
+  } else if (type == "r" || type == "rcs") {
+    write = pick(dst_buf, dst, src_buf, src);
+  } else if (type == "rrs") {
+    write = pick(src_buf, src, dst_buf, dst);
+  } else if (type == "rrc" || type == "rrcs") {
+    write = pick(dst_buf, dst, src_buf, src);
+    if (src >= 0 && dst >= 0 && (src_buf != dst_buf || src != dst))
+      fail(e, "adds the received chunks to " + text_of(src_buf, src) + " and writes the sum to " +
+                  text_of(dst_buf, dst) +
+                  ": an mtsim receive reduces in place (srcbuf/srcoff equal to dstbuf/dstoff); "
+                  "write a cpy step first");
+  } else {  // cpy, re
+    read = {src_buf, src};
+    write = {dst_buf, dst};
+  }
+  if (st.type->send && st.type->recv) read = write;  // rcs, rrs, rrcs forward what they hold
+  if (read.second < 0 && write.second < 0)
+    fail(e, "names no chunk (srcoff and dstoff are both -1)");
+  for (const auto& [buffer, first] : {read, write}) {
+    if (first < 0) continue;
+    const int slots = buffer == Buffer::kScratch ? gpu_scratch : nchunks;
+    if (slots >= 0 && first + st.cnt > slots)
+      fail(e, std::string(buffer == Buffer::kScratch ? "scratch slots " : "chunks ") +
+                  std::to_string(first) + ".." + std::to_string(first + st.cnt - 1) + " run past " +
+                  (buffer == Buffer::kScratch ? "s_chunks=\"" : "nchunksperloop=\"") +
+                  std::to_string(slots) + "\"");
+    if (buffer == Buffer::kScratch) scratch_chunks = std::max(scratch_chunks, first + st.cnt);
+  }
+  st.read_buf = read.first;
+  st.read = read.second;
+  st.write_buf = write.first;
+  st.write = write.second;
   if (st.type->send && tb.send < 0) fail(e, "a sending step in a thread block with send=\"-1\"");
   if (st.type->recv && tb.recv < 0) fail(e, "a receiving step in a thread block with recv=\"-1\"");
   return st;

@@ -61,6 +61,19 @@ std::vector<int> Schedule::ops_of(int node) const {
   return ids;
 }
 
+bool Schedule::uses_buffers() const {
+  return scratch_chunks > 0 ||
+         std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.uses_buffers(); });
+}
+
+bool Schedule::has_local_steps() const {
+  return std::any_of(ops.begin(), ops.end(), [](const Op& op) { return op.is_local(); });
+}
+
+std::string slot_text(Buffer buffer, int slot) {
+  return (buffer == Buffer::kScratch ? "scratch slot " : "chunk ") + std::to_string(slot);
+}
+
 std::uint64_t chunk_begin(int chunk, int num_chunks, std::uint64_t elements) {
   if (num_chunks < 1) {
     throw ScheduleError("chunk_begin: num_chunks is " + std::to_string(num_chunks) +

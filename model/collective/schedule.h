@@ -27,8 +27,18 @@ class ScheduleTooLarge : public ScheduleError {
   using ScheduleError::ScheduleError;
 };
 
+/// Which buffer of a node an operation reads or writes. Every schedule built here uses kData
+/// only; imported MSCCL programs may stage chunks in a scratch buffer (SCHEDULE_FORMAT.md).
+enum class Buffer : std::uint8_t {
+  kData,     ///< the all-reduce buffer (MSCCL's input and output, run in place)
+  kScratch,  ///< the node's scratch buffer of Schedule::scratch_chunks slots
+};
+
 /// One message: node `node` sends chunk `chunk` to endpoint `peer` once every message in `deps`
 /// has arrived at `node`. The data carried is the sender's buffer for that chunk at issue time.
+/// With buffers: it reads slot `chunk` of `src_buf` and writes slot dst_slot() of `dst_buf` at the
+/// peer. A local step (peer == node, is_local()) copies or reduces between two slots of the node
+/// itself and counts as arrived at the node when done.
 struct Op {
   int id = 0;     ///< global message id, equal to its index in Schedule::ops
   int node = 0;   ///< sending endpoint
@@ -38,6 +48,8 @@ struct Op {
   int step = 0;   ///< time step of the schedule this message belongs to (0-based)
   int port = -1;  ///< sender NIC port to use, -1 = any (the NIC picks by route)
   OpKind kind = OpKind::kReduce;
+  Buffer src_buf = Buffer::kData;  ///< buffer the sender reads slot `chunk` of
+  Buffer dst_buf = Buffer::kData;  ///< buffer the receiver writes slot dst_slot() of
   std::vector<int> deps;  ///< ids of messages that must have arrived at `node` before issue
   /// Explicit path as directed link ids (source routing, e.g. MultiTree on switch topologies);
   /// empty = the topology's routing function.
@@ -52,7 +64,27 @@ struct Op {
   /// this message's (an exchange: both sides send and receive the same chunk in one step).
   /// -1 = applied as soon as it has arrived.
   int apply_after = -1;
+  /// Slot of dst_buf the receiver writes; -1 = `chunk` (the chunk keeps its offset).
+  int dst_chunk = -1;
+
+  /// Slot of dst_buf this message writes.
+  int dst_slot() const { return dst_chunk < 0 ? chunk : dst_chunk; }
+  /// A local step: the node copies (kBroadcast) or reduces (kReduce) one of its slots into
+  /// another; no network message.
+  bool is_local() const { return peer == node; }
+  /// The data chunk whose size this message carries: slots are chunk-sized, a scratch slot as
+  /// chunk 0 (a schedule with buffers runs with equal chunks).
+  int size_chunk() const {
+    return src_buf == Buffer::kData ? chunk : dst_buf == Buffer::kData ? dst_slot() : 0;
+  }
+  /// Reads or writes anything but the same data slot at both ends.
+  bool uses_buffers() const {
+    return src_buf != Buffer::kData || dst_buf != Buffer::kData || dst_slot() != chunk;
+  }
 };
+
+/// "chunk 3" (data buffer) or "scratch slot 3": a slot as errors name it.
+std::string slot_text(Buffer buffer, int slot);
 
 /// The most messages a schedule may hold on this machine: one per 2 KiB of physical memory (a
 /// simulated message costs about 0.6-0.7 KiB in all: the schedule, its packed tables, the NICs'
@@ -75,7 +107,9 @@ struct Schedule {
   int nodes = 0;
   int num_chunks = 0;
   int num_flows = 0;
-  int num_steps = 0;    ///< 1 + largest Op::step
+  int num_steps = 0;  ///< 1 + largest Op::step
+  /// Slots of every node's scratch buffer (each the size of a chunk); 0 = none.
+  int scratch_chunks = 0;
   std::vector<Op> ops;  ///< all messages; a node's messages in list order form its program
   /// Optional explicit chunk boundaries, elements: num_chunks + 1 values, first 0,
   /// non-decreasing, last = the buffer's elements (chunk c = [offsets[c], offsets[c+1])). Empty =
@@ -94,6 +128,10 @@ struct Schedule {
   int add(Op op);
   /// Ids of the ops sent by `node`, in program order.
   std::vector<int> ops_of(int node) const;
+  /// Some op uses a scratch slot, moves a chunk to another offset or is a local step.
+  bool uses_buffers() const;
+  /// Some op is a local step (Op::is_local).
+  bool has_local_steps() const;
 };
 
 /// Equal split: first and one-past-last element of chunk c when the buffer holds `elements`

@@ -164,13 +164,23 @@ bool check_ops(const Schedule& s, const OpChecks& checks, const OpProblem& repor
     if (op.peer < 0 || op.peer >= n) {
       fail(msg + ": peer " + std::to_string(op.peer) + " is out of range 0.." +
            std::to_string(n - 1));
-    } else if (op.peer == op.node) {
+    } else if (op.is_local() && !op.uses_buffers()) {
       fail(msg + ": node " + std::to_string(op.node) + " sends to itself");
+    } else if (op.is_local() && op.src_buf == op.dst_buf && op.dst_slot() == op.chunk) {
+      fail(msg + ": local step of node " + std::to_string(op.node) + " reads and writes " +
+           slot_text(op.src_buf, op.chunk));
     }
     if (checks.fields) {
-      if (op.chunk < 0 || op.chunk >= s.num_chunks) {
-        fail(msg + ": chunk " + std::to_string(op.chunk) + " is out of range 0.." +
-             std::to_string(s.num_chunks - 1));
+      // Slots: the data buffer has num_chunks, the scratch buffer scratch_chunks.
+      const bool one_slot = op.dst_buf == op.src_buf && op.dst_slot() == op.chunk;
+      for (int end = 0; end < (one_slot ? 1 : 2); ++end) {
+        const Buffer buffer = end == 0 ? op.src_buf : op.dst_buf;
+        const int slot = end == 0 ? op.chunk : op.dst_slot();
+        const int slots = buffer == Buffer::kScratch ? s.scratch_chunks : s.num_chunks;
+        if (slot < 0 || slot >= slots)
+          fail(msg + ": " + slot_text(buffer, slot) + " is out of range" +
+               (slots == 0 ? " (the schedule has no scratch buffer: scratch_chunks is 0)"
+                           : " 0.." + std::to_string(slots - 1)));
       }
       if (op.step < 0) {
         fail(msg + ": step " + std::to_string(op.step) + " is negative");

@@ -109,7 +109,7 @@ Op op_from_json(const Json& j, int index) {
   if (!j.is_object()) fail(path, std::string("expected object, got ") + type_name(j));
   reject_unknown_keys(j,
                       {"id", "node", "peer", "chunk", "flow", "step", "port", "kind", "deps",
-                       "path", "release_cycle", "apply_after"},
+                       "path", "release_cycle", "apply_after", "src_buf", "dst_buf", "dst_chunk"},
                       path);
   Op op;
   op.id = as_int(required(j, "id", path), path + ".id");
@@ -140,6 +140,15 @@ Op op_from_json(const Json& j, int index) {
     }
   }
   if (j.contains("apply_after")) op.apply_after = as_int(j["apply_after"], path + ".apply_after");
+  for (const auto& [key, buffer] : {std::pair<const char*, Buffer*>{"src_buf", &op.src_buf},
+                                    std::pair<const char*, Buffer*>{"dst_buf", &op.dst_buf}}) {
+    if (!j.contains(key)) continue;
+    const std::string text = as_string(j[key], path + "." + key);
+    if (text != "data" && text != "scratch")
+      fail(path + "." + key, "\"" + text + "\" is not a buffer (expected \"data\" or \"scratch\")");
+    *buffer = text == "scratch" ? Buffer::kScratch : Buffer::kData;
+  }
+  if (j.contains("dst_chunk")) op.dst_chunk = as_int(j["dst_chunk"], path + ".dst_chunk");
   return op;
 }
 
@@ -166,6 +175,9 @@ nlohmann::json to_json(const Schedule& schedule) {
     if (!op.path.empty()) j["path"] = op.path;
     if (op.release_cycle != 0) j["release_cycle"] = op.release_cycle;
     if (op.apply_after >= 0) j["apply_after"] = op.apply_after;
+    if (op.src_buf == Buffer::kScratch) j["src_buf"] = "scratch";
+    if (op.dst_buf == Buffer::kScratch) j["dst_buf"] = "scratch";
+    if (op.dst_chunk >= 0) j["dst_chunk"] = op.dst_chunk;
     ops.push_back(std::move(j));
   }
   Json out{{"format", kScheduleFormat},
@@ -178,15 +190,17 @@ nlohmann::json to_json(const Schedule& schedule) {
            {"num_steps", schedule.num_steps},
            {"ops", std::move(ops)}};
   if (!schedule.chunk_offsets.empty()) out["chunk_offsets"] = schedule.chunk_offsets;
+  if (schedule.scratch_chunks > 0) out["scratch_chunks"] = schedule.scratch_chunks;
   return out;
 }
 
 Schedule schedule_from_json(const nlohmann::json& json) {
   if (!json.is_object()) fail("", std::string("expected a JSON object, got ") + type_name(json));
-  reject_unknown_keys(json,
-                      {"format", "version", "algorithm", "topology", "nodes", "num_chunks",
-                       "num_flows", "num_steps", "ops", "analysis", "chunk_offsets"},
-                      "");
+  reject_unknown_keys(
+      json,
+      {"format", "version", "algorithm", "topology", "nodes", "num_chunks", "num_flows",
+       "num_steps", "ops", "analysis", "chunk_offsets", "scratch_chunks"},
+      "");
   // "analysis" is what `mtsim schedule --format json` adds (steps, bounds, estimate): output for
   // people, ignored when reading, so its files verify as they are.
   const std::string format = as_string(required(json, "format", ""), "format");
@@ -205,6 +219,11 @@ Schedule schedule_from_json(const nlohmann::json& json) {
   s.num_chunks = as_int(required(json, "num_chunks", ""), "num_chunks");
   s.num_flows = as_int(required(json, "num_flows", ""), "num_flows");
   s.num_steps = as_int(required(json, "num_steps", ""), "num_steps");
+  if (json.contains("scratch_chunks")) {
+    s.scratch_chunks = as_int(json["scratch_chunks"], "scratch_chunks");
+    if (s.scratch_chunks < 0)
+      fail("scratch_chunks", "is " + std::to_string(s.scratch_chunks) + "; it must be at least 0");
+  }
   // Counts that cannot describe a schedule are malformed input; indices out of their range are
   // the verifier's (a well-formed but wrong schedule: "message 3: chunk 999 is out of range").
   for (const auto& [key, value, least] :

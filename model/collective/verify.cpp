@@ -65,6 +65,7 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
   std::unordered_map<std::uint64_t, std::pair<int, int>> use;
   use.reserve(s.ops.size() * 4);
   for (const Op& op : s.ops) {
+    if (op.is_local()) continue;  // a local step uses no link
     std::vector<int> path;
     if (!op.path.empty()) {
       int cur = op.node;
@@ -138,28 +139,34 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
 }
 
 // Symbolic replay in a topological order (issue then immediate arrival of every message), then
-// the final check that every node holds every chunk reduced from all N contributions.
+// the final check that every node holds every chunk reduced from all N contributions. Scratch
+// slots start empty and unwritten: reading one before anything is written there is an error.
 void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors, bool& ok) {
   const std::uint64_t n = static_cast<std::uint64_t>(s.nodes);
   const std::uint64_t chunks = static_cast<std::uint64_t>(s.num_chunks);
+  const std::uint64_t scratch = static_cast<std::uint64_t>(std::max(0, s.scratch_chunks));
+  const std::uint64_t slots = chunks + scratch;  // per node: data chunks, then scratch slots
   const std::uint64_t words = (n + 63) / 64;
-  if (n * chunks * words > kReplayLimitWords) {
-    errors.add("cannot replay " + std::to_string(n) + " nodes x " + std::to_string(chunks) +
+  if (n * slots * words > kReplayLimitWords) {
+    errors.add("cannot replay " + std::to_string(n) + " nodes x " + std::to_string(slots) +
                " chunks: the symbolic state would need " +
-               std::to_string(n * chunks * words * 8 >> 20) + " MiB (limit " +
+               std::to_string(n * slots * words * 8 >> 20) + " MiB (limit " +
                std::to_string(kReplayLimitWords * 8 >> 20) + " MiB); use fewer chunks");
     ok = false;
     return;
   }
-  std::vector<std::uint64_t> sets(n * chunks * words, 0);
-  std::vector<char> received(n * chunks, 0);
-  auto set_of = [&](int node, int chunk) {
-    return &sets[(static_cast<std::uint64_t>(node) * chunks + static_cast<std::uint64_t>(chunk)) *
-                 words];
+  std::vector<std::uint64_t> sets(n * slots * words, 0);
+  std::vector<char> received(n * slots, 0);  // written by a message or local step
+  const auto index = [&](int node, Buffer buffer, int slot) {
+    return static_cast<std::uint64_t>(node) * slots + (buffer == Buffer::kScratch ? chunks : 0) +
+           static_cast<std::uint64_t>(slot);
+  };
+  auto set_of = [&](int node, Buffer buffer, int slot) {
+    return &sets[index(node, buffer, slot) * words];
   };
   for (std::uint64_t u = 0; u < n; ++u) {
     for (std::uint64_t c = 0; c < chunks; ++c) {
-      sets[(u * chunks + c) * words + u / 64] |= std::uint64_t{1} << (u % 64);
+      sets[(u * slots + c) * words + u / 64] |= std::uint64_t{1} << (u % 64);
     }
   }
   std::vector<std::uint64_t> snapshot(words);
@@ -168,13 +175,24 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   std::unordered_map<int, std::vector<std::pair<int, std::vector<std::uint64_t>>>> staged;
   std::vector<char> issued(s.ops.size(), 0);
   const auto apply = [&](const Op& op, const std::vector<std::uint64_t>& data) {
-    std::uint64_t* dst = set_of(op.peer, op.chunk);
-    received[static_cast<std::uint64_t>(op.peer) * chunks + static_cast<std::uint64_t>(op.chunk)] =
-        1;
-    if (op.kind == OpKind::kBroadcast) {
+    const int slot = op.dst_slot();
+    std::uint64_t* dst = set_of(op.peer, op.dst_buf, slot);
+    char& written = received[index(op.peer, op.dst_buf, slot)];
+    if (op.kind == OpKind::kReduce && op.dst_buf == Buffer::kScratch && !written) {
+      // MSCCL's scratch buffer holds no data of this all-reduce until written: the sum would
+      // add whatever was there.
+      errors.add("message " + std::to_string(op.id) + ": node " + std::to_string(op.peer) +
+                     " reduces into " + slot_text(op.dst_buf, slot) +
+                     " before anything is written there",
+                 {op.id});
+      ok = false;
+    }
+    if (op.kind == OpKind::kBroadcast || (op.dst_buf == Buffer::kScratch && !written)) {
+      written = 1;
       std::copy(data.begin(), data.end(), dst);
       return;
     }
+    written = 1;
     twice.clear();
     for (std::uint64_t w = 0; w < words; ++w) {
       std::uint64_t overlap = dst[w] & data[w];
@@ -186,7 +204,7 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
       dst[w] |= data[w];
     }
     if (!twice.empty()) {
-      errors.add("node " + std::to_string(op.peer) + " chunk " + std::to_string(op.chunk) +
+      errors.add("node " + std::to_string(op.peer) + " " + slot_text(op.dst_buf, slot) +
                      ": contribution" + (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
                      (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " +
                      std::to_string(op.id) + "; already held)",
@@ -196,7 +214,14 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   };
   for (int id : order) {
     const Op& op = s.ops[static_cast<size_t>(id)];
-    const std::uint64_t* src = set_of(op.node, op.chunk);
+    if (op.src_buf == Buffer::kScratch && !received[index(op.node, op.src_buf, op.chunk)]) {
+      errors.add("message " + std::to_string(op.id) + ": node " + std::to_string(op.node) +
+                     " reads " + slot_text(op.src_buf, op.chunk) +
+                     " before anything is written there",
+                 {op.id});
+      ok = false;
+    }
+    const std::uint64_t* src = set_of(op.node, op.src_buf, op.chunk);
     std::copy(src, src + words, snapshot.begin());
     issued[static_cast<size_t>(id)] = 1;
     if (op.apply_after >= 0 && !issued[static_cast<size_t>(op.apply_after)]) {
@@ -221,7 +246,7 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   std::vector<int> missing;
   for (std::uint64_t u = 0; u < n; ++u) {
     for (std::uint64_t c = 0; c < chunks; ++c) {
-      const std::uint64_t* set = &sets[(u * chunks + c) * words];
+      const std::uint64_t* set = &sets[(u * slots + c) * words];
       if (holds_all(set)) continue;
       missing.clear();
       for (std::uint64_t v = 0; v < n; ++v) {
@@ -230,7 +255,7 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
       if (missing.empty()) continue;
       ok = false;
       const std::string where = "node " + std::to_string(u);
-      if (!received[u * chunks + c]) {
+      if (!received[u * slots + c]) {
         errors.add(where + " never receives chunk " + std::to_string(c));
       } else {
         errors.add(where + " chunk " + std::to_string(c) + " ends without the contribution" +

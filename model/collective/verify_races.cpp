@@ -37,8 +37,12 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
                  bool& ok) {
   const Schedule& s = graph.schedule();
   const std::vector<int>& order = graph.topological().order;
-  const auto key = [&](int node, int chunk) {
-    return static_cast<std::int64_t>(node) * s.num_chunks + chunk;
+  // One group per node and slot: the data chunks, then the scratch slots.
+  const std::int64_t slots =
+      static_cast<std::int64_t>(s.num_chunks) + std::max(0, s.scratch_chunks);
+  const auto key = [&](int node, Buffer buffer, int slot) {
+    return static_cast<std::int64_t>(node) * slots +
+           (buffer == Buffer::kScratch ? s.num_chunks : 0) + slot;
   };
   std::vector<int> position(s.ops.size(), 0);
   for (size_t i = 0; i < order.size(); ++i)
@@ -54,11 +58,11 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
   events.reserve(2 * s.ops.size());
   for (const Op& op : s.ops) {
     const int at = position[static_cast<size_t>(op.id)];
-    events.push_back({key(op.node, op.chunk), at, false, op.id});
+    events.push_back({key(op.node, op.src_buf, op.chunk), at, false, op.id});
     // A staged message is applied after the receiver's own message apply_after has issued.
     const int applied =
         op.apply_after < 0 ? at : std::max(at, position[static_cast<size_t>(op.apply_after)]);
-    events.push_back({key(op.peer, op.chunk), applied, true, op.id});
+    events.push_back({key(op.peer, op.dst_buf, op.dst_slot()), applied, true, op.id});
   }
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
     return a.group != b.group         ? a.group < b.group
@@ -165,7 +169,7 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
     const Op& a = s.ops[static_cast<size_t>(c.a)];
     const Op& b = s.ops[static_cast<size_t>(c.b)];
     const std::string where =
-        "node " + std::to_string(a.peer) + " chunk " + std::to_string(a.chunk) + ": ";
+        "node " + std::to_string(a.peer) + " " + slot_text(a.dst_buf, a.dst_slot()) + ": ";
     if (c.arrival_pair) {
       errors.add(where + "arrivals of messages " + std::to_string(std::min(a.id, b.id)) + " (" +
                      to_string(s.ops[static_cast<size_t>(std::min(a.id, b.id))].kind) + ") and " +

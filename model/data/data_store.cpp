@@ -121,6 +121,7 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
     element_term_[j] = static_cast<std::uint32_t>(t);
   }
   buffers_.resize(static_cast<std::size_t>(nodes));
+  scratch_.resize(static_cast<std::size_t>(nodes));
   for (int u = 0; u < nodes; ++u) {
     initial_row(u, buffers_[static_cast<std::size_t>(u)]);
   }
@@ -171,7 +172,7 @@ double DataStore::to_double(std::uint32_t bits) const {
   return static_cast<double>(f);
 }
 
-int DataStore::snapshot(int node, int chunk) {
+int DataStore::snapshot(int node, int chunk, Buffer buffer) {
   if (mode_ == DataMode::kOff) return -1;
   int handle = 0;
   if (free_snapshots_.empty()) {
@@ -181,23 +182,53 @@ int DataStore::snapshot(int node, int chunk) {
     handle = free_snapshots_.back();
     free_snapshots_.pop_back();
   }
-  const BulkVector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
+  BulkVector<std::uint32_t>& out = snapshots_[static_cast<std::size_t>(handle)];
+  if (buffer == Buffer::kScratch) {
+    const auto& slots = scratch_.at(static_cast<std::size_t>(node));
+    const auto at = static_cast<std::size_t>(chunk);
+    if (at < slots.size()) {
+      out.assign(slots[at].begin(), slots[at].end());
+    } else {
+      out.clear();  // never written: the verifier refuses reading it
+    }
+    return handle;
+  }
+  const BulkVector<std::uint32_t>& data = buffers_.at(static_cast<std::size_t>(node));
   const auto first = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk)));
   const auto last =
       static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk) + 1));
-  snapshots_[static_cast<std::size_t>(handle)].assign(buffer.begin() + first,
-                                                      buffer.begin() + last);
+  out.assign(data.begin() + first, data.begin() + last);
   return handle;
 }
 
-void DataStore::apply(int node, int chunk, OpKind kind, int handle) {
+void DataStore::apply(int node, int chunk, OpKind kind, int handle, Buffer buffer) {
   if (mode_ == DataMode::kOff || handle < 0) return;
-  BulkVector<std::uint32_t>& buffer = buffers_.at(static_cast<std::size_t>(node));
   const BulkVector<std::uint32_t>& data = snapshots_.at(static_cast<std::size_t>(handle));
-  const std::size_t first = chunk_offset_.at(static_cast<std::size_t>(chunk));
-  std::uint32_t* out = buffer.data() + first;
+  std::uint32_t* out = nullptr;
+  std::size_t size = 0;
+  if (buffer == Buffer::kScratch) {
+    auto& slots = scratch_.at(static_cast<std::size_t>(node));
+    const auto at = static_cast<std::size_t>(chunk);
+    if (at >= slots.size()) slots.resize(at + 1);
+    if (kind == OpKind::kBroadcast || slots[at].empty()) {
+      slots[at].assign(data.begin(), data.end());
+      free_snapshots_.push_back(handle);
+      return;
+    }
+    out = slots[at].data();
+    size = slots[at].size();
+  } else {
+    const std::size_t first = chunk_offset_.at(static_cast<std::size_t>(chunk));
+    out = buffers_.at(static_cast<std::size_t>(node)).data() + first;
+    size = chunk_offset_.at(static_cast<std::size_t>(chunk) + 1) - first;
+  }
+  if (data.size() != size)
+    throw DataStoreError("node " + std::to_string(node) + " " + slot_text(buffer, chunk) +
+                         " holds " + std::to_string(size) + " tracked elements but the data " +
+                         "written there has " + std::to_string(data.size()) +
+                         ": chunks moved to another offset must be of equal size");
   if (kind == OpKind::kReduce) {
-    add_row(data.data(), out, data.size(), dtype_ == Dtype::kFp32);
+    add_row(data.data(), out, size, dtype_ == Dtype::kFp32);
   } else {
     std::copy(data.begin(), data.end(), out);
   }

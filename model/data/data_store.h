@@ -63,10 +63,14 @@ class DataStore {
   /// sum over all nodes is exact in int32 and in fp32 (up to 4096 nodes).
   static double initial_value(Dtype dtype, int nodes, int node, std::uint64_t element);
 
-  /// Copies node's tracked elements of `chunk`; returns a handle for apply() (-1 in off mode).
-  int snapshot(int node, int chunk);
-  /// Adds (kReduce) or copies (kBroadcast) snapshot `handle` into node's `chunk`, then frees it.
-  void apply(int node, int chunk, OpKind kind, int handle);
+  /// Copies node's tracked elements of slot `chunk` of `buffer`; returns a handle for apply()
+  /// (-1 in off mode).
+  int snapshot(int node, int chunk, Buffer buffer = Buffer::kData);
+  /// Adds (kReduce) or copies (kBroadcast) snapshot `handle` into node's slot `chunk` of
+  /// `buffer`, then frees it. A scratch slot holds whatever chunk was last copied there (a
+  /// reduction into an empty one copies). Throws DataStoreError when the snapshot's size is not
+  /// the slot's (chunks of unequal sizes moved to another offset).
+  void apply(int node, int chunk, OpKind kind, int handle, Buffer buffer = Buffer::kData);
   /// Current value of a tracked element of `node` (throws std::out_of_range if not tracked).
   double value(int node, std::uint64_t element) const;
   /// Empty when every node holds the exact reduction of all inputs, else the first mismatch
@@ -94,6 +98,8 @@ class DataStore {
   BulkVector<std::uint32_t> element_term_;   // tracked position -> element's term of the pattern
   std::vector<BulkVector<std::uint32_t>> buffers_;    // per node
   std::vector<BulkVector<std::uint32_t>> snapshots_;  // pool of message snapshots
+  // Scratch slots per node, created when first written (schedules with a scratch buffer only).
+  std::vector<std::vector<BulkVector<std::uint32_t>>> scratch_;
   std::vector<int> free_snapshots_;
 };
 

@@ -80,6 +80,15 @@ void Nic::step() {
   // next ready operation, in program order across ports.
   control_.present_requests(now);
   control_.issue(now, [&](int port, int index) { start_message(port, index, now); });
+  // Local steps need no port: every ready one starts (the reduction unit queues them).
+  if (params_.local_queue >= 0) {
+    for (int index = issue_->next_ready(params_.local_queue, now);
+         index >= 0 && control_.allows(index, now);
+         index = issue_->next_ready(params_.local_queue, now)) {
+      issue_->pop(params_.local_queue);
+      start_message(-1, index, now);
+    }
+  }
   freed_by_send_ = false;
   for (int p = 0; p < params_.ports; ++p) {
     const bool was_free = tx_.port_free(p, now);
@@ -148,7 +157,7 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
   TxMessage m;
   m.index = index;
   m.message = message;
-  const auto chunk = static_cast<std::size_t>(op.chunk);
+  const auto chunk = static_cast<std::size_t>(op.size_chunk());
   const std::uint64_t begin = shared_.chunk_bounds[chunk];
   const auto element_bytes = static_cast<std::uint64_t>(params_.tx.element_bytes);
   m.address = begin * element_bytes;
@@ -168,18 +177,23 @@ void Nic::start_message(int p, int index, std::uint64_t now) {
     m.hops = static_cast<int>(m.path->size());
     m.first_link = m.path->front();
   }
-  m.packets = packets_for(m.bytes, params_.tx.packet_bytes);
+  const bool local = op.is_local();  // runs on the reduction unit, not a port (run_local)
+  m.packets = local ? 0 : packets_for(m.bytes, params_.tx.packet_bytes);
   m.start = now;
   MessageRecord& record = (*shared_.rx.messages)[static_cast<std::size_t>(message)];
   record.start(m.packets, m.bytes);
   record.issued = true;
   record.issue_cycle = m.start;
   // The message carries the sender's chunk as it is when the operation issues.
-  record.snapshot = shared_.rx.data->snapshot(params_.node, op.chunk);
+  record.snapshot = shared_.rx.data->snapshot(params_.node, op.chunk, op.src_buf);
   // Messages held in the staging buffer for this one can now be reduced into the buffer.
   rx_.own_issued(message, now);
   last_progress_ = std::max(last_progress_, now);
-  tx_.start(p, m);
+  if (local) {
+    rx_.run_local(message, now);
+  } else {
+    tx_.start(p, m);
+  }
   barrier_.started(op.step);
 }
 

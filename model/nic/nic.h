@@ -81,6 +81,9 @@ struct NicParams {
   /// 0) and each message leaves by the lowest-numbered free port, whatever its route (the
   /// router's crossbar takes it to its output). False: the program's port of each message.
   bool any_port = false;
+  /// Issue queue of the node's local steps (Op::is_local), served by no port: each starts on
+  /// the reduction unit once ready; -1 = none.
+  int local_queue = -1;
   /// Step barrier (see StepBarrier).
   bool step_barrier = false;
   /// Hardware issue: a port raises its request (ready level) this many cycles before it frees
@@ -153,7 +156,8 @@ class Nic : public sc_core::sc_module {
   void start_of_simulation() override;
   /// A message has arrived and been applied: issue control learns of it.
   void message_arrived(int message, int counter, std::uint64_t now);
-  /// Starts program entry `index` (popped from its issue queue) on port `port` at `now`.
+  /// Starts program entry `index` (popped from its issue queue) on port `port` at `now` (a
+  /// local step: on the reduction unit, `port` unused).
   void start_message(int port, int index, std::uint64_t now);
   /// The cycle of the next run (kNever: none); sets blocked_.
   std::uint64_t next_run(std::uint64_t now);

@@ -141,9 +141,14 @@ void RxReassembly::own_issued(int message, std::uint64_t now) {
   held_.erase(held);
 }
 
-void RxReassembly::aggregate(int message, int counter, std::uint64_t now) {
+void RxReassembly::run_local(int message, std::uint64_t now) {
+  aggregate(message, 0, now, true);
+}
+
+void RxReassembly::aggregate(int message, int counter, std::uint64_t now, bool copy_on_unit) {
   // The reduction unit sums whole messages one at a time, in the order they completed; a
-  // broadcast's copy waits its turn but takes no reduction cycles.
+  // broadcast's copy waits its turn but takes no reduction cycles; a local copy (copy_on_unit)
+  // passes through the unit at its rate.
   const MessageRecord& record = (*shared_.messages)[static_cast<std::size_t>(message)];
   if (record.staged) staged_bytes_ -= record.bytes;  // the reduction unit takes it
   const bool reduce =
@@ -155,8 +160,9 @@ void RxReassembly::aggregate(int message, int counter, std::uint64_t now) {
   activity_.memory_read_bytes += (reduce ? 2 : 1) * record.bytes;
   activity_.memory_write_bytes += record.bytes;
   activity_.adds += reduce ? elements : 0;
-  reduce_free_ = std::max(now, reduce_free_) +
-                 (reduce ? reduce_cycles(elements, params_.reduce_elems_per_cycle) : 0);
+  reduce_free_ =
+      std::max(now, reduce_free_) +
+      (reduce || copy_on_unit ? reduce_cycles(elements, params_.reduce_elems_per_cycle) : 0);
   aggregating_.push_back(Aggregation{reduce_free_, message, counter});
   last_progress_ = std::max(last_progress_, reduce_free_);  // progress to come
 }
@@ -166,7 +172,7 @@ void RxReassembly::message_arrived(int message, int counter, std::uint64_t now) 
   const Op& op = shared_.schedule->ops[static_cast<std::size_t>(message)];
   record.arrived = true;
   record.arrival_cycle = now;
-  shared_.data->apply(params_.node, op.chunk, op.kind, record.snapshot);
+  shared_.data->apply(params_.node, op.dst_slot(), op.kind, record.snapshot, op.dst_buf);
   record.snapshot = -1;
   ++arrivals_;
   arrived_(message, counter, now);

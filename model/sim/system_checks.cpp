@@ -58,14 +58,39 @@ void validate_system_inputs(const PointConfig& config, const Topology& topology,
   } catch (const ScheduleError& e) {
     throw SimulationConfigError(e.what());
   }
+  // A chunk moved to another offset or a scratch slot must fit there: every slot one size.
+  if (schedule.uses_buffers()) {
+    const std::uint64_t elements = bytes / kElementBytes;
+    sim_require(schedule.chunk_offsets.empty() &&
+                    elements % static_cast<std::uint64_t>(schedule.num_chunks) == 0,
+                "the schedule moves chunks between buffers or offsets, so its chunks must be of "
+                "equal size: " +
+                    std::to_string(elements) + " elements do not split into " +
+                    std::to_string(schedule.num_chunks) + " equal chunks" +
+                    (schedule.chunk_offsets.empty() ? "" : " (chunk_offsets given)"));
+  }
   for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
     const Op& op = schedule.ops[i];
     const std::string what = "schedule message " + std::to_string(i);
     sim_require(op.id == static_cast<int>(i), what + " has id " + std::to_string(op.id));
     sim_require(op.node >= 0 && op.node < schedule.nodes, what + ": node out of range");
     sim_require(op.peer >= 0 && op.peer < schedule.nodes, what + ": peer out of range");
-    sim_require(op.node != op.peer, what + ": node sends to itself");
-    sim_require(op.chunk >= 0 && op.chunk < schedule.num_chunks, what + ": chunk out of range");
+    sim_require(!op.is_local() || op.uses_buffers(), what + ": node sends to itself");
+    // Local steps (an MSCCL program's cpy and re) run on the NIC's reduction unit under
+    // software issue; the co-designed scheduler's table has no entry for them.
+    sim_require(!op.is_local() || config.issue.mode != IssueMode::kHardware,
+                what + " is a local step of node " + std::to_string(op.node) + " (" +
+                    (op.kind == OpKind::kReduce ? "reduce " : "copy ") +
+                    slot_text(op.src_buf, op.chunk) + " into " +
+                    slot_text(op.dst_buf, op.dst_slot()) +
+                    "): nic.issue hardware cannot run it (a table entry is a message to a peer, "
+                    "counted by the receiver's arrival counter; a local step has no receiver "
+                    "to count it); use nic.issue: software");
+    for (const auto& [buffer, slot] :
+         {std::pair<Buffer, int>{op.src_buf, op.chunk}, {op.dst_buf, op.dst_slot()}})
+      sim_require(slot >= 0 && slot < (buffer == Buffer::kScratch ? schedule.scratch_chunks
+                                                                  : schedule.num_chunks),
+                  what + ": " + slot_text(buffer, slot) + " out of range");
     sim_require(op.port < topology.ports_per_node(),
                 what + ": port " + std::to_string(op.port) + " but nodes have " +
                     std::to_string(topology.ports_per_node()) + " ports");

@@ -90,8 +90,19 @@ NicPlan System::Impl::plan_messages() {
   plan.any_port = nc.port_binding == PortBinding::kAny;
   plan.queues = plan.any_port ? 1 : ports;
   const bool any_port = plan.any_port;
+  static const std::vector<int> kNoRoute;
+  if (schedule.has_local_steps()) plan.local_queue = plan.queues;
   for (const Op& op : schedule.ops) {
     const std::vector<int>* path = nullptr;
+    if (op.is_local()) {
+      // A local step: no route; it waits in the local queue and runs on the reduction unit.
+      shared.paths[static_cast<std::size_t>(op.id)] = &kNoRoute;
+      NicParams& node = nic_params[static_cast<std::size_t>(op.node)];
+      node.program.push_back(op.id);
+      node.program_ports.push_back(plan.local_queue);
+      node.incoming.push_back(op.id);
+      continue;
+    }
     if (op.path.empty()) {
       path = &routing.route(op.node, op.peer);
     } else {
@@ -117,7 +128,7 @@ NicPlan System::Impl::plan_messages() {
   if (rc.tie_break == TieBreak::kRandom) {
     shared.half_way.assign(schedule.ops.size(), 0);
     for (const Op& op : schedule.ops) {
-      if (!op.path.empty()) continue;  // the schedule's own source route
+      if (!op.path.empty() || op.is_local()) continue;  // a source route, or no route
       const unsigned dims = topology.half_way_dimensions(op.node, op.peer);
       shared.half_way[static_cast<std::size_t>(op.id)] = dims;
       for (unsigned ways = dims; ways != 0; ways = (ways - 1) & dims) {
@@ -230,9 +241,11 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
     params.every_cycle = config.elaboration_order.kind == ElaborationOrder::Kind::kEveryCycle;
     // One grant per requesting port (nic.scheduler_any_port_grants per_port): the scheduler
     // hands each grant to a port itself, so issue control serves a queue per port (grant
-    // register); the table keeps one queue (every entry on port 0, window 0 shared).
+    // register); the table keeps one queue (every entry on port 0, window 0 shared). Local
+    // steps (a queue after the ports') come only with software issue (system_checks.cpp).
     const bool per_port_grants = hardware && plan.any_port && sc.per_port_grants;
     params.any_port = plan.any_port && !per_port_grants;
+    params.local_queue = plan.local_queue;
     params.step_barrier = nc.step_barrier;
     // The request lead: the decision latency, in network cycles of the scheduler's clock.
     params.request_lead_cycles = hardware && sc.early_request
@@ -272,7 +285,8 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
           program.push_back(
               SchedulerOp{op.id, params.program_ports[i], op.step, op.deps, op.release_cycle});
         }
-        scheduler = std::make_unique<HostScheduler>(program, plan.queues, config.issue.host);
+        scheduler = std::make_unique<HostScheduler>(
+            program, plan.queues + (plan.local_queue >= 0 ? 1 : 0), config.issue.host);
       }
     } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
       throw TableError("node " + std::to_string(u) + ": " + e.what(), e.location());

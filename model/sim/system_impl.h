@@ -39,9 +39,11 @@ struct NicPlan {
   std::vector<NicParams> params;   ///< per node: program, ports, incoming messages
   std::vector<int> message_ports;  ///< per message: the sender's issue queue
   bool any_port = false;           ///< nic.port_binding any: one issue queue for all ports
-  int queues = 1;                  ///< issue queues per NIC
-  bool hardware = false;           ///< nic.issue hardware
-  PackedSchedule packed;           ///< hardware issue: every node's table
+  int queues = 1;                  ///< issue queues per NIC (the ports' queues)
+  /// The issue queue of local steps (after the ports' queues; no port serves it), -1 = none.
+  int local_queue = -1;
+  bool hardware = false;  ///< nic.issue hardware
+  PackedSchedule packed;  ///< hardware issue: every node's table
 };
 
 struct System::Impl {

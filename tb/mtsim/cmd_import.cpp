@@ -23,11 +23,13 @@ int import_command(const std::vector<std::string>& args) {
       "writes it as an mtsim schedule file (model/collective/SCHEDULE_FORMAT.md). Rank r becomes\n"
       "node r. The schedule is verified first; exit 0 when it is right, 1 when the verifier\n"
       "rejects it (nothing is written), 2 when the XML is malformed or cannot be represented\n"
-      "(file, line and element named).\n\n"
+      "(file, line and element named). OUT.xml writes the schedule back as MSCCL XML, as\n"
+      "mtsim schedule writes its msccl format (the executor's limits it passes on stderr).\n\n"
       "options");
   std::string format, in_file, out_file, topology_spec;
-  opts.add_options()("help,h", "show this help")("output,o", po::value(&out_file),
-                                                 "schedule JSON file to write (- for stdout)")(
+  opts.add_options()("help,h", "show this help")(
+      "output,o", po::value(&out_file),
+      "schedule JSON file (or .xml: MSCCL XML) to write (- for stdout)")(
       "topology,t", po::value(&topology_spec),
       "topology to verify against and to record in the file (default: the XML's mtsim_topology "
       "attribute, else a ring of ngpus nodes)");
@@ -66,7 +68,15 @@ int import_command(const std::vector<std::string>& args) {
     text << "FAILED: " << report.first_error << "\n";
     return kExitCheckFailed;
   }
-  out.set_text(out_file, schedule_file_text(schedule));
+  const bool xml = out_file.size() > 4 && out_file.compare(out_file.size() - 4, 4, ".xml") == 0;
+  if (xml) {
+    MscclExportStats stats;
+    out.set_text(out_file, schedule_to_msccl(schedule, &stats));
+    for (const std::string& note : msccl_limit_notes(stats))
+      std::cerr << "mtsim import: note: " << note << ": valid XML, too wide to run as is\n";
+  } else {
+    out.set_text(out_file, schedule_file_text(schedule));
+  }
   out.commit();
   if (out_file != "-") text << "wrote " << out_file << "\n";
   return kExitOk;

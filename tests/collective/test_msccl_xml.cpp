@@ -200,26 +200,16 @@ TEST_CASE("MSCCL import refuses what an mtsim schedule cannot hold, naming the l
            "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n" +
            step1 + "\n</tb>\n</gpu>\n</algo>\n";
   };
-  CHECK(
-      import_error(two_gpus("<step s=\"0\" type=\"s\" srcbuf=\"s\" srcoff=\"0\" dstbuf=\"i\" "
-                            "dstoff=\"0\" cnt=\"1\"/>",
-                            "<step s=\"0\" type=\"r\" dstbuf=\"i\" dstoff=\"0\"/>")) ==
-      "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: srcbuf=\"s\": scratch buffers are not supported (an "
-      "mtsim schedule has one buffer per node; i and o are that buffer)");
-  CHECK(import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\" dstoff=\"1\"/>",
-                              "<step s=\"0\" type=\"r\" dstoff=\"1\"/>")) ==
-        "x.xml:4: <step s=\"0\"> of gpu 0 tb 0: moves chunk 0 to offset 1: in an mtsim schedule a "
-        "chunk keeps its offset");
   CHECK(import_error(two_gpus(
             "<step s=\"0\" type=\"s\" srcoff=\"0\"/>",
             "<step s=\"0\" type=\"r\" dstoff=\"0\"/>\n<step s=\"1\" type=\"r\" dstoff=\"1\"/>")) ==
         "x.xml:3: <tb id=\"0\"> of gpu 0: sends 1 message(s) to gpu 1 on channel 0, whose thread "
         "block 0 (line 8) receives 2");
   CHECK(
-      import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\"/>",
+      import_error(two_gpus("<step s=\"0\" type=\"s\" srcoff=\"0\" cnt=\"2\"/>",
                             "<step s=\"0\" type=\"rrc\" srcoff=\"1\" dstoff=\"1\"/>")) ==
-      "x.xml:9: <step s=\"0\"> of gpu 1 tb 0: receives chunks 1..1 but the matching send (gpu 0 tb "
-      "0 step 0, line 4) carries chunks 0..0");
+      "x.xml:9: <step s=\"0\"> of gpu 1 tb 0: receives 1 chunk(s) but the matching send (gpu 0 tb "
+      "0 step 0, line 4) carries 2 (chunk 0..1)");
   CHECK(
       import_error(two_gpus("<step s=\"1\" type=\"s\" srcoff=\"0\"/>", "")) ==
       "x.xml:4: <step s=\"1\"> of gpu 0 tb 0: s=\"1\" but it is step 0 of its thread block (steps "

@@ -167,8 +167,8 @@ TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
   j = good;
   j["ops"][0]["colour"] = "red";
   CHECK(from_json_error(j) ==
-        "ops[0]: unknown key \"colour\" (known keys: apply_after, chunk, deps, flow, id, kind, "
-        "node, path, peer, port, release_cycle, step)");
+        "ops[0]: unknown key \"colour\" (known keys: apply_after, chunk, deps, dst_buf, "
+        "dst_chunk, flow, id, kind, node, path, peer, port, release_cycle, src_buf, step)");
   j = good;
   j["ops"][0]["node"] = 5000000000LL;
   CHECK(from_json_error(j) == "ops[0].node: 5000000000 is out of range for an integer");
@@ -211,7 +211,8 @@ TEST_CASE("malformed JSON names the path of the bad field", "[schedule_io]") {
   j["extra"] = 1;
   CHECK(from_json_error(j) ==
         "schedule: unknown key \"extra\" (known keys: algorithm, analysis, chunk_offsets, "
-        "format, nodes, num_chunks, num_flows, num_steps, ops, topology, version)");
+        "format, nodes, num_chunks, num_flows, num_steps, ops, scratch_chunks, topology, "
+        "version)");
   j = good;
   j["analysis"] = {{"steps", 3}};  // what `mtsim schedule --format json` adds: ignored
   CHECK(from_json_error(j) == "<no error>");

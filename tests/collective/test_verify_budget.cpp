@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "model/collective/algorithm.h"
 #include "model/collective/verify.h"
 #include "model/topology/topology.h"
 
