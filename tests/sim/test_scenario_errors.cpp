@@ -24,7 +24,8 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, "
-        "scheduler_window, scheduler_early_request, scheduler_clock_ghz, scheduler_watchdog_ticks, "
+        "scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
+        "scheduler_clock_ghz, scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   // A key that was replaced says what replaced it.
   CHECK_THAT(error_of("topology: torus:4x4\nnic: {software_issue_cycles: 5}\n"
@@ -61,7 +62,7 @@ TEST_CASE("wrong types are rejected with the key path") {
         "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window, "
-        "scheduler_early_request, "
+        "scheduler_early_request, scheduler_any_port_grants, "
         "scheduler_clock_ghz, scheduler_watchdog_ticks, scheduler_watchdog_tick_cycles)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
@@ -216,7 +217,8 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "of: ports, scheduler, flow_control, issue, reduce_elems_per_cycle, reduction, "
         "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, step_order, decision_latency_cycles, "
-        "scheduler_depth, scheduler_window, scheduler_early_request, scheduler_clock_ghz, "
+        "scheduler_depth, scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
+        "scheduler_clock_ghz, "
         "scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
