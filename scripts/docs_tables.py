@@ -107,6 +107,12 @@ TABLES = {
         [],
         ["scripts/power/node_table.py", RTL_FIGURES, RTL_POWER],
     ),
+    "msccl": (
+        "docs/schedule_files.md",
+        "| program (network) | size | program | ring | multitree | dbtree | halving_doubling |",
+        [],
+        ["scripts/msccl_table.py", "{mtsim}"],
+    ),
     "mechanisms": (
         "docs/fidelity.md",
         "| topology | algorithm | size | reference | ours | idealised |",
