@@ -27,33 +27,43 @@ using Cycle = std::uint64_t;
 
 // Busy intervals of one resource (a link or a NIC port), sorted by start; reserve() takes the
 // first gap long enough at or after the requested cycle. Intervals that end at or before the
-// engine's current cycle can no longer matter and are dropped.
+// engine's current cycle can no longer matter and are dropped. (Measured: a strict FIFO, each
+// reservation after the last one, is far further from the cycle model: docs/granularity.md.)
 class Reservations {
  public:
-  Cycle reserve(Cycle at, Cycle length, Cycle now) {
+  // Reserves `length` cycles for a message of flow `flow` (its sender-receiver pair) from the
+  // first gap at or after `at`; returns the start and sets `other_flow` when it waited behind a
+  // message of another flow.
+  Cycle reserve(Cycle at, Cycle length, Cycle now, std::int64_t flow, bool& other_flow) {
     std::size_t drop = 0;
-    while (drop < busy_.size() && busy_[drop].second <= now) ++drop;
+    while (drop < busy_.size() && busy_[drop].end <= now) ++drop;
     if (drop > 0) busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(drop));
     std::size_t i = 0;
-    while (i < busy_.size() && busy_[i].second <= at) ++i;
+    while (i < busy_.size() && busy_[i].end <= at) ++i;
+    other_flow = false;
     for (; i < busy_.size(); ++i) {
-      if (at + length <= busy_[i].first) break;
-      at = std::max(at, busy_[i].second);
+      if (at + length <= busy_[i].begin) break;
+      at = std::max(at, busy_[i].end);
+      other_flow = other_flow || busy_[i].flow != flow;
     }
-    busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(i), {at, at + length});
+    busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(i), Busy{at, at + length, flow});
     busy_cycles_ += length;
     return at;
   }
   // The first cycle at or after `at` where a reservation could start (no length known yet).
   Cycle free_from(Cycle at) const {
-    for (const auto& [b, e] : busy_)
-      if (b <= at && at < e) at = e;
+    for (const Busy& b : busy_)
+      if (b.begin <= at && at < b.end) at = b.end;
     return at;
   }
   Cycle busy_cycles() const { return busy_cycles_; }
 
  private:
-  std::vector<std::pair<Cycle, Cycle>> busy_;
+  struct Busy {
+    Cycle begin, end;
+    std::int64_t flow;
+  };
+  std::vector<Busy> busy_;
   Cycle busy_cycles_ = 0;
 };
 
@@ -146,6 +156,7 @@ class FlowSim {
   std::vector<int> left_;           // per node: messages still to arrive at it
   std::vector<Cycle> reduce_free_;  // per node: its reduction unit's next free cycle
   std::uint64_t packets_ = 0;
+  std::uint64_t cross_flow_waits_ = 0;  // waits for a link held by another node pair's message
   // Events: (cycle, kind, index); kind 0: a message's tail lands, 1: a node runs, 2: a message
   // is applied (reduced or copied into the receiver's buffer).
   using Event = std::tuple<Cycle, int, int>;
@@ -262,7 +273,10 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
   const auto take = [&](std::size_t resource, Cycle length, Cycle latency, Cycle after) {
     // A downstream resource cannot finish before the upstream one has delivered the tail.
     const Cycle at = std::max(head, prev_end > length ? prev_end - length : 0);
-    const Cycle start = res_[resource].reserve(at, length, now);
+    bool other_flow = false;
+    const std::int64_t pair = static_cast<std::int64_t>(op.node) * nodes_ + op.peer;
+    const Cycle start = res_[resource].reserve(at, length, now, pair, other_flow);
+    cross_flow_waits_ += other_flow ? 1 : 0;
     prev_end = start + length + latency;
     head = start + latency + after;
   };
@@ -385,6 +399,7 @@ RunResult FlowSim::result() const {
   r.steps = schedule_.num_steps;
   r.messages = schedule_.ops.size();
   r.packets = packets_;
+  r.cross_flow_waits = cross_flow_waits_;
   r.data_mode = data_->mode();
   Cycle completion = 0;
   for (const Cycle f : finish_) completion = std::max(completion, f);

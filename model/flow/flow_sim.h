@@ -29,7 +29,9 @@ class FlowConfigError : public Error {
 
 /// Simulates `schedule` on `topology` at `bytes` per node with message granularity and returns
 /// the result (RunResult::granularity kMessage; packets counted as the cycle model cuts them;
-/// per-link bytes and busy share; no router counters: cross_flow_waits 0). Hardware issue runs
+/// per-link bytes and busy share; cross_flow_waits counts, once per message and resource, the
+/// messages that waited for a port or link held by a message between another pair of nodes: two
+/// flows sharing a link at the same time). Hardware issue runs
 /// with a free host that learns of an arrival `decision_latency_cycles` late (the scheduler's
 /// table order and step order are not modelled). Throws FlowConfigError for a source route that
 /// does not fit the topology.
