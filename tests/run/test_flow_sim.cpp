@@ -12,6 +12,7 @@
 #include "model/flow/flow_sim.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
+#include "model/sim/results.h"
 #include "tests/support/sim_fixtures.h"
 
 namespace mt {
@@ -39,6 +40,13 @@ TEST_CASE("flow: one message over k hops takes its wire time plus k links and k 
     CHECK(r.packets == 4);
     CHECK(r.granularity == Granularity::kMessage);
   }
+  // Results name the model that made them; a JSON without the field is the packet model's.
+  const RunResult m = one_message(1, 1024, FlowControl::kPacket);
+  nlohmann::json j = to_json(m);
+  CHECK(j.at("granularity") == "message");
+  CHECK(run_result_from_json(j).granularity == Granularity::kMessage);
+  j.erase("granularity");
+  CHECK(run_result_from_json(j).granularity == Granularity::kPacket);
   // Message flow control: one head for the message: 4 x 16 + 1 flits = 65 cycles.
   CHECK(one_message(2, 1024, FlowControl::kMessage).completion_cycles == 65 + 300 + 3);
   // 1 MiB over 3 hops: 4096 packets x 17 flits.
