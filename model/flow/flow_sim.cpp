@@ -16,56 +16,13 @@
 #include "model/collective/schedule_graph.h"
 #include "model/data/data_store.h"
 #include "model/data/packet_sizes.h"
+#include "model/flow/reservations.h"
 #include "model/noc/routing.h"
 #include "model/sched/host_scheduler.h"
 
 namespace mt {
 
 namespace {
-
-using Cycle = std::uint64_t;
-
-// Busy intervals of one resource (a link or a NIC port), sorted by start; reserve() takes the
-// first gap long enough at or after the requested cycle. Intervals that end at or before the
-// engine's current cycle can no longer matter and are dropped. (Measured: a strict FIFO, each
-// reservation after the last one, is far further from the cycle model: docs/granularity.md.)
-class Reservations {
- public:
-  // Reserves `length` cycles for a message of flow `flow` (its sender-receiver pair) from the
-  // first gap at or after `at`; returns the start and sets `other_flow` when it waited behind a
-  // message of another flow.
-  Cycle reserve(Cycle at, Cycle length, Cycle now, std::int64_t flow, bool& other_flow) {
-    std::size_t drop = 0;
-    while (drop < busy_.size() && busy_[drop].end <= now) ++drop;
-    if (drop > 0) busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(drop));
-    std::size_t i = 0;
-    while (i < busy_.size() && busy_[i].end <= at) ++i;
-    other_flow = false;
-    for (; i < busy_.size(); ++i) {
-      if (at + length <= busy_[i].begin) break;
-      at = std::max(at, busy_[i].end);
-      other_flow = other_flow || busy_[i].flow != flow;
-    }
-    busy_.insert(busy_.begin() + static_cast<std::ptrdiff_t>(i), Busy{at, at + length, flow});
-    busy_cycles_ += length;
-    return at;
-  }
-  // The first cycle at or after `at` where a reservation could start (no length known yet).
-  Cycle free_from(Cycle at) const {
-    for (const Busy& b : busy_)
-      if (b.begin <= at && at < b.end) at = b.end;
-    return at;
-  }
-  Cycle busy_cycles() const { return busy_cycles_; }
-
- private:
-  struct Busy {
-    Cycle begin, end;
-    std::int64_t flow;
-  };
-  std::vector<Busy> busy_;
-  Cycle busy_cycles_ = 0;
-};
 
 // How a message of `payload` bytes is cut: packets, and flits on the wire (heads included).
 struct WireShape {
@@ -333,17 +290,16 @@ void FlowSim::arrive(int message, Cycle now) {
 }
 
 void FlowSim::reduce(int message, Cycle now, bool staged) {
-  (void)staged;  // staged messages reduce per packet too (measured closer to the cycle model)
   // The reduction unit as the receive side runs it (RxReassembly): per packet behind each tail,
   // so only the last packet's reduction follows the message's tail; a whole message (reduction
-  // granularity message, or staged) once it has all arrived, on the node's one unit.
+  // granularity message, or a staged message once released) on the node's one unit.
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
   Cycle applied = now;
   if (op.kind == OpKind::kReduce) {
     const std::uint64_t elements = bounds_[static_cast<std::size_t>(op.chunk) + 1] -
                                    bounds_[static_cast<std::size_t>(op.chunk)];
     const double rate = config_.nic.reduce_elems_per_cycle;
-    if (config_.nic.reduction == ReduceGranularity::kMessage) {
+    if (staged || config_.nic.reduction == ReduceGranularity::kMessage) {
       Cycle& unit = reduce_free_[static_cast<std::size_t>(op.peer)];
       unit = std::max(unit, now) + reduce_cycles(elements, rate);
       applied = unit;
