@@ -22,9 +22,10 @@ declare -A allowed=(
   [noc]="core topology collective params noc"
   [nic]="core topology collective data sched params noc nic"
   [sim]="core topology collective data sched params noc nic sim"
-  [run]="core topology collective workload data sched params noc nic sim run"
+  [flow]="core topology collective data sched params noc sim flow"
+  [run]="core topology collective workload data sched params noc nic sim flow run"
 )
-order="core topology collective workload data sched params config noc nic sim run"
+order="core topology collective workload data sched params config noc nic sim flow run"
 tlm_folders=" noc nic sim "
 status=0
 checked=0

@@ -84,6 +84,16 @@ const KeyTable<ScenarioDraft>& scenario_keys() {
           },
           "1"),
       custom_key<D>(
+          "granularity", "`packet` or `message`", "",
+          "the grain of simulated time: `packet`, the packet/flit-level cycle model (routers, "
+          "credits, the reference); `message`, each message moves as one unit over the same "
+          "routes, holding each link for its wire time (docs/granularity.md: its error against "
+          "`packet`, and what it leaves out)",
+          [](Reader r, const Node& v, const std::string& p, D& d) {
+            d.scenario.granularity = r.choice_of<Granularity>(v, p);
+          },
+          "packet"),
+      custom_key<D>(
           "watchdog_cycles", "integer >= 100, within the horizon", "cycles",
           "a run with no progress for this many cycles stops with an error naming the stuck "
           "component",

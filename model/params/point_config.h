@@ -64,15 +64,32 @@ struct DataSettings {
   std::uint64_t max_data_bytes = 64ull << 20;
 };
 
+/// Elements tracked per chunk when a point's data is sampled (DataMode::kSampled).
+constexpr int kDataSamplesPerChunk = 4;
+/// Largest total of all nodes' buffers simulated with full data (nodes x size), bytes.
+constexpr std::uint64_t kMaxFullDataTotalBytes = 2ull << 30;
+
+/// The data a point of `nodes` nodes at `bytes` per node tracks: none without `verify`; full
+/// data keeps every node's whole buffer (plus in-flight snapshots), so above max_data_bytes or
+/// past kMaxFullDataTotalBytes in all the run is timing-only with sampled chunks.
+inline DataMode data_mode_of(const DataSettings& data, int nodes, std::uint64_t bytes) {
+  if (!data.verify) return DataMode::kOff;
+  if (bytes > data.max_data_bytes ||
+      bytes * static_cast<std::uint64_t>(nodes) > kMaxFullDataTotalBytes)
+    return DataMode::kSampled;
+  return DataMode::kFull;
+}
+
 /// Everything one point runs with besides its topology, schedule and size.
 struct PointConfig {
   std::string scenario;  ///< scenario name (results)
   /// The algorithm and its typed parameters the schedule was built from (its entry's params,
   /// read once); empty for a schedule file's entry and a schedule its caller built.
   std::optional<AlgorithmConfig> algorithm;
-  double clock_ghz = 1.0;                   ///< clock of links, routers and NICs, GHz
-  std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
-  ElaborationOrder elaboration_order;       ///< creation order of the components (testing)
+  double clock_ghz = 1.0;                          ///< clock of links, routers and NICs, GHz
+  Granularity granularity = Granularity::kPacket;  ///< the packet-level or message model
+  std::uint64_t watchdog_cycles = 1000000;         ///< no progress for this long -> error, cycles
+  ElaborationOrder elaboration_order;              ///< creation order of the components (testing)
   RouterConfig router;
   NicSettings nic;
   IssueSettings issue;

@@ -94,6 +94,16 @@ struct EnumNames<AnyPortGrants> {
   static constexpr std::array<const char*, 2> kNames{"one", "per_port"};
 };
 
+/// The grain of simulated time (`granularity`).
+enum class Granularity {
+  kPacket,   ///< "packet": the SystemC packet/flit-level cycle model (the reference)
+  kMessage,  ///< "message": messages move as units (model/flow/flow_sim.h)
+};
+template <>
+struct EnumNames<Granularity> {
+  static constexpr std::array<const char*, 2> kNames{"packet", "message"};
+};
+
 /// How packets of a message are admitted into the network, as a point runs it.
 enum class FlowControl {
   kPacket,   ///< "packet": per-packet credits and arbitration (baseline)
@@ -264,8 +274,9 @@ struct ScenarioConfig {
   std::string description;  ///< free text shown above the results
   std::string source_file;  ///< path the scenario was loaded from
   double clock_ghz = 1.0;   ///< clock of links, routers and NICs; all cycles count this clock
-  std::uint64_t watchdog_cycles = 1000000;  ///< no progress for this long -> error, cycles
-  ElaborationOrder elaboration_order;       ///< creation order of the components (testing)
+  Granularity granularity = Granularity::kPacket;  ///< the packet-level or message model
+  std::uint64_t watchdog_cycles = 1000000;         ///< no progress for this long -> error, cycles
+  ElaborationOrder elaboration_order;              ///< creation order of the components (testing)
   TopologyConfig topology;
   RouterConfig router;
   NicConfig nic;

@@ -91,6 +91,7 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   point.clock_ghz = scenario.clock_ghz;
   point.watchdog_cycles = scenario.watchdog_cycles;
   point.elaboration_order = scenario.elaboration_order;
+  point.granularity = scenario.granularity;
   point.router = scenario.router;
   point.nic = nic_settings(nic, scenario.router, choice.flow_control);
   point.issue.mode = choice.issue;

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "model/collective/algorithm.h"
+#include "model/flow/flow_sim.h"
 #include "model/sim/system.h"
 
 namespace mt {
@@ -29,7 +30,9 @@ std::string schedule_name(const PreparedAlgorithm& p) {
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
   try {
-    RunResult r = simulate(p.config, *p.topology, p.schedule, bytes, p.scheduler_factory);
+    RunResult r = p.config.granularity == Granularity::kMessage
+                      ? simulate_messages(p.config, *p.topology, p.schedule, bytes)
+                      : simulate(p.config, *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
     r.schedule = schedule_name(p);
     r.nic_choice = p.choice.chosen;

@@ -120,8 +120,10 @@ std::string format_energy_table(const std::vector<RunResult>& runs) {
   bool any = false;
   for (const auto& r : runs) {
     longest_label = std::max(longest_label, r.algorithm.size());
-    any = any || (r.error.empty() && r.completion_cycles > 0);
+    any = any ||
+          (r.error.empty() && r.completion_cycles > 0 && r.granularity == Granularity::kPacket);
   }
+  // The message-granularity model counts no energy events (docs/granularity.md).
   if (!any) return "";
   const int algorithm_width = static_cast<int>(std::max<std::size_t>(18, longest_label + 1));
   std::ostringstream os;
@@ -144,7 +146,8 @@ std::string format_energy_table(const std::vector<RunResult>& runs) {
   for (const auto& r : runs) {
     if (r.bytes != last_size) os << "\n";
     last_size = r.bytes;
-    if (!r.error.empty() || r.completion_cycles == 0) continue;
+    if (!r.error.empty() || r.completion_cycles == 0 || r.granularity != Granularity::kPacket)
+      continue;
     const EnergyBreakdown& e = r.energy;
     const double total = e.total_pj();
     const auto uj = [](double pj) { return uj_fixed(pj * 1e-6, 3); };

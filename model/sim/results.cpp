@@ -124,6 +124,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
                       {"bytes", r.bytes},
                       {"completion_cycles", r.completion_cycles},
                       {"clock_ghz", r.clock_ghz},
+                      {"granularity", to_string(r.granularity)},
                       {"completion_ns", r.completion_ns},
                       {"bound_cycles", r.bound_cycles},
                       {"latency_bound_cycles", r.latency_bound_cycles},
@@ -197,6 +198,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.bytes = j.at("bytes").get<std::uint64_t>();
   r.completion_cycles = j.at("completion_cycles").get<std::uint64_t>();
   r.clock_ghz = j.at("clock_ghz").get<double>();
+  if (j.contains("granularity")) r.granularity = enum_field<Granularity>(j, "granularity");
   r.scheduler_clock_ghz = j.value("scheduler_clock_ghz", 0.0);
   r.completion_ns = j.at("completion_ns").get<double>();
   r.bound_cycles = j.at("bound_cycles").get<double>();

@@ -56,7 +56,12 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
   const RunResult& first = runs.front();
   os << "scenario " << first.scenario << ": " << first.topology << ", " << first.nodes
      << " nodes; cycles are network clock cycles at " << first.clock_ghz << " GHz ("
-     << fixed(1.0 / first.clock_ghz, 3) << " ns each)\n\n";
+     << fixed(1.0 / first.clock_ghz, 3) << " ns each)";
+  if (first.granularity == Granularity::kMessage) {
+    os << "; message granularity: messages move as units, no energy counted "
+          "(docs/granularity.md states its error against the packet model)";
+  }
+  os << "\n\n";
   // A cell of `width` columns keeps one space towards its neighbour even when the value is
   // wider than the column (huge cycle counts push the row right instead of running together).
   const auto left = [&os](int width, const auto& value) {

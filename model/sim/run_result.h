@@ -59,6 +59,8 @@ struct RunResult {
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes
   std::uint64_t completion_cycles = 0;
   double clock_ghz = 1.0;
+  /// The model that produced it: the packet-level cycle model or the message-granularity one.
+  Granularity granularity = Granularity::kPacket;
   double completion_ns = 0;
   double bound_cycles = 0;          ///< bandwidth lower bound, cycles
   double latency_bound_cycles = 0;  ///< latency lower bound (latency_bound_cycles()), cycles

@@ -31,10 +31,6 @@ std::vector<int> creation_order(int n, const ElaborationOrder& order, std::uint6
   return at;
 }
 
-constexpr int kSamplesPerChunk = 4;
-/// Largest total of all nodes' buffers simulated with full data (nodes x size), bytes.
-constexpr std::uint64_t kMaxFullDataTotalBytes = 2ull << 30;
-
 }  // namespace
 
 void System::Impl::setup_data() {
@@ -42,17 +38,9 @@ void System::Impl::setup_data() {
   const int nodes = topology.nodes();
   const std::uint64_t elements = bytes / kElementBytes;
   const Dtype dtype = config.data.dtype;
-  DataMode mode = DataMode::kFull;
-  if (!config.data.verify) {
-    mode = DataMode::kOff;
-  } else if (bytes > config.data.max_data_bytes ||
-             bytes * static_cast<std::uint64_t>(nodes) > kMaxFullDataTotalBytes) {
-    // Full data keeps every node's whole buffer (plus in-flight snapshots): past the total cap
-    // the run is timing-only with sampled chunks, so memory stays bounded.
-    mode = DataMode::kSampled;
-  }
+  const DataMode mode = data_mode_of(config.data, nodes, bytes);
   shared.chunk_bounds = chunk_bounds(schedule, elements);
-  data = std::make_unique<DataStore>(mode, dtype, nodes, shared.chunk_bounds, kSamplesPerChunk);
+  data = std::make_unique<DataStore>(mode, dtype, nodes, shared.chunk_bounds, kDataSamplesPerChunk);
 
   // Per message: route and NIC port. Per node: program and incoming messages.
   messages.assign(schedule.ops.size(), MessageRecord{});

@@ -1,0 +1,451 @@
+#include "model/flow/flow_sim.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <queue>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "model/collective/cost_model.h"
+#include "model/collective/issue_queue.h"
+#include "model/collective/schedule_graph.h"
+#include "model/data/data_store.h"
+#include "model/data/packet_sizes.h"
+#include "model/flow/reservations.h"
+#include "model/noc/routing.h"
+#include "model/sched/host_scheduler.h"
+
+namespace mt {
+
+namespace {
+
+// How a message of `payload` bytes is cut: packets, and flits on the wire (heads included).
+struct WireShape {
+  std::uint64_t packets = 0;
+  std::uint64_t flits = 0;
+};
+
+WireShape wire_shape(std::uint64_t payload, const NicSettings& nic) {
+  const auto pb = static_cast<std::uint64_t>(nic.packet_bytes);
+  const int rest_head = nic.flow_control == FlowControl::kMessage ? 0 : nic.head_flit_bytes;
+  WireShape s;
+  s.packets = packets_in(payload, nic.packet_bytes);
+  const std::uint64_t first = std::min(payload, pb);
+  s.flits = static_cast<std::uint64_t>(
+      flits_in(static_cast<int>(first), nic.head_flit_bytes, nic.flit_bytes));
+  const std::uint64_t rest = payload - first;
+  s.flits +=
+      rest / pb * static_cast<std::uint64_t>(flits_in(nic.packet_bytes, rest_head, nic.flit_bytes));
+  if (rest % pb != 0)
+    s.flits += static_cast<std::uint64_t>(
+        flits_in(static_cast<int>(rest % pb), rest_head, nic.flit_bytes));
+  return s;
+}
+
+// Cycles to serialise `flits` flits of `flit_bytes` at `bytes_per_cycle` (at least 1).
+Cycle serialise(std::uint64_t flits, int flit_bytes, double bytes_per_cycle) {
+  const double c =
+      static_cast<double>(flits * static_cast<std::uint64_t>(flit_bytes)) / bytes_per_cycle;
+  return std::max<Cycle>(1, static_cast<Cycle>(std::ceil(c - 1e-9)));
+}
+
+// The engine of one run.
+class FlowSim {
+ public:
+  FlowSim(const PointConfig& config, const Topology& topology, const Schedule& schedule,
+          std::uint64_t bytes)
+      : config_(config),
+        topology_(topology),
+        schedule_(schedule),
+        routing_(topology),
+        graph_(schedule),
+        nodes_(topology.nodes()),
+        ports_(std::max(1, topology.ports_per_node())),
+        links_(static_cast<int>(topology.links().size())),
+        bytes_(bytes) {
+    const std::uint64_t elements = bytes / kElementBytes;
+    bounds_ = chunk_bounds(schedule, elements);
+    data_ = std::make_unique<DataStore>(data_mode_of(config.data, nodes_, bytes), config.data.dtype,
+                                        nodes_, bounds_, kDataSamplesPerChunk);
+    plan();
+  }
+
+  RunResult run();
+
+ private:
+  RunResult result() const;
+  void plan();
+  void wake(int node, Cycle at);
+  void run_node(int node, Cycle now);
+  void issue(int node, int message, int queue, Cycle now);
+  void arrive(int message, Cycle now);
+  void reduce(int message, Cycle now, bool staged);
+  void apply(int message, Cycle now);
+  // Applies the messages received into staging until `message` (the node's own) issued.
+  void release_staged(int message, Cycle now);
+
+  const PointConfig& config_;
+  const Topology& topology_;
+  const Schedule& schedule_;
+  RoutingTable routing_;
+  ScheduleGraph graph_;
+  int nodes_;
+  int ports_;
+  int links_;
+  std::uint64_t bytes_;
+  std::vector<std::uint64_t> bounds_;
+  std::unique_ptr<DataStore> data_;
+  std::vector<const std::vector<int>*> paths_;
+  std::vector<int> queue_of_;  // per message: its NIC issue queue
+  int local_queue_ = -1;       // the issue queue of local steps (after the ports'), -1: none
+  std::vector<std::vector<int>> program_;              // per node: program index -> message
+  std::vector<std::unique_ptr<HostScheduler>> sched_;  // per node
+  std::vector<Reservations> res_;  // links, then injection ports, then ejection ports
+  std::vector<Cycle> wake_at_;     // per node: the wake-up pending (kNoEvent: none)
+  std::vector<int> handle_;        // per message: data snapshot taken at issue
+  std::vector<Cycle> issue_cycle_, arrival_cycle_;
+  std::vector<char> issued_;
+  std::multimap<int, int> held_;  // staging: message waited for -> staged message
+  std::vector<std::uint64_t> link_bytes_;
+  std::vector<Cycle> finish_;
+  std::vector<int> left_;           // per node: messages still to arrive at it
+  std::vector<Cycle> reduce_free_;  // per node: its reduction unit's next free cycle
+  std::uint64_t packets_ = 0;
+  std::uint64_t cross_flow_waits_ = 0;  // waits for a link held by another node pair's message
+  // Events: (cycle, kind, index); kind 0: a message's tail lands, 1: a node runs, 2: a message
+  // is applied (reduced or copied into the receiver's buffer).
+  using Event = std::tuple<Cycle, int, int>;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+};
+
+void FlowSim::plan() {
+  const std::size_t m = schedule_.ops.size();
+  const bool any_port = config_.nic.port_binding == PortBinding::kAny;
+  const int queues = any_port ? 1 : ports_;
+  paths_.resize(m);
+  queue_of_.resize(m);
+  // Local steps (copies and sums between a node's own slots) take no port: a queue of their own,
+  // run on the node's reduction unit, as the cycle model's NIC runs them.
+  static const std::vector<int> kNoRoute;
+  if (schedule_.has_local_steps()) local_queue_ = queues;
+  std::vector<std::vector<SchedulerOp>> programs(static_cast<std::size_t>(nodes_));
+  program_.resize(static_cast<std::size_t>(nodes_));
+  left_.assign(static_cast<std::size_t>(nodes_), 0);
+  for (const Op& op : schedule_.ops) {
+    if (op.is_local()) {
+      paths_[static_cast<std::size_t>(op.id)] = &kNoRoute;
+      queue_of_[static_cast<std::size_t>(op.id)] = local_queue_;
+      programs[static_cast<std::size_t>(op.node)].push_back(
+          SchedulerOp{op.id, local_queue_, op.step, op.deps, op.release_cycle});
+      program_[static_cast<std::size_t>(op.node)].push_back(op.id);
+      ++left_[static_cast<std::size_t>(op.peer)];
+      continue;
+    }
+    const std::vector<int>* path = &op.path;
+    if (op.path.empty()) {
+      path = &routing_.route(op.node, op.peer);
+    } else {
+      try {
+        routing_.check_path(op.path, op.node, op.peer);
+      } catch (const RoutingError& e) {
+        throw FlowConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
+      }
+    }
+    if (path->empty())
+      throw FlowConfigError("schedule message " + std::to_string(op.id) + ": empty route");
+    paths_[static_cast<std::size_t>(op.id)] = path;
+    const int queue =
+        issue_queue(op, routing_.out_index(path->front()), topology_.is_direct(), queues, any_port);
+    queue_of_[static_cast<std::size_t>(op.id)] = queue;
+    programs[static_cast<std::size_t>(op.node)].push_back(
+        SchedulerOp{op.id, queue, op.step, op.deps, op.release_cycle});
+    program_[static_cast<std::size_t>(op.node)].push_back(op.id);
+    ++left_[static_cast<std::size_t>(op.peer)];
+  }
+  HostTiming timing = config_.issue.host;
+  if (config_.issue.mode == IssueMode::kHardware) {
+    timing = HostTiming{};
+    timing.notify_cycles = static_cast<Cycle>(config_.issue.scheduler.decision_latency_cycles);
+  }
+  for (int u = 0; u < nodes_; ++u)
+    sched_.push_back(std::make_unique<HostScheduler>(programs[static_cast<std::size_t>(u)],
+                                                     queues + (local_queue_ >= 0 ? 1 : 0), timing));
+  res_.resize(static_cast<std::size_t>(links_ + 2 * nodes_ * ports_));
+  wake_at_.assign(static_cast<std::size_t>(nodes_), Scheduler::kNoEvent);
+  handle_.assign(m, -1);
+  issue_cycle_.assign(m, 0);
+  arrival_cycle_.assign(m, 0);
+  issued_.assign(m, 0);
+  link_bytes_.assign(static_cast<std::size_t>(links_), 0);
+  finish_.assign(static_cast<std::size_t>(nodes_), 0);
+  reduce_free_.assign(static_cast<std::size_t>(nodes_), 0);
+}
+
+void FlowSim::wake(int node, Cycle at) {
+  Cycle& pending = wake_at_[static_cast<std::size_t>(node)];
+  if (at >= pending) return;
+  pending = at;
+  events_.push({at, 1, node});
+}
+
+void FlowSim::run_node(int node, Cycle now) {
+  HostScheduler& sched = *sched_[static_cast<std::size_t>(node)];
+  const bool any_port = config_.nic.port_binding == PortBinding::kAny;
+  const int queues = any_port ? 1 : ports_;
+  Cycle next = Scheduler::kNoEvent;
+  for (int q = 0; q < queues + (local_queue_ >= 0 ? 1 : 0); ++q) {
+    while (true) {
+      const int index = sched.next_ready(q, now);
+      if (index < 0) break;
+      if (q == local_queue_) {  // no port: every ready local step starts now
+        sched.pop(q);
+        issue(node, program_[static_cast<std::size_t>(node)][static_cast<std::size_t>(index)], q,
+              now);
+        continue;
+      }
+      // The port (any: the first free one) must be free now, else wake when it frees.
+      const int base = links_ + node * ports_;
+      Cycle free = Scheduler::kNoEvent;
+      for (int p = any_port ? 0 : q; p < (any_port ? ports_ : q + 1); ++p)
+        free = std::min(free, res_[static_cast<std::size_t>(base + p)].free_from(now));
+      if (free > now) {
+        next = std::min(next, free);
+        break;
+      }
+      sched.pop(q);
+      issue(node, program_[static_cast<std::size_t>(node)][static_cast<std::size_t>(index)], q,
+            now);
+    }
+  }
+  next = std::min(next, sched.next_event_cycle(now));
+  if (next != Scheduler::kNoEvent) wake(node, next);
+}
+
+void FlowSim::issue(int node, int message, int queue, Cycle now) {
+  const auto id = static_cast<std::size_t>(message);
+  const Op& op = schedule_.ops[id];
+  const NicSettings& nic = config_.nic;
+  const RouterConfig& router = config_.router;
+  const TopologyConfig& tc = topology_.config();
+  issued_[id] = 1;
+  issue_cycle_[id] = now;
+  handle_[id] = data_->snapshot(node, op.chunk, op.src_buf);
+  const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
+  const std::uint64_t payload = (bounds_[size_chunk + 1] - bounds_[size_chunk]) * kElementBytes;
+  if (op.is_local()) {
+    // On the node's reduction unit at its rate (a copy too), behind its other work.
+    Cycle& unit = reduce_free_[static_cast<std::size_t>(node)];
+    unit = std::max(unit, now) +
+           reduce_cycles(payload / kElementBytes, config_.nic.reduce_elems_per_cycle);
+    events_.push({unit, 2, message});
+    release_staged(message, now);
+    return;
+  }
+  const WireShape shape = wire_shape(payload, nic);
+  packets_ += shape.packets;
+  const auto pipeline = static_cast<Cycle>(router.pipeline_cycles);
+  // The chain of resources: on direct topologies the NIC's injection port, the route's links and
+  // the receiver's ejection port (a router between each two, its pipeline on the head); on
+  // switched ones the route's links alone (the first leaves the NIC, the last enters it).
+  const bool direct = topology_.is_direct();
+  const bool any_port = nic.port_binding == PortBinding::kAny;
+  Cycle head = now;
+  Cycle prev_end = 0;
+  Cycle ser = 0;
+  const auto take = [&](std::size_t resource, Cycle length, Cycle latency, Cycle after) {
+    // A downstream resource cannot finish before the upstream one has delivered the tail.
+    const Cycle at = std::max(head, prev_end > length ? prev_end - length : 0);
+    bool other_flow = false;
+    const std::int64_t pair = static_cast<std::int64_t>(op.node) * nodes_ + op.peer;
+    const Cycle start = res_[resource].reserve(at, length, now, pair, other_flow);
+    cross_flow_waits_ += other_flow ? 1 : 0;
+    prev_end = start + length + latency;
+    head = start + latency + after;
+  };
+  const double nic_bw = tc.link_bytes_per_cycle;
+  if (direct) {
+    int port = queue;
+    if (any_port) {  // the first free port
+      Cycle best = Scheduler::kNoEvent;
+      for (int p = 0; p < ports_; ++p) {
+        const Cycle f = res_[static_cast<std::size_t>(links_ + node * ports_ + p)].free_from(now);
+        if (f < best) best = f, port = p;
+      }
+    }
+    ser = serialise(shape.flits, nic.flit_bytes, nic_bw);
+    take(static_cast<std::size_t>(links_ + node * ports_ + port), ser, 0, pipeline);
+  }
+  const std::vector<int>& path = *paths_[id];
+  for (std::size_t h = 0; h < path.size(); ++h) {
+    const Link& link = topology_.link(path[h]);
+    ser = serialise(shape.flits, nic.flit_bytes, link.bytes_per_cycle);
+    const bool last = h + 1 == path.size();
+    take(static_cast<std::size_t>(link.id), ser, static_cast<Cycle>(link.latency_cycles),
+         last && !direct ? 0 : pipeline);
+    link_bytes_[static_cast<std::size_t>(link.id)] +=
+        shape.flits * static_cast<std::uint64_t>(nic.flit_bytes);
+  }
+  if (direct) {  // the receiver's first free ejection port
+    const std::size_t base = static_cast<std::size_t>(links_ + nodes_ * ports_ + op.peer * ports_);
+    std::size_t best = base;
+    for (int p = 1; p < ports_; ++p)
+      if (res_[base + static_cast<std::size_t>(p)].free_from(head) < res_[best].free_from(head))
+        best = base + static_cast<std::size_t>(p);
+    ser = serialise(shape.flits, nic.flit_bytes, nic_bw);
+    take(best, ser, 0, 0);
+  }
+  events_.push({prev_end, 0, message});
+  release_staged(message, now);
+}
+
+void FlowSim::release_staged(int message, Cycle now) {
+  // Messages staged behind this one (receive staging) are applied now.
+  const auto [first, end] = held_.equal_range(message);
+  std::vector<int> staged;
+  for (auto it = first; it != end; ++it) staged.push_back(it->second);
+  held_.erase(first, end);
+  for (const int s : staged) reduce(s, now, true);
+}
+
+void FlowSim::arrive(int message, Cycle now) {
+  const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  arrival_cycle_[static_cast<std::size_t>(message)] = now;
+  // Receive staging: applied once the receiver has issued its own message of the chunk.
+  if (op.apply_after >= 0 && !issued_[static_cast<std::size_t>(op.apply_after)]) {
+    held_.emplace(op.apply_after, message);
+    return;
+  }
+  reduce(message, now, false);
+}
+
+void FlowSim::reduce(int message, Cycle now, bool staged) {
+  // The reduction unit as the receive side runs it (RxReassembly): per packet behind each tail,
+  // so only the last packet's reduction follows the message's tail; a whole message (reduction
+  // granularity message, or a staged message once released) on the node's one unit.
+  const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  Cycle applied = now;
+  if (op.kind == OpKind::kReduce) {
+    const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
+    const std::uint64_t elements = bounds_[size_chunk + 1] - bounds_[size_chunk];
+    const double rate = config_.nic.reduce_elems_per_cycle;
+    if (staged || config_.nic.reduction == ReduceGranularity::kMessage) {
+      Cycle& unit = reduce_free_[static_cast<std::size_t>(op.peer)];
+      unit = std::max(unit, now) + reduce_cycles(elements, rate);
+      applied = unit;
+    } else {
+      const auto per_packet = static_cast<std::uint64_t>(config_.nic.packet_bytes / kElementBytes);
+      const std::uint64_t last = elements % per_packet == 0 ? per_packet : elements % per_packet;
+      applied = now + reduce_cycles(std::min(elements, last), rate);
+    }
+  }
+  events_.push({applied, 2, message});
+}
+
+void FlowSim::apply(int message, Cycle now) {
+  const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  data_->apply(op.peer, op.dst_slot(), op.kind, handle_[static_cast<std::size_t>(message)],
+               op.dst_buf);
+  Cycle& finish = finish_[static_cast<std::size_t>(op.peer)];
+  finish = std::max(finish, now);
+  --left_[static_cast<std::size_t>(op.peer)];
+  sched_[static_cast<std::size_t>(op.peer)]->on_arrival(message, 0, now);
+  wake(op.peer, now);
+}
+
+RunResult FlowSim::run() {
+  for (int u = 0; u < nodes_; ++u) wake(u, 0);
+  while (!events_.empty()) {
+    const auto [now, kind, index] = events_.top();
+    events_.pop();
+    if (kind == 0) {
+      arrive(index, now);
+      continue;
+    }
+    if (kind == 2) {
+      apply(index, now);
+      continue;
+    }
+    if (wake_at_[static_cast<std::size_t>(index)] != now) continue;  // superseded
+    wake_at_[static_cast<std::size_t>(index)] = Scheduler::kNoEvent;
+    run_node(index, now);
+  }
+  return result();
+}
+
+RunResult FlowSim::result() const {
+  RunResult r;
+  r.scenario = config_.scenario;
+  r.topology = topology_.name();
+  r.algorithm = schedule_.algorithm;
+  r.granularity = Granularity::kMessage;
+  r.nodes = nodes_;
+  r.ports = ports_;
+  r.bytes = bytes_;
+  r.clock_ghz = config_.clock_ghz;
+  r.steps = schedule_.num_steps;
+  r.messages = schedule_.ops.size();
+  r.packets = packets_;
+  r.cross_flow_waits = cross_flow_waits_;
+  r.data_mode = data_->mode();
+  Cycle completion = 0;
+  for (const Cycle f : finish_) completion = std::max(completion, f);
+  r.node_finish_cycles = finish_;
+  r.completion_cycles = completion;
+  r.completion_ns = static_cast<double>(completion) / config_.clock_ghz;
+  const CostParams cost = cost_params_of(config_);
+  r.bound_cycles = bandwidth_bound_cycles(topology_, ports_, bytes_);
+  r.latency_bound_cycles = latency_bound_cycles(topology_, bytes_, cost);
+  const bool complete = std::all_of(left_.begin(), left_.end(), [](int n) { return n == 0; });
+  const double bound = std::max(r.bound_cycles, r.latency_bound_cycles);
+  r.efficiency = complete && completion > 0 ? bound / static_cast<double>(completion) : 0.0;
+  r.estimate_cycles = estimate_schedule(schedule_, topology_, bytes_, cost).cycles();
+  if (!complete) {
+    int stuck = 0;
+    while (left_[static_cast<std::size_t>(stuck)] == 0) ++stuck;
+    r.error = "message granularity: node " + std::to_string(stuck) + " still waits for " +
+              std::to_string(left_[static_cast<std::size_t>(stuck)]) +
+              " messages when no event is left (a dependency that never arrives)";
+  } else {
+    const std::string mismatch = data_->check();
+    if (!mismatch.empty()) r.error = mismatch;
+    r.data_verified = mismatch.empty() && data_->mode() != DataMode::kOff;
+  }
+  for (int l = 0; l < links_; ++l) {
+    LinkStat stat;
+    stat.link = l;
+    stat.src = topology_.link(l).src;
+    stat.dst = topology_.link(l).dst;
+    stat.bytes = link_bytes_[static_cast<std::size_t>(l)];
+    stat.utilization = completion > 0
+                           ? static_cast<double>(res_[static_cast<std::size_t>(l)].busy_cycles()) /
+                                 static_cast<double>(completion)
+                           : 0.0;
+    r.links.push_back(stat);
+  }
+  r.host_preset = config_.issue.host_preset;
+  r.host = config_.issue.host;
+  if (config_.issue.mode == IssueMode::kHardware)
+    r.scheduler_clock_ghz = config_.clock_ghz / config_.issue.scheduler.network_cycles_per_tick;
+  r.message_arrival_cycles = arrival_cycle_;
+  r.message_issue_cycles = issue_cycle_;
+  return r;
+}
+
+}  // namespace
+
+RunResult simulate_messages(const PointConfig& config, const Topology& topology,
+                            const Schedule& schedule, std::uint64_t bytes) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  FlowSim sim(config, topology, schedule, bytes);
+  RunResult r = sim.run();
+  r.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return r;
+}
+
+}  // namespace mt

@@ -1,0 +1,132 @@
+// The message-granularity model (model/flow/flow_sim.h): exact figures from its formula, and a few
+// points held within stated bounds of the packet-level cycle model. A TEST_CASE elaborates SystemC
+// at most once (the cycle model's run).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/config/scenario_loader.h"
+#include "model/flow/flow_sim.h"
+#include "model/run/prepare.h"
+#include "model/run/run_point.h"
+#include "model/sim/results.h"
+#include "tests/support/sim_fixtures.h"
+
+namespace mt {
+namespace {
+
+// One broadcast of `bytes` from node 0 to `peer` on an 8-node ring with 150-cycle links.
+RunResult one_message(int peer, std::uint64_t bytes, FlowControl flow_control) {
+  const Topology topology(test::topology_config("ring:8", 150));
+  Schedule schedule = test::empty_schedule(8, 1);
+  schedule.add(test::make_op(0, peer, 0, OpKind::kBroadcast));
+  PointConfig config;
+  config.data.verify = false;  // one message is no all-reduce
+  config.nic.flow_control = flow_control;
+  return simulate_messages(config, topology, schedule, bytes);
+}
+
+TEST_CASE("flow: one message over k hops takes its wire time plus k links and k + 1 routers",
+          "[flow]") {
+  // 1 KiB = 4 packets of 256 bytes + a 16-byte head each = 4 x 17 flits = 68 cycles at 16 bytes
+  // per cycle; the head crosses k links of 150 cycles and k + 1 router pipelines of 1 cycle.
+  for (int k = 1; k <= 4; ++k) {
+    const RunResult r = one_message(k, 1024, FlowControl::kPacket);
+    INFO("hops " << k);
+    CHECK(r.completion_cycles == static_cast<std::uint64_t>(68 + 150 * k + (k + 1)));
+    CHECK(r.packets == 4);
+    CHECK(r.granularity == Granularity::kMessage);
+  }
+  // Results name the model that made them; a JSON without the field is the packet model's.
+  const RunResult m = one_message(1, 1024, FlowControl::kPacket);
+  nlohmann::json j = to_json(m);
+  CHECK(j.at("granularity") == "message");
+  CHECK(run_result_from_json(j).granularity == Granularity::kMessage);
+  j.erase("granularity");
+  CHECK(run_result_from_json(j).granularity == Granularity::kPacket);
+  // Message flow control: one head for the message: 4 x 16 + 1 flits = 65 cycles.
+  CHECK(one_message(2, 1024, FlowControl::kMessage).completion_cycles == 65 + 300 + 3);
+  // 1 MiB over 3 hops: 4096 packets x 17 flits.
+  CHECK(one_message(3, 1 << 20, FlowControl::kPacket).completion_cycles == 4096u * 17 + 450 + 4);
+}
+
+TEST_CASE("flow: a message into scratch, then a local sum on the reduction unit", "[flow]") {
+  // Node 0 sends its chunk 0 (1 KiB) to node 1's scratch slot 0 (one hop: 68 + 150 + 2 = 220
+  // cycles, as above); node 1's local step, once it has arrived, adds the slot into its chunk
+  // 0 on the reduction unit: 256 elements at 32 per cycle, 8 cycles.
+  const Topology topology(test::topology_config("ring:8", 150));
+  Schedule schedule = test::empty_schedule(8, 1);
+  schedule.scratch_chunks = 1;
+  Op send = test::make_op(0, 1, 0, OpKind::kBroadcast);
+  send.dst_buf = Buffer::kScratch;
+  const int sent = schedule.add(send);
+  Op local = test::make_op(1, 1, 0, OpKind::kReduce, {sent});
+  local.src_buf = Buffer::kScratch;
+  schedule.add(local);
+  PointConfig config;
+  config.data.verify = false;  // two messages are no all-reduce
+  const RunResult r = simulate_messages(config, topology, schedule, 1024);
+  CHECK(r.error.empty());
+  CHECK(r.completion_cycles == 220 + 8);
+  CHECK(r.packets == 4);  // the local step sends none
+}
+
+TEST_CASE("flow: the 8-node ring all-reduce matches the cycle model's formula, data checked",
+          "[flow]") {
+  const ScenarioConfig scenario = load_scenario_text(
+      "topology: {kind: ring, dims: [8], link_latency_cycles: 50}\n"
+      "granularity: message\n"
+      "collective: {algorithms: [ring], sizes: [8KiB], dtype: int32}\n",
+      "ring8.yaml");
+  const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
+  REQUIRE(prepared.size() == 1);
+  const RunResult r = run_point(scenario, prepared[0], 8192);
+  INFO(r.error);
+  REQUIRE_FALSE(run_failed(r));
+  CHECK(r.data_verified);
+  CHECK(r.data_mode == DataMode::kFull);
+  // The cycle model's figure (tests/run/test_run_point.cpp): per step 3 x 17 + 2 + 50 + 17,
+  // plus the last packet's reduction (2 cycles) in the 7 reduce-scatter steps.
+  const std::uint64_t step = 3 * 17 + 2 + 50 + 17;
+  CHECK(r.completion_cycles == 7 * (step + 2) + 7 * step);
+}
+
+// The relative error of message mode against the cycle model at one point of the default
+// network (4x4 torus, 150-cycle links), in one process: the cycle model elaborates once.
+double relative_error(const std::string& algorithm, const std::string& size) {
+  const std::string yaml = "topology: {kind: torus, dims: [4, 4]}\ncollective: {algorithms: [" +
+                           algorithm + "], sizes: [" + size + "]}\n";
+  const ScenarioConfig packet = load_scenario_text(yaml, "p.yaml");
+  const ScenarioConfig message = load_scenario_text(yaml + "granularity: message\n", "m.yaml");
+  const std::vector<PreparedAlgorithm> pp = prepare_all(packet);
+  const std::vector<PreparedAlgorithm> pm = prepare_all(message);
+  const std::uint64_t bytes = packet.collective.sizes_bytes.at(0);
+  const RunResult rp = run_point(packet, pp.at(0), bytes);
+  const RunResult rm = run_point(message, pm.at(0), bytes);
+  REQUIRE_FALSE(run_failed(rp));
+  REQUIRE_FALSE(run_failed(rm));
+  CHECK(rm.data_verified);
+  CHECK(rp.granularity == Granularity::kPacket);
+  return (static_cast<double>(rm.completion_cycles) - static_cast<double>(rp.completion_cycles)) /
+         static_cast<double>(rp.completion_cycles);
+}
+
+// Bounds as docs/granularity.md states them: 3% at 1 MiB and above, 10% from 32 KiB to 256 KiB.
+TEST_CASE("flow: torus 4x4 ring 1 MiB within 3% of the cycle model", "[flow]") {
+  CHECK(std::abs(relative_error("ring", "1MiB")) < 0.03);
+}
+TEST_CASE("flow: torus 4x4 multitree_opt 1 MiB within 3% of the cycle model", "[flow]") {
+  CHECK(std::abs(relative_error("{name: multitree_opt, params: {pipeline: 4}}", "1MiB")) < 0.03);
+}
+TEST_CASE("flow: torus 4x4 disjoint_rings 64 KiB within 10% of the cycle model", "[flow]") {
+  CHECK(std::abs(relative_error("disjoint_rings", "64KiB")) < 0.10);
+}
+TEST_CASE("flow: torus 4x4 dbtree 1 MiB within 10% of the cycle model (links shared)", "[flow]") {
+  CHECK(std::abs(relative_error("dbtree", "1MiB")) < 0.10);
+}
+
+}  // namespace
+}  // namespace mt
