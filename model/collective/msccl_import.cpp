@@ -101,19 +101,8 @@ class Importer {
                                     s.xml->attributes.at("s") + ", line " +
                                     std::to_string(s.xml->line) + ") carries " +
                                     std::to_string(s.cnt) + " (" + range(s) + ")");
-        Message m;
-        m.from = from;
-        m.to = to;
-        m.chunk = s.read;
-        m.src_buf = s.read_buf;
-        m.dst = r.write;
-        m.dst_buf = r.write_buf;
-        m.cnt = s.cnt;
-        m.kind = r.type->reduce ? OpKind::kReduce : OpKind::kBroadcast;
-        m.tb = static_cast<int>(sender);
-        m.step = static_cast<int>(&s - stb.steps.data());
-        s.send_msg = r.recv_msg = static_cast<int>(messages_.size());
-        messages_.push_back(m);
+        s.send_msg = r.recv_msg = add_message(from, to, s, r, static_cast<int>(sender),
+                                              static_cast<int>(&s - stb.steps.data()));
       }
       if (rit != receivers.end()) receivers.erase(rit);
     }
@@ -128,6 +117,25 @@ class Importer {
     }
   }
 
+  // Appends the message that step `read` (at gpu `from`, thread block `tb`, step index `step`)
+  // sends and step `write` (at gpu `to`) writes, reducing when the writer's type does; a local
+  // step is both. Returns its index.
+  int add_message(int from, int to, const Step& read, const Step& write, int tb, int step) {
+    Message m;
+    m.from = from;
+    m.to = to;
+    m.chunk = read.read;
+    m.src_buf = read.read_buf;
+    m.dst = write.write;
+    m.dst_buf = write.write_buf;
+    m.cnt = read.cnt;
+    m.kind = write.type->reduce ? OpKind::kReduce : OpKind::kBroadcast;
+    m.tb = tb;
+    m.step = step;
+    messages_.push_back(m);
+    return static_cast<int>(messages_.size()) - 1;
+  }
+
   static std::string range(const Step& s) {
     return slot_text(s.read_buf, s.read) + ".." + std::to_string(s.read + s.cnt - 1);
   }
@@ -139,18 +147,8 @@ class Importer {
       for (std::size_t t = 0; t < gpu.tbs.size(); ++t)
         for (Step& st : gpu.tbs[t].steps) {
           if (!st.local()) continue;
-          Message m;
-          m.from = m.to = g;
-          m.chunk = st.read;
-          m.src_buf = st.read_buf;
-          m.dst = st.write;
-          m.dst_buf = st.write_buf;
-          m.cnt = st.cnt;
-          m.kind = st.type->reduce ? OpKind::kReduce : OpKind::kBroadcast;
-          m.tb = static_cast<int>(t);
-          m.step = static_cast<int>(&st - gpu.tbs[t].steps.data());
-          st.send_msg = st.recv_msg = static_cast<int>(messages_.size());
-          messages_.push_back(m);
+          st.send_msg = st.recv_msg = add_message(g, g, st, st, static_cast<int>(t),
+                                                  static_cast<int>(&st - gpu.tbs[t].steps.data()));
         }
     }
   }
