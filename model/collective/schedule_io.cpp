@@ -148,7 +148,12 @@ Op op_from_json(const Json& j, int index) {
       fail(path + "." + key, "\"" + text + "\" is not a buffer (expected \"data\" or \"scratch\")");
     *buffer = text == "scratch" ? Buffer::kScratch : Buffer::kData;
   }
-  if (j.contains("dst_chunk")) op.dst_chunk = as_int(j["dst_chunk"], path + ".dst_chunk");
+  if (j.contains("dst_chunk")) {
+    op.dst_chunk = as_int(j["dst_chunk"], path + ".dst_chunk");
+    if (op.dst_chunk < -1)
+      fail(path + ".dst_chunk",
+           std::to_string(op.dst_chunk) + " is neither -1 (the same slot) nor a slot index");
+  }
   return op;
 }
 

@@ -19,6 +19,7 @@
 #include "model/flow/reservations.h"
 #include "model/noc/routing.h"
 #include "model/sched/host_scheduler.h"
+#include "model/sim/system_checks.h"
 
 namespace mt {
 
@@ -441,6 +442,18 @@ RunResult FlowSim::result() const {
 RunResult simulate_messages(const PointConfig& config, const Topology& topology,
                             const Schedule& schedule, std::uint64_t bytes) {
   const auto wall_start = std::chrono::steady_clock::now();
+  // The packet model's refusals (parameters, slots, local steps under hardware issue, ...), and
+  // what this model leaves out and would otherwise ignore silently.
+  validate_system_inputs(config, topology, schedule, bytes);
+  const auto not_modelled = [](const std::string& key) {
+    return FlowConfigError(key +
+                           ": not modelled at message granularity (docs/granularity.md); "
+                           "run it with granularity: packet");
+  };
+  if (config.nic.step_barrier) throw not_modelled("nic.step_barrier");
+  if (config.issue.mode == IssueMode::kHardware && config.issue.scheduler.per_port_grants &&
+      config.nic.port_binding == PortBinding::kAny)
+    throw not_modelled("nic.scheduler_any_port_grants per_port");
   FlowSim sim(config, topology, schedule, bytes);
   RunResult r = sim.run();
   r.wall_seconds =

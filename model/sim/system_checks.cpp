@@ -1,10 +1,11 @@
 // The inputs the simulator refuses before it elaborates anything (SimulationConfigError).
 
-#include "model/sim/system_impl.h"
+#include "model/sim/system_checks.h"
 
 #include <optional>
 #include <sstream>
 
+#include "model/data/packet_sizes.h"
 #include "model/params/nic_rules.h"
 #include "model/params/time_limits.h"
 

@@ -20,19 +20,10 @@
 #include "model/sched/table_packer.h"
 #include "model/sim/energy.h"
 #include "model/sim/system.h"
+#include "model/sim/system_checks.h"
 #include "model/sim/watchdog.h"
 
 namespace mt {
-
-/// SimulationConfigError(message) unless `condition`.
-void sim_require(bool condition, const std::string& message);
-/// `clock_ghz` when it is in the loader's [kMinClockGhz, kMaxClockGhz], else
-/// SimulationConfigError (checked before the clock period is built from it).
-double checked_clock_ghz(double clock_ghz);
-/// SimulationConfigError naming the first router/NIC parameter, link or schedule message the
-/// simulator cannot run.
-void validate_system_inputs(const PointConfig& config, const Topology& topology,
-                            const Schedule& schedule, std::uint64_t bytes);
 
 /// What every NIC is given: its program (and, with hardware issue, its packed table).
 struct NicPlan {

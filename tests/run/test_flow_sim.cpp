@@ -74,6 +74,24 @@ TEST_CASE("flow: a message into scratch, then a local sum on the reduction unit"
   CHECK(r.packets == 4);  // the local step sends none
 }
 
+TEST_CASE("flow: what the message model leaves out is refused, not ignored", "[flow]") {
+  const Topology topology(test::topology_config("ring:8", 150));
+  Schedule schedule = test::empty_schedule(8, 1);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast));
+  PointConfig config;
+  config.data.verify = false;
+  config.nic.step_barrier = true;
+  REQUIRE_THROWS_MATCHES(simulate_messages(config, topology, schedule, 1024), FlowConfigError,
+                         Catch::Message("nic.step_barrier: not modelled at message granularity "
+                                        "(docs/granularity.md); run it with granularity: packet"));
+  // The packet model's checks apply: a schedule for another node count.
+  config.nic.step_barrier = false;
+  Schedule other = test::empty_schedule(4, 1);
+  other.add(test::make_op(0, 1, 0, OpKind::kBroadcast));
+  REQUIRE_THROWS_MATCHES(simulate_messages(config, topology, other, 1024), SimulationConfigError,
+                         Catch::Message("schedule is for 4 nodes, topology ring:8 has 8"));
+}
+
 TEST_CASE("flow: the 8-node ring all-reduce matches the cycle model's formula, data checked",
           "[flow]") {
   const ScenarioConfig scenario = load_scenario_text(
