@@ -157,6 +157,9 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   }
   std::vector<std::uint64_t> sets(n * slots * words, 0);
   std::vector<char> received(n * slots, 0);  // written by a message or local step
+  // Per slot: the data chunk whose contributions it holds (-1: none yet), so that a chunk moved
+  // to another slot cannot pass for that slot's chunk.
+  std::vector<int> origin(n * slots, -1);
   const auto index = [&](int node, Buffer buffer, int slot) {
     return static_cast<std::uint64_t>(node) * slots + (buffer == Buffer::kScratch ? chunks : 0) +
            static_cast<std::uint64_t>(slot);
@@ -167,17 +170,24 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   for (std::uint64_t u = 0; u < n; ++u) {
     for (std::uint64_t c = 0; c < chunks; ++c) {
       sets[(u * slots + c) * words + u / 64] |= std::uint64_t{1} << (u % 64);
+      origin[u * slots + c] = static_cast<int>(c);
     }
   }
   std::vector<std::uint64_t> snapshot(words);
   std::vector<int> twice;
   // Staged messages issued before their apply_after: their snapshots, applied once it issues.
-  std::unordered_map<int, std::vector<std::pair<int, std::vector<std::uint64_t>>>> staged;
+  struct Snapshot {
+    int message;
+    std::vector<std::uint64_t> data;
+    int chunk;  // the data chunk it holds (-1: none)
+  };
+  std::unordered_map<int, std::vector<Snapshot>> staged;
   std::vector<char> issued(s.ops.size(), 0);
-  const auto apply = [&](const Op& op, const std::vector<std::uint64_t>& data) {
+  const auto apply = [&](const Op& op, const std::vector<std::uint64_t>& data, int chunk) {
     const int slot = op.dst_slot();
     std::uint64_t* dst = set_of(op.peer, op.dst_buf, slot);
     char& written = received[index(op.peer, op.dst_buf, slot)];
+    int& held = origin[index(op.peer, op.dst_buf, slot)];
     if (op.kind == OpKind::kReduce && op.dst_buf == Buffer::kScratch && !written) {
       // MSCCL's scratch buffer holds no data of this all-reduce until written: the sum would
       // add whatever was there.
@@ -189,10 +199,19 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
     }
     if (op.kind == OpKind::kBroadcast || (op.dst_buf == Buffer::kScratch && !written)) {
       written = 1;
+      held = chunk;
       std::copy(data.begin(), data.end(), dst);
       return;
     }
     written = 1;
+    if (chunk != held && chunk >= 0 && held >= 0) {
+      errors.add("message " + std::to_string(op.id) + ": node " + std::to_string(op.peer) +
+                     " adds chunk " + std::to_string(chunk) + "'s data into " +
+                     slot_text(op.dst_buf, slot) + ", which holds chunk " + std::to_string(held) +
+                     "'s",
+                 {op.id});
+      ok = false;
+    }
     twice.clear();
     for (std::uint64_t w = 0; w < words; ++w) {
       std::uint64_t overlap = dst[w] & data[w];
@@ -223,16 +242,17 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
     }
     const std::uint64_t* src = set_of(op.node, op.src_buf, op.chunk);
     std::copy(src, src + words, snapshot.begin());
+    const int chunk = origin[index(op.node, op.src_buf, op.chunk)];
     issued[static_cast<size_t>(id)] = 1;
     if (op.apply_after >= 0 && !issued[static_cast<size_t>(op.apply_after)]) {
-      staged[op.apply_after].emplace_back(id, snapshot);
+      staged[op.apply_after].push_back(Snapshot{id, snapshot, chunk});
     } else {
-      apply(op, snapshot);
+      apply(op, snapshot, chunk);
     }
     const auto held = staged.find(id);
     if (held == staged.end()) continue;
-    for (const auto& [message, data] : held->second)
-      apply(s.ops[static_cast<size_t>(message)], data);
+    for (const Snapshot& h : held->second)
+      apply(s.ops[static_cast<size_t>(h.message)], h.data, h.chunk);
     staged.erase(held);
   }
   // Whether a set holds all n contributions (word by word; the last word's unused bits are 0).
@@ -246,6 +266,13 @@ void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors,
   std::vector<int> missing;
   for (std::uint64_t u = 0; u < n; ++u) {
     for (std::uint64_t c = 0; c < chunks; ++c) {
+      const int held = origin[u * slots + c];
+      if (held != static_cast<int>(c) && held >= 0) {
+        ok = false;
+        errors.add("node " + std::to_string(u) + " chunk " + std::to_string(c) +
+                   " ends holding chunk " + std::to_string(held) + "'s data");
+        continue;
+      }
       const std::uint64_t* set = &sets[(u * slots + c) * words];
       if (holds_all(set)) continue;
       missing.clear();

@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "model/collective/msccl_xml.h"
 #include "model/collective/schedule_io.h"
@@ -165,6 +166,41 @@ TEST_CASE("the verifier follows data through scratch slots and other offsets", "
   past.ops[0].chunk = 3;
   CHECK(mt::verify(past, topology_of("ring:2")).first_error ==
         "message 0: scratch slot 3 is out of range 0..0");
+}
+
+TEST_CASE("the verifier knows which chunk a slot holds: a sum moved to another offset fails",
+          "[verify]") {
+  // Both nodes end with every contribution in both slots, but node 1's chunk 1 is overwritten
+  // with chunk 0's sum (message 3 moves chunk 0 to offset 1): counted by contributions alone it
+  // passed.
+  mt::Schedule s;
+  s.nodes = 2;
+  s.num_chunks = 2;
+  const auto op = [&](int node, int peer, int chunk, mt::OpKind kind, std::vector<int> deps) {
+    mt::Op o;
+    o.node = node;
+    o.peer = peer;
+    o.chunk = chunk;
+    o.kind = kind;
+    o.deps = std::move(deps);
+    return o;
+  };
+  const int m0 = s.add(op(0, 1, 0, mt::OpKind::kReduce, {}));
+  const int m1 = s.add(op(1, 0, 1, mt::OpKind::kReduce, {}));
+  const int m2 = s.add(op(1, 0, 0, mt::OpKind::kBroadcast, {m0}));
+  mt::Op moved = op(0, 1, 0, mt::OpKind::kBroadcast, {m1, m2});
+  moved.dst_chunk = 1;
+  s.add(moved);
+  const mt::VerifyReport report = mt::verify(s, topology_of("ring:2"));
+  REQUIRE_FALSE(report.ok);
+  CHECK(std::find(report.errors.begin(), report.errors.end(),
+                  "node 1 chunk 1 ends holding chunk 0's data") != report.errors.end());
+  // Summing it there instead names the message.
+  s.ops[3].kind = mt::OpKind::kReduce;
+  const mt::VerifyReport sum = mt::verify(s, topology_of("ring:2"));
+  CHECK(std::find(sum.errors.begin(), sum.errors.end(),
+                  "message 3: node 1 adds chunk 0's data into chunk 1, which holds chunk 1's") !=
+        sum.errors.end());
 }
 
 TEST_CASE("MSCCL import refuses buffer references it cannot hold, naming the line", "[msccl]") {
