@@ -147,18 +147,12 @@ void FlowSim::plan() {
       ++left_[static_cast<std::size_t>(op.peer)];
       continue;
     }
-    const std::vector<int>* path = &op.path;
-    if (op.path.empty()) {
-      path = &routing_.route(op.node, op.peer);
-    } else {
-      try {
-        routing_.check_path(op.path, op.node, op.peer);
-      } catch (const RoutingError& e) {
-        throw FlowConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
-      }
+    const std::vector<int>* path = nullptr;
+    try {
+      path = &routing_.message_route(op.path, op.node, op.peer);
+    } catch (const RoutingError& e) {
+      throw FlowConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
     }
-    if (path->empty())
-      throw FlowConfigError("schedule message " + std::to_string(op.id) + ": empty route");
     paths_[static_cast<std::size_t>(op.id)] = path;
     const int queue =
         issue_queue(op, routing_.out_index(path->front()), topology_.is_direct(), queues, any_port);

@@ -97,6 +97,14 @@ std::pair<int, int> RoutingTable::vc_range(int vc_class, int vcs) const {
   return vc_class == 0 ? std::make_pair(0, split) : std::make_pair(split, vcs);
 }
 
+const std::vector<int>& RoutingTable::message_route(const std::vector<int>& source_route, int src,
+                                                    int dst) {
+  if (!source_route.empty()) check_path(source_route, src, dst);
+  const std::vector<int>& path = source_route.empty() ? route(src, dst) : source_route;
+  if (path.empty()) throw RoutingError("empty route");
+  return path;
+}
+
 void RoutingTable::check_path(const std::vector<int>& path, int src, int dst) const {
   int at = src;
   for (std::size_t i = 0; i < path.size(); ++i) {

@@ -85,6 +85,10 @@ class RoutingTable {
   std::pair<int, int> vc_range(int vc_class, int vcs) const;
   /// Throws RoutingError unless `path` is a chain of links from endpoint src to endpoint dst.
   void check_path(const std::vector<int>& path, int src, int dst) const;
+  /// The links a message from src to dst takes: `source_route` when it names one (checked as
+  /// check_path does), else the routing function's route; RoutingError("empty route") when
+  /// that has no link.
+  const std::vector<int>& message_route(const std::vector<int>& source_route, int src, int dst);
 
  private:
   const Topology& topology_;

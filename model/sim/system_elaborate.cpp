@@ -91,17 +91,11 @@ NicPlan System::Impl::plan_messages() {
       node.incoming.push_back(op.id);
       continue;
     }
-    if (op.path.empty()) {
-      path = &routing.route(op.node, op.peer);
-    } else {
-      try {
-        routing.check_path(op.path, op.node, op.peer);
-      } catch (const RoutingError& e) {
-        throw SimulationConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
-      }
-      path = &op.path;
+    try {
+      path = &routing.message_route(op.path, op.node, op.peer);
+    } catch (const RoutingError& e) {
+      throw SimulationConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
     }
-    sim_require(!path->empty(), "schedule message " + std::to_string(op.id) + ": empty route");
     shared.paths[static_cast<std::size_t>(op.id)] = path;
     const int port =
         issue_queue(op, routing.out_index(path->front()), topology.is_direct(), ports, any_port);
