@@ -233,6 +233,10 @@ def main():
                 return 2
         command = [sys.executable] + [a.format(out=out, mtsim=args.mtsim) for a in table_command]
         printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        if printed.returncode != 0:  # a table cut short must never reach a page
+            print(f"docs_tables.py: {name}: {' '.join(command)} failed:\n{printed.stderr}",
+                  file=sys.stderr)
+            return 2
         tables = printed_tables(printed.stdout)
         if not tables:
             print(f"docs_tables.py: {name}: {' '.join(command)} printed no table:\n"

@@ -14,12 +14,14 @@ import sys
 import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-PROGRAMS = ["allpairs16", "hierarchical8", "relay4"]
+PROGRAMS = ["allpairs16", "hierarchical8", "relay4", "relay4x2"]
 BUILT_IN = ["ring", "multitree", "dbtree", "halving_doubling"]
 
 
 def main():
-    mtsim = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "bin", "mtsim")
+    # Absolute: the runs start in the scenario's folder (its relative program paths).
+    mtsim = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                            os.path.join(ROOT, "build", "bin", "mtsim"))
     print("| program (network) | size | program | " + " | ".join(BUILT_IN) + " |")
     print("|---|---|---" + "|---" * len(BUILT_IN) + "|")
     for name in PROGRAMS:
