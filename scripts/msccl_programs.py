@@ -8,8 +8,9 @@ of ecosystem programs (written here from those descriptions, not copied):
   chunk, so no two blocks update one chunk), then sends its reduced chunks to every rank.
 - hierarchical8.xml: a two-level all-reduce after msccl-tools' hierarchical all-reduce, 2 nodes
   x 4 ranks: reduce-scatter inside each node through the owner's scratch buffer and local `re`,
-  a cross-node reduction of each chunk (reduce-and-return between the two ranks of one local
-  index), an all-gather inside each node.
+  a cross-node exchange of each chunk's node sum between the two ranks of one local index
+  (through scratch, then a local `re` that must wait for the rank's own send), an all-gather
+  inside each node.
 - relay4.xml: a TACCL-style relayed all-reduce on a 4-rank ring: each rank owns one chunk;
   neighbours send directly, the opposite rank's traffic is staged in the scratch buffer of a
   relay (the clockwise neighbour) and forwarded from there, in both the reduce-scatter (`rrc` at
@@ -34,7 +35,8 @@ class Program:
     def tb(self, gpu, key, send=-1, recv=-1):
         blocks = self.tbs[gpu]
         if key not in blocks:
-            blocks[key] = {"id": len(blocks), "send": send, "recv": recv, "steps": []}
+            blocks[key] = {"id": len(blocks), "send": send, "recv": recv, "chan": 0,
+                           "steps": []}
         return blocks[key]
 
     def alloc_scratch(self, gpu, cnt):
@@ -63,7 +65,8 @@ class Program:
 
     def xml(self, comment):
         out = ['<?xml version="1.0"?>', "<!-- " + comment + " -->"]
-        out.append(f'<algo name="{self.name}" proto="Simple" nchannels="1" '
+        channels = 1 + max(b["chan"] for blocks in self.tbs for b in blocks.values())
+        out.append(f'<algo name="{self.name}" proto="Simple" nchannels="{channels}" '
                    f'nchunksperloop="{self.nchunks}" ngpus="{self.ngpus}" coll="allreduce" '
                    f'inplace="1" mtsim_topology="{self.topology}">')
         for g in range(self.ngpus):
@@ -71,7 +74,7 @@ class Program:
                        f's_chunks="{self.scratch[g]}">')
             for block in sorted(self.tbs[g].values(), key=lambda b: b["id"]):
                 out.append(f'    <tb id="{block["id"]}" send="{block["send"]}" '
-                           f'recv="{block["recv"]}" chan="0">')
+                           f'recv="{block["recv"]}" chan="{block["chan"]}">')
                 for s, st in enumerate(block["steps"]):
                     out.append(
                         f'      <step s="{s}" type="{st["type"]}" srcbuf="{st["src"][0]}" '
@@ -164,9 +167,9 @@ def relay(n=4):
 
 def hierarchical(nodes=2, local=4):
     """Two-level all-reduce (after msccl-tools' hierarchical all-reduce): reduce-scatter inside
-    each node (chunks into the owner's scratch, local `re`), a cross-node reduction of each
-    local rank's chunk (node 1 adds node 0's copy from its scratch and sends the sum back), then
-    an all-gather inside each node. The cross-node step is reduce-and-return, not an exchange."""
+    each node (chunks into the owner's scratch, local `re`), a cross-node exchange of each
+    local rank's chunk (both ranks send their node's sum into the other's scratch and add the
+    copy they receive), then an all-gather inside each node."""
     assert nodes == 2
     n_ranks = nodes * local
     p = Program(f"hierarchical_allreduce_{nodes}x{local}", n_ranks, local, f"switch:{n_ranks}")
@@ -193,14 +196,14 @@ def hierarchical(nodes=2, local=4):
                 slot = p.alloc_scratch(r, 1)
                 got = p.step(r, k, "r", dst=("s", slot))
                 last = p.step(r, "red", "re", src=("s", slot), dst=("i", g), deps=[got])
-            if n == 0:
-                p.step(r, "X", "s", src=("i", g), dst=("s", 0), deps=[last])
-                fin = p.step(r, "X", "r", dst=("i", g))
-            else:
-                slot = p.alloc_scratch(r, 1)
-                got = p.step(r, "X", "r", dst=("s", slot))
-                fin = p.step(r, "red", "re", src=("s", slot), dst=("i", g), deps=[got])
-                p.step(r, "X", "s", src=("i", g), dst=("i", g), deps=[fin])
+            # Exchange with the other node's rank of this local index: send the node's sum
+            # of chunk g into its scratch, receive its sum into ours, add it in. The add
+            # follows the send in this thread block's order: it may not overwrite chunk g
+            # before the send has read it.
+            slot = p.alloc_scratch(r, 1)
+            p.step(r, "X", "s", src=("i", g), dst=("s", slot), deps=[last])
+            got = p.step(r, "X", "r", dst=("s", slot))
+            fin = p.step(r, "red", "re", src=("s", slot), dst=("i", g), deps=[got])
             for j in range(local):
                 if j != g:
                     p.step(r, j, "s", src=("i", g), dst=("i", g), deps=[fin])
@@ -208,6 +211,29 @@ def hierarchical(nodes=2, local=4):
                 if j != g:
                     p.step(r, j, "r", dst=("i", j))
     return p
+
+
+def instanced(p, k):
+    """msccl-tools' `instances`: the program replicated k times, instance i on channel i with
+    chunk (and scratch slot) o becoming o * k + i (its default interleaved replication); the
+    runtime sees only the replicated thread blocks, so an importer reads them as channels."""
+    q = Program(f"{p.name}_x{k}", p.ngpus, p.nchunks * k, p.topology)
+    q.scratch = [slots * k for slots in p.scratch]
+    place = lambda ref: (ref[0], ref[1] * k + i if ref[1] >= 0 else -1)  # noqa: E731
+    for g in range(p.ngpus):
+        blocks = sorted(p.tbs[g].values(), key=lambda b: b["id"])
+        for i in range(k):
+            for b in blocks:
+                steps = []
+                for st in b["steps"]:
+                    assert st["cnt"] <= 1, "interleaved chunks of a cnt > 1 step are not contiguous"
+                    moved = dict(st, src=place(st["src"]), dst=place(st["dst"]))
+                    if st["depid"] >= 0:
+                        moved["depid"] = i * len(blocks) + st["depid"]
+                    steps.append(moved)
+                q.tbs[g][b["id"], i] = {"id": i * len(blocks) + b["id"], "send": b["send"],
+                                        "recv": b["recv"], "chan": i, "steps": steps}
+    return q
 
 
 def main():
@@ -219,11 +245,14 @@ def main():
                            "scripts/msccl_programs.py from the published description"),
         "hierarchical8.xml": (hierarchical(), "two-level all-reduce after msccl-tools' "
                               "hierarchical all-reduce, 2 nodes x 4 ranks: intra-node reduce-"
-                              "scatter through scratch, cross-node reduce-and-return, intra-node "
-                              "all-gather; written by scripts/msccl_programs.py"),
+                              "scatter through scratch, cross-node exchange through scratch, "
+                              "intra-node all-gather; written by scripts/msccl_programs.py"),
         "relay4.xml": (relay(), "TACCL-style relayed all-reduce on ring:4: the opposite rank's "
                        "chunks staged in a relay's scratch buffer; written by "
                        "scripts/msccl_programs.py"),
+        "relay4x2.xml": (instanced(relay(), 2), "relay4.xml with msccl-tools' instances=2: the "
+                         "program replicated on channels 0 and 1, chunks interleaved; written "
+                         "by scripts/msccl_programs.py"),
     }
     for name, (program, comment) in programs.items():
         with open(os.path.join(out, name), "w") as f:

@@ -87,10 +87,17 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   references.fields = false;
   require_valid_ops(schedule, references);
   for (const Op& op : schedule.ops) {
-    if (op.apply_after >= 0)
+    // A local step waits for its apply_after's send step (MSCCL runs a step once the step it
+    // depends on has completed); a receive's wait would hold up its receive-only thread block.
+    if (op.apply_after >= 0 && !op.is_local())
       throw ScheduleError("message " + std::to_string(op.id) +
-                          " uses receive staging (apply_after): MSCCL XML has no form for it");
+                          " uses receive staging (apply_after): MSCCL XML has no form for it "
+                          "that keeps the receives of its thread block free to proceed");
   }
+  // Steps a local step waits for besides its receives: its apply_after's send.
+  const auto extra_waits = [&schedule](int id) {
+    return schedule.ops[static_cast<std::size_t>(id)].apply_after >= 0 ? 1 : 0;
+  };
   int lost = 0;
   for (const Op& op : schedule.ops) {
     deps[static_cast<std::size_t>(op.id)] = op.deps;
@@ -150,6 +157,7 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         if (b.id == a.id + 1 && b.chunk == a.chunk + 1 && b.dst_slot() == a.dst_slot() + 1 &&
             std::tie(a.kind, a.src_buf, a.dst_buf, a.step, a.flow, a.deps) ==
                 std::tie(b.kind, b.src_buf, b.dst_buf, b.step, b.flow, b.deps) &&
+            a.apply_after < 0 && b.apply_after < 0 &&
             dependents[static_cast<std::size_t>(a.id)] ==
                 dependents[static_cast<std::size_t>(b.id)]) {
           ++runs.back().second;
@@ -200,7 +208,8 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
           int at = 0;
           for (const auto& [first, count] : runs_of(list[c])) {
             const int id = list[c][first];
-            at += std::max<int>(1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()));
+            at += std::max<int>(
+                1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()) + extra_waits(id));
             for (int k = 0; k < count; ++k)
               recv_at[static_cast<std::size_t>(list[c][first + static_cast<std::size_t>(k)])] = {
                   static_cast<int>(tbs[static_cast<std::size_t>(u)].size()), at - 1};
@@ -238,6 +247,25 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         tbs[static_cast<std::size_t>(v)].push_back(tb);
       }
     }
+  // Where each send step will sit at its sender (after a nop per extra dependency), for the
+  // local steps that wait for it.
+  std::vector<std::pair<int, int>> send_at(n, {-1, -1});
+  for (int u = 0; u < nodes; ++u) {
+    int t = 0;
+    for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)])
+      for (const auto& chain : list) {
+        int at = 0;
+        for (const auto& [first, count] : runs_of(chain)) {
+          const int id = chain[first];
+          at += std::max<int>(
+              1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()) + extra_waits(id));
+          for (int k = 0; k < count; ++k)
+            send_at[static_cast<std::size_t>(chain[first + static_cast<std::size_t>(k)])] = {
+                t, at - 1};
+        }
+        ++t;
+      }
+  }
   // Steps some step waits for (a local step's may come later in this loop): marked after it.
   std::vector<std::pair<int, std::pair<int, int>>> signalled;
   for (int u = 0; u < nodes; ++u) {
@@ -249,10 +277,14 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
           const int id = chain[first];
           const Op& op = schedule.ops[static_cast<std::size_t>(id)];
           const std::string type = !op.is_local() ? "s" : op.kind == OpKind::kReduce ? "re" : "cpy";
-          const std::vector<int>& waits = deps[static_cast<std::size_t>(id)];
+          std::vector<std::pair<int, int>> waits;
+          for (const int d : deps[static_cast<std::size_t>(id)])
+            waits.push_back(recv_at[static_cast<std::size_t>(d)]);
+          if (extra_waits(id) > 0)
+            waits.push_back(send_at[static_cast<std::size_t>(op.apply_after)]);
           for (std::size_t k = 0; k < waits.size(); ++k) {
-            const auto [dt, ds] = recv_at[static_cast<std::size_t>(waits[k])];
-            signalled.emplace_back(u, recv_at[static_cast<std::size_t>(waits[k])]);
+            const auto [dt, ds] = waits[k];
+            signalled.emplace_back(u, waits[k]);
             StepOut st;
             st.type = k + 1 < waits.size() ? "nop" : type;
             st.cnt = k + 1 < waits.size() ? 0 : 1;

@@ -26,8 +26,9 @@ struct Message {
   int dst = 0;                               // first slot written at `to`
   Buffer src_buf = Buffer::kData, dst_buf = Buffer::kData;
   OpKind kind = OpKind::kReduce;
-  int tb = 0, step = 0;   // sending step: index of the tb on `from`, step index
-  std::vector<int> deps;  // message indices
+  int tb = 0, step = 0;      // sending step: index of the tb on `from`, step index
+  std::vector<int> deps;     // message indices
+  std::vector<int> readers;  // messages of `to` that read a slot this one writes, before it
   int level = 0;
 };
 
@@ -154,28 +155,28 @@ class Importer {
   }
 
   // A send depends on every receive that its gpu's program (thread-block order and depid/deps)
-  // puts before it: in MSCCL those have completed when it starts.
+  // puts before it: in MSCCL those have completed when it starts. A step that writes a slot
+  // notes the gpu's sends and local steps before it that read that slot (Message::readers).
   void derive_dependencies() {
     for (int g = 0; g < program_.ngpus; ++g) {
       Gpu& gpu = program_.gpus[static_cast<std::size_t>(g)];
-      std::vector<int> recv_index(messages_.size(), -1);  // message -> bit
-      std::vector<int> recv_msgs;
-      std::vector<std::size_t> base(gpu.tbs.size() + 1, 0);  // first flat step index of a tb
+      std::vector<std::size_t> base(gpu.tbs.size() + 1, 0);    // first flat step index of a tb
+      std::vector<std::pair<std::size_t, std::size_t>> where;  // flat -> (tb, step)
+      std::vector<std::size_t> events;  // steps that receive, send or run a local step: a bit
       for (std::size_t t = 0; t < gpu.tbs.size(); ++t) {
         base[t + 1] = base[t] + gpu.tbs[t].steps.size();
-        for (const Step& st : gpu.tbs[t].steps)
-          if (st.recv_msg >= 0) {
-            recv_index[static_cast<std::size_t>(st.recv_msg)] = static_cast<int>(recv_msgs.size());
-            recv_msgs.push_back(st.recv_msg);
-          }
+        for (std::size_t s = 0; s < gpu.tbs[t].steps.size(); ++s) {
+          const Step& st = gpu.tbs[t].steps[s];
+          if (st.recv_msg >= 0 || st.send_msg >= 0) events.push_back(where.size());
+          where.emplace_back(t, s);
+        }
       }
-      const std::size_t words = (recv_msgs.size() + 63) / 64;
       const std::size_t n = base.back();
-      std::vector<std::vector<std::uint64_t>> before(n);  // receives up to and including a step
+      std::vector<int> bit_of(n, -1);
+      for (std::size_t b = 0; b < events.size(); ++b) bit_of[events[b]] = static_cast<int>(b);
+      const std::size_t words = (events.size() + 63) / 64;
+      std::vector<std::vector<std::uint64_t>> before(n);  // events up to and including a step
       std::vector<int> state(n, 0);                       // 0 new, 1 in progress, 2 done
-      std::vector<std::pair<std::size_t, std::size_t>> where(n);  // flat -> (tb, step)
-      for (std::size_t t = 0; t < gpu.tbs.size(); ++t)
-        for (std::size_t s = 0; s < gpu.tbs[t].steps.size(); ++s) where[base[t] + s] = {t, s};
       for (std::size_t start = 0; start < n; ++start) {
         // Iterative DFS over predecessors (previous step, cross-block dependency).
         std::vector<std::size_t> stack = {start};
@@ -209,9 +210,9 @@ class Importer {
           std::vector<std::uint64_t> bits(words, 0);
           for (const std::size_t p : preds)
             for (std::size_t w = 0; w < words; ++w) bits[w] |= before[p][w];
-          if (st.recv_msg >= 0) {
-            const int b = recv_index[static_cast<std::size_t>(st.recv_msg)];
-            bits[static_cast<std::size_t>(b) / 64] |= std::uint64_t{1} << (b % 64);
+          if (bit_of[v] >= 0) {
+            const auto b = static_cast<std::size_t>(bit_of[v]);
+            bits[b / 64] |= std::uint64_t{1} << (b % 64);
           }
           before[v] = std::move(bits);
           state[v] = 2;
@@ -219,13 +220,61 @@ class Importer {
       }
       for (std::size_t v = 0; v < n; ++v) {
         const Step& st = gpu.tbs[where[v].first].steps[where[v].second];
-        if (st.send_msg < 0) continue;
-        auto& deps = messages_[static_cast<std::size_t>(st.send_msg)].deps;
-        // A local step is its own receive: it waits for the ones before it, not for itself.
-        for (std::size_t b = 0; b < recv_msgs.size(); ++b)
-          if (((before[v][b / 64] >> (b % 64)) & 1) && recv_msgs[b] != st.send_msg)
-            deps.push_back(recv_msgs[b]);
+        if (st.send_msg < 0 && st.recv_msg < 0) continue;
+        Message* sent =
+            st.send_msg >= 0 ? &messages_[static_cast<std::size_t>(st.send_msg)] : nullptr;
+        Message* written =
+            st.recv_msg >= 0 ? &messages_[static_cast<std::size_t>(st.recv_msg)] : nullptr;
+        for (std::size_t b = 0; b < events.size(); ++b) {
+          if (!((before[v][b / 64] >> (b % 64)) & 1) || events[b] == v) continue;
+          const Step& prior = gpu.tbs[where[events[b]].first].steps[where[events[b]].second];
+          // A local step is its own receive: it waits for the ones before it, not for itself.
+          if (sent != nullptr && prior.recv_msg >= 0) sent->deps.push_back(prior.recv_msg);
+          if (written != nullptr && prior.send_msg >= 0 &&
+              reads_written(messages_[static_cast<std::size_t>(prior.send_msg)], *written))
+            written->readers.push_back(prior.send_msg);
+        }
+        // The step's own receive comes before its send (rrs, rcs, rrcs): a dependency too.
+        if (sent != nullptr && written != nullptr && sent != written)
+          sent->deps.push_back(st.recv_msg);
       }
+    }
+  }
+
+  // Message `reader` (a send or local step) reads a slot that `writer` writes at its gpu.
+  static bool reads_written(const Message& reader, const Message& writer) {
+    return reader.src_buf == writer.dst_buf && reader.chunk < writer.dst + writer.cnt &&
+           writer.dst < reader.chunk + reader.cnt;
+  }
+
+  // Receive staging where the program orders a write after a read of the same slot that the
+  // data flow does not (an exchange through scratch: the `re` after the gpu's own send of the
+  // chunk): the write is applied once that read's message has been issued (Op::apply_after).
+  // One read is waited for; where several are unordered, verify() names the race left.
+  void stage_writes_after_reads(Schedule& s, const std::vector<int>& first_op) {
+    std::vector<std::pair<int, int>> wanted;  // (op, reader op)
+    for (std::size_t m = 0; m < messages_.size(); ++m) {
+      const Message& w = messages_[m];
+      for (int k = 0; k < w.cnt; ++k) {
+        const int slot = w.dst + k;
+        int reader = -1;
+        for (const int r : w.readers) {
+          const Message& rm = messages_[static_cast<std::size_t>(r)];
+          if (rm.chunk <= slot && slot < rm.chunk + rm.cnt)
+            reader = std::max(reader, first_op[static_cast<std::size_t>(r)] + slot - rm.chunk);
+        }
+        if (reader >= 0) wanted.emplace_back(first_op[m] + k, reader);
+      }
+    }
+    if (wanted.empty()) return;
+    const ScheduleGraph graph(s);
+    if (!graph.acyclic()) return;  // verify() names the cycle
+    HappensBefore hb = graph.happens_before();
+    for (const auto& [op, reader] : wanted) {
+      // Already ordered by the data flow (the read's message arrives before the write's issue),
+      // or the other way round (staging would deadlock: left for the race check to name).
+      if (hb.happens_before(reader, op) || hb.happens_before(op, reader)) continue;
+      s.ops[static_cast<std::size_t>(op)].apply_after = reader;
     }
   }
 
@@ -319,6 +368,7 @@ class Importer {
         s.op_sources.push_back(program_.where(*st.xml));
       }
     }
+    stage_writes_after_reads(s, first_op);
     // Every rank must write every chunk of its data buffer (at least its final value).
     if (program_.ngpus > 1) {
       std::vector<std::vector<char>> got(

@@ -209,13 +209,17 @@ bool check_ops(const Schedule& s, const OpChecks& checks, const OpProblem& repor
       if (own == nullptr) {
         fail(msg + ": apply_after " + std::to_string(k) + " is neither -1 nor a message id (0.." +
              std::to_string(m - 1) + ")");
-      } else if (own->node != op.peer || own->chunk != op.chunk || k == i) {
+      } else if (own->node != op.peer || own->src_buf != op.dst_buf ||
+                 own->chunk != op.dst_slot() || k == i) {
+        // Staging orders a write after the issue of the receiver's own message that reads the
+        // slot written (for a schedule without buffers: the receiver's message of the chunk).
         fail(msg + " (node " + std::to_string(op.node) + " -> " + std::to_string(op.peer) +
-                 ", chunk " + std::to_string(op.chunk) + "): apply_after names message " +
-                 std::to_string(k) + " (node " + std::to_string(own->node) + " -> " +
-                 std::to_string(own->peer) + ", chunk " + std::to_string(own->chunk) +
-                 "); it must name a message node " + std::to_string(op.peer) +
-                 " sends with chunk " + std::to_string(op.chunk),
+                 ", writes " + slot_text(op.dst_buf, op.dst_slot()) +
+                 "): apply_after names message " + std::to_string(k) + " (node " +
+                 std::to_string(own->node) + " -> " + std::to_string(own->peer) + ", reads " +
+                 slot_text(own->src_buf, own->chunk) + "); it must name another message node " +
+                 std::to_string(op.peer) + " sends (or local step it runs) reading " +
+                 slot_text(op.dst_buf, op.dst_slot()),
              {k});
       }
     }

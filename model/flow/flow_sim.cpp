@@ -89,6 +89,8 @@ class FlowSim {
   void apply(int message, Cycle now);
   // Applies the messages received into staging until `message` (the node's own) issued.
   void release_staged(int message, Cycle now);
+  // Local step `message` on its node's reduction unit from `now` (its apply_after issued).
+  void run_local(int message, Cycle now);
 
   const PointConfig& config_;
   const Topology& topology_;
@@ -233,12 +235,14 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
   const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
   const std::uint64_t payload = (bounds_[size_chunk + 1] - bounds_[size_chunk]) * kElementBytes;
   if (op.is_local()) {
-    // On the node's reduction unit at its rate (a copy too), behind its other work.
-    Cycle& unit = reduce_free_[static_cast<std::size_t>(node)];
-    unit = std::max(unit, now) +
-           reduce_cycles(payload / kElementBytes, config_.nic.reduce_elems_per_cycle);
-    events_.push({unit, 2, message});
+    // As the cycle model: what waited for this step's issue first, then the step itself,
+    // once the node has issued the message reading the slot it writes (Op::apply_after).
     release_staged(message, now);
+    if (op.apply_after >= 0 && !issued_[static_cast<std::size_t>(op.apply_after)]) {
+      held_.emplace(op.apply_after, message);
+      return;
+    }
+    run_local(message, now);
     return;
   }
   const WireShape shape = wire_shape(payload, nic);
@@ -304,7 +308,22 @@ void FlowSim::release_staged(int message, Cycle now) {
   std::vector<int> staged;
   for (auto it = first; it != end; ++it) staged.push_back(it->second);
   held_.erase(first, end);
-  for (const int s : staged) reduce(s, now, true);
+  for (const int s : staged) {
+    if (schedule_.ops[static_cast<std::size_t>(s)].is_local())
+      run_local(s, now);
+    else
+      reduce(s, now, true);
+  }
+}
+
+void FlowSim::run_local(int message, Cycle now) {
+  // On the node's reduction unit at its rate (a copy too), behind its other work.
+  const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
+  const std::uint64_t elements = bounds_[size_chunk + 1] - bounds_[size_chunk];
+  Cycle& unit = reduce_free_[static_cast<std::size_t>(op.node)];
+  unit = std::max(unit, now) + reduce_cycles(elements, config_.nic.reduce_elems_per_cycle);
+  events_.push({unit, 2, message});
 }
 
 void FlowSim::arrive(int message, Cycle now) {

@@ -142,17 +142,25 @@ void RxReassembly::own_issued(int message, std::uint64_t now) {
 }
 
 void RxReassembly::run_local(int message, std::uint64_t now) {
-  aggregate(message, 0, now, true);
+  // A step that overwrites a slot one of the node's messages still has to read waits for its
+  // issue (no staging buffer: the step's source stays where it is).
+  if (awaits_own_issue(message)) {
+    held_[(*shared_.messages)[static_cast<std::size_t>(message)].apply_after].push_back(
+        Aggregation{now, message, 0});
+    return;
+  }
+  aggregate(message, 0, now);
 }
 
-void RxReassembly::aggregate(int message, int counter, std::uint64_t now, bool copy_on_unit) {
+void RxReassembly::aggregate(int message, int counter, std::uint64_t now) {
   // The reduction unit sums whole messages one at a time, in the order they completed; a
-  // broadcast's copy waits its turn but takes no reduction cycles; a local copy (copy_on_unit)
-  // passes through the unit at its rate.
+  // broadcast's copy waits its turn but takes no reduction cycles; a local copy passes through
+  // the unit at its rate.
   const MessageRecord& record = (*shared_.messages)[static_cast<std::size_t>(message)];
   if (record.staged) staged_bytes_ -= record.bytes;  // the reduction unit takes it
-  const bool reduce =
-      shared_.schedule->ops[static_cast<std::size_t>(message)].kind == OpKind::kReduce;
+  const Op& op = shared_.schedule->ops[static_cast<std::size_t>(message)];
+  const bool reduce = op.kind == OpKind::kReduce;
+  const bool copy_on_unit = op.is_local();
   const std::uint64_t elements = (record.bytes + params_.element_bytes - 1) /
                                  static_cast<std::uint64_t>(params_.element_bytes);
   // The landed message is read back with the node's operand (a broadcast only copied) and the

@@ -90,7 +90,8 @@ class RxReassembly {
   void own_issued(int message, std::uint64_t now);
   /// The node has issued local step `message` (Op::is_local, its snapshot taken) at `now`: the
   /// reduction unit copies or reduces it, ceil(elements / reduce_elems_per_cycle) cycles once
-  /// free, then it is applied and `arrived` called as for a message.
+  /// free (and once the node has issued its Op::apply_after, a message reading the slot the
+  /// step writes), then it is applied and `arrived` called as for a message.
   void run_local(int message, std::uint64_t now);
   /// Cycle of the next packet leaving or sum finishing, kNever when none.
   std::uint64_t next_event() const;
@@ -131,7 +132,7 @@ class RxReassembly {
   // landed or staged); last_leaving() is then the cycle it leaves the buffer.
   void accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail);
   void complete_packet(const Landing& item, std::uint64_t now);
-  void aggregate(int message, int counter, std::uint64_t now, bool copy_on_unit = false);
+  void aggregate(int message, int counter, std::uint64_t now);
   void message_arrived(int message, int counter, std::uint64_t now);
   bool awaits_own_issue(int message) const;
 

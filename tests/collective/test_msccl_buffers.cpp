@@ -120,17 +120,72 @@ TEST_CASE("the relayed program stages chunks in scratch slots and verifies", "[m
                              race.op_sources[static_cast<std::size_t>(forward->id)]));
 }
 
-TEST_CASE("the two-level program imports and verifies", "[msccl]") {
+TEST_CASE("an instanced program (msccl-tools' instances) imports as its channels", "[msccl]") {
+  // relay4x2.xml: relay4.xml replicated on channels 0 and 1, chunk and scratch slot o of
+  // instance i at o * 2 + i. Each instance moves its own chunks: twice the messages, the same
+  // steps, and each message keeps its instance's parity of chunk and of scratch slot.
+  const mt::Schedule one = mt::load_msccl_file(kProgramDir + "relay4.xml");
+  const mt::Schedule two = mt::load_msccl_file(kProgramDir + "relay4x2.xml");
+  CHECK(two.num_chunks == 2 * one.num_chunks);
+  CHECK(two.scratch_chunks == 2 * one.scratch_chunks);
+  CHECK(two.ops.size() == 2 * one.ops.size());
+  CHECK(two.num_steps == one.num_steps);
+  for (const mt::Op& op : two.ops) {
+    INFO(op.id);
+    CHECK(op.chunk % 2 == op.flow);  // flow = the sender's channel = the instance
+    CHECK(op.dst_slot() % 2 == op.flow);
+  }
+  const mt::VerifyReport report = mt::verify(two, topology_of("ring:4"));
+  INFO(report.first_error);
+  CHECK(report.ok);
+}
+
+TEST_CASE("the two-level program exchanges through scratch, its sum waiting for its own send",
+          "[msccl]") {
   const mt::Schedule s = mt::load_msccl_file(kProgramDir + "hierarchical8.xml");
   CHECK(s.nodes == 8);
   CHECK(s.num_chunks == 4);
-  CHECK(s.scratch_chunks == 4);  // 3 local senders; node 1 also holds node 0's copy
-  // Per rank 3 + 3 intra-node sends and one cross-node send; 3 local reductions per rank and
-  // one more on each rank of node 1.
-  CHECK(s.ops.size() == 8 * 7 + 8 * 3 + 4);
+  CHECK(s.scratch_chunks == 4);  // 3 local senders and the other node's copy
+  // Per rank 3 + 3 intra-node sends and one cross-node send; 3 + 1 local reductions per rank.
+  CHECK(s.ops.size() == 8 * 7 + 8 * 4);
+  // The cross-node sum writes chunk g, which the rank's own cross-node send reads, and nothing
+  // in the data flow orders the two (the peer's copy does not wait for ours): the sum is staged
+  // behind that send (Op::apply_after); no other op needs it.
+  int staged = 0;
+  for (const mt::Op& op : s.ops) {
+    if (op.apply_after < 0) continue;
+    ++staged;
+    const mt::Op& own = s.ops[static_cast<std::size_t>(op.apply_after)];
+    CHECK(op.is_local());
+    CHECK(own.node == op.node);
+    CHECK(own.peer == (op.node + 4) % 8);  // the other node's rank of this local index
+    CHECK(own.src_buf == mt::Buffer::kData);
+    CHECK(own.chunk == op.dst_slot());
+    CHECK(op.dst_slot() == op.node % 4);
+  }
+  CHECK(staged == 8);
   const mt::VerifyReport report = mt::verify(s, topology_of("switch:8"));
   INFO(report.first_error);
   CHECK(report.ok);
+  // Without the staging, the sum may land before the send has read the chunk: a race.
+  mt::Schedule race = s;
+  for (mt::Op& op : race.ops) op.apply_after = -1;
+  const mt::VerifyReport broken = mt::verify(race, topology_of("switch:8"));
+  REQUIRE_FALSE(broken.ok);
+  CHECK_THAT(broken.first_error,
+             Catch::Contains("are unordered: the value sent depends on timing"));
+}
+
+TEST_CASE("a write the data flow already orders after a read is not staged", "[msccl]") {
+  // Each ring rank sends chunk c and later receives its final value in the same thread block;
+  // the final value cannot arrive before the send was issued (it carries the send's data).
+  for (const std::string file :
+       {"ring4.xml", "ring8.xml", "relay4.xml", "relay4x2.xml", "allpairs16.xml"}) {
+    INFO(file);
+    const mt::Schedule s = mt::load_msccl_file(kProgramDir + file);
+    CHECK(std::none_of(s.ops.begin(), s.ops.end(),
+                       [](const mt::Op& op) { return op.apply_after >= 0; }));
+  }
 }
 
 TEST_CASE("the verifier follows data through scratch slots and other offsets", "[verify]") {
@@ -243,6 +298,7 @@ TEST_CASE("programs with buffers and local steps export to MSCCL and import back
           "[msccl]") {
   for (const auto& [file, spec] : {std::pair<std::string, std::string>{"local2.xml", "switch:2"},
                                    {"relay4.xml", "ring:4"},
+                                   {"relay4x2.xml", "ring:4"},
                                    {"hierarchical8.xml", "switch:8"},
                                    {"allpairs16.xml", "switch:16"}}) {
     INFO(file);
@@ -267,6 +323,7 @@ TEST_CASE("programs with buffers and local steps export to MSCCL and import back
       CHECK(std::tie(a.node, a.peer, a.chunk, a.src_buf, a.dst_buf, a.kind, a.step, a.flow) ==
             std::tie(b.node, b.peer, b.chunk, b.src_buf, b.dst_buf, b.kind, b.step, b.flow));
       CHECK(a.dst_slot() == b.dst_slot());
+      CHECK(a.apply_after == b.apply_after);  // a local step's wait for its own send
       // Every original dependency is kept; any other is already implied by the data flow.
       for (const int d : a.deps) CHECK(std::find(b.deps.begin(), b.deps.end(), d) != b.deps.end());
     }

@@ -291,7 +291,8 @@ TEST_CASE("MSCCL export refuses unequal chunks and receive staging", "[msccl]") 
                     "XML has equal chunks only");
   CHECK_THROWS_WITH(mt::schedule_to_msccl(
                         mt::build_schedule("swing", ring_topology(4), {{"variant", "latency"}})),
-                    "message 0 uses receive staging (apply_after): MSCCL XML has no form for it");
+                    "message 0 uses receive staging (apply_after): MSCCL XML has no form for it "
+                    "that keeps the receives of its thread block free to proceed");
 }
 
 TEST_CASE("the XML reader keeps lines, unescapes values and refuses what it does not support",

@@ -165,7 +165,7 @@ TEST_CASE("receive staging orders issues without claiming an arrival", "[schedul
   stuck.ops[1].deps = {0};
   CHECK_FALSE(mt::ScheduleGraph(stuck).acyclic());
 
-  // apply_after must name a message the receiver sends with the same chunk.
+  // apply_after must name another message the receiver sends reading the slot written.
   mt::Schedule bad = s;
   bad.ops[0].apply_after = 7;
   bad.ops[1].apply_after = 2;  // 2 is node 1's, but it goes to node 0: 1 -> 0's receiver is 0
@@ -175,8 +175,10 @@ TEST_CASE("receive staging orders issues without claiming an arrival", "[schedul
       mt::check_ops(bad, {}, [&](std::string e, std::vector<int>) { errors.push_back(e); }));
   CHECK(errors == std::vector<std::string>{
                       "message 0: apply_after 7 is neither -1 nor a message id (0..2)",
-                      "message 1 (node 1 -> 0, chunk 0): apply_after names message 2 (node 1 -> "
-                      "2, chunk 0); it must name a message node 0 sends with chunk 0",
-                      "message 2 (node 1 -> 2, chunk 0): apply_after names message 2 (node 1 -> "
-                      "2, chunk 0); it must name a message node 2 sends with chunk 0"});
+                      "message 1 (node 1 -> 0, writes chunk 0): apply_after names message 2 "
+                      "(node 1 -> 2, reads chunk 0); it must name another message node 0 sends "
+                      "(or local step it runs) reading chunk 0",
+                      "message 2 (node 1 -> 2, writes chunk 0): apply_after names message 2 "
+                      "(node 1 -> 2, reads chunk 0); it must name another message node 2 sends "
+                      "(or local step it runs) reading chunk 0"});
 }
