@@ -113,6 +113,12 @@ TABLES = {
         [],
         ["scripts/msccl_table.py", "{mtsim}"],
     ),
+    "auto_rank": (
+        "docs/granularity.md",
+        "| network | size | auto by estimate | cycles |",
+        [],
+        ["scripts/auto_rank_check.py", "--mtsim", "{mtsim}", "--out", "{out}/auto_rank"],
+    ),
     "mechanisms": (
         "docs/fidelity.md",
         "| topology | algorithm | size | reference | ours | idealised |",

@@ -178,6 +178,10 @@ void fields(AutoParams& p, Fields& f) {
   f.size("bytes", p.bytes, "size to choose for",
          "the run's all-reduce size (mtsim schedule's --bytes), else " +
              format_byte_size(kAutoDefaultBytes));
+  f.choice("rank", p.rank,
+           "message: simulate every candidate with the message-granularity model on the run's "
+           "network and NIC and pick the fastest (in a scenario run only; docs/granularity.md "
+           "gives its error)");
 }
 
 // Algorithm P's struct read from `raw`.
@@ -241,7 +245,8 @@ const std::vector<Entry>& registry() {
           "reduce-scatter by recursive halving then all-gather, 2 log2(N) steps; one collective "
           "per port (shifted and mirrored)"),
       entry<AutoParams>(
-          "picks the candidate with the smallest dataflow estimate among ring2d, dbtree, "
+          "picks the candidate with the smallest dataflow estimate (or message-model time) among "
+          "ring2d, dbtree, "
           "halving_doubling, multitree, multitree_opt, tree_packing, disjoint_rings (several "
           "pipeline depths) and swing (rings, tori); Schedule::algorithm names the choice "
           "(auto:<name(params)>)"),

@@ -68,6 +68,16 @@ struct EnumNames<SwingVariant> {
   static constexpr std::array<const char*, 2> kNames{"bandwidth", "latency"};
 };
 
+/// auto: what ranks the candidates.
+enum class AutoRank {
+  kEstimate,  ///< the cost model's dataflow estimate (cost_model.h): no simulation
+  kMessage,   ///< a message-granularity simulation of each candidate (docs/granularity.md)
+};
+template <>
+struct EnumNames<AutoRank> {
+  static constexpr std::array<const char*, 2> kNames{"estimate", "message"};
+};
+
 /// `ring`: no parameters.
 struct RingParams {
   static constexpr const char* kName = "ring";  ///< registered name
@@ -141,6 +151,7 @@ struct AutoParams {
   static constexpr const char* kName = "auto";  ///< registered name
   /// All-reduce size to choose for, bytes; absent: BuildContext::bytes, else kAutoDefaultBytes.
   std::optional<std::uint64_t> bytes;
+  AutoRank rank = AutoRank::kEstimate;  ///< what ranks the candidates
 };
 
 /// One registered algorithm with its typed parameters, alternatives in registry order

@@ -7,11 +7,13 @@
 // and the one function that reads the strings into them are in algorithm_config.h.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "model/collective/cost_model.h"
+#include "model/collective/schedule.h"
 
 namespace mt {
 
@@ -52,6 +54,10 @@ struct BuildContext {
   /// The run's NIC issues from the hardware scheduler's table (nic.issue hardware, or auto when
   /// it resolves so), whose arrival counters and table bound how many messages a node may have.
   bool hardware_issue = false;
+  /// Simulates a candidate schedule of `auto` at `bytes` per node on the run's network and NIC
+  /// with the message-granularity model and returns its completion, cycles: set by the run layer
+  /// (which owns the simulators) for `auto` with rank=message; empty elsewhere.
+  std::function<double(const Schedule&, std::uint64_t bytes)> simulate_messages;
 };
 
 }  // namespace mt

@@ -96,7 +96,12 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology, const Build
 }
 
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
-                            const BuildContext& context) {
+                            const BuildContext& context, AutoRank rank) {
+  const bool simulate = rank == AutoRank::kMessage;
+  if (simulate && !context.simulate_messages)
+    throw AlgorithmError(
+        "auto: rank=message simulates every candidate on a run's network and NIC: use it in a "
+        "scenario (mtsim run, sweep), not where no run is configured");
   AutoChoice choice;
   bool first = true;
   for (AutoCandidate c : auto_candidates(topology, context)) {
@@ -112,7 +117,8 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
     } catch (const ScheduleTooLarge&) {
       continue;  // more messages than this machine can simulate
     }
-    const double est = estimate_schedule(s, topology, bytes, context.cost).cycles();
+    const double est = simulate ? context.simulate_messages(s, bytes)
+                                : estimate_schedule(s, topology, bytes, context.cost).cycles();
     choice.ranking.emplace_back(c.label(), est);
     if (first || est < choice.estimate_cycles) {
       choice.chosen = c;
@@ -124,7 +130,8 @@ AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
   if (first) throw AlgorithmError("auto: no candidate supports topology " + topology.name());
   std::ostringstream note;
   note << "auto: " << choice.chosen.label() << " for " << bytes << " B on " << topology.name()
-       << " (estimate " << static_cast<long long>(choice.estimate_cycles) << " cycles)";
+       << (simulate ? " (message model " : " (estimate ")
+       << static_cast<long long>(choice.estimate_cycles) << " cycles)";
   choice.note = note.str();
   return choice;
 }
@@ -134,7 +141,7 @@ Schedule build_auto(const Topology& topology, const AutoParams& params,
   require_min_nodes("auto", topology);
   const std::uint64_t bytes =
       params.bytes.value_or(context.bytes > 0 ? context.bytes : kAutoDefaultBytes);
-  AutoChoice choice = choose_algorithm(topology, bytes, context);
+  AutoChoice choice = choose_algorithm(topology, bytes, context, params.rank);
   Schedule s = std::move(choice.schedule);
   s.algorithm = "auto:" + choice.chosen.label();
   return s;

@@ -36,9 +36,13 @@ struct AutoCandidate {
 struct AutoChoice {
   AutoCandidate chosen;        ///< the winning candidate
   Schedule schedule;           ///< the winner's schedule, as built for its estimate
-  double estimate_cycles = 0;  ///< its estimate at the size, cycles
-  std::vector<std::pair<std::string, double>> ranking;  ///< every candidate label -> estimate
-  std::string note;  ///< one line: "auto: <label> for <bytes> B on <topology> (estimate ...)"
+  /// Its rank at the size, cycles: the estimate, or the message model's completion with
+  /// AutoRank::kMessage.
+  double estimate_cycles = 0;
+  std::vector<std::pair<std::string, double>> ranking;  ///< every candidate label -> its rank
+  /// One line: "auto: <label> for <bytes> B on <topology> (estimate ...)" or "(message model
+  /// ...)".
+  std::string note;
 };
 
 /// Candidates `auto` considers on `topology` (only those that support it) for a run in
@@ -48,12 +52,14 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology,
 
 /// Builds every candidate at `bytes` (with the context's NIC modes, BuildContext) and returns the
 /// one with the smallest estimate (ScheduleEstimate::cycles(), cost_model.h) under the context's
-/// cost parameters.
+/// cost parameters, or with `rank` kMessage the smallest completion that
+/// context.simulate_messages gives (AlgorithmError when the context has none: outside a run).
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
-                            const BuildContext& context = {});
+                            const BuildContext& context = {},
+                            AutoRank rank = AutoRank::kEstimate);
 
 /// `auto`: choose_algorithm() at param bytes=<size> (else the context's size, else
-/// kAutoDefaultBytes) with the context's cost parameters, and names the winner in
+/// kAutoDefaultBytes), ranked as param rank says, and names the winner in
 /// Schedule::algorithm as "auto:<label>".
 Schedule build_auto(const Topology& topology, const AutoParams& params,
                     const BuildContext& context);

@@ -6,6 +6,7 @@
 #include "model/collective/issue_order.h"
 #include "model/collective/schedule_file.h"
 #include "model/collective/verify.h"
+#include "model/flow/flow_sim.h"
 #include "model/params/config_error.h"
 #include "model/run/table_dump.h"
 
@@ -115,6 +116,21 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
       context.bytes = only_bytes;
       context.cost = cost_params_for(scenario, run.nic, run.host, p.choice);
       context.hardware_issue = p.choice.issue == IssueMode::kHardware;
+      // auto rank=message: each candidate timed by the message model on this point's network
+      // and NIC (timing only: the winner's own run checks its data).
+      context.simulate_messages = [&](const Schedule& candidate, std::uint64_t bytes) {
+        try {
+          PointConfig point =
+              resolve(scenario, run.nic, run.host, p.choice, candidate, *p.topology);
+          point.granularity = Granularity::kMessage;
+          point.data.verify = false;
+          return static_cast<double>(
+              simulate_messages(point, *p.topology, candidate, bytes).completion_cycles);
+        } catch (const Error& e) {  // e.g. a NIC key the message model does not model
+          throw AlgorithmError("auto: rank=message cannot time the candidates (" +
+                               std::string(e.what()) + "): rank them with rank=estimate");
+        }
+      };
       p.schedule = build_schedule(*algorithm, *p.topology, context);
     } catch (const AlgorithmError& e) {
       throw entry_error(run, e.what());

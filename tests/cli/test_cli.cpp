@@ -422,3 +422,28 @@ TEST_CASE("mtsim schedule --bytes takes the sizes a scenario's collective.sizes 
   CHECK_THAT(huge.output, Catch::Contains("--bytes: \"2TiB\" is larger than the 1TiB limit"));
   CHECK(mtsim("schedule -t torus:4x4 -a ring --bytes 1TiB").status == 0);
 }
+
+TEST_CASE("auto rank=message picks a candidate no slower in the message model than the others") {
+  // The 4x4 torus at 64 KiB, every run timed by the message model: auto ranked by that model
+  // must finish no later than each of the candidates it chooses from that are listed here.
+  const std::string yaml = scratch("auto_rank.yaml");
+  const std::string json = scratch("auto_rank.json");
+  write_file(yaml,
+             "topology: torus:4x4\ngranularity: message\ncollective:\n  sizes: [64KiB]\n"
+             "  algorithms:\n    - {name: auto, params: {rank: message}}\n    - multitree\n"
+             "    - ring2d\n    - dbtree\n    - halving_doubling\n"
+             "    - {name: disjoint_rings, params: {pipeline: 2}}\n"
+             "    - {name: multitree_opt, params: {pipeline: 4}}\n"
+             "    - {name: swing, params: {variant: latency}}\n");
+  const CliResult r = mtsim("run " + yaml + " --json " + json);
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const nlohmann::json runs = read_json(json)["runs"];
+  REQUIRE(runs.size() == 8);
+  const auto cycles = runs[0]["completion_cycles"].get<std::int64_t>();
+  CHECK(runs[0]["data_verified"] == true);
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    INFO(runs[i]["algorithm"]);
+    CHECK(cycles <= runs[i]["completion_cycles"].get<std::int64_t>());
+  }
+}

@@ -330,7 +330,34 @@ TEST_CASE("auto picks exchanges when tiny, trees when small, pipelined rings whe
   CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"bytes", "lots"}}),
                     "auto: parameter 'bytes' must be a size such as 4096 or 16MiB, got 'lots'");
   CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"size", "1"}}),
-                    "auto: unknown parameter 'size' (known: bytes)");
+                    "auto: unknown parameter 'size' (known: bytes, rank)");
+}
+
+TEST_CASE("auto rank=message ranks by the run's simulation hook, and needs one", "[beyond][auto]") {
+  // The hook stands for the message model (the run layer sets it): here the message count, so
+  // the winner must be the candidate with the fewest messages, whatever its estimate.
+  const mt::Topology t = make("torus:4x4");
+  CHECK_THROWS_WITH(mt::build_schedule("auto", t, {{"rank", "message"}}),
+                    Catch::StartsWith("auto: rank=message simulates every candidate on a run's "
+                                      "network and NIC"));
+  mt::BuildContext context;
+  std::vector<std::size_t> sizes;
+  context.simulate_messages = [&sizes](const mt::Schedule& s, std::uint64_t bytes) {
+    CHECK(bytes == 65536u);
+    sizes.push_back(s.ops.size());
+    return static_cast<double>(s.ops.size());
+  };
+  const mt::AutoChoice choice = mt::choose_algorithm(t, 65536, context, mt::AutoRank::kMessage);
+  REQUIRE(!sizes.empty());
+  CHECK(sizes.size() == choice.ranking.size());
+  CHECK(choice.schedule.ops.size() == *std::min_element(sizes.begin(), sizes.end()));
+  CHECK(choice.estimate_cycles == static_cast<double>(choice.schedule.ops.size()));
+  CHECK(choice.note == "auto: " + choice.chosen.label() +
+                           " for 65536 B on torus:4x4 (message "
+                           "model " +
+                           std::to_string(choice.schedule.ops.size()) + " cycles)");
+  // By estimate the same point picks a pipelined multitree_opt, with more messages.
+  CHECK(mt::choose_algorithm(t, 65536, context).schedule.ops.size() > choice.schedule.ops.size());
 }
 
 TEST_CASE("auto offers 8 and 16 sub-chunks per tree only to host-issued NICs", "[beyond][auto]") {
