@@ -34,8 +34,8 @@ struct AutoCandidate {
 
 /// What `auto` chose for one topology and size.
 struct AutoChoice {
-  AutoCandidate chosen;        ///< the winning candidate
-  Schedule schedule;           ///< the winner's schedule, as built for its estimate
+  AutoCandidate chosen;  ///< the winning candidate
+  Schedule schedule;     ///< the winner's schedule, as built for its estimate
   /// Its rank at the size, cycles: the estimate, or the message model's completion with
   /// AutoRank::kMessage.
   double estimate_cycles = 0;
@@ -55,8 +55,7 @@ std::vector<AutoCandidate> auto_candidates(const Topology& topology,
 /// cost parameters, or with `rank` kMessage the smallest completion that
 /// context.simulate_messages gives (AlgorithmError when the context has none: outside a run).
 AutoChoice choose_algorithm(const Topology& topology, std::uint64_t bytes,
-                            const BuildContext& context = {},
-                            AutoRank rank = AutoRank::kEstimate);
+                            const BuildContext& context = {}, AutoRank rank = AutoRank::kEstimate);
 
 /// `auto`: choose_algorithm() at param bytes=<size> (else the context's size, else
 /// kAutoDefaultBytes), ranked as param rank says, and names the winner in
