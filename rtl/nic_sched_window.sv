@@ -1,9 +1,10 @@
 // One port's issue window of the NIC scheduler v2: up to Window entries of this port, each in a
 // slot that it keeps until it is granted (no compaction), with an age matrix for the table order
 // and its remaining count (arrivals its counter still needs). Per cycle:
-//   decide  the oldest slot that is ready and, in step order, not of a later step than
-//           min_step_i while step_open_i (the NIC's step barrier has opened that step), is taken when the port's ready level is seen high, the port holds no
-//           grant and its last grant was accepted at least DecisionLatency cycles ago (mask);
+//   decide  the oldest slot that is ready and, in step order, of step min_step_i while
+//           step_open_i (the NIC's step barrier has opened that step), is taken when the port's
+//           ready level is seen high, the port holds no grant and its last grant was accepted
+//           at least DecisionLatency cycles ago (mask);
 //   grant   the taken entry is registered onto grant_o / grant_entry_o / grant_index_o (visible
 //           in the next cycle) and its slot becomes free; nothing else moves. The grant is held
 //           (grant_o, its entry and index unchanged) until the DMA accepts it: an edge with
