@@ -57,6 +57,9 @@ module nic_sched #(
   input  logic                                step_order_i,   // issue in step order (held)
   input  logic                                shared_window_i,  // window 0 feeds every port
                                                                 // (port binding any; held)
+  // The highest step the NIC's step barrier lets start (all ones: no barrier; held until it
+  // changes): in step order nothing is granted while the smallest pending step is above it.
+  input  logic [StepBits-1:0]                 open_step_i,
   input  logic                                tbl_valid_i,    // tbl_wdata_i is the next entry
   output logic                                tbl_ready_o,    // the ring takes it at this edge
   input  logic [EntryBits-1:0]                tbl_wdata_i,    // packed entry, in table order
@@ -208,6 +211,7 @@ module nic_sched #(
 
   // Windows and the per-port decision.
   logic [StepBits-1:0]        min_step_d, min_step_q;
+  logic                       step_open;  // the step barrier lets min_step_q start (below)
   logic [Ports-1:0]           head_valid, take, window_busy, window_empty;
   logic [Ports*StepBits-1:0]  head_step;
   logic [Ports*IndexBits-1:0] head_index;
@@ -284,6 +288,7 @@ module nic_sched #(
       .lane_valid_i  (lane_valid),
       .lane_counter_i(lane_counter),
       .min_step_i    (min_step_q),
+      .step_open_i   (step_open),
       .ready_i       (ready_seen[p]),
       .grant_ack_i   (grant_ack_i[p]),
       .halt_i        (err_o),
@@ -330,6 +335,29 @@ module nic_sched #(
   );
   assign min_step_d = clear_i ? '1 : min_step;
 
+  // The step barrier's open step, seen DecisionLatency - 1 edges after it is presented (as the
+  // ready levels are). It only rises while the table is worked (the barrier moves on step by
+  // step), so a decision never sees it ahead of the barrier. A cleared stage reads 0 (step 0
+  // open) until the presented value passes.
+  localparam int unsigned OpenStages = (DecisionLatency > 1) ? DecisionLatency - 1 : 1;
+  logic [StepBits-1:0]            open_step_seen;
+  logic [OpenStages*StepBits-1:0] open_q;
+  logic                           open_moving;
+  mt_delay_line #(.Width(StepBits), .Stages(OpenStages)) u_open_delay (
+    .clk_i, .rst_ni, .clear_i,
+    .d_i     (open_step_i),
+    .q_o     (open_step_seen),
+    .stages_o(open_q)
+  );
+  always_comb begin
+    open_moving = open_step_i != open_q[0 +: StepBits];
+    for (int unsigned s = 1; s < OpenStages; s++) begin
+      open_moving = open_moving ||
+                    (open_q[s*StepBits +: StepBits] != open_q[(s-1)*StepBits +: StepBits]);
+    end
+  end
+  assign step_open = min_step_q <= open_step_seen;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       min_step_q <= '1;
@@ -351,7 +379,7 @@ module nic_sched #(
   // write (tb/rtl_adapter).
   logic busy_now, busy1_q, busy2_d, busy2_q;
   assign busy_now = counters_busy || ring_busy || fetch_pop || (window_busy != '0) || clear_i ||
-                    grp_overflow || wdog_busy || (stalled && !err_o);
+                    grp_overflow || wdog_busy || (stalled && !err_o) || open_moving;
   assign busy2_d  = busy_now || busy1_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -436,12 +464,14 @@ module nic_sched #(
                     IndexBits <= 31 && (1 << IndexBits) >= Depth + 1 + Ports * (Window + 1))
 
   // Contracts on the decision: no grant before the entry's dependencies have arrived, none of a
-  // later step than a pending entry (step order), so never a grant twice (entries leave).
+  // later step than a pending entry or the step barrier's open step seen (step order), so never
+  // a grant twice (entries leave).
 `ifndef SYNTHESIS
-  logic [Ports-1:0] take_early, take_late;
+  logic [Ports-1:0] take_early, take_late, take_closed;
   always_comb begin
-    take_early = '0;
-    take_late  = '0;
+    take_early  = '0;
+    take_late   = '0;
+    take_closed = '0;
     for (int unsigned p = 0; p < Ports; p++) begin
       logic [CounterBits-1:0] c;
       c             = take_entry[p*EntryBits + WaitCounterLsb +: CounterBits];
@@ -449,10 +479,13 @@ module nic_sched #(
                                   take_entry[p*EntryBits + WaitCountLsb +: CountBits]);
       take_late[p]  = take[p] && step_order_i &&
                       (take_entry[p*EntryBits + StepLsb +: StepBits] > min_step_d);
+      take_closed[p] = take[p] && step_order_i &&
+                       (take_entry[p*EntryBits + StepLsb +: StepBits] > open_step_seen);
     end
   end
   `MT_ASSERT(NoIssueBeforeDeps_A, take_early == '0)
   `MT_ASSERT(NoIssueOutOfStep_A, take_late == '0)
+  `MT_ASSERT(NoIssueBeyondOpenStep_A, take_closed == '0)
 `else
   logic unused_take;  // the windows' takes and their entries feed only these checks
   assign unused_take = ^{take, take_entry};

@@ -1,9 +1,10 @@
 // One port's issue window of the NIC scheduler v2: up to Window entries of this port, each in a
 // slot that it keeps until it is granted (no compaction), with an age matrix for the table order
 // and its remaining count (arrivals its counter still needs). Per cycle:
-//   decide  the oldest slot that is ready and, in step order, not of a later step than
-//           min_step_i, is taken when the port's ready level is seen high, the port holds no
-//           grant and its last grant was accepted at least DecisionLatency cycles ago (mask);
+//   decide  the oldest slot that is ready and, in step order, of step min_step_i while
+//           step_open_i (the NIC's step barrier has opened that step), is taken when the port's
+//           ready level is seen high, the port holds no grant and its last grant was accepted
+//           at least DecisionLatency cycles ago (mask);
 //   grant   the taken entry is registered onto grant_o / grant_entry_o / grant_index_o (visible
 //           in the next cycle) and its slot becomes free; nothing else moves. The grant is held
 //           (grant_o, its entry and index unchanged) until the DMA accepts it: an edge with
@@ -60,6 +61,7 @@ module nic_sched_window #(
   input  logic [Lanes*CounterBits-1:0]  lane_counter_i,
   // Decision inputs.
   input  logic [StepBits-1:0]           min_step_i,     // smallest pending step (registered)
+  input  logic                          step_open_i,    // the step barrier lets min_step_i start
   input  logic                          ready_i,        // the port's ready level as seen
   input  logic                          grant_ack_i,    // the DMA accepts grant_o at this edge
   input  logic                          halt_i,         // an error is flagged: grant nothing
@@ -125,7 +127,7 @@ module nic_sched_window #(
       request[j] = valid_q[j] &&
                    (32'(rem_q[j*CountBits +: CountBits]) <= 32'(hits_q[j*HitBits +: HitBits])) &&
                    (!step_order_i ||
-                    entry_q[j*EntryBits + StepLsb +: StepBits] == min_step_i);
+                    (step_open_i && entry_q[j*EntryBits + StepLsb +: StepBits] == min_step_i));
       rem_now[j*CountBits +: CountBits] =
           (32'(rem_q[j*CountBits +: CountBits]) > 32'(hits_q[j*HitBits +: HitBits])) ?
           CountBits'(32'(rem_q[j*CountBits +: CountBits]) - 32'(hits_q[j*HitBits +: HitBits])) :

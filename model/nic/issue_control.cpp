@@ -28,6 +28,12 @@ void IssueControl::present_requests(std::uint64_t now) {
   // Under the step barrier a port requests nothing while the node waits to leave its step (a
   // cycle-level scheduler's next grant may be the next step's).
   const bool gate = step_allowed(barrier_.current(), now);
+  // And the step it lets start: a decision made from requests presented before the node closed
+  // its step (the last operation of the step started) grants no entry of the next one. Without
+  // it, ports whose requests the scheduler still saw high took grants of the next step, held
+  // them until the barrier opened and then started them beside the port whose queued packets
+  // had kept it closed (nic.scheduler_any_port_grants per_port, 4x4 paper torus at 1 MiB).
+  issue_.set_open_step(barrier_.open_step([&] { return all_ports_free(now); }, kAnyStep), now);
   const std::uint64_t lead = params_.request_lead_cycles;
   if (params_.any_port) {
     bool any_free = false;

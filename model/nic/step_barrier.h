@@ -35,6 +35,14 @@ class StepBarrier {
     if (step == started_) return true;
     return all_ports_free();
   }
+  /// The highest step whose operations may start now (`all_ports_free` as for allows()): the
+  /// current step once the barrier lets it start, else the one before (at least 0); `any` when
+  /// the barrier is off.
+  template <class AllPortsFree>
+  int open_step(AllPortsFree all_ports_free, int any) const {
+    if (!enabled_) return any;
+    return allows(current_, all_ports_free) ? current_ : std::max(current_ - 1, 0);
+  }
   /// An operation of `step` has started.
   void started(int step) {
     if (!enabled_) return;

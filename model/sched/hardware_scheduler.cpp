@@ -140,6 +140,13 @@ void HardwareScheduler::set_port_ready(int port, bool ready, std::uint64_t now) 
   engine_->set_port_ready(port, ready);
 }
 
+void HardwareScheduler::set_open_step(int step, std::uint64_t now) {
+  if (step == open_step_) return;
+  sync(now);
+  open_step_ = step;
+  engine_->set_open_step(step);
+}
+
 int HardwareScheduler::next_ready(int port, std::uint64_t now_cycles) {
   sync(now_cycles);
   // The decision of this cycle; an idle engine's changes nothing and is skipped as in sync(),

@@ -49,6 +49,8 @@ class HardwareScheduler : public Scheduler {
   void on_doorbell(int counter, std::uint64_t now) override;
   /// Port `port`'s ready level at cycle `now`.
   void set_port_ready(int port, bool ready, std::uint64_t now) override;
+  /// The step barrier's open step at cycle `now` (CycleScheduler::set_open_step).
+  void set_open_step(int step, std::uint64_t now) override;
   /// Table entry the engine has decided to issue on `port` by `now_cycles`, -1 if none.
   int next_ready(int port, std::uint64_t now_cycles) override;
   /// Issues next_ready(port); throws SchedulerError when no issue is pending on it.
@@ -89,6 +91,7 @@ class HardwareScheduler : public Scheduler {
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
   std::vector<char> port_level_;  // ready level last presented per port
+  int open_step_ = kAnyStep;      // open step last presented
   // The engine's clock runs lazily behind the NIC's.
   std::vector<int> pending_;      // per port: table index issued, not yet popped
   double period_ = 1.0;           // network cycles per engine cycle

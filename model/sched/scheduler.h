@@ -14,6 +14,9 @@
 
 namespace mt {
 
+/// No step limit: every step may start (Scheduler::set_open_step without a step barrier).
+constexpr int kAnyStep = 0x7fffffff;
+
 /// A scheduler was misused: a program that does not fit the NIC (bad port, repeated or unknown
 /// message) or an operation requested that is not there (pop with nothing ready).
 class SchedulerError : public Error {
@@ -74,6 +77,13 @@ class Scheduler {
   virtual void set_port_ready(int port, bool ready, std::uint64_t now) {
     (void)port;
     (void)ready;
+    (void)now;
+  }
+  /// The highest schedule step the NIC's step barrier lets start at cycle `now` (kAnyStep: no
+  /// barrier, or none in force). The NIC presents it with the port levels; a cycle-level
+  /// scheduler grants no entry of a later step (in step order) once it sees the value.
+  virtual void set_open_step(int step, std::uint64_t now) {
+    (void)step;
     (void)now;
   }
   /// Cycles its hardware has been clocked with work so far (a cycle-level engine's ticks; 0

@@ -74,6 +74,8 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   presented_ready_.assign(ports, 0);
   presented_ack_.assign(ports, 1);
   ready_stages_.assign(static_cast<std::size_t>(latency - 1), std::vector<char>(ports, 0));
+  presented_open_ = kAnyStep;
+  open_stages_.assign(static_cast<std::size_t>(latency - 1), kAnyStep);
   min_step_ = INT_MAX;
   mask_.assign(ports, 0);
   grants_.clear();
@@ -127,6 +129,14 @@ void SchedulerModel::set_grant_ack(int port, bool ack) {
   presented_ack_[static_cast<std::size_t>(port)] = ack ? 1 : 0;
 }
 
+void SchedulerModel::set_open_step(int step) {
+  if (step < 0) {
+    throw SchedulerError("SchedulerModel::set_open_step: step " + std::to_string(step) +
+                         " is negative");
+  }
+  presented_open_ = step;
+}
+
 const std::vector<int>& SchedulerModel::lanes_now() const {
   return arrival_stages_.empty() ? presented_arrivals_ : arrival_stages_.back();
 }
@@ -150,9 +160,12 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
   }
   const std::vector<char>& seen_ready = ready_stages_.back();
   m.take.assign(windows_.size(), -1);
+  // Step order: the smallest pending step, and only while the step barrier has opened it.
+  const bool step_open = min_step_ <= open_stages_.back();
   const auto ready = [&](const Slot& s) {
     return s.remaining == 0 &&
-           (!config_.step_order || table_[static_cast<std::size_t>(s.index)].step <= min_step_);
+           (!config_.step_order ||
+            (step_open && table_[static_cast<std::size_t>(s.index)].step <= min_step_));
   };
   std::size_t next = 0;  // shared window: the slot after the last one taken
   for (std::size_t p = 0; p < windows_.size(); ++p) {
@@ -190,6 +203,9 @@ bool SchedulerModel::idle() const {
   }
   for (const std::vector<char>& s : ready_stages_) {
     if (s != presented_ready_) return false;
+  }
+  for (const int s : open_stages_) {
+    if (s != presented_open_) return false;
   }
   for (const int m : mask_) {
     if (m > 0) return false;
@@ -362,6 +378,8 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   ready_stages_.pop_back();
   ready.assign(presented_ready_.begin(), presented_ready_.end());
   ready_stages_.push_front(std::move(ready));
+  open_stages_.pop_back();
+  open_stages_.push_front(presented_open_);
   presented_arrivals_.clear();
   doorbell_rung_ = false;
   ++cycle_;

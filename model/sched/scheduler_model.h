@@ -10,19 +10,22 @@
 //   in cycle n". With L = decision_latency_cycles (>= 2): arrivals presented in cycle n are
 //   counted at the end of cycle n + L - 2 (L - 2 input register stages), ready levels presented
 //   in cycle n are seen by the decision of cycle n + L - 1 (L - 1 stages). Ready levels start low.
+//   The open step (set_open_step: the highest step the NIC's step barrier lets start) passes the
+//   same L - 1 stages; it is kAnyStep after load() until set.
 // - tick() returns the grants visible in cycle n: the registered decisions of cycle n - 1, and
 //   grants visible in cycle n - 1 that were not accepted. A grant is accepted at the end of a
 //   cycle in which it is visible and its port's acknowledge level (set_grant_ack, presented like
 //   the other inputs; high unless set low) is high; until then it stays visible, unchanged.
 // - The decision of cycle n, per port p: the lowest slot of p's window (slots in table order)
-//   whose remaining count is 0 and, with step order, whose step is <= min_step, where min_step is
-//   the smallest step over the window heads and the fetch register at the start of cycle n - 1
-//   (registered); taken only when p is open: its seen ready level is high, it holds no
-//   unaccepted grant and its last grant was accepted before cycle n - L + 1 (taken before cycle
-//   n - L when accepted at once). The taken entry leaves the window; it is visible as a grant in
-//   cycle n + 1. So an arrival presented in cycle n can enable a grant in cycle n + L.
-//   With shared_window, window 0 serves every port: the k-th lowest open port takes window 0's
-//   k-th lowest such slot (up to one grant per open port in one decision).
+//   whose remaining count is 0 and, with step order, whose step is <= min_step <= open_step,
+//   where min_step is the smallest step over the window heads and the fetch register at the
+//   start of cycle n - 1 (registered) and open_step the open step seen; taken only when p is open:
+//   its seen ready level is high, it holds no unaccepted grant and its last grant was accepted
+//   before cycle n - L + 1 (taken before cycle n - L when accepted at once). The taken entry leaves
+//   the window; it is visible as a grant in cycle n + 1. So an arrival presented in cycle n can
+//   enable a grant in cycle n + L. With shared_window, window 0 serves every port: the k-th lowest
+//   open port takes window 0's k-th lowest such slot (up to one grant per open port in one
+//   decision).
 // - Remaining count: an entry entering a window gets max(0, wait_count - counter) from the
 //   counter at that edge; every arrival counted on its counter while it waits decrements it.
 // - Refill, at the same edge: the fetch register's entry moves to its port's window when that
@@ -145,6 +148,10 @@ class CycleScheduler {
   virtual void on_doorbell(int counter) = 0;
   /// Ready level of port `port`, presented in the current cycle (held until changed).
   virtual void set_port_ready(int port, bool ready) = 0;
+  /// The highest step the NIC's step barrier lets start (>= 0; kAnyStep: no limit), presented in
+  /// the current cycle, held until changed; kAnyStep after load(). Under step order no entry is
+  /// granted while the smallest pending step is above the value seen.
+  virtual void set_open_step(int step) = 0;
   /// Acknowledge level of port `port` (its DMA accepts a visible grant at the end of a cycle
   /// where it is high), presented in the current cycle, held until changed; high after load().
   virtual void set_grant_ack(int port, bool ack) = 0;
@@ -175,6 +182,7 @@ class SchedulerModel : public CycleScheduler {
   void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
   void set_grant_ack(int port, bool ack) override;
+  void set_open_step(int step) override;
   void on_watchdog_tick() override { watchdog_tick_ = true; }
   std::vector<IssueCommand> tick() override;
   bool idle() const override;
@@ -226,6 +234,8 @@ class SchedulerModel : public CycleScheduler {
   std::vector<char> presented_ready_;            // ready levels presented (held)
   std::vector<char> presented_ack_;              // acknowledge levels presented (held)
   std::deque<std::vector<char>> ready_stages_;   // L - 1 stages, oldest last
+  int presented_open_ = kAnyStep;                // open step presented (held)
+  std::deque<int> open_stages_;                  // L - 1 stages, oldest last
   mutable Moves moves_;                          // decide()'s result (scratch, speed only)
   mutable bool moves_fresh_ = false;             // moves_ holds the decision of this state
   int min_step_ = 0;                             // registered smallest pending step

@@ -64,6 +64,8 @@ module nic_sched_errors_formal #(
   logic [InfoBits-1:0]    info;
   logic [Ports*IndexBits-1:0] unused_grant_index;
   logic [Ports*EntryBits-1:0] unused_grant_entry;
+  logic [StepBits-1:0]        open_all;  // open_step_i: no step barrier, every step open
+  assign open_all = '1;
 
   nic_sched #(
     .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Window(Window), .Chunks(Chunks), .Flows(Flows),
@@ -72,6 +74,7 @@ module nic_sched_errors_formal #(
   ) u_dut (
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .shared_window_i(1'b0),  // each port's own window (the shared one: nic_sched_share_formal)
+    .open_step_i  (open_all),
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i, .wdog_tick_i, .wdog_limit_i,

@@ -86,6 +86,8 @@ module nic_sched_formal #(
   assign shared = Shared != 0;
   logic [15:0]                 wdog_off;  // watchdog limit 0 (a sized net: Yosys 0.23 fails an
   assign wdog_off = '0;                   // internal assert on an unsized '0 port connection)
+  logic [StepBits-1:0]         open_all;  // open_step_i: no step barrier, every step open
+  assign open_all = '1;
   logic [3:0]                  unused_err_cause;
   logic [((IndexBits > CounterBits) ? IndexBits : CounterBits)-1:0] unused_err_info;
 
@@ -96,6 +98,7 @@ module nic_sched_formal #(
   ) u_dut (
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .shared_window_i(shared),
+    .open_step_i  (open_all),
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i,

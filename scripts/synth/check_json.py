@@ -3,7 +3,8 @@
 latches, no unmapped cells, a positive critical path whose flops are named by their registers,
 hold checks and the reset's recovery and removal checks in the STA report, and
 exactly the flops the RTL (scheduler v2) declares: ring (Depth x EntryBits, one-hot pointers, count, registered ready, fetch register
-with its one-hot wait counter, index counter) + input stages, counted-lane register and counters +
+with its one-hot wait counter, index counter) + input stages (ready levels, open step, lanes),
+counted-lane register and counters +
 per port a window (valid bits, age matrix without its unused diagonal, Window x (entry, index,
 remaining count, lane hits), mask, registered grant) + the minimum step register + the idle
 flag's two busy bits + the error logic (write index, previous step and its valid bit, the
@@ -35,7 +36,9 @@ def expected_flops(p):
     hit_bits = max(1, clog2(lanes + 1))
     ring = (depth * entry + 2 * depth + clog2(depth + 1) + 1 + 1 + entry + p["Counters"]
             + 2 * index)  # one-hot pointers, ready, fetch register, one-hot counter, indices
-    inputs = (latency - 1) * ports + (latency - 1) * (lanes + lanes * counter_bits)
+    # Ready levels, the step barrier's open step (open_step_i) and the arrival lanes.
+    inputs = ((latency - 1) * ports + (latency - 1) * step_bits
+              + (latency - 1) * (lanes + lanes * counter_bits))
     counters = p["Counters"] * count_bits
     one_window = (window + window * (window - 1) + window * (entry + index + count_bits + hit_bits)
                   + clog2(latency + 1) + 1 + entry + index)

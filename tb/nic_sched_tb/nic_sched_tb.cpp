@@ -95,6 +95,7 @@ int sc_main(int argc, char** argv) {
   dut.clear_i(driver.clear);
   dut.step_order_i(driver.step_order);
   dut.shared_window_i(driver.shared_window);
+  dut.open_step_i(driver.open_step);
   dut.tbl_valid_i(driver.tbl_valid);
   dut.tbl_ready_o(driver.tbl_ready);
   dut.tbl_wdata_i(driver.wdata);

@@ -39,6 +39,7 @@ SC_MODULE(Driver) {
   using ErrCauseT = PinType<decltype(Vnic_sched::err_cause_o)>;
   using ErrInfoT = PinType<decltype(Vnic_sched::err_info_o)>;
   using WdogLimitT = PinType<decltype(Vnic_sched::wdog_limit_i)>;
+  using OpenStepT = PinType<decltype(Vnic_sched::open_step_i)>;
 
   sc_core::sc_in<bool> clk_i{"clk_i"};
   sc_core::sc_signal<bool> rst_n{"rst_n"}, clear{"clear"}, step_order{"step_order"};
@@ -58,6 +59,7 @@ SC_MODULE(Driver) {
   sc_core::sc_signal<ErrInfoT> err_info{"err_info"};
   sc_core::sc_signal<bool> wdog_tick{"wdog_tick"};
   sc_core::sc_signal<WdogLimitT> wdog_limit{"wdog_limit"};
+  sc_core::sc_signal<OpenStepT> open_step{"open_step"};
 
   std::vector<Case> cases;
   mt::TableFormat format;
@@ -174,6 +176,11 @@ SC_MODULE(Driver) {
     tbl_valid.write(false);
     wdog_tick.write(false);
     wdog_limit.write(static_cast<WdogLimitT>(watchdog_limit));
+    // No step barrier (open_step_i all ones) during the load and in most cases.
+    const int open_ones = (1 << format.step_bits) - 1;
+    OpenStepT open_pin{};
+    pin_put(open_pin, 0, format.step_bits, static_cast<std::uint64_t>(open_ones));
+    open_step.write(open_pin);
     clear.write(true);
     wait(clk_i.negedge_event());
     clear.write(false);
@@ -212,6 +219,10 @@ SC_MODULE(Driver) {
     const int doorbell_percent = pick(0, 3) == 0 ? pick(1, 30) : 0;
     // A third of the cases have DMAs that sometimes accept a grant late (grant_ack_i low).
     const int ack_drop_percent = pick(0, 2) == 0 ? pick(1, 60) : 0;
+    // A third of the step-order cases have a step barrier: the open step starts at 0 and rises
+    // by one in some cycles (as a NIC's barrier moves on), up to all ones.
+    const int open_percent = c.step_order && pick(0, 2) == 0 ? pick(2, 40) : 0;
+    int open = open_percent > 0 ? 0 : open_ones;
     std::uint64_t idle = 0;
     std::uint64_t halted_cycles = 0;    // cycles compared since both flagged the error
     std::uint64_t finished_cycles = 0;  // cycles run since every entry and arrival was done
@@ -282,6 +293,11 @@ SC_MODULE(Driver) {
         model.set_grant_ack(p, accepts[static_cast<std::size_t>(p)] != 0);
       }
       ack.write(ak);
+      if (open < open_ones && cycle > 0 && pick(1, 100) <= open_percent) ++open;
+      OpenStepT op{};
+      pin_put(op, 0, format.step_bits, static_cast<std::uint64_t>(open));
+      open_step.write(op);
+      model.set_open_step(open);
       const bool tick = watchdog_limit > 0 && pick(1, 100) <= tick_percent;
       wdog_tick.write(tick);
       if (tick) model.on_watchdog_tick();

@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
       mt::TableFormat::make(MT_RTL_NODES, MT_RTL_PORTS, MT_RTL_CHUNKS, MT_RTL_FLOWS, MT_RTL_STEPS,
                             MT_RTL_COUNTERS, MT_RTL_MAX_COUNT);
   const PinWidths widths{format.entry_bits(), MT_RTL_ARRIVAL_LANES, format.counter_bits,
-                         MT_RTL_PORTS};
+                         MT_RTL_PORTS, format.step_bits};
   std::ofstream ticks_out(out + "/ticks.txt");
   if (!ticks_out) {
     std::cerr << "nic_sched_activity: cannot write " << out << "/ticks.txt\n";

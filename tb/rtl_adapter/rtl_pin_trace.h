@@ -6,7 +6,8 @@
 //
 //   nic_sched-pins 3 Nodes=256 Ports=6 ... EntryBits=61 CounterBits=8     (header)
 //   L <clear> <step_order> <tbl_valid> <tbl_wdata> <arr_valid> <arr_counter> <host_valid>
-//     <host_counter> <port_ready> <grant_ack> <wdog_tick> <wdog_limit> <shared_window> <grant>
+//     <host_counter> <port_ready> <grant_ack> <wdog_tick> <wdog_limit> <shared_window>
+//     <open_step> <grant>
 //                                                               (a load clock: before cycle 0)
 //   T ...                                                       (a clock of the run: a tick)
 //
@@ -25,10 +26,11 @@ namespace mt {
 namespace rtl_pins {
 
 /// The pin trace format's version (the header's second field; 2: grant_ack_i traced; 3: the
-/// watchdog's wdog_tick_i and wdog_limit_i traced; 4: shared_window_i traced).
-constexpr int kVersion = 4;
+/// watchdog's wdog_tick_i and wdog_limit_i traced; 4: shared_window_i traced; 5: open_step_i
+/// traced).
+constexpr int kVersion = 5;
 /// Input pins per line, in line order, then grant_o.
-constexpr int kInputFields = 13;
+constexpr int kInputFields = 14;
 /// Width of wdog_limit_i, bits.
 constexpr int kWatchdogBits = 16;
 
@@ -38,6 +40,7 @@ struct PinWidths {
   int lanes = 1;         ///< arr_valid_i (ArrivalLanes)
   int counter_bits = 1;  ///< host_counter_i; arr_counter_i has lanes of it
   int ports = 1;         ///< port_ready_i, grant_ack_i, grant_o
+  int step_bits = 1;     ///< open_step_i
 };
 
 /// `width` bits of `value` at 0 as hexadecimal, most significant digit first.
@@ -75,7 +78,7 @@ void write_inputs(std::ostream& out, char phase, const Top& top, const PinWidths
       << ' ' << hex(top.host_valid_i, 1) << ' ' << hex(top.host_counter_i, w.counter_bits) << ' '
       << hex(top.port_ready_i, w.ports) << ' ' << hex(top.grant_ack_i, w.ports) << ' '
       << hex(top.wdog_tick_i, 1) << ' ' << hex(top.wdog_limit_i, kWatchdogBits) << ' '
-      << hex(top.shared_window_i, 1);
+      << hex(top.shared_window_i, 1) << ' ' << hex(top.open_step_i, w.step_bits);
 }
 
 /// Sets `top`'s inputs from the input fields of a line (`fields`: the kInputFields of it as
@@ -95,6 +98,7 @@ void apply_inputs(Top& top, const std::vector<std::vector<std::uint64_t>>& f, co
   top.wdog_tick_i = static_cast<std::uint8_t>(f[10][0]);
   top.wdog_limit_i = static_cast<std::uint16_t>(f[11][0]);
   top.shared_window_i = static_cast<std::uint8_t>(f[12][0]);
+  rtl_bits::put_words(top.open_step_i, 0, w.step_bits, f[13]);
 }
 
 }  // namespace rtl_pins

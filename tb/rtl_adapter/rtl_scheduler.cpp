@@ -87,7 +87,7 @@ struct RtlCycleScheduler::Impl {
 
   rtl_pins::PinWidths widths() const {
     return rtl_pins::PinWidths{format.entry_bits(), build.arrival_lanes, format.counter_bits,
-                               build.ports};
+                               build.ports, format.step_bits};
   }
 
   // Opens the pin trace `path` and writes its header (the build's parameters and pin widths).
@@ -106,6 +106,19 @@ struct RtlCycleScheduler::Impl {
   // The NIC's DMAs accept every grant at once (grant_ack_i high) unless set_grant_ack says not.
   void accept_every_grant() {
     rtl_bits::put(top->grant_ack_i, 0, build.ports, (std::uint64_t{1} << build.ports) - 1);
+  }
+
+  // Presents the step barrier's open step on open_step_i: all ones for kAnyStep or a step the
+  // pin cannot hold (above every entry's step, which the table's step field holds).
+  void set_open_step(int step) {
+    const int bits = format.step_bits;
+    const std::uint64_t ones = (std::uint64_t{1} << bits) - 1;
+    const std::uint64_t value = step < 0 || static_cast<std::uint64_t>(step) >= ones
+                                    ? ones
+                                    : static_cast<std::uint64_t>(step);
+    if (rtl_bits::get(top->open_step_i, 0, bits) == value) return;
+    rtl_bits::put(top->open_step_i, 0, bits, value);
+    inputs_changed = true;
   }
 
   // Sets bit `port` of a per-port input pin (port_ready_i, grant_ack_i) to `level`.
@@ -254,6 +267,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   Vnic_sched_cc& top = *m.top;
   top.step_order_i = m.config.step_order ? 1 : 0;
   top.shared_window_i = m.config.shared_window ? 1 : 0;
+  m.set_open_step(kAnyStep);  // no step limit until the NIC presents one
   top.port_ready_i = 0;
   m.accept_every_grant();
   top.arr_valid_i = 0;
@@ -308,6 +322,11 @@ void RtlCycleScheduler::on_doorbell(int counter) {
 
 void RtlCycleScheduler::set_port_ready(int port, bool ready) {
   impl_->set_port_pin(impl_->top->port_ready_i, port, ready);
+}
+
+void RtlCycleScheduler::set_open_step(int step) {
+  if (step < 0) throw SchedulerError("RTL scheduler: open step " + std::to_string(step));
+  impl_->set_open_step(step);
 }
 
 void RtlCycleScheduler::set_grant_ack(int port, bool ack) {

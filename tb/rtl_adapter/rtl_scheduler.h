@@ -70,6 +70,8 @@ class RtlCycleScheduler : public CycleScheduler {
   void on_doorbell(int counter) override;
   void set_port_ready(int port, bool ready) override;
   void set_grant_ack(int port, bool ack) override;
+  /// Presented on open_step_i (all ones for kAnyStep), held.
+  void set_open_step(int step) override;
   void on_watchdog_tick() override;
   /// One clock: presents the inputs (and the next table entry), reads the registered grants,
   /// then applies the rising edge.

@@ -23,6 +23,7 @@ struct ScriptedScheduler : Scheduler {
   std::map<int, std::deque<int>> ready;   // queue -> ready program indices, in order
   std::map<int, bool> requested;          // queue -> last level presented
   std::vector<std::pair<int, int>> pops;  // (queue, index) popped, in order
+  int open_step = -1;                     // last open step presented (-1: none)
   void on_arrival(int, int, std::uint64_t) override {}
   int next_ready(int port, std::uint64_t) override {
     const auto it = ready.find(port);
@@ -38,6 +39,7 @@ struct ScriptedScheduler : Scheduler {
   std::uint64_t next_event_cycle(std::uint64_t) override { return kNoEvent; }
   bool cycle_level() const override { return true; }
   void set_port_ready(int port, bool level, std::uint64_t) override { requested[port] = level; }
+  void set_open_step(int step, std::uint64_t) override { open_step = step; }
 };
 
 TxDmaParams two_ports() {
@@ -142,6 +144,34 @@ TEST_CASE("under the step barrier a new step waits until every port is free", "[
   CHECK(starts.size() == 1);
   control.issue(61, start);
   CHECK(starts.back() == std::make_pair(0, 2));
+}
+
+TEST_CASE("under the step barrier the scheduler is told the step it may grant", "[nic][issue]") {
+  // As above: step 0 (entries 0 and 1) then step 1 (entry 2). The open step is the step the
+  // barrier lets start: step 0 while it has entries left and once every one has started but a
+  // port is busy (a decision made from requests presented before must not grant step 1), step 1
+  // once every port is free; no limit without a barrier.
+  TxBench b(two_ports());
+  StepBarrier barrier(true, {0, 0, 1});
+  ScriptedScheduler s;
+  IssueControl control({2, false, 0}, s, b.dma, barrier, {0, 0, 1});
+  control.present_requests(0);
+  CHECK(s.open_step == 0);
+  busy_port0(b);  // entry 0 on port 0 until 51
+  barrier.started(0);
+  control.present_requests(44);
+  CHECK(s.open_step == 0);
+  barrier.started(0);  // entry 1: step 0 has all started, port 0 busy
+  control.present_requests(44);
+  CHECK(s.open_step == 0);
+  control.present_requests(51);  // every port free: step 1 opens
+  CHECK(s.open_step == 1);
+
+  StepBarrier off(false, {0, 0, 1});
+  ScriptedScheduler t;
+  IssueControl free_control({2, false, 0}, t, b.dma, off, {});
+  free_control.present_requests(0);
+  CHECK(t.open_step == kAnyStep);
 }
 
 TEST_CASE("the ports next need the NIC at their busy end, or the lead before it", "[nic][issue]") {
