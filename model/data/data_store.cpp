@@ -60,7 +60,8 @@ struct Pattern {
 Pattern pattern_of(Dtype dtype, int nodes) {
   // int32: below 2^20; its sums wrap modulo 2^32 as the expected ones do, exact in any order.
   // fp32: every partial sum must be an integer below 2^24, exact in fp32 in any order: values
-  // below 2^14 up to 1024 nodes, below 2^24 / nodes beyond (4096 at 4096 nodes).
+  // below 2^14 up to 1024 nodes, below 2^24 / nodes beyond (4096 at 4096 nodes, 1024 at
+  // 16384: a sum's magnitude stays within 2^24).
   if (dtype == Dtype::kInt32) return Pattern{1000003u, 7u, 1048573u};
   const auto modulus = nodes <= 1024 ? 16381u : (1u << 24) / static_cast<std::uint32_t>(nodes);
   return Pattern{7919u, 13u, modulus};

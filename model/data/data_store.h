@@ -60,7 +60,7 @@ class DataStore {
   std::uint64_t tracked() const { return index_.size(); }
 
   /// Initial value of element `element` of node `node` of `nodes`: small integers, so that the
-  /// sum over all nodes is exact in int32 and in fp32 (up to 4096 nodes).
+  /// sum over all nodes is exact in int32 and in fp32 (any node count up to kMaxEndpoints).
   static double initial_value(Dtype dtype, int nodes, int node, std::uint64_t element);
 
   /// Copies node's tracked elements of slot `chunk` of `buffer`; returns a handle for apply()

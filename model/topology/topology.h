@@ -22,8 +22,10 @@ class TopologyError : public Error {
   using Error::Error;
 };
 
-/// Most endpoints a topology may have (every family; the scenario loader's ranges).
-constexpr int kMaxEndpoints = 4096;
+/// Most endpoints a topology may have (every family; the scenario loader's ranges): a 32x32x16
+/// pod in the message-granularity model. Memory, not this limit, bounds the packet model there
+/// (a schedule's messages are capped by default_message_limit()).
+constexpr int kMaxEndpoints = 16384;
 
 /// One explicit edge of a `custom` topology (bidirectional: two directed links are made).
 struct EdgeConfig {

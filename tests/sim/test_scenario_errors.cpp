@@ -98,11 +98,11 @@ TEST_CASE("a size listed twice is refused") {
 TEST_CASE("impossible values are rejected") {
   const std::string algos = "collective: {algorithms: [ring]}\n";
   CHECK(error_of("topology: {kind: torus, dims: [0, 4]}\n" + algos) ==
-        "bad.yaml:1:32: topology.dims[0]: \"0\" is out of range: must be between 1 and 4096");
+        "bad.yaml:1:32: topology.dims[0]: \"0\" is out of range: must be between 1 and 16384");
   CHECK(error_of("topology: {kind: switch, nodes: -3}\n" + algos) ==
-        "bad.yaml:1:33: topology.nodes: \"-3\" is out of range: must be between 1 and 4096");
+        "bad.yaml:1:33: topology.nodes: \"-3\" is out of range: must be between 1 and 16384");
   CHECK(error_of("topology: {kind: torus, dims: [4096, 4096]}\n" + algos) ==
-        "bad.yaml:1:11: topology: topology has 16777216 endpoints; at most 4096 are supported");
+        "bad.yaml:1:11: topology: topology has 16777216 endpoints; at most 16384 are supported");
   CHECK(
       error_of("topology: torus:4x4\ncollective: {algorithms: [ring], sizes: [-1MiB]}\n") ==
       "bad.yaml:2:42: collective.sizes[0]: \"-1MiB\" is not a size: expected a positive number of "

@@ -151,12 +151,12 @@ TEST_CASE("spec errors name the bad part", "[topology]") {
 
 TEST_CASE("config validation errors are actionable", "[topology]") {
   CHECK(spec_error_of("ring:1000000") ==
-        "topology has 1000000 endpoints; at most 4096 are supported");
+        "topology has 1000000 endpoints; at most 16384 are supported");
   CHECK(spec_error_of("torus:1000x1000x1000") ==
-        "topology has 1000000000 endpoints; at most 4096 are supported");
+        "topology has 1000000000 endpoints; at most 16384 are supported");
   CHECK(spec_error_of("fattree:k=7") == "fattree k is 7; k must be even and >= 2");
-  CHECK(spec_error_of("fattree:k=128") ==
-        "topology has 8192 endpoints; at most 4096 are supported");
+  CHECK(spec_error_of("fattree:k=256") ==
+        "topology has 32768 endpoints; at most 16384 are supported");
   CHECK(spec_error_of("fattree:k=4,levels=3") ==
         "fattree levels is 3; only 2-level fat-trees are supported");
   CHECK(spec_error_of("bigraph:m=4,n=7") == "bigraph n is 7; n must be even and >= 2");
