@@ -89,6 +89,13 @@ class FlowSim {
   void apply(int message, Cycle now);
   // Applies the messages received into staging until `message` (the node's own) issued.
   void release_staged(int message, Cycle now);
+  // The resource holding NIC port `port` of `node`: its injection port on direct topologies; on
+  // switched ones the port is the endpoint's link (issue_queue()), so that link's reservations.
+  std::size_t port_resource(int node, int port) const {
+    if (!topology_.is_direct())
+      return static_cast<std::size_t>(topology_.out_links(node)[static_cast<std::size_t>(port)]);
+    return static_cast<std::size_t>(links_ + node * ports_ + port);
+  }
 
   const PointConfig& config_;
   const Topology& topology_;
@@ -203,11 +210,11 @@ void FlowSim::run_node(int node, Cycle now) {
               now);
         continue;
       }
-      // The port (any: the first free one) must be free now, else wake when it frees.
-      const int base = links_ + node * ports_;
+      // The port (any: the first free one) must be free now, else wake when it frees: as the
+      // cycle model's transmit DMA, a port takes a message once its last one is on the wire.
       Cycle free = Scheduler::kNoEvent;
       for (int p = any_port ? 0 : q; p < (any_port ? ports_ : q + 1); ++p)
-        free = std::min(free, res_[static_cast<std::size_t>(base + p)].free_from(now));
+        free = std::min(free, res_[port_resource(node, p)].free_from(now));
       if (free > now) {
         next = std::min(next, free);
         break;
@@ -268,12 +275,12 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
     if (any_port) {  // the first free port
       Cycle best = Scheduler::kNoEvent;
       for (int p = 0; p < ports_; ++p) {
-        const Cycle f = res_[static_cast<std::size_t>(links_ + node * ports_ + p)].free_from(now);
+        const Cycle f = res_[port_resource(node, p)].free_from(now);
         if (f < best) best = f, port = p;
       }
     }
     ser = serialise(shape.flits, nic.flit_bytes, nic_bw);
-    take(static_cast<std::size_t>(links_ + node * ports_ + port), ser, 0, pipeline);
+    take(port_resource(node, port), ser, 0, pipeline);
   }
   const std::vector<int>& path = *paths_[id];
   for (std::size_t h = 0; h < path.size(); ++h) {
