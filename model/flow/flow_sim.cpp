@@ -316,7 +316,6 @@ void FlowSim::release_staged(int message, Cycle now) {
 
 void FlowSim::arrive(int message, Cycle now) {
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
-  arrival_cycle_[static_cast<std::size_t>(message)] = now;
   // Receive staging: applied once the receiver has issued its own message of the chunk.
   if (op.apply_after >= 0 && !issued_[static_cast<std::size_t>(op.apply_after)]) {
     held_.emplace(op.apply_after, message);
@@ -350,6 +349,7 @@ void FlowSim::reduce(int message, Cycle now, bool staged) {
 
 void FlowSim::apply(int message, Cycle now) {
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  arrival_cycle_[static_cast<std::size_t>(message)] = now;  // applied (RunResult's arrival)
   data_->apply(op.peer, op.dst_slot(), op.kind, handle_[static_cast<std::size_t>(message)],
                op.dst_buf);
   Cycle& finish = finish_[static_cast<std::size_t>(op.peer)];
