@@ -136,6 +136,56 @@ TEST_CASE("flow: a message's arrival cycle is when it is applied, after staging"
   CHECK(r.message.message_arrival_cycles == arrival);
 }
 
+// ring:3 with 10-cycle links, 1 KiB chunks (4 packets of 17 flits: 68 cycles of wire; a one-hop
+// message issued at t has its packets' tails in at t + 29 + 17 k, k = 0..3), a reduction unit
+// of 4 elements per cycle (16 cycles a packet, 64 a chunk). Node 0 sends chunk 0 to node 1 at
+// once; it is staged there (its apply_after, node 1's message 1 of chunk 0 to node 0, is
+// released at 1000), so node 1's unit sums it over [1000, 1064). Message 2 is the third.
+Schedule staged_exchange_and(Op third) {
+  Schedule schedule = test::empty_schedule(3, 2);
+  Op first = test::make_op(0, 1, 0, OpKind::kReduce);
+  Op second = test::make_op(1, 0, 0, OpKind::kReduce);
+  second.release_cycle = 1000;
+  first.apply_after = 1;
+  second.apply_after = 0;
+  schedule.add(first);
+  schedule.add(second);
+  schedule.add(third);
+  return schedule;
+}
+
+TEST_CASE("flow: a packet summed on landing waits while the reduction unit sums a staged message",
+          "[flow]") {
+  // Message 2, node 0 -> 1, chunk 1, reduced per packet, released at 990: its first head is in
+  // after 1000 (the cycle model orders the unit's work by head arrival), its tails at 1019,
+  // 1036, 1053, 1070, all while the unit sums the staged message 0 (to 1064); each then waits
+  // for the one before: 1064 + 4 x 16 = 1128. Message 1 lands at node 0 per packet (tails
+  // 1029 + 17 k), the last summed at 1080 + 16.
+  Op third = test::make_op(0, 1, 1, OpKind::kReduce);
+  third.release_cycle = 990;
+  const BothModels r = run_both("ring:3", 10, staged_exchange_and(third), 2 * 1024, 4);
+  const std::vector<std::uint64_t> arrival{1064, 1096, 1064 + 4 * 16};
+  CHECK(r.packet.message_arrival_cycles == arrival);
+  CHECK(r.message.message_arrival_cycles == arrival);
+  CHECK(r.message.completion_cycles == 1128);
+}
+
+TEST_CASE("flow: a staged broadcast is applied in its turn on the reduction unit", "[flow]") {
+  // Message 2, node 0 -> 1, chunk 1, a broadcast staged behind message 1 too (sent at 0, it is in
+  // before 1000): released with message 0 at 1000, it is copied once the unit has summed
+  // message 0, at 1064 (no cycles of its own). Message 3 (node 1 -> 2, chunk 1) waits for it and
+  // lands at 1064 + 29 + 51 (a broadcast: nothing to sum).
+  Op third = test::make_op(0, 1, 1, OpKind::kBroadcast);
+  third.apply_after = 1;
+  Schedule schedule = staged_exchange_and(third);
+  schedule.add(test::make_op(1, 2, 1, OpKind::kBroadcast, {2}));
+  const BothModels r = run_both("ring:3", 10, schedule, 2 * 1024, 4);
+  const std::vector<std::uint64_t> arrival{1064, 1096, 1064, 1064 + 80};
+  CHECK(r.packet.message_arrival_cycles == arrival);
+  CHECK(r.message.message_arrival_cycles == arrival);
+  CHECK(r.message.completion_cycles == 1144);
+}
+
 TEST_CASE("flow: what the message model leaves out is refused, not ignored", "[flow]") {
   const Topology topology(test::topology_config("ring:8", 150));
   Schedule schedule = test::empty_schedule(8, 1);
