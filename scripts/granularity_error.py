@@ -25,6 +25,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -137,9 +138,25 @@ def main():
         e, r = max(errs)
         return f"{100 * e:.1f}% ({r[0]} {r[1]} {r[2]} {r[3]}; {len(errs)} points)"
 
+    def within(pred, bound):
+        errs = sorted(abs(r[6]) for r in rows if r[6] is not None and pred(r))
+        if not errs:
+            return "none"
+        inside = sum(e <= bound for e in errs)
+        median = statistics.median(errs)
+        return f"{inside} of {len(errs)} points (median |error| {100 * median:.1f}%)"
+
     big = lambda r: size_bytes(r[3]) >= 1 << 20
     mid = lambda r: 32 << 10 <= size_bytes(r[3]) <= 256 << 10
+    small = lambda r: size_bytes(r[3]) < 32 << 10
     summary = [
+        f"- within 3% without shared links, >= 1 MiB: {within(lambda r: not r[7] and big(r), 0.03)}",
+        f"- within 10% without shared links, 32-256 KiB: "
+        f"{within(lambda r: not r[7] and mid(r), 0.10)}",
+        f"- within 10% without shared links, below 32 KiB: "
+        f"{within(lambda r: not r[7] and small(r), 0.10)}",
+        f"- within 3% with shared links, >= 1 MiB: {within(lambda r: r[7] and big(r), 0.03)}",
+        f"- within 10% with shared links, 32-256 KiB: {within(lambda r: r[7] and mid(r), 0.10)}",
         f"- largest |error| without shared links, >= 1 MiB (target 3%): "
         f"{worst(lambda r: not r[7] and big(r))}",
         f"- largest |error| without shared links, 32-256 KiB (target 10%): "

@@ -40,6 +40,10 @@ class ForestBuilder {
         }
       }
     }
+    if (local_first_) {
+      reached_.assign(static_cast<size_t>(n_) * static_cast<size_t>(topo_.vertices() + 1), 0);
+      for (int r = 0; r < n_; ++r) mark_reached(r, r);
+    }
     if (topo_.is_direct()) {
       neighbor_links_.resize(static_cast<size_t>(n_));
       for (int u = 0; u < n_; ++u) {
@@ -119,6 +123,7 @@ class ForestBuilder {
               ++st.received[static_cast<size_t>(child)];
               in_tree_[index(root, child)] = 1;
               members.push_back(child);
+              if (local_first_) mark_reached(root, child);
               forest.trees[static_cast<size_t>(root)].push_back({child, parent, step, path});
               if (static_cast<int>(members.size()) == n_) ++complete;
               any = true;
@@ -166,10 +171,18 @@ class ForestBuilder {
     if (pass_ == 2) return true;
     const int sw = home_[static_cast<size_t>(v)];
     if (pass_ == 0) return sw >= 0 && sw == parent_switch_;
-    for (int m : members_[static_cast<size_t>(root)]) {
-      if (home_[static_cast<size_t>(m)] == sw) return false;
-    }
-    return true;
+    return !reached_[switch_index(root, sw)];
+  }
+
+  /// Where reached_ holds whether tree `root` has a member on switch `sw` (-1: on none).
+  size_t switch_index(int root, int sw) const {
+    const int column = sw >= 0 ? sw : topo_.vertices();
+    return static_cast<size_t>(root) * static_cast<size_t>(topo_.vertices() + 1) +
+           static_cast<size_t>(column);
+  }
+  /// Tree `root` has a member on `member`'s switch now (pass 1 reads it; local-first only).
+  void mark_reached(int root, int member) {
+    reached_[switch_index(root, home_[static_cast<size_t>(member)])] = 1;
   }
 
   int find_child(int root, int parent, const StepState& st, std::vector<int>& path) const {
@@ -260,6 +273,8 @@ class ForestBuilder {
   std::vector<int> home_;  // switch of each endpoint (-1 on direct topologies)
   std::vector<char> in_tree_;
   std::vector<std::vector<int>> members_;
+  // Per tree and switch: a member of the tree sits on the switch (local-first passes only).
+  std::vector<char> reached_;
   std::vector<std::vector<std::pair<int, std::vector<int>>>> neighbor_links_;
 };
 

@@ -55,6 +55,50 @@ Cycle serialise(std::uint64_t flits, int flit_bytes, double bytes_per_cycle) {
   return std::max<Cycle>(1, static_cast<Cycle>(std::ceil(c - 1e-9)));
 }
 
+// A node's reduction unit as the message model runs it (the cycle model's: RxReassembly's
+// reduce_free_): the work it holds ends at `free`, in a stretch of back-to-back work that began
+// at `from`.
+struct ReductionUnit {
+  Cycle from = 0;
+  Cycle free = 0;
+
+  // Work of `cycles` that can start at `at` runs behind what the unit holds; returns its end. A
+  // broadcast applied from staging takes no cycles but waits its turn.
+  Cycle run(Cycle at, Cycle cycles) {
+    if (at > free) from = at;
+    free = std::max(free, at) + cycles;
+    return free;
+  }
+
+  // A message of `packets` packets summed per packet as each lands (RxReassembly::accept: a
+  // packet waits for the one before and for the unit, then takes `per_packet` cycles, the last
+  // one `last`), its tails evenly spaced over the last hop's `wire` cycles up to `tail`. Packets
+  // in before the unit's current stretch began were summed before it; the later ones wait for
+  // its end. Returns the cycle the last packet is summed.
+  Cycle run_packets(Cycle tail, Cycle wire, std::uint64_t packets, Cycle per_packet, Cycle last) {
+    packets = std::max<std::uint64_t>(1, packets);
+    const Cycle first_tail = tail - std::min(tail, (packets - 1) * wire / packets);
+    const Cycle own = (packets - 1) * per_packet + last;  // all its packets back to back
+    // Packets whose tail comes at or after `from` (tail_k = tail - (packets - k) x wire / packets).
+    std::uint64_t waiting = packets;
+    if (from > first_tail)
+      waiting = from > tail
+                    ? 0
+                    : std::min(packets, (tail - from) * packets / std::max<Cycle>(1, wire) + 1);
+    const Cycle behind = waiting == 0 ? 0 : free + (waiting - 1) * per_packet + last;
+    const Cycle end = std::max({tail + last, first_tail + own, behind});
+    if (end == behind) {
+      // the stretch under way runs on into this message's packets
+    } else if (end == first_tail + own && end > tail + last) {
+      if (first_tail > free) from = first_tail;  // its own packets keep the unit busy
+    } else if (tail > free) {
+      from = tail;  // only its last packet's sum follows its tail
+    }
+    free = std::max(free, end);
+    return end;
+  }
+};
+
 // The engine of one run.
 class FlowSim {
  public:
@@ -91,6 +135,13 @@ class FlowSim {
   void release_staged(int message, Cycle now);
   // Local step `message` on its node's reduction unit from `now` (its apply_after issued).
   void run_local(int message, Cycle now);
+  // The resource holding NIC port `port` of `node`: its injection port on direct topologies; on
+  // switched ones the port is the endpoint's link (issue_queue()), so that link's reservations.
+  std::size_t port_resource(int node, int port) const {
+    if (!topology_.is_direct())
+      return static_cast<std::size_t>(topology_.out_links(node)[static_cast<std::size_t>(port)]);
+    return static_cast<std::size_t>(links_ + node * ports_ + port);
+  }
 
   const PointConfig& config_;
   const Topology& topology_;
@@ -116,8 +167,9 @@ class FlowSim {
   std::multimap<int, int> held_;  // staging: message waited for -> staged message
   std::vector<std::uint64_t> link_bytes_;
   std::vector<Cycle> finish_;
-  std::vector<int> left_;           // per node: messages still to arrive at it
-  std::vector<Cycle> reduce_free_;  // per node: its reduction unit's next free cycle
+  std::vector<int> left_;             // per node: messages still to arrive at it
+  std::vector<ReductionUnit> units_;  // per node: its reduction unit
+  std::vector<Cycle> last_wire_;      // per message: its wire time on its last hop
   std::uint64_t packets_ = 0;
   std::uint64_t cross_flow_waits_ = 0;  // waits for a link held by another node pair's message
   // Events: (cycle, kind, index); kind 0: a message's tail lands, 1: a node runs, 2: a message
@@ -180,7 +232,8 @@ void FlowSim::plan() {
   issued_.assign(m, 0);
   link_bytes_.assign(static_cast<std::size_t>(links_), 0);
   finish_.assign(static_cast<std::size_t>(nodes_), 0);
-  reduce_free_.assign(static_cast<std::size_t>(nodes_), 0);
+  units_.assign(static_cast<std::size_t>(nodes_), ReductionUnit{});
+  last_wire_.assign(m, 0);
 }
 
 void FlowSim::wake(int node, Cycle at) {
@@ -205,11 +258,11 @@ void FlowSim::run_node(int node, Cycle now) {
               now);
         continue;
       }
-      // The port (any: the first free one) must be free now, else wake when it frees.
-      const int base = links_ + node * ports_;
+      // The port (any: the first free one) must be free now, else wake when it frees: as the
+      // cycle model's transmit DMA, a port takes a message once its last one is on the wire.
       Cycle free = Scheduler::kNoEvent;
       for (int p = any_port ? 0 : q; p < (any_port ? ports_ : q + 1); ++p)
-        free = std::min(free, res_[static_cast<std::size_t>(base + p)].free_from(now));
+        free = std::min(free, res_[port_resource(node, p)].free_from(now));
       if (free > now) {
         next = std::min(next, free);
         break;
@@ -272,12 +325,12 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
     if (any_port) {  // the first free port
       Cycle best = Scheduler::kNoEvent;
       for (int p = 0; p < ports_; ++p) {
-        const Cycle f = res_[static_cast<std::size_t>(links_ + node * ports_ + p)].free_from(now);
+        const Cycle f = res_[port_resource(node, p)].free_from(now);
         if (f < best) best = f, port = p;
       }
     }
     ser = serialise(shape.flits, nic.flit_bytes, nic_bw);
-    take(static_cast<std::size_t>(links_ + node * ports_ + port), ser, 0, pipeline);
+    take(port_resource(node, port), ser, 0, pipeline);
   }
   const std::vector<int>& path = *paths_[id];
   for (std::size_t h = 0; h < path.size(); ++h) {
@@ -298,6 +351,7 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
     ser = serialise(shape.flits, nic.flit_bytes, nic_bw);
     take(best, ser, 0, 0);
   }
+  last_wire_[id] = ser;
   events_.push({prev_end, 0, message});
   release_staged(message, now);
 }
@@ -321,14 +375,13 @@ void FlowSim::run_local(int message, Cycle now) {
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
   const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
   const std::uint64_t elements = bounds_[size_chunk + 1] - bounds_[size_chunk];
-  Cycle& unit = reduce_free_[static_cast<std::size_t>(op.node)];
-  unit = std::max(unit, now) + reduce_cycles(elements, config_.nic.reduce_elems_per_cycle);
-  events_.push({unit, 2, message});
+  const Cycle done = units_[static_cast<std::size_t>(op.node)].run(
+      now, reduce_cycles(elements, config_.nic.reduce_elems_per_cycle));
+  events_.push({done, 2, message});
 }
 
 void FlowSim::arrive(int message, Cycle now) {
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
-  arrival_cycle_[static_cast<std::size_t>(message)] = now;
   // Receive staging: applied once the receiver has issued its own message of the chunk.
   if (op.apply_after >= 0 && !issued_[static_cast<std::size_t>(op.apply_after)]) {
     held_.emplace(op.apply_after, message);
@@ -338,30 +391,37 @@ void FlowSim::arrive(int message, Cycle now) {
 }
 
 void FlowSim::reduce(int message, Cycle now, bool staged) {
-  // The reduction unit as the receive side runs it (RxReassembly): per packet behind each tail,
-  // so only the last packet's reduction follows the message's tail; a whole message (reduction
-  // granularity message, or a staged message once released) on the node's one unit.
+  // The reduction unit as the receive side runs it (RxReassembly): a reduce message per packet
+  // as its packets land (only the last packet's sum follows the tail, unless the unit is busy);
+  // a whole message (reduction granularity message, or a staged message once released) on the
+  // node's one unit, and a staged broadcast in its turn there, taking no cycles.
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  ReductionUnit& unit = units_[static_cast<std::size_t>(op.peer)];
   Cycle applied = now;
   if (op.kind == OpKind::kReduce) {
     const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
     const std::uint64_t elements = bounds_[size_chunk + 1] - bounds_[size_chunk];
     const double rate = config_.nic.reduce_elems_per_cycle;
     if (staged || config_.nic.reduction == ReduceGranularity::kMessage) {
-      Cycle& unit = reduce_free_[static_cast<std::size_t>(op.peer)];
-      unit = std::max(unit, now) + reduce_cycles(elements, rate);
-      applied = unit;
+      applied = unit.run(now, reduce_cycles(elements, rate));
     } else {
-      const auto per_packet = static_cast<std::uint64_t>(config_.nic.packet_bytes / kElementBytes);
+      const int packet_bytes = config_.nic.packet_bytes;
+      const auto per_packet = static_cast<std::uint64_t>(packet_bytes / kElementBytes);
       const std::uint64_t last = elements % per_packet == 0 ? per_packet : elements % per_packet;
-      applied = now + reduce_cycles(std::min(elements, last), rate);
+      applied = unit.run_packets(now, last_wire_[static_cast<std::size_t>(message)],
+                                 packets_in(elements * kElementBytes, packet_bytes),
+                                 reduce_cycles(per_packet, rate),
+                                 reduce_cycles(std::min(elements, last), rate));
     }
+  } else if (staged) {
+    applied = unit.run(now, 0);
   }
   events_.push({applied, 2, message});
 }
 
 void FlowSim::apply(int message, Cycle now) {
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
+  arrival_cycle_[static_cast<std::size_t>(message)] = now;  // applied (RunResult's arrival)
   data_->apply(op.peer, op.dst_slot(), op.kind, handle_[static_cast<std::size_t>(message)],
                op.dst_buf);
   Cycle& finish = finish_[static_cast<std::size_t>(op.peer)];

@@ -7,9 +7,11 @@
 // Link sharing: each directed link, each NIC injection port and each ejection port is a resource
 // that a message holds for its whole wire time (its packets' flits, heads included, at the
 // link's bandwidth), in the first gap of the resource's reservations at or after the message's
-// head gets there (whole-message queues with cut-through pipelining across hops). The head
-// advances a hop's wire latency plus the router pipeline per router; the tail leaves the last
-// resource at its reservation's end. docs/granularity.md measures this against the cycle model.
+// head gets there; a NIC port (on switched topologies: the endpoint's link) takes a message
+// when it is free, as the cycle model's transmit DMA does (whole-message queues with cut-through
+// pipelining across hops). The head advances a hop's wire latency plus the router pipeline per
+// router; the tail leaves the last resource at its reservation's end. docs/granularity.md measures
+// this against the cycle model.
 
 #include <cstdint>
 

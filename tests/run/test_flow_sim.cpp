@@ -11,8 +11,10 @@
 #include "model/config/scenario_loader.h"
 #include "model/flow/flow_sim.h"
 #include "model/run/prepare.h"
+#include "model/run/resolve.h"
 #include "model/run/run_point.h"
 #include "model/sim/results.h"
+#include "model/sim/system.h"
 #include "tests/support/sim_fixtures.h"
 
 namespace mt {
@@ -72,6 +74,116 @@ TEST_CASE("flow: a message into scratch, then a local sum on the reduction unit"
   CHECK(r.error.empty());
   CHECK(r.completion_cycles == 220 + 8);
   CHECK(r.packets == 4);  // the local step sends none
+}
+
+// A hand-built schedule run by both models (the cycle model elaborates once): software issue
+// with the free host, no data check (a few messages are no all-reduce).
+struct BothModels {
+  RunResult packet, message;
+};
+BothModels run_both(const std::string& spec, int latency, const Schedule& schedule,
+                    std::uint64_t bytes, double reduce_elems_per_cycle = 32) {
+  ScenarioConfig s = test::base_scenario();
+  s.nic.issue = IssueChoice::kSoftware;
+  s.nic.reduce_elems_per_cycle = reduce_elems_per_cycle;
+  s.topology = test::topology_config(spec, latency);
+  s.collective.verify_data = false;
+  const Topology topology(s.topology);
+  const PointConfig point = resolve(s, schedule, topology);
+  BothModels r{simulate(point, topology, schedule, bytes),
+               simulate_messages(point, topology, schedule, bytes)};
+  INFO(r.packet.error << r.message.error);
+  REQUIRE(r.packet.error.empty());
+  REQUIRE(r.message.error.empty());
+  return r;
+}
+
+TEST_CASE("flow: a switched NIC port takes its next message once the last one is on its link",
+          "[flow]") {
+  // Node 0 of a 4-node switch sends two 1 KiB broadcasts, both ready at once, to nodes 1 and 2
+  // over its one port, which is its link to the switch: 4 packets x 17 flits = 68 cycles on it.
+  // The second issues when the first is on the wire (the transmit DMA's port_free), at 68; each
+  // arrives 10 + 1 (switch) + 68 + 10 cycles after its issue.
+  Schedule schedule = test::empty_schedule(4, 2);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast));
+  schedule.add(test::make_op(0, 2, 1, OpKind::kBroadcast));
+  const BothModels r = run_both("switch:nodes=4", 10, schedule, 2 * 1024);
+  const std::vector<std::uint64_t> issue{0, 68};
+  const std::vector<std::uint64_t> arrival{89, 68 + 89};
+  CHECK(r.packet.message_issue_cycles == issue);
+  CHECK(r.message.message_issue_cycles == issue);
+  CHECK(r.packet.message_arrival_cycles == arrival);
+  CHECK(r.message.message_arrival_cycles == arrival);
+  CHECK(r.message.completion_cycles == 68 + 89);
+}
+
+TEST_CASE("flow: a message's arrival cycle is when it is applied, after staging", "[flow]") {
+  // ring:2 with 10-cycle links, one 256-byte chunk exchanged (tests/sim/test_staging.cpp):
+  // message 0 lands at 2 + 10 + 17 = 29 while node 1 has not issued message 1 (released at
+  // 1000), so it is staged and summed on node 1's reduction unit from 1000 (64 elements at 32
+  // per cycle); message 1 is summed as it lands: 1000 + 29 + 2.
+  Schedule schedule = test::empty_schedule(2, 1);
+  Op first = test::make_op(0, 1, 0, OpKind::kReduce);
+  Op second = test::make_op(1, 0, 0, OpKind::kReduce);
+  second.release_cycle = 1000;
+  first.apply_after = 1;
+  second.apply_after = 0;
+  schedule.add(first);
+  schedule.add(second);
+  const BothModels r = run_both("ring:2", 10, schedule, 256);
+  const std::vector<std::uint64_t> arrival{1002, 1031};
+  CHECK(r.packet.message_arrival_cycles == arrival);
+  CHECK(r.message.message_arrival_cycles == arrival);
+}
+
+// ring:3 with 10-cycle links, 1 KiB chunks (4 packets of 17 flits: 68 cycles of wire; a one-hop
+// message issued at t has its packets' tails in at t + 29 + 17 k, k = 0..3), a reduction unit
+// of 4 elements per cycle (16 cycles a packet, 64 a chunk). Node 0 sends chunk 0 to node 1 at
+// once; it is staged there (its apply_after, node 1's message 1 of chunk 0 to node 0, is
+// released at 1000), so node 1's unit sums it over [1000, 1064). Message 2 is the third.
+Schedule staged_exchange_and(Op third) {
+  Schedule schedule = test::empty_schedule(3, 2);
+  Op first = test::make_op(0, 1, 0, OpKind::kReduce);
+  Op second = test::make_op(1, 0, 0, OpKind::kReduce);
+  second.release_cycle = 1000;
+  first.apply_after = 1;
+  second.apply_after = 0;
+  schedule.add(first);
+  schedule.add(second);
+  schedule.add(third);
+  return schedule;
+}
+
+TEST_CASE("flow: a packet summed on landing waits while the reduction unit sums a staged message",
+          "[flow]") {
+  // Message 2, node 0 -> 1, chunk 1, reduced per packet, released at 990: its first head is in
+  // after 1000 (the cycle model orders the unit's work by head arrival), its tails at 1019,
+  // 1036, 1053, 1070, all while the unit sums the staged message 0 (to 1064); each then waits
+  // for the one before: 1064 + 4 x 16 = 1128. Message 1 lands at node 0 per packet (tails
+  // 1029 + 17 k), the last summed at 1080 + 16.
+  Op third = test::make_op(0, 1, 1, OpKind::kReduce);
+  third.release_cycle = 990;
+  const BothModels r = run_both("ring:3", 10, staged_exchange_and(third), 2 * 1024, 4);
+  const std::vector<std::uint64_t> arrival{1064, 1096, 1064 + 4 * 16};
+  CHECK(r.packet.message_arrival_cycles == arrival);
+  CHECK(r.message.message_arrival_cycles == arrival);
+  CHECK(r.message.completion_cycles == 1128);
+}
+
+TEST_CASE("flow: a staged broadcast is applied in its turn on the reduction unit", "[flow]") {
+  // Message 2, node 0 -> 1, chunk 1, a broadcast staged behind message 1 too (sent at 0, it is in
+  // before 1000): released with message 0 at 1000, it is copied once the unit has summed
+  // message 0, at 1064 (no cycles of its own). Message 3 (node 1 -> 2, chunk 1) waits for it and
+  // lands at 1064 + 29 + 51 (a broadcast: nothing to sum).
+  Op third = test::make_op(0, 1, 1, OpKind::kBroadcast);
+  third.apply_after = 1;
+  Schedule schedule = staged_exchange_and(third);
+  schedule.add(test::make_op(1, 2, 1, OpKind::kBroadcast, {2}));
+  const BothModels r = run_both("ring:3", 10, schedule, 2 * 1024, 4);
+  const std::vector<std::uint64_t> arrival{1064, 1096, 1064, 1064 + 80};
+  CHECK(r.packet.message_arrival_cycles == arrival);
+  CHECK(r.message.message_arrival_cycles == arrival);
+  CHECK(r.message.completion_cycles == 1144);
 }
 
 TEST_CASE("flow: what the message model leaves out is refused, not ignored", "[flow]") {
