@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "tests/support/cli_runner.h"
 
@@ -28,6 +29,19 @@ std::map<std::string, std::vector<nlohmann::json>> runs_by_label(const std::stri
   const nlohmann::json results = read_json(json);
   for (const auto& r : results["runs"]) out[r["algorithm"].get<std::string>()].push_back(r);
   return out;
+}
+
+// `mtsim run` of schedule file `path` alone on `topology` at `size` (`extra`: more top-level
+// scenario lines); the command's result and, when it succeeded, its first run.
+std::pair<CliResult, nlohmann::json> run_file(const std::string& name, const std::string& topology,
+                                              const std::string& size, const std::string& path,
+                                              const std::string& extra = "") {
+  const std::string yaml = scratch(name + ".yaml");
+  const std::string json = scratch(name + ".out.json");
+  write_file(yaml, "topology: " + topology + "\n" + extra + "collective:\n  sizes: [" + size +
+                       "]\n  algorithms:\n    - {name: file, path: " + path + "}\n");
+  const CliResult r = mtsim("run " + yaml + " --json " + json);
+  return {r, r.status == 0 ? read_json(json)["runs"][0] : nlohmann::json()};
 }
 
 }  // namespace
@@ -394,44 +408,26 @@ TEST_CASE("a local step that overwrites a slot its node has yet to send waits fo
   write_file(schedule, file.dump());
   for (const std::string granularity : {"packet", "message"}) {
     INFO(granularity);
-    const std::string yaml = scratch("staged_local_" + granularity + ".yaml");
-    const std::string json = scratch("staged_local_" + granularity + ".out.json");
-    write_file(yaml, "topology: switch:2\ngranularity: " + granularity +
-                         "\ncollective:\n  sizes: [16KiB]\n  algorithms:\n"
-                         "    - {name: file, path: " +
-                         schedule + "}\n");
-    const CliResult r = mtsim("run " + yaml + " --json " + json);
+    const auto [r, run] = run_file("staged_local_" + granularity, "switch:2", "16KiB", schedule,
+                                   "granularity: " + granularity + "\n");
     INFO(r.output);
     REQUIRE(r.status == 0);
-    const nlohmann::json run = read_json(json)["runs"][0];
     CHECK(run["data_verified"] == true);
     CHECK(run["node_finish_cycles"][0] == 3128);
   }
   // The same exchange without the staging is a race the verifier names.
   for (int m = 2; m < 4; ++m) file["ops"][m].erase("apply_after");
   write_file(schedule, file.dump());
-  const std::string yaml = scratch("staged_local_race.yaml");
-  write_file(yaml,
-             "topology: switch:2\ncollective:\n  sizes: [16KiB]\n  algorithms:\n"
-             "    - {name: file, path: " +
-                 schedule + "}\n");
-  const CliResult race = mtsim("run " + yaml);
+  const CliResult race = run_file("staged_local_race", "switch:2", "16KiB", schedule).first;
   CHECK(race.status != 0);
   CHECK_THAT(race.output, Catch::Contains("node 0 chunk 0: arrival of message 2 and issue of "
                                           "message 0 are unordered"));
 }
 
 TEST_CASE("the two-level program simulates with verified data") {
-  const std::string yaml = scratch("hier.yaml");
-  const std::string json = scratch("hier.json");
-  write_file(yaml,
-             "topology: switch:8\ncollective:\n  sizes: [64KiB]\n  algorithms:\n"
-             "    - {name: file, path: " +
-                 kData + "hierarchical8.xml}\n");
-  const CliResult r = mtsim("run " + yaml + " --json " + json);
+  const auto [r, run] = run_file("hier", "switch:8", "64KiB", kData + "hierarchical8.xml");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  const nlohmann::json run = read_json(json)["runs"][0];
   CHECK(run["data_verified"] == true);
   CHECK(run["messages"] == 8 * 7 + 8 * 4);
 }

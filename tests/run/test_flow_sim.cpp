@@ -117,12 +117,10 @@ TEST_CASE("flow: a switched NIC port takes its next message once the last one is
   CHECK(r.message.completion_cycles == 68 + 89);
 }
 
-TEST_CASE("flow: a message's arrival cycle is when it is applied, after staging", "[flow]") {
-  // ring:2 with 10-cycle links, one 256-byte chunk exchanged (tests/sim/test_staging.cpp):
-  // message 0 lands at 2 + 10 + 17 = 29 while node 1 has not issued message 1 (released at
-  // 1000), so it is staged and summed on node 1's reduction unit from 1000 (64 elements at 32
-  // per cycle); message 1 is summed as it lands: 1000 + 29 + 2.
-  Schedule schedule = test::empty_schedule(2, 1);
+// Nodes 0 and 1 exchange chunk 0 (reduce, each staged behind the other's message); node 1's is
+// released at cycle 1000. `nodes` nodes, `chunks` chunks.
+Schedule staged_exchange(int nodes, int chunks) {
+  Schedule schedule = test::empty_schedule(nodes, chunks);
   Op first = test::make_op(0, 1, 0, OpKind::kReduce);
   Op second = test::make_op(1, 0, 0, OpKind::kReduce);
   second.release_cycle = 1000;
@@ -130,7 +128,15 @@ TEST_CASE("flow: a message's arrival cycle is when it is applied, after staging"
   second.apply_after = 0;
   schedule.add(first);
   schedule.add(second);
-  const BothModels r = run_both("ring:2", 10, schedule, 256);
+  return schedule;
+}
+
+TEST_CASE("flow: a message's arrival cycle is when it is applied, after staging", "[flow]") {
+  // ring:2 with 10-cycle links, one 256-byte chunk exchanged (tests/sim/test_staging.cpp):
+  // message 0 lands at 2 + 10 + 17 = 29 while node 1 has not issued message 1 (released at
+  // 1000), so it is staged and summed on node 1's reduction unit from 1000 (64 elements at 32
+  // per cycle); message 1 is summed as it lands: 1000 + 29 + 2.
+  const BothModels r = run_both("ring:2", 10, staged_exchange(2, 1), 256);
   const std::vector<std::uint64_t> arrival{1002, 1031};
   CHECK(r.packet.message_arrival_cycles == arrival);
   CHECK(r.message.message_arrival_cycles == arrival);
@@ -142,14 +148,7 @@ TEST_CASE("flow: a message's arrival cycle is when it is applied, after staging"
 // once; it is staged there (its apply_after, node 1's message 1 of chunk 0 to node 0, is
 // released at 1000), so node 1's unit sums it over [1000, 1064). Message 2 is the third.
 Schedule staged_exchange_and(Op third) {
-  Schedule schedule = test::empty_schedule(3, 2);
-  Op first = test::make_op(0, 1, 0, OpKind::kReduce);
-  Op second = test::make_op(1, 0, 0, OpKind::kReduce);
-  second.release_cycle = 1000;
-  first.apply_after = 1;
-  second.apply_after = 0;
-  schedule.add(first);
-  schedule.add(second);
+  Schedule schedule = staged_exchange(3, 2);
   schedule.add(third);
   return schedule;
 }
