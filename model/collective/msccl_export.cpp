@@ -194,6 +194,7 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   // Thread blocks: per node, send blocks (peer, chan) then receive blocks (peer, chan).
   std::vector<std::vector<TbOut>> tbs(static_cast<std::size_t>(nodes));
   std::vector<std::pair<int, int>> recv_at(n);  // message -> (tb, step) at its receiver
+  std::vector<std::pair<int, int>> send_at(n);  // message -> (tb, step) at its sender
   int nchannels = 1;
   for (int u = 0; u < nodes; ++u)
     for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)]) {
@@ -202,17 +203,17 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         TbOut tb;
         tb.send = peer == u ? -1 : peer;  // a local chain: neither sends nor receives
         tb.chan = peer == u ? 0 : static_cast<int>(c);
-        if (peer == u) {
-          // Where each local step will sit (after a nop per extra dependency): its receivers'
-          // dependencies point there.
-          int at = 0;
-          for (const auto& [first, count] : runs_of(list[c])) {
-            const int id = list[c][first];
-            at += std::max<int>(
-                1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()) + extra_waits(id));
-            for (int k = 0; k < count; ++k)
-              recv_at[static_cast<std::size_t>(list[c][first + static_cast<std::size_t>(k)])] = {
-                  static_cast<int>(tbs[static_cast<std::size_t>(u)].size()), at - 1};
+        // Where each step of the chain will sit (after a nop per extra wait): a local step's
+        // receivers and the local steps staged behind a send point there.
+        int at = 0;
+        for (const auto& [first, count] : runs_of(list[c])) {
+          const int id = list[c][first];
+          at += std::max<int>(
+              1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()) + extra_waits(id));
+          for (int k = 0; k < count; ++k) {
+            const auto op = static_cast<std::size_t>(list[c][first + static_cast<std::size_t>(k)]);
+            send_at[op] = {static_cast<int>(tbs[static_cast<std::size_t>(u)].size()), at - 1};
+            if (peer == u) recv_at[op] = send_at[op];
           }
         }
         tbs[static_cast<std::size_t>(u)].push_back(tb);
@@ -247,25 +248,6 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
         tbs[static_cast<std::size_t>(v)].push_back(tb);
       }
     }
-  // Where each send step will sit at its sender (after a nop per extra dependency), for the
-  // local steps that wait for it.
-  std::vector<std::pair<int, int>> send_at(n, {-1, -1});
-  for (int u = 0; u < nodes; ++u) {
-    int t = 0;
-    for (const auto& [peer, list] : chains[static_cast<std::size_t>(u)])
-      for (const auto& chain : list) {
-        int at = 0;
-        for (const auto& [first, count] : runs_of(chain)) {
-          const int id = chain[first];
-          at += std::max<int>(
-              1, static_cast<int>(deps[static_cast<std::size_t>(id)].size()) + extra_waits(id));
-          for (int k = 0; k < count; ++k)
-            send_at[static_cast<std::size_t>(chain[first + static_cast<std::size_t>(k)])] = {
-                t, at - 1};
-        }
-        ++t;
-      }
-  }
   // Steps some step waits for (a local step's may come later in this loop): marked after it.
   std::vector<std::pair<int, std::pair<int, int>>> signalled;
   for (int u = 0; u < nodes; ++u) {
