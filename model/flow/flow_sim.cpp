@@ -135,6 +135,11 @@ class FlowSim {
   void release_staged(int message, Cycle now);
   // Local step `message` on its node's reduction unit from `now` (its apply_after issued).
   void run_local(int message, Cycle now);
+  // Elements of the chunk-sized slots message `op` moves.
+  std::uint64_t elements_of(const Op& op) const {
+    const auto chunk = static_cast<std::size_t>(op.size_chunk());
+    return bounds_[chunk + 1] - bounds_[chunk];
+  }
   // The resource holding NIC port `port` of `node`: its injection port on direct topologies; on
   // switched ones the port is the endpoint's link (issue_queue()), so that link's reservations.
   std::size_t port_resource(int node, int port) const {
@@ -285,8 +290,6 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
   issued_[id] = 1;
   issue_cycle_[id] = now;
   handle_[id] = data_->snapshot(node, op.chunk, op.src_buf);
-  const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
-  const std::uint64_t payload = (bounds_[size_chunk + 1] - bounds_[size_chunk]) * kElementBytes;
   if (op.is_local()) {
     // As the cycle model: what waited for this step's issue first, then the step itself,
     // once the node has issued the message reading the slot it writes (Op::apply_after).
@@ -298,7 +301,7 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
     run_local(message, now);
     return;
   }
-  const WireShape shape = wire_shape(payload, nic);
+  const WireShape shape = wire_shape(elements_of(op) * kElementBytes, nic);
   packets_ += shape.packets;
   const auto pipeline = static_cast<Cycle>(router.pipeline_cycles);
   // The chain of resources: on direct topologies the NIC's injection port, the route's links and
@@ -373,10 +376,8 @@ void FlowSim::release_staged(int message, Cycle now) {
 void FlowSim::run_local(int message, Cycle now) {
   // On the node's reduction unit at its rate (a copy too), behind its other work.
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
-  const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
-  const std::uint64_t elements = bounds_[size_chunk + 1] - bounds_[size_chunk];
   const Cycle done = units_[static_cast<std::size_t>(op.node)].run(
-      now, reduce_cycles(elements, config_.nic.reduce_elems_per_cycle));
+      now, reduce_cycles(elements_of(op), config_.nic.reduce_elems_per_cycle));
   events_.push({done, 2, message});
 }
 
@@ -399,8 +400,7 @@ void FlowSim::reduce(int message, Cycle now, bool staged) {
   ReductionUnit& unit = units_[static_cast<std::size_t>(op.peer)];
   Cycle applied = now;
   if (op.kind == OpKind::kReduce) {
-    const auto size_chunk = static_cast<std::size_t>(op.size_chunk());
-    const std::uint64_t elements = bounds_[size_chunk + 1] - bounds_[size_chunk];
+    const std::uint64_t elements = elements_of(op);
     const double rate = config_.nic.reduce_elems_per_cycle;
     if (staged || config_.nic.reduction == ReduceGranularity::kMessage) {
       applied = unit.run(now, reduce_cycles(elements, rate));
