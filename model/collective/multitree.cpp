@@ -44,6 +44,16 @@ class ForestBuilder {
       reached_.assign(static_cast<size_t>(n_) * static_cast<size_t>(topo_.vertices() + 1), 0);
       for (int r = 0; r < n_; ++r) mark_reached(r, r);
     }
+    const size_t states = 2 * static_cast<size_t>(topo_.vertices());
+    visit_mark_.assign(states, 0);
+    failed_scan_.assign(states, 0);
+    failed_home_.assign(states, -1);
+    own_switch_scan_.assign(static_cast<size_t>(topo_.vertices()), 0);
+    own_switch_candidate_.assign(static_cast<size_t>(topo_.vertices()), 0);
+    up_.assign(topo_.links().size(), 1);
+    if (topo_.routes_up_down()) {
+      for (size_t l = 0; l < up_.size(); ++l) up_[l] = topo_.link_goes_up(static_cast<int>(l));
+    }
     if (topo_.is_direct()) {
       neighbor_links_.resize(static_cast<size_t>(n_));
       for (int u = 0; u < n_; ++u) {
@@ -73,10 +83,11 @@ class ForestBuilder {
 
     int complete = 0;
     int step = 0;
-    // Speed only, direct topologies with the published rule (one pass): within a step a parent
-    // that finds no child never finds one later in the step (links, ports and tree membership
-    // only fill up), and a parent whose neighbours are all in the tree never finds one again.
-    // Per tree, members before cursor (this step) / exhausted (for good) are skipped.
+    // Speed only. Within a step a parent that has used its ports sends no more (any topology);
+    // on direct topologies with the published rule (one pass) also a parent that finds no child
+    // never finds one later in the step (links, ports and tree membership only fill up), and a
+    // parent whose neighbours are all in the tree never finds one again. Per tree, members before
+    // cursor (this step) / exhausted (for good) are skipped.
     const bool skip_failed = topo_.is_direct() && !local_first_;
     std::vector<size_t> exhausted(static_cast<size_t>(n_), 0);
     std::vector<size_t> cursor(static_cast<size_t>(n_), 0);
@@ -101,10 +112,11 @@ class ForestBuilder {
           for (int pass = 0; pass < passes && !added; ++pass) {
             pass_ = local_first_ ? pass : 2;
             size_t& first = cursor[static_cast<size_t>(root)];
-            for (size_t q = skip_failed ? first : 0; q < count; ++q) {
+            begin_scan();
+            for (size_t q = first; q < count; ++q) {
               const int parent = members[q];
               if (st.sent[static_cast<size_t>(parent)] >= ports_) {
-                if (skip_failed && q == first) ++first;
+                if (q == first) ++first;
                 continue;
               }
               parent_switch_ = home_[static_cast<size_t>(parent)];
@@ -197,8 +209,8 @@ class ForestBuilder {
       }
       return -1;
     }
-    std::vector<char> visited(static_cast<size_t>(topo_.vertices()), 0);
-    visited[static_cast<size_t>(parent)] = 1;
+    if (!candidate_exists(root, st)) return -1;
+    ++visit_gen_;
     for (int l : topo_.out_links(parent)) {
       if (st.link_used[static_cast<size_t>(l)]) continue;
       const int w = topo_.link(l).dst;
@@ -207,15 +219,59 @@ class ForestBuilder {
         path = {l};
         return w;
       }
-      if (visited[static_cast<size_t>(w)]) continue;
-      visited[static_cast<size_t>(w)] = 1;
+      const bool down = went_down(false, l);
+      if (visited(w, down)) continue;
+      mark_visited(w, down);
       path = {l};
-      const int found = search_switch(root, w, st, visited, path);
+      const int found = search_switch(root, w, down, st, path);
       if (found >= 0) return found;
     }
     path.clear();
     return -1;
   }
+
+  /// Whether a route that has `down` (gone down a link already) may take link `l`, and whether
+  /// it has gone down after it: on up*/down* families (fat-tree, custom) a route never turns up
+  /// after going down; elsewhere every link reads as "up" (no constraint).
+  bool may_take(bool down, int l) const { return !down || !goes_up(l); }
+  bool went_down(bool down, int l) const { return down || !goes_up(l); }
+  bool goes_up(int l) const { return up_[static_cast<size_t>(l)] != 0; }
+
+  /// A search can only end at an endpoint that may join (child_ok) over a free link into it: when
+  /// there is none, every search of the scan fails (speed only). Pass 0 takes only the parent's
+  /// own switch's endpoints, so its answer is per scan and switch; the others' per scan.
+  bool candidate_exists(int root, const StepState& st) const {
+    if (pass_ != 0 && candidate_scan_ == scan_) return candidate_;
+    const auto joinable = [&](int v) {
+      if (!child_ok(root, v, st)) return false;
+      for (int l : topo_.in_links(v))
+        if (!st.link_used[static_cast<size_t>(l)]) return true;
+      return false;
+    };
+    bool any = false;
+    if (pass_ == 0) {
+      if (parent_switch_ < 0) return false;
+      const size_t sw = static_cast<size_t>(parent_switch_);
+      if (own_switch_scan_[sw] == scan_) return own_switch_candidate_[sw] != 0;
+      for (int l : topo_.out_links(parent_switch_)) {
+        const int v = topo_.link(l).dst;
+        any = any || (!topo_.is_switch(v) && home_[static_cast<size_t>(v)] == parent_switch_ &&
+                      joinable(v));
+      }
+      own_switch_scan_[sw] = scan_;
+      own_switch_candidate_[sw] = any;
+      return any;
+    }
+    for (int v = 0; v < n_ && !any; ++v) any = joinable(v);
+    candidate_scan_ = scan_;
+    candidate_ = any;
+    return any;
+  }
+
+  /// Search states are (switch, gone down): one visited mark each, per find_child call.
+  bool visited(int sw, bool down) const { return visit_mark_[state(sw, down)] == visit_gen_; }
+  void mark_visited(int sw, bool down) const { visit_mark_[state(sw, down)] = visit_gen_; }
+  static size_t state(int sw, bool down) { return 2 * static_cast<size_t>(sw) + (down ? 1 : 0); }
 
   /// True when some link from switch `sw` into an endpoint is still free this step.
   bool has_free_endpoint_link(int sw, const StepState& st) const {
@@ -240,28 +296,53 @@ class ForestBuilder {
   /// Depth-first search as published: at switch `sw` take one of its own endpoints; otherwise
   /// look at each neighbor switch reachable over a free link: one that still has a free link
   /// into an endpoint is a leaf, tried for a child but not passed through; one without (a spine,
-  /// or a leaf whose endpoints all receive already this step) is descended into.
-  int search_switch(int root, int sw, const StepState& st, std::vector<char>& visited,
+  /// or a leaf whose endpoints all receive already this step) is descended into. On up*/down*
+  /// families the search keeps the route legal: once it has gone down it takes no up link (the
+  /// published search would pass through a full leaf, down then up, which deadlock-free routing
+  /// refuses).
+  int search_switch(int root, int sw, bool down, const StepState& st,
                     std::vector<int>& path) const {
+    if (failed_before(sw, down)) return -1;
     const int own = endpoint_child(root, sw, st, path);
     if (own >= 0) return own;
     for (int l : topo_.out_links(sw)) {
       const int w = topo_.link(l).dst;
-      if (!topo_.is_switch(w) || st.link_used[static_cast<size_t>(l)] ||
-          visited[static_cast<size_t>(w)])
+      if (!topo_.is_switch(w) || st.link_used[static_cast<size_t>(l)] || !may_take(down, l))
         continue;
-      visited[static_cast<size_t>(w)] = 1;
+      const bool next_down = went_down(down, l);
+      if (visited(w, next_down)) continue;
       path.push_back(l);
       if (has_free_endpoint_link(w, st)) {
+        mark_visited(w, false);  // a leaf is tried, never passed through: one state
+        mark_visited(w, true);
         const int child = endpoint_child(root, w, st, path);
         if (child >= 0) return child;
       } else {
-        const int child = search_switch(root, w, st, visited, path);
+        mark_visited(w, next_down);
+        const int child = search_switch(root, w, next_down, st, path);
         if (child >= 0) return child;
       }
       path.pop_back();
     }
+    remember_failed(sw, down);
     return -1;
+  }
+
+  /// Failed searches of the current scan (one root's pass over its parents, during which no
+  /// link, receiver or tree member changes): a search from (switch, gone down) that found no
+  /// child finds none again for a later parent, since every state it reached had none (the
+  /// states it could not enter because this search had visited them were searched in full
+  /// already); so the later parents skip it. Local-first pass 0 also depends on the parent's
+  /// switch, which the mark records.
+  void begin_scan() const { ++scan_; }
+  bool failed_before(int sw, bool down) const {
+    const size_t s = state(sw, down);
+    return failed_scan_[s] == scan_ && (pass_ != 0 || failed_home_[s] == parent_switch_);
+  }
+  void remember_failed(int sw, bool down) const {
+    const size_t s = state(sw, down);
+    failed_scan_[s] = scan_;
+    failed_home_[s] = parent_switch_;
   }
 
   const Topology& topo_;
@@ -276,6 +357,18 @@ class ForestBuilder {
   // Per tree and switch: a member of the tree sits on the switch (local-first passes only).
   std::vector<char> reached_;
   std::vector<std::vector<std::pair<int, std::vector<int>>>> neighbor_links_;
+  // Switch topologies' search (find_child): per (switch, gone down) state, the find_child call
+  // that visited it and the scan whose search from it failed (with the parent's switch then).
+  mutable std::vector<std::uint64_t> visit_mark_;
+  mutable std::uint64_t visit_gen_ = 0;
+  mutable std::vector<std::uint64_t> failed_scan_;
+  mutable std::vector<int> failed_home_;
+  mutable std::uint64_t scan_ = 0;
+  mutable std::uint64_t candidate_scan_ = 0;  // the scan candidate_ was found for
+  mutable bool candidate_ = false;
+  mutable std::vector<std::uint64_t> own_switch_scan_;  // pass 0: per switch, as candidate_
+  mutable std::vector<char> own_switch_candidate_;
+  std::vector<char> up_;  // per link: goes up (up*/down* families), else 1 (no constraint)
 };
 
 }  // namespace
