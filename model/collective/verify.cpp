@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -15,23 +14,9 @@ namespace mt {
 
 using verify_detail::check_races;
 using verify_detail::ErrorList;
+using verify_detail::replay;
 
 namespace {
-
-// Largest replay state (one contributor bitset per node and chunk), 64-bit words (1 GiB).
-constexpr std::uint64_t kReplayLimitWords = std::uint64_t{1} << 27;
-
-// "node 7" or "nodes 7, 9" (at most 8 ids, then "and K more").
-std::string node_list(const std::vector<int>& ids) {
-  std::string s = ids.size() == 1 ? "node " : "nodes ";
-  const size_t shown = std::min<size_t>(ids.size(), 8);
-  for (size_t i = 0; i < shown; ++i) {
-    if (i) s += ", ";
-    s += std::to_string(ids[i]);
-  }
-  if (ids.size() > shown) s += " and " + std::to_string(ids.size() - shown) + " more";
-  return s;
-}
 
 // Validates ids, ranges and dependency targets. Returns false when replay would be meaningless.
 bool check_structure(const Schedule& s, const Topology& t, ErrorList& errors) {
@@ -138,160 +123,6 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
   return ok;
 }
 
-// Symbolic replay in a topological order (issue then immediate arrival of every message), then
-// the final check that every node holds every chunk reduced from all N contributions. Scratch
-// slots start empty and unwritten: reading one before anything is written there is an error.
-void replay(const Schedule& s, const std::vector<int>& order, ErrorList& errors, bool& ok) {
-  const std::uint64_t n = static_cast<std::uint64_t>(s.nodes);
-  const std::uint64_t chunks = static_cast<std::uint64_t>(s.num_chunks);
-  const std::uint64_t scratch = static_cast<std::uint64_t>(std::max(0, s.scratch_chunks));
-  const std::uint64_t slots = chunks + scratch;  // per node: data chunks, then scratch slots
-  const std::uint64_t words = (n + 63) / 64;
-  if (n * slots * words > kReplayLimitWords) {
-    errors.add("cannot replay " + std::to_string(n) + " nodes x " + std::to_string(slots) +
-               " chunks: the symbolic state would need " +
-               std::to_string(n * slots * words * 8 >> 20) + " MiB (limit " +
-               std::to_string(kReplayLimitWords * 8 >> 20) + " MiB); use fewer chunks");
-    ok = false;
-    return;
-  }
-  std::vector<std::uint64_t> sets(n * slots * words, 0);
-  std::vector<char> received(n * slots, 0);  // written by a message or local step
-  // Per slot: the data chunk whose contributions it holds (-1: none yet), so that a chunk moved
-  // to another slot cannot pass for that slot's chunk.
-  std::vector<int> origin(n * slots, -1);
-  const auto index = [&](int node, Buffer buffer, int slot) {
-    return static_cast<std::uint64_t>(node) * slots + (buffer == Buffer::kScratch ? chunks : 0) +
-           static_cast<std::uint64_t>(slot);
-  };
-  auto set_of = [&](int node, Buffer buffer, int slot) {
-    return &sets[index(node, buffer, slot) * words];
-  };
-  for (std::uint64_t u = 0; u < n; ++u) {
-    for (std::uint64_t c = 0; c < chunks; ++c) {
-      sets[(u * slots + c) * words + u / 64] |= std::uint64_t{1} << (u % 64);
-      origin[u * slots + c] = static_cast<int>(c);
-    }
-  }
-  std::vector<std::uint64_t> snapshot(words);
-  std::vector<int> twice;
-  // Staged messages issued before their apply_after: their snapshots, applied once it issues.
-  struct Snapshot {
-    int message;
-    std::vector<std::uint64_t> data;
-    int chunk;  // the data chunk it holds (-1: none)
-  };
-  std::unordered_map<int, std::vector<Snapshot>> staged;
-  std::vector<char> issued(s.ops.size(), 0);
-  const auto apply = [&](const Op& op, const std::vector<std::uint64_t>& data, int chunk) {
-    const int slot = op.dst_slot();
-    std::uint64_t* dst = set_of(op.peer, op.dst_buf, slot);
-    char& written = received[index(op.peer, op.dst_buf, slot)];
-    int& held = origin[index(op.peer, op.dst_buf, slot)];
-    if (op.kind == OpKind::kReduce && op.dst_buf == Buffer::kScratch && !written) {
-      // MSCCL's scratch buffer holds no data of this all-reduce until written: the sum would
-      // add whatever was there.
-      errors.add("message " + std::to_string(op.id) + ": node " + std::to_string(op.peer) +
-                     " reduces into " + slot_text(op.dst_buf, slot) +
-                     " before anything is written there",
-                 {op.id});
-      ok = false;
-    }
-    if (op.kind == OpKind::kBroadcast || (op.dst_buf == Buffer::kScratch && !written)) {
-      written = 1;
-      held = chunk;
-      std::copy(data.begin(), data.end(), dst);
-      return;
-    }
-    written = 1;
-    if (chunk != held && chunk >= 0 && held >= 0) {
-      errors.add("message " + std::to_string(op.id) + ": node " + std::to_string(op.peer) +
-                     " adds chunk " + std::to_string(chunk) + "'s data into " +
-                     slot_text(op.dst_buf, slot) + ", which holds chunk " + std::to_string(held) +
-                     "'s",
-                 {op.id});
-      ok = false;
-    }
-    twice.clear();
-    for (std::uint64_t w = 0; w < words; ++w) {
-      std::uint64_t overlap = dst[w] & data[w];
-      while (overlap) {
-        const int bit = __builtin_ctzll(overlap);
-        twice.push_back(static_cast<int>(w * 64 + static_cast<std::uint64_t>(bit)));
-        overlap &= overlap - 1;
-      }
-      dst[w] |= data[w];
-    }
-    if (!twice.empty()) {
-      errors.add("node " + std::to_string(op.peer) + " " + slot_text(op.dst_buf, slot) +
-                     ": contribution" + (twice.size() == 1 ? " of " : "s of ") + node_list(twice) +
-                     (twice.size() == 1 ? " arrives" : " arrive") + " twice (message " +
-                     std::to_string(op.id) + "; already held)",
-                 {op.id});
-      ok = false;
-    }
-  };
-  for (int id : order) {
-    const Op& op = s.ops[static_cast<size_t>(id)];
-    if (op.src_buf == Buffer::kScratch && !received[index(op.node, op.src_buf, op.chunk)]) {
-      errors.add("message " + std::to_string(op.id) + ": node " + std::to_string(op.node) +
-                     " reads " + slot_text(op.src_buf, op.chunk) +
-                     " before anything is written there",
-                 {op.id});
-      ok = false;
-    }
-    const std::uint64_t* src = set_of(op.node, op.src_buf, op.chunk);
-    std::copy(src, src + words, snapshot.begin());
-    const int chunk = origin[index(op.node, op.src_buf, op.chunk)];
-    issued[static_cast<size_t>(id)] = 1;
-    if (op.apply_after >= 0 && !issued[static_cast<size_t>(op.apply_after)]) {
-      staged[op.apply_after].push_back(Snapshot{id, snapshot, chunk});
-    } else {
-      apply(op, snapshot, chunk);
-    }
-    const auto held = staged.find(id);
-    if (held == staged.end()) continue;
-    for (const Snapshot& h : held->second)
-      apply(s.ops[static_cast<size_t>(h.message)], h.data, h.chunk);
-    staged.erase(held);
-  }
-  // Whether a set holds all n contributions (word by word; the last word's unused bits are 0).
-  const std::uint64_t last_word =
-      n % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n % 64)) - 1;
-  const auto holds_all = [&](const std::uint64_t* set) {
-    for (std::uint64_t w = 0; w + 1 < words; ++w)
-      if (set[w] != ~std::uint64_t{0}) return false;
-    return set[words - 1] == last_word;
-  };
-  std::vector<int> missing;
-  for (std::uint64_t u = 0; u < n; ++u) {
-    for (std::uint64_t c = 0; c < chunks; ++c) {
-      const int held = origin[u * slots + c];
-      if (held != static_cast<int>(c) && held >= 0) {
-        ok = false;
-        errors.add("node " + std::to_string(u) + " chunk " + std::to_string(c) +
-                   " ends holding chunk " + std::to_string(held) + "'s data");
-        continue;
-      }
-      const std::uint64_t* set = &sets[(u * slots + c) * words];
-      if (holds_all(set)) continue;
-      missing.clear();
-      for (std::uint64_t v = 0; v < n; ++v) {
-        if (!((set[v / 64] >> (v % 64)) & 1u)) missing.push_back(static_cast<int>(v));
-      }
-      if (missing.empty()) continue;
-      ok = false;
-      const std::string where = "node " + std::to_string(u);
-      if (!received[u * slots + c]) {
-        errors.add(where + " never receives chunk " + std::to_string(c));
-      } else {
-        errors.add(where + " chunk " + std::to_string(c) + " ends without the contribution" +
-                   (missing.size() == 1 ? " of " : "s of ") + node_list(missing));
-      }
-    }
-  }
-}
-
 }  // namespace
 
 VerifyReport verify(const Schedule& schedule, const Topology& topology,
@@ -310,7 +141,7 @@ VerifyReport verify(const Schedule& schedule, const Topology& topology,
       bool race_free = true;
       check_races(graph, limits, errors, race_free);
       if (race_free) {
-        replay(schedule, topological.order, errors, ok);
+        replay(schedule, topological.order, limits.replay_words, errors, ok);
       } else {
         ok = false;
       }

@@ -34,7 +34,7 @@ struct VerifyReport {
   int num_messages = 0;                ///< number of ops
 };
 
-/// The verifier's budget for its ordering checks between messages of one node and chunk. Sized
+/// The verifier's budgets. Its ordering checks between messages of one node and chunk are sized
 /// to the schedule: `min_race_checks`, or `race_checks_per_message` per message when that is
 /// more. A check costs 25 bytes, so the default is 100 MiB, or 200 bytes a message (a tenth of
 /// the 2 KiB a message may take in all, Schedule::message_limit): schedules whose checks grow
@@ -44,6 +44,10 @@ struct VerifyReport {
 struct VerifyLimits {
   std::uint64_t min_race_checks = std::uint64_t{1} << 22;  ///< checks, whatever the size
   std::uint64_t race_checks_per_message = 8;               ///< checks per message of the schedule
+  /// Largest symbolic replay state held at once (a contributor bitset per node and slot), 64-bit
+  /// words (1 GiB). A larger schedule whose chunks never meet (no buffers, no staging: N-chunk
+  /// schedules at thousands of nodes) is replayed one chunk at a time instead.
+  std::uint64_t replay_words = std::uint64_t{1} << 27;
 };
 
 /// Replays `schedule` on `topology` with the semantics of SCHEDULE_FORMAT.md, in this order:

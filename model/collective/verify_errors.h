@@ -1,9 +1,10 @@
 #pragma once
-// What the schedule verifier (verify.cpp) shares between its checks: the error collector, and
-// the race check (verify_races.cpp). Internal to the collective layer.
+// What the schedule verifier (verify.cpp) shares between its checks: the error collector, the race
+// check (verify_races.cpp) and the replay (verify_replay.cpp). Internal to the collective layer.
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,5 +73,12 @@ class ErrorList {
 /// reported in `errors`.
 void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorList& errors,
                  bool& ok);
+
+/// Symbolic replay of `s` in the topological order `order`, then the final check that every
+/// node holds every chunk reduced from all N contributions (see verify_replay.cpp), holding at
+/// most `limit_words` of state at once (VerifyLimits::replay_words); `ok` false on an error,
+/// each reported in `errors`.
+void replay(const Schedule& s, const std::vector<int>& order, std::uint64_t limit_words,
+            ErrorList& errors, bool& ok);
 
 }  // namespace mt::verify_detail

@@ -363,9 +363,33 @@ TEST_CASE("an absurd chunk count is reported, not allocated", "[verify]") {
   s.num_chunks = 1 << 30;
   mt::VerifyReport r = mt::verify(s, make("switch:4096"));
   CHECK_FALSE(r.ok);
+  // 2^12 nodes x 2^30 chunks x 2^6 words x 8 bytes; no message, so chunk by chunk is tried too.
   CHECK(r.first_error ==
-        "cannot replay 4096 nodes x 1073741824 chunks: the symbolic state would "
-        "need 2147483648 MiB (limit 1024 MiB); use fewer chunks");  // 2^12*2^30*64*8 B
+        "cannot replay 4096 nodes x 1073741824 chunks: one chunk at a time it would still write "
+        "and check 2147483648 MiB of symbolic state (limit 32768 MiB); use fewer chunks");
+  // With a scratch slot the chunks can meet: the whole state or nothing.
+  s.num_chunks = 1 << 20;
+  s.scratch_chunks = 1;
+  r = mt::verify(s, make("switch:4096"));
+  CHECK(r.first_error ==
+        "cannot replay 4096 nodes x 1048577 chunks: the symbolic state would need 2097154 MiB "
+        "(limit 1024 MiB); use fewer chunks");  // 2^12 x (2^20 + 1) x 2^6 x 8 B
+}
+
+TEST_CASE("a schedule too large to replay whole is replayed chunk by chunk", "[verify]") {
+  // The 8-node ring holds 8 x 8 sets of one word: a limit of 63 words forces one chunk at a time.
+  mt::VerifyLimits chunkwise;
+  chunkwise.replay_words = 63;
+  const mt::Topology t = make("ring:8");
+  require_ok(mt::verify(ring_allreduce(8), t, chunkwise));
+  // The same errors as the whole replay, chunk by chunk: dropping message 0 (node 0 sends chunk 0
+  // to node 1 in the reduce-scatter) loses node 0's contribution to chunk 0 everywhere.
+  const mt::Schedule broken = remove_op(ring_allreduce(8), 0);
+  const mt::VerifyReport whole = mt::verify(broken, t);
+  const mt::VerifyReport chunks = mt::verify(broken, t, chunkwise);
+  CHECK_FALSE(chunks.ok);
+  CHECK(chunks.errors == whole.errors);
+  CHECK(has_error(chunks, "node 3 chunk 0 ends without the contribution of node 0"));
 }
 
 TEST_CASE("a broadcast of an incomplete reduction", "[verify]") {
