@@ -33,7 +33,9 @@ std::string node_list(const std::vector<int>& ids) {
 // written it and which data chunk it holds.
 class Replay {
  public:
-  Replay(const Schedule& s, int first, int count, int scratch, ErrorList& errors, bool& ok)
+  // `staging`: some message is staged (Op::apply_after), so issues are tracked.
+  Replay(const Schedule& s, int first, int count, int scratch, bool staging, ErrorList& errors,
+         bool& ok)
       : s_(s),
         errors_(errors),
         ok_(ok),
@@ -46,8 +48,7 @@ class Replay {
         received_(n_ * slots_, 0),
         origin_(n_ * slots_, -1),
         snapshot_(words_),
-        staging_(std::any_of(s.ops.begin(), s.ops.end(),
-                             [](const Op& op) { return op.apply_after >= 0; })),
+        staging_(staging),
         issued_(staging_ ? s.ops.size() : 0, 0) {
     for (std::uint64_t u = 0; u < n_; ++u) {
       for (std::uint64_t c = 0; c < count_; ++c) {
@@ -237,7 +238,9 @@ void replay(const Schedule& s, const std::vector<int>& order, std::uint64_t limi
   const std::uint64_t words = (n + 63) / 64;
   const std::uint64_t state = n * (chunks + scratch) * words;
   if (state <= limit_words) {
-    Replay whole(s, 0, s.num_chunks, s.scratch_chunks, errors, ok);
+    const bool staging =
+        std::any_of(s.ops.begin(), s.ops.end(), [](const Op& op) { return op.apply_after >= 0; });
+    Replay whole(s, 0, s.num_chunks, s.scratch_chunks, staging, errors, ok);
     for (const int id : order) whole.run(id);
     whole.check_final();
     return;
@@ -266,7 +269,7 @@ void replay(const Schedule& s, const std::vector<int>& order, std::uint64_t limi
   for (const int id : order)
     by_chunk[next[static_cast<std::uint64_t>(s.ops[static_cast<size_t>(id)].chunk)]++] = id;
   for (std::uint64_t c = 0; c < chunks; ++c) {
-    Replay one(s, static_cast<int>(c), 1, 0, errors, ok);
+    Replay one(s, static_cast<int>(c), 1, 0, false, errors, ok);
     for (std::uint64_t i = start[c]; i < start[c + 1]; ++i) one.run(by_chunk[i]);
     one.check_final();
   }
