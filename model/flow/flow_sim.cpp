@@ -227,8 +227,9 @@ void FlowSim::plan() {
     timing.notify_cycles = static_cast<Cycle>(config_.issue.scheduler.decision_latency_cycles);
   }
   for (int u = 0; u < nodes_; ++u)
-    sched_.push_back(std::make_unique<HostScheduler>(programs[static_cast<std::size_t>(u)],
-                                                     queues + (local_queue_ >= 0 ? 1 : 0), timing));
+    sched_.push_back(
+        std::make_unique<HostScheduler>(std::move(programs[static_cast<std::size_t>(u)]),
+                                        queues + (local_queue_ >= 0 ? 1 : 0), timing));
   res_.resize(static_cast<std::size_t>(links_ + 2 * nodes_ * ports_));
   wake_at_.assign(static_cast<std::size_t>(nodes_), Scheduler::kNoEvent);
   handle_.assign(m, -1);

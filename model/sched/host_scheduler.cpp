@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace mt {
 
-HostScheduler::HostScheduler(const std::vector<SchedulerOp>& program, int ports,
-                             const HostTiming& timing)
-    : program_(program), timing_(timing) {
+HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const HostTiming& timing)
+    : program_(std::move(program)), timing_(timing) {
   if (ports < 1) throw SchedulerError("host: ports must be >= 1");
   if (timing_.doorbell_batch < 1 || timing_.contexts < 1)
     throw SchedulerError("host: doorbell_batch and contexts must be >= 1");
@@ -26,6 +26,7 @@ HostScheduler::HostScheduler(const std::vector<SchedulerOp>& program, int ports,
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
     missing_[i] = static_cast<int>(op.deps.size());
     for (const int dep : op.deps) deps_[dep].ops.push_back(static_cast<int>(i));
+    op.deps = std::vector<int>();  // indexed in deps_ now (4096-node programs: gigabytes)
     if (missing_[i] == 0) make_ready(static_cast<int>(i));
   }
   advance(0);

@@ -43,8 +43,9 @@ class HostScheduler : public Scheduler {
  public:
   /// The host of a NIC with `ports` ports running `program` (program order). Throws
   /// SchedulerError for ports < 1, an operation on a port >= ports, or a timing with
-  /// doorbell_batch or contexts < 1.
-  HostScheduler(const std::vector<SchedulerOp>& program, int ports, const HostTiming& timing);
+  /// doorbell_batch or contexts < 1. The operations' dependency lists are not kept (they are
+  /// indexed by message), so a caller done with `program` may move it in.
+  HostScheduler(std::vector<SchedulerOp> program, int ports, const HostTiming& timing);
 
   /// The host learns of `message`'s arrival notify_cycles after `now` (repeated or unknown
   /// messages change nothing).

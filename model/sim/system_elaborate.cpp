@@ -268,7 +268,7 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
               SchedulerOp{op.id, params.program_ports[i], op.step, op.deps, op.release_cycle});
         }
         scheduler = std::make_unique<HostScheduler>(
-            program, plan.queues + (plan.local_queue >= 0 ? 1 : 0), config.issue.host);
+            std::move(program), plan.queues + (plan.local_queue >= 0 ? 1 : 0), config.issue.host);
       }
     } catch (const TableError& e) {  // e.g. a table too large for the Verilated scheduler
       throw TableError("node " + std::to_string(u) + ": " + e.what(), e.location());
