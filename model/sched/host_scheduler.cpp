@@ -16,6 +16,7 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
   ready_.assign(static_cast<std::size_t>(ports), MinHeap());
   posted_.assign(static_cast<std::size_t>(ports), MinHeap());
   context_free_.assign(static_cast<std::size_t>(timing_.contexts), 0);
+  std::vector<std::pair<int, int>> waits;  // (message waited for, program index)
   for (std::size_t i = 0; i < program_.size(); ++i) {
     SchedulerOp& op = program_[i];
     if (op.port < 0 || op.port >= ports) {
@@ -25,10 +26,21 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
     std::sort(op.deps.begin(), op.deps.end());
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
     missing_[i] = static_cast<int>(op.deps.size());
-    for (const int dep : op.deps) deps_[dep].ops.push_back(static_cast<int>(i));
-    op.deps = std::vector<int>();  // indexed in deps_ now (4096-node programs: gigabytes)
+    for (const int dep : op.deps) waits.emplace_back(dep, static_cast<int>(i));
+    op.deps = std::vector<int>();  // indexed below (4096-node programs: gigabytes)
     if (missing_[i] == 0) make_ready(static_cast<int>(i));
   }
+  // By message, each message's waiters in program order.
+  std::sort(waits.begin(), waits.end());
+  for (const auto& [message, index] : waits) {
+    if (waited_.empty() || waited_.back() != message) {
+      waited_.push_back(message);
+      waiters_from_.push_back(waiters_.size());
+    }
+    waiters_.push_back(index);
+  }
+  waiters_from_.push_back(waiters_.size());
+  arrived_.assign(waited_.size(), 0);
   advance(0);
 }
 
@@ -42,10 +54,13 @@ void HostScheduler::make_ready(int index) {
 }
 
 void HostScheduler::know(int message) {
-  const auto it = deps_.find(message);
-  if (it == deps_.end() || it->second.arrived) return;  // nobody waits for it, or a repeat
-  it->second.arrived = true;
-  for (const int index : it->second.ops) {
+  const auto it = std::lower_bound(waited_.begin(), waited_.end(), message);
+  if (it == waited_.end() || *it != message) return;  // nobody waits for it
+  const auto k = static_cast<std::size_t>(it - waited_.begin());
+  if (arrived_[k]) return;  // a repeat
+  arrived_[k] = 1;
+  for (std::size_t w = waiters_from_[k]; w < waiters_from_[k + 1]; ++w) {
+    const int index = waiters_[w];
     if (--missing_[static_cast<std::size_t>(index)] == 0) make_ready(index);
   }
 }

@@ -15,7 +15,6 @@
 #include <deque>
 #include <functional>
 #include <queue>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -86,19 +85,21 @@ class HostScheduler : public Scheduler {
   std::vector<int> missing_;  // dependencies not yet known, per operation
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
-  struct Dependency {
-    bool arrived = false;
-    std::vector<int> ops;  // program indices waiting for this message
-  };
-  std::unordered_map<int, Dependency> deps_;  // message id -> who waits for it
-  std::uint64_t time_ = 0;                    // cycle the state has advanced to
-  std::deque<Timed> notices_;                 // (cycle known, message), in time order
-  TimedHeap releases_;                        // (release cycle, index): dependencies known
-  std::vector<MinHeap> ready_;                // per port: ready to post
-  TimedHeap posting_;                         // (cycle posted, index): batches under way
-  std::vector<MinHeap> posted_;               // per port: posted, not issued
-  std::vector<std::uint64_t> context_free_;   // per context: cycle it is free
-  int last_step_ = -1;                        // highest step posted so far
+  // Who waits for which message: the messages waited for, ascending; per message its waiters
+  // (program indices, in program order) at waiters_[waiters_from_[k], waiters_from_[k + 1]) and
+  // whether it has arrived (one array each, not a map of lists: 4096-node programs).
+  std::vector<int> waited_;
+  std::vector<std::size_t> waiters_from_;
+  std::vector<int> waiters_;
+  std::vector<char> arrived_;
+  std::uint64_t time_ = 0;                   // cycle the state has advanced to
+  std::deque<Timed> notices_;                // (cycle known, message), in time order
+  TimedHeap releases_;                       // (release cycle, index): dependencies known
+  std::vector<MinHeap> ready_;               // per port: ready to post
+  TimedHeap posting_;                        // (cycle posted, index): batches under way
+  std::vector<MinHeap> posted_;              // per port: posted, not issued
+  std::vector<std::uint64_t> context_free_;  // per context: cycle it is free
+  int last_step_ = -1;                       // highest step posted so far
   std::uint64_t doorbells_ = 0;
   std::vector<int> batch_;  // the batch being posted (kept to reuse its storage)
 };
