@@ -193,15 +193,12 @@ void FlowSim::plan() {
   // run on the node's reduction unit, as the cycle model's NIC runs them.
   static const std::vector<int> kNoRoute;
   if (schedule_.has_local_steps()) local_queue_ = queues;
-  std::vector<std::vector<SchedulerOp>> programs(static_cast<std::size_t>(nodes_));
   program_.resize(static_cast<std::size_t>(nodes_));
   left_.assign(static_cast<std::size_t>(nodes_), 0);
   for (const Op& op : schedule_.ops) {
     if (op.is_local()) {
       paths_[static_cast<std::size_t>(op.id)] = &kNoRoute;
       queue_of_[static_cast<std::size_t>(op.id)] = local_queue_;
-      programs[static_cast<std::size_t>(op.node)].push_back(
-          SchedulerOp{op.id, local_queue_, op.step, op.deps, op.release_cycle});
       program_[static_cast<std::size_t>(op.node)].push_back(op.id);
       ++left_[static_cast<std::size_t>(op.peer)];
       continue;
@@ -216,8 +213,6 @@ void FlowSim::plan() {
     const int queue =
         issue_queue(op, routing_.out_index(path->front()), topology_.is_direct(), queues, any_port);
     queue_of_[static_cast<std::size_t>(op.id)] = queue;
-    programs[static_cast<std::size_t>(op.node)].push_back(
-        SchedulerOp{op.id, queue, op.step, op.deps, op.release_cycle});
     program_[static_cast<std::size_t>(op.node)].push_back(op.id);
     ++left_[static_cast<std::size_t>(op.peer)];
   }
@@ -226,10 +221,19 @@ void FlowSim::plan() {
     timing = HostTiming{};
     timing.notify_cycles = static_cast<Cycle>(config_.issue.scheduler.decision_latency_cycles);
   }
-  for (int u = 0; u < nodes_; ++u)
-    sched_.push_back(
-        std::make_unique<HostScheduler>(std::move(programs[static_cast<std::size_t>(u)]),
-                                        queues + (local_queue_ >= 0 ? 1 : 0), timing));
+  // One node's program at a time (its dependency lists are copied, then indexed and dropped by
+  // the scheduler: all nodes' at once were gigabytes at 4096 nodes).
+  for (int u = 0; u < nodes_; ++u) {
+    std::vector<SchedulerOp> program;
+    program.reserve(program_[static_cast<std::size_t>(u)].size());
+    for (const int id : program_[static_cast<std::size_t>(u)]) {
+      const Op& op = schedule_.ops[static_cast<std::size_t>(id)];
+      program.push_back(SchedulerOp{op.id, queue_of_[static_cast<std::size_t>(id)], op.step,
+                                    op.deps, op.release_cycle});
+    }
+    sched_.push_back(std::make_unique<HostScheduler>(std::move(program),
+                                                     queues + (local_queue_ >= 0 ? 1 : 0), timing));
+  }
   res_.resize(static_cast<std::size_t>(links_ + 2 * nodes_ * ports_));
   wake_at_.assign(static_cast<std::size_t>(nodes_), Scheduler::kNoEvent);
   handle_.assign(m, -1);

@@ -7,18 +7,19 @@
 namespace mt {
 
 HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const HostTiming& timing)
-    : program_(std::move(program)), timing_(timing) {
+    : timing_(timing) {
   if (ports < 1) throw SchedulerError("host: ports must be >= 1");
   if (timing_.doorbell_batch < 1 || timing_.contexts < 1)
     throw SchedulerError("host: doorbell_batch and contexts must be >= 1");
-  missing_.assign(program_.size(), 0);
-  issued_.assign(program_.size(), 0);
+  program_.reserve(program.size());
+  missing_.assign(program.size(), 0);
+  issued_.assign(program.size(), 0);
   ready_.assign(static_cast<std::size_t>(ports), MinHeap());
   posted_.assign(static_cast<std::size_t>(ports), MinHeap());
   context_free_.assign(static_cast<std::size_t>(timing_.contexts), 0);
   std::vector<std::pair<int, int>> waits;  // (message waited for, program index)
-  for (std::size_t i = 0; i < program_.size(); ++i) {
-    SchedulerOp& op = program_[i];
+  for (std::size_t i = 0; i < program.size(); ++i) {
+    SchedulerOp& op = program[i];
     if (op.port < 0 || op.port >= ports) {
       throw SchedulerError("host: message " + std::to_string(op.message) + " uses port " +
                            std::to_string(op.port) + " of " + std::to_string(ports));
@@ -28,6 +29,7 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
     missing_[i] = static_cast<int>(op.deps.size());
     for (const int dep : op.deps) waits.emplace_back(dep, static_cast<int>(i));
     op.deps = std::vector<int>();  // indexed below (4096-node programs: gigabytes)
+    program_.push_back(Entry{op.release_cycle, op.port, op.step});
     if (missing_[i] == 0) make_ready(static_cast<int>(i));
   }
   // By message, each message's waiters in program order.
@@ -45,7 +47,7 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
 }
 
 void HostScheduler::make_ready(int index) {
-  const SchedulerOp& op = program_[static_cast<std::size_t>(index)];
+  const Entry& op = program_[static_cast<std::size_t>(index)];
   if (op.release_cycle > time_) {
     releases_.emplace(op.release_cycle, index);
   } else {
