@@ -11,6 +11,8 @@
 //                       (unless clear_i drops it)
 //   StepOrder           (step order) no entry not granted yet has a smaller step than a granted
 //                       one (step order orders the grants: a held grant is granted)
+//   GrantWithinOpenStep no grant shows an entry of a step above the open step the decision saw
+//                       (open_step_i presented DecisionLatency cycles earlier)
 //   OldestFirst         (DecisionLatency 2) a new grant takes its port's oldest entry that was
 //                       ready
 //                       at the decision: no older pending entry of that port had its dependencies
@@ -20,7 +22,12 @@
 //   SizeExact           tbl_ready_o low only when Depth loaded entries are still unissued
 //   Progress            (fast DMA, every dependency met, no load) done within LiveBound cycles
 // Covers: shadow table full, every port granted in one cycle, done after the whole shadow table,
-// ring full (tbl_ready_o low), a grant held for a cycle.
+// ring full (tbl_ready_o low), a grant held for a cycle, an entry ready by its dependencies held
+// by the step barrier's open step and granted later.
+// open_step_i is free under the NIC's contract (model/nic/step_barrier.h, issue_control.cpp):
+// all ones without step order (no barrier), else it falls only before a port has been ready
+// since the clear (the load shows all ones, the barrier's first step comes with the requests)
+// and then only rises.
 // Shared = 1: port binding any (shared_window_i high): every entry on port 0, granted to any
 // port, up to one per open port per decision, oldest first to the lowest port.
 // The interface is v2's (nic_sched.sv: streamed table, host doorbell, registered grants); the
@@ -58,12 +65,16 @@ module nic_sched_formal #(
   // Field layout (rtl/include/mt_sched_fields.svh, model/sched/SCHEDULE_TABLE.md).
   `MT_SCHED_FIELDS,
   localparam int unsigned SizeBits       = $clog2(Entries + 1),
-  localparam int unsigned LiveBits       = $clog2(LiveBound + 2)
+  localparam int unsigned LiveBits       = $clog2(LiveBound + 2),
+  // OpenStepWait_C: cycles an entry is held by the open step alone before it counts as waiting
+  // on the gate (more than the fetch, refill and decision pipeline of an oldest entry).
+  localparam int unsigned GateCycles     = 4
 ) (
   input logic                                clk_i,
   input logic                                rst_ni,
   input logic                                clear_i,
   input logic                                step_order_i,
+  input logic [StepBits-1:0]                 open_step_i,
   input logic                                fast_dma_i,
   input logic                                tbl_valid_i,
   input logic [EntryBits-1:0]                tbl_wdata_i,
@@ -86,8 +97,6 @@ module nic_sched_formal #(
   assign shared = Shared != 0;
   logic [15:0]                 wdog_off;  // watchdog limit 0 (a sized net: Yosys 0.23 fails an
   assign wdog_off = '0;                   // internal assert on an unsized '0 port connection)
-  logic [StepBits-1:0]         open_all;  // open_step_i: no step barrier, every step open
-  assign open_all = '1;
   logic [3:0]                  unused_err_cause;
   logic [((IndexBits > CounterBits) ? IndexBits : CounterBits)-1:0] unused_err_info;
 
@@ -98,7 +107,7 @@ module nic_sched_formal #(
   ) u_dut (
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .shared_window_i(shared),
-    .open_step_i  (open_all),
+    .open_step_i,
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i,
@@ -136,6 +145,15 @@ module nic_sched_formal #(
   logic                          step_order_q = 1'b0;
   logic                          fast_dma_q = 1'b0;
   logic [LiveBits-1:0]           live_q = '0;     // cycles with everything ready, saturating
+  // open_step_i of the last DecisionLatency cycles, stage s presented s + 1 cycles ago; 0 (step 0
+  // open) where a clear or the reset came since, as the scheduler's input stages read.
+  logic [DecisionLatency*StepBits-1:0] open_hist_q = '0;
+  logic [DecisionLatency-1:0]    open_real_q = '0;  // the stage holds a presented open step
+  logic                          ready_since_q = 1'b0;  // a port was ready since the clear
+  // Per entry: consecutive cycles held by the open step alone (saturating), and whether that
+  // reached GateCycles (OpenStepWait_C).
+  logic [Entries*3-1:0]          gate_cnt_q = '0;
+  logic [Entries-1:0]            gated_q = '0;
 
   logic                   loading, pushing;
   logic [SizeBits-1:0]    unissued;     // loaded entries not yet granted
@@ -144,10 +162,16 @@ module nic_sched_formal #(
   logic [Counters*CountBits-1:0] arrived_d;
   logic                   deps_met;     // every loaded entry's counter at its threshold
   logic                   all_issued;
-  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step, bad_order, bad_held;
+  logic [StepBits-1:0]    open_shown;   // the open step the decision of the last cycle saw
+  logic [Entries*3-1:0]   gate_cnt_d;
+  logic [Ports-1:0]       bad_deps, bad_entry, bad_twice, bad_step, bad_order, bad_held, bad_open;
+  logic [Ports-1:0]       gated_grant;  // a grant of an entry held by the open step before
   logic [Ports-1:0]       accepted;     // grants the DMAs take at this edge
 
   assign accepted = grant & grant_ack_i;
+  // A grant shown now was decided in the last cycle, on the open step presented DecisionLatency - 1
+  // cycles before that (the scheduler's input stages, as for the ready levels).
+  assign open_shown = open_hist_q[(DecisionLatency-1)*StepBits +: StepBits];
 
   assign loading = tbl_valid_i && !clear_i;
   assign pushing = loading && tbl_ready;
@@ -187,6 +211,34 @@ module nic_sched_formal #(
         end
       end
     end
+    // Held by the step barrier alone: pending, the oldest pending entry of its port (of the
+    // queue when Shared), dependencies counted by the decision, its port asked for a grant
+    // since its last one, no pending entry of a smaller step (step order does not hold it), and
+    // its step above the open step the decision saw (a presented one, not the 0 of stages the
+    // reset or a clear emptied). Counted per entry while it lasts.
+    for (int unsigned i = 0; i < Entries; i++) begin
+      logic                   held_by_open;
+      logic [PortBits-1:0]    port_i;
+      logic [StepBits-1:0]    step_i;
+      logic [CounterBits-1:0] wc_i;
+      port_i = table_q[i*EntryBits + PortLsb +: PortBits];
+      step_i = table_q[i*EntryBits + StepLsb +: StepBits];
+      wc_i   = table_q[i*EntryBits + WaitCounterLsb +: CounterBits];
+      held_by_open = step_order_i && open_real_q[DecisionLatency-1] && SizeBits'(i) < size_q &&
+                     !issued_q[i] && !shown_q[i] && asked_q[port_i] &&
+                     arrived_p_q[wc_i*CountBits +: CountBits] >=
+                         table_q[i*EntryBits + WaitCountLsb +: CountBits] &&
+                     step_i > open_shown;
+      for (int unsigned j = 0; j < i; j++) begin
+        if (SizeBits'(j) < size_q && !issued_q[j] && !shown_q[j] &&
+            (table_q[j*EntryBits + StepLsb +: StepBits] < step_i ||
+             table_q[j*EntryBits + PortLsb +: PortBits] == port_i)) begin
+          held_by_open = 1'b0;
+        end
+      end
+      gate_cnt_d[i*3 +: 3] = !held_by_open ? 3'd0 :
+                             (gate_cnt_q[i*3 +: 3] == 3'd7) ? 3'd7 : gate_cnt_q[i*3 +: 3] + 3'd1;
+    end
   end
 
   always @(posedge clk_i) begin
@@ -194,6 +246,21 @@ module nic_sched_formal #(
     fast_dma_q   <= fast_dma_i;
     held_index_q <= grant_index;
     held_entry_q <= grant_entry;
+    if (!started_q || clear_i) begin
+      open_hist_q   <= '0;
+      open_real_q   <= '0;
+      ready_since_q <= 1'b0;
+      gate_cnt_q    <= '0;
+      gated_q       <= '0;
+    end else begin
+      open_hist_q   <= {open_hist_q[(DecisionLatency-1)*StepBits-1:0], open_step_i};
+      open_real_q   <= {open_real_q[DecisionLatency-2:0], 1'b1};
+      ready_since_q <= ready_since_q || port_ready_i != '0;
+      gate_cnt_q    <= gate_cnt_d;
+      for (int unsigned i = 0; i < Entries; i++) begin
+        if (gate_cnt_q[i*3 +: 3] >= 3'(GateCycles)) gated_q[i] <= 1'b1;
+      end
+    end
     if (!started_q || clear_i) begin
       size_q    <= '0;
       issued_q  <= '0;
@@ -214,7 +281,8 @@ module nic_sched_formal #(
       end
       asked_q <= ~accepted & (asked_q | port_ready_i);
     end
-    if (!started_q || clear_i || loading || !fast_dma_i || !deps_met) live_q <= '0;
+    if (!started_q || clear_i || loading || !fast_dma_i || !deps_met ||
+        (size_q != '0 && open_shown < last_step)) live_q <= '0;
     else if (live_q != LiveBits'(LiveBound + 1)) live_q <= live_q + LiveBits'(1);
   end
 
@@ -244,6 +312,15 @@ module nic_sched_formal #(
                             tbl_wdata_i[StepLsb +: StepBits] >= last_step)
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)
+  // The step barrier's open step (IssueControl::present_requests, StepBarrier::open_step): all
+  // ones without step order (nic.step_barrier requires step order, model/params/nic_rules.h);
+  // a step of the table or one past the last (all ones where that does not fit); lower than the
+  // cycle before only while no port has been ready since the clear (the load presents all ones
+  // with the ports not ready; the NIC's first requests bring the barrier's step); then it only
+  // rises (the barrier moves on, never back).
+  `MT_ASSUME(OpenStepNoBarrier_M, step_order_i || open_step_i == '1)
+  `MT_ASSUME(OpenStepInRange_M, open_step_i == '1 || 32'(open_step_i) <= Steps)
+  `MT_ASSUME(OpenStepRises_M, !ready_since_q || open_step_i >= open_hist_q[0 +: StepBits])
   // The DMA drops ready the cycle after it accepted a grant (nic_sched_dma_formal); a fast DMA
   // accepts every grant at once and raises ready again right after.
   nic_sched_dma_formal #(.Ports(Ports)) u_dma (
@@ -260,6 +337,8 @@ module nic_sched_formal #(
     bad_step  = '0;
     bad_order = '0;
     bad_held  = '0;
+    bad_open  = '0;
+    gated_grant = '0;
     for (int unsigned p = 0; p < Ports; p++) begin
       logic [IndexBits-1:0]   idx;
       logic [EntryBits-1:0]   e;
@@ -282,6 +361,11 @@ module nic_sched_formal #(
         bad_entry[p] = !(32'(idx) < 32'(size_q)) || e != table_q[idx*EntryBits +: EntryBits] ||
                        32'(e[PortLsb +: PortBits]) != (shared ? 0 : p);
         bad_twice[p] = issued_q[idx];
+        // A held grant was decided earlier, on an open step no higher (it only rises once a
+        // port has been ready, and a grant needs a request).
+        bad_open[p]  = e[StepLsb +: StepBits] > open_shown;
+        gated_grant[p] = 32'(idx) < Entries &&
+                         (gated_q[idx] || gate_cnt_q[idx*3 +: 3] >= 3'(GateCycles));
         for (int unsigned q = 0; q < p; q++) begin
           if (grant[q] && grant_index[q*IndexBits +: IndexBits] == idx) bad_twice[p] = 1'b1;
         end
@@ -312,6 +396,7 @@ module nic_sched_formal #(
   `MT_ASSERT(OneGrantPerRequest_A, (grant & ~held_q & ~asked_q) == '0)
   `MT_ASSERT(GrantHeld_A, bad_held == '0)
   `MT_ASSERT(StepOrder_A, bad_step == '0)
+  `MT_ASSERT(GrantWithinOpenStep_A, bad_open == '0)
   `MT_ASSERT(OldestFirst_A, DecisionLatency != 2 || bad_order == '0)
   `MT_ASSERT(DoneExact_A, done == all_issued)
   `MT_ASSERT(Progress_A, live_q <= LiveBits'(LiveBound) || done)
@@ -328,6 +413,9 @@ module nic_sched_formal #(
   // rtl/formal/README.md; the default one (Entries 10 < 11) leaves it out (formal.sh --covers).
   `MT_COVER(RingFull_C, !tbl_ready)
   `MT_COVER(GrantHeld_C, (held_q & grant) != '0)
+  // An entry ready by its dependencies, held back by the open step alone for GateCycles
+  // cycles, is granted later.
+  `MT_COVER(OpenStepWait_C, gated_grant != '0)
   // Every port shows a new grant in one cycle (Shared: one decision of the shared window).
   `MT_COVER(AllPortsNewGrant_C, (grant & ~held_q) == '1)
 
