@@ -253,10 +253,12 @@ class ForestBuilder {
       if (parent_switch_ < 0) return false;
       const size_t sw = static_cast<size_t>(parent_switch_);
       if (own_switch_scan_[sw] == scan_) return own_switch_candidate_[sw] != 0;
-      for (int l : topo_.out_links(parent_switch_)) {
+      for (int l : topo_.out_links(parent_switch_)) {  // child_ok holds pass 0's switch rule
         const int v = topo_.link(l).dst;
-        any = any || (!topo_.is_switch(v) && home_[static_cast<size_t>(v)] == parent_switch_ &&
-                      joinable(v));
+        if (!topo_.is_switch(v) && joinable(v)) {
+          any = true;
+          break;
+        }
       }
       own_switch_scan_[sw] = scan_;
       own_switch_candidate_[sw] = any;

@@ -28,7 +28,6 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
     missing_[i] = static_cast<int>(op.deps.size());
     for (const int dep : op.deps) waits.emplace_back(dep, static_cast<int>(i));
-    op.deps = std::vector<int>();  // indexed below (4096-node programs: gigabytes)
     program_.push_back(Entry{op.release_cycle, op.port, op.step});
     if (missing_[i] == 0) make_ready(static_cast<int>(i));
   }
