@@ -27,11 +27,11 @@ std::string TopologicalOrder::stuck_text() const {
 namespace {
 
 // Kahn's order given every message's dependents (the reverse of deps_of).
-TopologicalOrder kahn(const DepsOf& deps_of, const std::vector<std::vector<int>>& dependents) {
+TopologicalOrder kahn(const DepsOf& deps_of, const FlatLists& dependents) {
   const std::size_t m = dependents.size();
   std::vector<int> indeg(m, 0);
-  for (const std::vector<int>& list : dependents) {
-    for (const int c : list) ++indeg[static_cast<std::size_t>(c)];
+  for (std::size_t i = 0; i < m; ++i) {
+    for (const int c : dependents[static_cast<int>(i)]) ++indeg[static_cast<std::size_t>(c)];
   }
   TopologicalOrder result;
   result.order.reserve(m);
@@ -43,7 +43,7 @@ TopologicalOrder kahn(const DepsOf& deps_of, const std::vector<std::vector<int>>
     const int x = ready.front();
     ready.pop_front();
     result.order.push_back(x);
-    for (const int c : dependents[static_cast<std::size_t>(x)]) {
+    for (const int c : dependents[x]) {
       if (--indeg[static_cast<std::size_t>(c)] == 0) ready.push_back(c);
     }
   }
@@ -73,12 +73,30 @@ TopologicalOrder kahn(const DepsOf& deps_of, const std::vector<std::vector<int>>
 }  // namespace
 
 TopologicalOrder topological_order(std::size_t messages, const DepsOf& deps_of) {
-  std::vector<std::vector<int>> dependents(messages);
-  for (std::size_t i = 0; i < messages; ++i) {
-    for (const int d : deps_of(static_cast<int>(i)))
-      dependents[static_cast<std::size_t>(d)].push_back(static_cast<int>(i));
-  }
+  const FlatLists dependents = FlatLists::gather(messages, [&](const auto& emit) {
+    for (std::size_t i = 0; i < messages; ++i) {
+      for (const int d : deps_of(static_cast<int>(i))) emit(d, static_cast<int>(i));
+    }
+  });
   return kahn(deps_of, dependents);
+}
+
+FlatLists dependent_lists(const Schedule& schedule) {
+  const int m = static_cast<int>(schedule.ops.size());
+  for (int i = 0; i < m; ++i) {
+    for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) {
+      if (d < 0 || d >= m) {
+        throw ScheduleError("message " + std::to_string(i) + " depends on message " +
+                            std::to_string(d) + ", which does not exist (ids are 0.." +
+                            std::to_string(m - 1) + ")");
+      }
+    }
+  }
+  return FlatLists::gather(schedule.ops.size(), [&schedule, m](const auto& emit) {
+    for (int i = 0; i < m; ++i) {
+      for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) emit(d, i);
+    }
+  });
 }
 
 bool mark_ancestors(const DepsOf& deps_of, const std::vector<int>& starts, std::vector<int>& stamp,
@@ -99,18 +117,8 @@ bool mark_ancestors(const DepsOf& deps_of, const std::vector<int>& starts, std::
 }
 
 ScheduleGraph::ScheduleGraph(const Schedule& schedule)
-    : schedule_(schedule), dependents_(schedule.ops.size()) {
+    : schedule_(schedule), dependents_(dependent_lists(schedule)) {
   const int m = static_cast<int>(schedule.ops.size());
-  for (int i = 0; i < m; ++i) {
-    for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) {
-      if (d < 0 || d >= m) {
-        throw ScheduleError("message " + std::to_string(i) + " depends on message " +
-                            std::to_string(d) + ", which does not exist (ids are 0.." +
-                            std::to_string(m - 1) + ")");
-      }
-      dependents_[static_cast<std::size_t>(d)].push_back(i);
-    }
-  }
   // Receive staging orders issues without an arrival: those edges join the order too.
   std::vector<std::vector<int>> staged = staged_issue_predecessors(schedule);
   if (staged.empty()) {
@@ -121,10 +129,17 @@ ScheduleGraph::ScheduleGraph(const Schedule& schedule)
         dependents_);
     return;
   }
-  std::vector<std::vector<int>> successors = dependents_;
+  // Successors: each message's dependents, then the messages staged behind it.
+  const FlatLists successors = FlatLists::gather(schedule.ops.size(), [&](const auto& emit) {
+    for (int i = 0; i < m; ++i) {
+      for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) emit(d, i);
+    }
+    for (int i = 0; i < m; ++i) {
+      for (const int k : staged[static_cast<std::size_t>(i)]) emit(k, i);
+    }
+  });
   for (int i = 0; i < m; ++i) {
     std::vector<int>& preds = staged[static_cast<std::size_t>(i)];
-    for (const int k : preds) successors[static_cast<std::size_t>(k)].push_back(i);
     const std::vector<int>& deps = schedule.ops[static_cast<std::size_t>(i)].deps;
     preds.insert(preds.end(), deps.begin(), deps.end());
   }
@@ -152,22 +167,23 @@ bool check_ops(const Schedule& s, const OpChecks& checks, const OpProblem& repor
   };
   for (int i = 0; i < m; ++i) {
     const Op& op = s.ops[static_cast<std::size_t>(i)];
-    const std::string msg = "message " + std::to_string(i);
+    // Built only for a problem (every message's text took seconds at 33.5 M messages).
+    const auto msg = [i] { return "message " + std::to_string(i); };
     current = i;
     if (op.id != i)
       fail("ops[" + std::to_string(i) + "] has id " + std::to_string(op.id) +
            "; ids must equal the index");
     if (op.node < 0 || op.node >= n) {
-      fail(msg + ": node " + std::to_string(op.node) + " is out of range 0.." +
+      fail(msg() + ": node " + std::to_string(op.node) + " is out of range 0.." +
            std::to_string(n - 1));
     }
     if (op.peer < 0 || op.peer >= n) {
-      fail(msg + ": peer " + std::to_string(op.peer) + " is out of range 0.." +
+      fail(msg() + ": peer " + std::to_string(op.peer) + " is out of range 0.." +
            std::to_string(n - 1));
     } else if (op.is_local() && !op.uses_buffers()) {
-      fail(msg + ": node " + std::to_string(op.node) + " sends to itself");
+      fail(msg() + ": node " + std::to_string(op.node) + " sends to itself");
     } else if (op.is_local() && op.src_buf == op.dst_buf && op.dst_slot() == op.chunk) {
-      fail(msg + ": local step of node " + std::to_string(op.node) + " reads and writes " +
+      fail(msg() + ": local step of node " + std::to_string(op.node) + " reads and writes " +
            slot_text(op.src_buf, op.chunk));
     }
     if (checks.fields) {
@@ -178,42 +194,42 @@ bool check_ops(const Schedule& s, const OpChecks& checks, const OpProblem& repor
         const int slot = end == 0 ? op.chunk : op.dst_slot();
         const int slots = buffer == Buffer::kScratch ? s.scratch_chunks : s.num_chunks;
         if (slot < 0 || slot >= slots)
-          fail(msg + ": " + slot_text(buffer, slot) + " is out of range" +
+          fail(msg() + ": " + slot_text(buffer, slot) + " is out of range" +
                (slots == 0 ? " (the schedule has no scratch buffer: scratch_chunks is 0)"
                            : " 0.." + std::to_string(slots - 1)));
       }
       if (op.step < 0) {
-        fail(msg + ": step " + std::to_string(op.step) + " is negative");
+        fail(msg() + ": step " + std::to_string(op.step) + " is negative");
       } else if (op.step >= s.num_steps) {
-        fail(msg + ": step " + std::to_string(op.step) + " is >= num_steps " +
+        fail(msg() + ": step " + std::to_string(op.step) + " is >= num_steps " +
              std::to_string(s.num_steps));
       }
       if (op.flow < 0) {
-        fail(msg + ": flow " + std::to_string(op.flow) + " is negative");
+        fail(msg() + ": flow " + std::to_string(op.flow) + " is negative");
       } else if (op.flow >= s.num_flows) {
-        fail(msg + ": flow " + std::to_string(op.flow) + " is >= num_flows " +
+        fail(msg() + ": flow " + std::to_string(op.flow) + " is >= num_flows " +
              std::to_string(s.num_flows));
       }
     }
     if (checks.ports > 0 && (op.port < -1 || op.port >= checks.ports)) {
-      fail(msg + ": port " + std::to_string(op.port) + " is out of range (-1 = any, or 0.." +
+      fail(msg() + ": port " + std::to_string(op.port) + " is out of range (-1 = any, or 0.." +
            std::to_string(checks.ports - 1) + ")");
     }
     if (checks.fields && op.kind != OpKind::kReduce && op.kind != OpKind::kBroadcast) {
-      fail(msg + ": kind " + std::to_string(static_cast<int>(op.kind)) +
+      fail(msg() + ": kind " + std::to_string(static_cast<int>(op.kind)) +
            " is neither reduce nor broadcast");
     }
     if (op.apply_after != -1) {
       const int k = op.apply_after;
       const Op* own = k >= 0 && k < m ? &s.ops[static_cast<std::size_t>(k)] : nullptr;
       if (own == nullptr) {
-        fail(msg + ": apply_after " + std::to_string(k) + " is neither -1 nor a message id (0.." +
+        fail(msg() + ": apply_after " + std::to_string(k) + " is neither -1 nor a message id (0.." +
              std::to_string(m - 1) + ")");
       } else if (own->node != op.peer || own->src_buf != op.dst_buf ||
                  own->chunk != op.dst_slot() || k == i) {
         // Staging orders a write after the issue of the receiver's own message that reads the
         // slot written (for a schedule without buffers: the receiver's message of the chunk).
-        fail(msg + " (node " + std::to_string(op.node) + " -> " + std::to_string(op.peer) +
+        fail(msg() + " (node " + std::to_string(op.node) + " -> " + std::to_string(op.peer) +
                  ", writes " + slot_text(op.dst_buf, op.dst_slot()) +
                  "): apply_after names message " + std::to_string(k) + " (node " +
                  std::to_string(own->node) + " -> " + std::to_string(own->peer) + ", reads " +
@@ -225,10 +241,10 @@ bool check_ops(const Schedule& s, const OpChecks& checks, const OpProblem& repor
     }
     for (const int d : op.deps) {
       if (d < 0 || d >= m) {
-        fail(msg + " depends on message " + std::to_string(d) +
+        fail(msg() + " depends on message " + std::to_string(d) +
              ", which does not exist (ids are 0.." + std::to_string(m - 1) + ")");
       } else if (s.ops[static_cast<std::size_t>(d)].peer != op.node) {
-        fail(msg + " at node " + std::to_string(op.node) + " depends on message " +
+        fail(msg() + " at node " + std::to_string(op.node) + " depends on message " +
                  std::to_string(d) + ", which is sent to node " +
                  std::to_string(s.ops[static_cast<std::size_t>(d)].peer) + ", not node " +
                  std::to_string(op.node),

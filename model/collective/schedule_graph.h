@@ -12,6 +12,7 @@
 
 #include "model/collective/happens_before.h"
 #include "model/collective/schedule.h"
+#include "model/core/flat_lists.h"
 
 namespace mt {
 
@@ -49,6 +50,11 @@ TopologicalOrder topological_order(std::size_t messages, const DepsOf& deps_of);
 bool mark_ancestors(const DepsOf& deps_of, const std::vector<int>& starts, std::vector<int>& stamp,
                     int generation, int budget);
 
+/// Every message's dependents (the messages that list it in Op::deps, once per listing, in op
+/// order), held flat. Throws ScheduleError "message 3 depends on message 99, which does not exist
+/// (ids are 0..11)" for the first dependency out of range.
+FlatLists dependent_lists(const Schedule& schedule);
+
 /// Dependency graph of one schedule: per message the messages that wait for it (its dependents,
 /// in the order of the ops listing them) and the topological order. The schedule must outlive
 /// the graph.
@@ -61,9 +67,7 @@ class ScheduleGraph {
   const Schedule& schedule() const { return schedule_; }
   std::size_t size() const { return dependents_.size(); }
   /// Messages that list `id` among their deps (once per listing), in op order.
-  const std::vector<int>& dependents(int id) const {
-    return dependents_[static_cast<std::size_t>(id)];
-  }
+  IntSpan dependents(int id) const { return dependents_[id]; }
   const TopologicalOrder& topological() const { return topological_; }
   bool acyclic() const { return topological_.acyclic(); }
   /// Happens-before queries over this graph (acyclic() required), closure bitsets under
@@ -73,7 +77,7 @@ class ScheduleGraph {
 
  private:
   const Schedule& schedule_;
-  std::vector<std::vector<int>> dependents_;
+  FlatLists dependents_;
   TopologicalOrder topological_;
 };
 

@@ -47,28 +47,66 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
   std::vector<int> position(s.ops.size(), 0);
   for (size_t i = 0; i < order.size(); ++i)
     position[static_cast<size_t>(order[i])] = static_cast<int>(i);
-  // Every event once: (group key, topological position, is arrival, message id).
-  struct Event {
-    std::int64_t group;
-    int position;
-    bool arrival;
-    int id;
-  };
-  std::vector<Event> events;
-  events.reserve(2 * s.ops.size());
-  for (const Op& op : s.ops) {
+  // Every message's two events, issue (node, src slot) and arrival (peer, dst slot), grouped by
+  // node and slot (a counting pass), each group ordered by topological position, issues first.
+  // A staged message is applied after the receiver's own message apply_after has issued.
+  const auto issue_group = [&](const Op& op) { return key(op.node, op.src_buf, op.chunk); };
+  const auto arrival_group = [&](const Op& op) { return key(op.peer, op.dst_buf, op.dst_slot()); };
+  const auto applied = [&](const Op& op) {
     const int at = position[static_cast<size_t>(op.id)];
-    events.push_back({key(op.node, op.src_buf, op.chunk), at, false, op.id});
-    // A staged message is applied after the receiver's own message apply_after has issued.
-    const int applied =
-        op.apply_after < 0 ? at : std::max(at, position[static_cast<size_t>(op.apply_after)]);
-    events.push_back({key(op.peer, op.dst_buf, op.dst_slot()), applied, true, op.id});
+    return op.apply_after < 0 ? at : std::max(at, position[static_cast<size_t>(op.apply_after)]);
+  };
+  // Group keys numbered densely: the keys themselves when nodes x slots is not much more than
+  // the events, else their rank among the keys used.
+  const std::size_t event_count = 2 * s.ops.size();
+  std::vector<std::int64_t> used_keys;
+  std::size_t groups = static_cast<std::size_t>(static_cast<std::int64_t>(s.nodes) * slots);
+  if (groups > 2 * event_count + 1) {
+    used_keys.reserve(event_count);
+    for (const Op& op : s.ops) {
+      used_keys.push_back(issue_group(op));
+      used_keys.push_back(arrival_group(op));
+    }
+    std::sort(used_keys.begin(), used_keys.end());
+    used_keys.erase(std::unique(used_keys.begin(), used_keys.end()), used_keys.end());
+    groups = used_keys.size();
   }
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return a.group != b.group         ? a.group < b.group
-           : a.position != b.position ? a.position < b.position
-                                      : a.arrival < b.arrival;
-  });
+  const auto group_index = [&used_keys](std::int64_t k) {
+    return used_keys.empty()
+               ? static_cast<std::size_t>(k)
+               : static_cast<std::size_t>(std::lower_bound(used_keys.begin(), used_keys.end(), k) -
+                                          used_keys.begin());
+  };
+  struct Event {
+    int position;
+    int id;
+    bool arrival;
+  };
+  std::vector<std::uint64_t> group_begin(groups + 1, 0);
+  for (const Op& op : s.ops) {
+    ++group_begin[group_index(issue_group(op)) + 1];
+    ++group_begin[group_index(arrival_group(op)) + 1];
+  }
+  for (std::size_t g = 0; g < groups; ++g) group_begin[g + 1] += group_begin[g];
+  std::vector<Event> events(event_count);
+  {
+    std::vector<std::uint64_t> next(group_begin.begin(), group_begin.end() - 1);
+    for (const Op& op : s.ops) {
+      events[next[group_index(issue_group(op))]++] = {position[static_cast<size_t>(op.id)], op.id,
+                                                      false};
+      events[next[group_index(arrival_group(op))]++] = {applied(op), op.id, true};
+    }
+  }
+  used_keys = {};
+  for (std::size_t g = 0; g < groups; ++g) {
+    std::sort(events.begin() + static_cast<std::ptrdiff_t>(group_begin[g]),
+              events.begin() + static_cast<std::ptrdiff_t>(group_begin[g + 1]),
+              [](const Event& a, const Event& b) {
+                return a.position != b.position ? a.position < b.position
+                       : a.arrival != b.arrival ? a.arrival < b.arrival
+                                                : a.id < b.id;
+              });
+  }
   struct Check {
     int a;  // an arrival
     int b;  // an issue (arrival_pair == false) or another arrival
@@ -123,9 +161,9 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
     return true;
   };
   bool within_budget = true;
-  for (size_t g = 0; g < events.size() && within_budget;) {
-    size_t end = g;
-    while (end < events.size() && events[end].group == events[g].group) ++end;
+  for (std::size_t group = 0; group < groups && within_budget; ++group) {
+    const auto g = static_cast<size_t>(group_begin[group]);
+    const auto end = static_cast<size_t>(group_begin[group + 1]);
     // Runs of arrivals and of issues; adjacent runs are asked pairwise.
     size_t run = g;
     size_t previous_run = g;
@@ -157,7 +195,6 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
         since_broadcast.push_back(&e);
       }
     }
-    g = end;
   }
   if (!within_budget) {
     errors.add("the schedule needs more than " + std::to_string(max_queries) +

@@ -70,34 +70,41 @@ void validate_system_inputs(const PointConfig& config, const Topology& topology,
                     std::to_string(schedule.num_chunks) + " equal chunks" +
                     (schedule.chunk_offsets.empty() ? "" : " (chunk_offsets given)"));
   }
-  for (std::size_t i = 0; i < schedule.ops.size(); ++i) {
-    const Op& op = schedule.ops[i];
-    const std::string what = "schedule message " + std::to_string(i);
-    sim_require(op.id == static_cast<int>(i), what + " has id " + std::to_string(op.id));
-    sim_require(op.node >= 0 && op.node < schedule.nodes, what + ": node out of range");
-    sim_require(op.peer >= 0 && op.peer < schedule.nodes, what + ": peer out of range");
-    sim_require(!op.is_local() || op.uses_buffers(), what + ": node sends to itself");
+  // Per message: the text of a refusal is built only when one is made (4096 nodes: 33.5 M
+  // messages, where building every text took 20 s).
+  const int ports = topology.ports_per_node();
+  const int ops = static_cast<int>(schedule.ops.size());
+  for (int i = 0; i < ops; ++i) {
+    const Op& op = schedule.ops[static_cast<std::size_t>(i)];
+    const auto refuse = [i](const std::string& why) {
+      throw SimulationConfigError("schedule message " + std::to_string(i) + why);
+    };
+    if (op.id != i) refuse(" has id " + std::to_string(op.id));
+    if (op.node < 0 || op.node >= schedule.nodes) refuse(": node out of range");
+    if (op.peer < 0 || op.peer >= schedule.nodes) refuse(": peer out of range");
+    if (op.is_local() && !op.uses_buffers()) refuse(": node sends to itself");
     // Local steps (an MSCCL program's cpy and re) run on the NIC's reduction unit under
     // software issue; the co-designed scheduler's table has no entry for them.
-    sim_require(!op.is_local() || config.issue.mode != IssueMode::kHardware,
-                what + " is a local step of node " + std::to_string(op.node) + " (" +
-                    (op.kind == OpKind::kReduce ? "reduce " : "copy ") +
-                    slot_text(op.src_buf, op.chunk) + " into " +
-                    slot_text(op.dst_buf, op.dst_slot()) +
-                    "): nic.issue hardware cannot run it (a table entry is a message to a peer, "
-                    "counted by the receiver's arrival counter; a local step has no receiver "
-                    "to count it); use nic.issue: software");
+    if (op.is_local() && config.issue.mode == IssueMode::kHardware) {
+      refuse(" is a local step of node " + std::to_string(op.node) + " (" +
+             (op.kind == OpKind::kReduce ? "reduce " : "copy ") + slot_text(op.src_buf, op.chunk) +
+             " into " + slot_text(op.dst_buf, op.dst_slot()) +
+             "): nic.issue hardware cannot run it (a table entry is a message to a peer, "
+             "counted by the receiver's arrival counter; a local step has no receiver "
+             "to count it); use nic.issue: software");
+    }
     for (const auto& [buffer, slot] :
-         {std::pair<Buffer, int>{op.src_buf, op.chunk}, {op.dst_buf, op.dst_slot()}})
-      sim_require(slot >= 0 && slot < (buffer == Buffer::kScratch ? schedule.scratch_chunks
-                                                                  : schedule.num_chunks),
-                  what + ": " + slot_text(buffer, slot) + " out of range");
-    sim_require(op.port < topology.ports_per_node(),
-                what + ": port " + std::to_string(op.port) + " but nodes have " +
-                    std::to_string(topology.ports_per_node()) + " ports");
+         {std::pair<Buffer, int>{op.src_buf, op.chunk}, {op.dst_buf, op.dst_slot()}}) {
+      if (slot < 0 ||
+          slot >= (buffer == Buffer::kScratch ? schedule.scratch_chunks : schedule.num_chunks))
+        refuse(": " + slot_text(buffer, slot) + " out of range");
+    }
+    if (op.port >= ports) {
+      refuse(": port " + std::to_string(op.port) + " but nodes have " + std::to_string(ports) +
+             " ports");
+    }
     for (const int dep : op.deps) {
-      sim_require(dep >= 0 && dep < static_cast<int>(schedule.ops.size()),
-                  what + ": dependency " + std::to_string(dep) + " out of range");
+      if (dep < 0 || dep >= ops) refuse(": dependency " + std::to_string(dep) + " out of range");
     }
   }
 }

@@ -15,6 +15,10 @@ namespace {
 // Star of 4 nodes reduced into node 0 and broadcast back:
 //   0: 1->0 r   1: 2->0 r   2: 3->0 r   3: 0->1 b {0,1,2}   4: 0->2 b {0,1,2}   5: 0->3 b {0,1,2}
 // then 6: 1->2 r {3} (node 1 forwards after the broadcast reached it).
+std::vector<int> listed(mt::IntSpan span) {
+  return {span.begin(), span.end()};
+}
+
 mt::Schedule star() {
   mt::Schedule s = mt::test::empty_schedule(4, 1);
   s.add(mt::test::make_op(1, 0, 0, OpKind::kReduce, {}, 0));
@@ -33,8 +37,8 @@ TEST_CASE("the topological order is Kahn's: ready messages by id, then dependent
   const mt::ScheduleGraph graph(s);
   REQUIRE(graph.acyclic());
   CHECK(graph.topological().order == std::vector<int>{0, 1, 2, 3, 4, 5, 6});
-  CHECK(graph.dependents(0) == std::vector<int>{3, 4, 5});
-  CHECK(graph.dependents(3) == std::vector<int>{6});
+  CHECK(listed(graph.dependents(0)) == std::vector<int>{3, 4, 5});
+  CHECK(listed(graph.dependents(3)) == std::vector<int>{6});
   CHECK(graph.dependents(6).empty());
   CHECK(graph.topological().cycle_text().empty());
 }
@@ -150,7 +154,7 @@ TEST_CASE("receive staging orders issues without claiming an arrival", "[schedul
   CHECK(mt::staged_issue_predecessors(s) == std::vector<std::vector<int>>{{}, {}, {1}});
   const mt::ScheduleGraph graph(s);
   REQUIRE(graph.acyclic());
-  CHECK(graph.dependents(0) == std::vector<int>{2});
+  CHECK(listed(graph.dependents(0)) == std::vector<int>{2});
   CHECK(graph.dependents(1).empty());  // the issue order is not a dependency
   mt::HappensBefore hb = graph.happens_before();
   CHECK(hb.happens_before(0, 2));
