@@ -100,7 +100,7 @@ std::string schedule_to_msccl(const Schedule& schedule, MscclExportStats* stats)
   };
   int lost = 0;
   for (const Op& op : schedule.ops) {
-    deps[static_cast<std::size_t>(op.id)] = op.deps;
+    deps[static_cast<std::size_t>(op.id)] = op.deps.to_vector();
     if (op.port >= 0 || !op.path.empty()) ++lost;
   }
 

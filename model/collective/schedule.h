@@ -11,6 +11,7 @@
 
 #include "model/collective/op_kind.h"
 #include "model/core/error.h"
+#include "model/core/small_int_list.h"
 
 namespace mt {
 
@@ -50,7 +51,7 @@ struct Op {
   OpKind kind = OpKind::kReduce;
   Buffer src_buf = Buffer::kData;  ///< buffer the sender reads slot `chunk` of
   Buffer dst_buf = Buffer::kData;  ///< buffer the receiver writes slot dst_slot() of
-  std::vector<int> deps;  ///< ids of messages that must have arrived at `node` before issue
+  SmallIntList deps;  ///< ids of messages that must have arrived at `node` before issue
   /// Explicit path as directed link ids (source routing, e.g. MultiTree on switch topologies);
   /// empty = the topology's routing function.
   std::vector<int> path;

@@ -123,9 +123,7 @@ ScheduleGraph::ScheduleGraph(const Schedule& schedule)
   std::vector<std::vector<int>> staged = staged_issue_predecessors(schedule);
   if (staged.empty()) {
     topological_ = kahn(
-        [&schedule](int i) -> const std::vector<int>& {
-          return schedule.ops[static_cast<std::size_t>(i)].deps;
-        },
+        [&schedule](int i) -> IntSpan { return schedule.ops[static_cast<std::size_t>(i)].deps; },
         dependents_);
     return;
   }
@@ -140,12 +138,11 @@ ScheduleGraph::ScheduleGraph(const Schedule& schedule)
   });
   for (int i = 0; i < m; ++i) {
     std::vector<int>& preds = staged[static_cast<std::size_t>(i)];
-    const std::vector<int>& deps = schedule.ops[static_cast<std::size_t>(i)].deps;
+    const SmallIntList& deps = schedule.ops[static_cast<std::size_t>(i)].deps;
     preds.insert(preds.end(), deps.begin(), deps.end());
   }
-  topological_ = kahn(
-      [&staged](int i) -> const std::vector<int>& { return staged[static_cast<std::size_t>(i)]; },
-      successors);
+  topological_ =
+      kahn([&staged](int i) -> IntSpan { return staged[static_cast<std::size_t>(i)]; }, successors);
 }
 
 HappensBefore ScheduleGraph::happens_before(std::uint64_t budget_words) const {

@@ -37,7 +37,7 @@ struct TopologicalOrder {
 };
 
 /// Dependencies of message i, for topological_order() over data that is not a Schedule.
-using DepsOf = std::function<const std::vector<int>&(int)>;
+using DepsOf = std::function<IntSpan(int)>;
 
 /// Kahn's order of `messages` messages whose dependencies are `deps_of(i)`, every id in
 /// 0..messages-1 (the caller checks, e.g. with check_ops()).

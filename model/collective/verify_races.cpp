@@ -125,25 +125,25 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
   // 4096-node one).
   std::vector<char> deps_state(s.ops.size(), 0);  // 0 not looked at, 1 sorted, 2 copied
   std::unordered_map<int, std::vector<int>> sorted_copies;
-  const auto sorted_deps = [&](int id) -> const std::vector<int>& {
-    const std::vector<int>& own = s.ops[static_cast<size_t>(id)].deps;
+  const auto sorted_deps = [&](int id) -> IntSpan {
+    const SmallIntList& own = s.ops[static_cast<size_t>(id)].deps;
     char& state = deps_state[static_cast<size_t>(id)];
     if (state == 0) {
       state = std::is_sorted(own.begin(), own.end()) ? 1 : 2;
       if (state == 2) {
         std::vector<int>& copy = sorted_copies[id];
-        copy = own;
+        copy = own.to_vector();
         std::sort(copy.begin(), copy.end());
       }
     }
-    return state == 1 ? own : sorted_copies.at(id);
+    return state == 1 ? IntSpan(own) : IntSpan(sorted_copies.at(id));
   };
   const auto ask = [&](const Event& earlier, const Event& later, bool arrival_pair) {
     // An arrival the issue waits for directly is ordered before it: nothing to ask (a root that
     // waits for all its children's reduces before each of its broadcasts would otherwise ask
     // children x broadcasts questions).
     if (earlier.arrival && !later.arrival) {
-      const std::vector<int>& deps = sorted_deps(later.id);
+      const IntSpan deps = sorted_deps(later.id);
       if (std::binary_search(deps.begin(), deps.end(), earlier.id)) return true;
     }
     if (checks.size() >= max_queries) return false;

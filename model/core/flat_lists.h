@@ -13,6 +13,12 @@ struct IntSpan {
   const int* first = nullptr;
   const int* last = nullptr;
 
+  IntSpan() = default;
+  IntSpan(const int* begin, const int* end) : first(begin), last(end) {}
+  // Implicit: a vector's values are such a view.
+  IntSpan(const std::vector<int>& values)  // NOLINT(google-explicit-constructor)
+      : first(values.data()), last(values.data() + values.size()) {}
+
   const int* begin() const { return first; }
   const int* end() const { return last; }
   std::size_t size() const { return static_cast<std::size_t>(last - first); }

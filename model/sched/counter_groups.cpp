@@ -80,7 +80,7 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
   UnionFind uf(std::max(k, 1));
   std::vector<char> waited(at(k), 0);
   for (const int id : p.entries) {
-    const std::vector<int>& deps = op_of(id).deps;
+    const SmallIntList& deps = op_of(id).deps;
     for (std::size_t j = 0; j < deps.size(); ++j) {
       const int a = local[at(deps[j])];
       waited[at(a)] = 1;
@@ -112,7 +112,7 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
   p.waiters.assign(p.groups.size(), {});
   p.entry_deps.assign(p.entries.size(), {});
   for (std::size_t e = 0; e < p.entries.size(); ++e) {
-    const std::vector<int>& deps = op_of(p.entries[e]).deps;
+    const SmallIntList& deps = op_of(p.entries[e]).deps;
     if (!deps.empty()) p.waiters[at(gid[at(local[at(deps[0])])])].push_back(e);
     for (const int d : deps) p.entry_deps[e].push_back(local[at(d)]);
   }

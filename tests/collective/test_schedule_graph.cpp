@@ -69,8 +69,7 @@ TEST_CASE("a message waiting for itself is a cycle of one", "[schedule_graph]") 
   s.ops[6].deps.push_back(6);
   s.ops[6].node = 1;
   const mt::TopologicalOrder t = mt::topological_order(
-      s.ops.size(),
-      [&s](int i) -> const std::vector<int>& { return s.ops[static_cast<std::size_t>(i)].deps; });
+      s.ops.size(), [&s](int i) -> mt::IntSpan { return s.ops[static_cast<std::size_t>(i)].deps; });
   CHECK(t.cycle == std::vector<int>{6});
   CHECK(t.cycle_text() == "dependency cycle: message 6 waits for 6");
   CHECK(t.stuck == 0);

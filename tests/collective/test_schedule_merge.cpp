@@ -91,7 +91,7 @@ TEST_CASE("merging two ring schedules concatenates buffers and verifies", "[merg
     CHECK(b.id == m + i);
     CHECK(b.flow == o.flow + ring.num_flows);
     CHECK(b.step == o.step + ring.num_steps);
-    std::vector<int> deps = o.deps;
+    std::vector<int> deps = o.deps.to_vector();
     for (int& d : deps) d += m;
     CHECK(b.deps == deps);
     CHECK(a.release_cycle == 0);

@@ -1,11 +1,14 @@
 // The small containers of model/core that the router and NIC keep their hot state in.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "model/core/bit_set_view.h"
+#include "model/core/flat_lists.h"
 #include "model/core/ring_queue.h"
+#include "model/core/small_int_list.h"
 
 namespace {
 
@@ -58,6 +61,46 @@ TEST_CASE("a bit set view visits its members in increasing order across words") 
   std::vector<std::uint64_t> zero(2, 0);
   const mt::BitSetView empty{zero.data(), 2};
   CHECK_FALSE(empty.begin() != empty.end());
+}
+
+TEST_CASE("a small int list keeps its values across the move from in place to the heap and back") {
+  static_assert(sizeof(mt::SmallIntList) == 16, "16 bytes: three ints in place, or a pointer");
+  mt::SmallIntList list{7, 3};
+  list.push_back(5);  // three: still in place
+  CHECK(list == std::vector<int>{7, 3, 5});
+  for (int i = 0; i < 14; ++i) list.push_back(100 + i);  // onto the heap, grown 4 -> 8 -> 16 -> 32
+  REQUIRE(list.size() == 17);
+  CHECK(list[3] == 100);
+  CHECK(list.back() == 113);
+  std::sort(list.begin(), list.end());
+  list.erase(list.begin() + 3, list.end());  // back in place
+  CHECK(list == std::vector<int>{3, 5, 7});
+  const std::vector<int> fours{4, 4};
+  list.insert(list.begin() + 1, fours.begin(), fours.end());
+  CHECK(list == std::vector<int>{3, 4, 4, 5, 7});
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+  CHECK(list == std::vector<int>{3, 4, 5, 7});
+  CHECK(list.to_vector() == std::vector<int>{3, 4, 5, 7});
+  const mt::IntSpan span = list;
+  CHECK(std::vector<int>(span.begin(), span.end()) == std::vector<int>{3, 4, 5, 7});
+  list.clear();
+  CHECK(list.empty());
+}
+
+TEST_CASE("small int lists copy and move their values, in place or on the heap") {
+  mt::SmallIntList heap(std::vector<int>{1, 2, 3, 4, 5});
+  mt::SmallIntList copy = heap;
+  copy[0] = 9;  // a copy has its own block
+  CHECK(heap.front() == 1);
+  mt::SmallIntList moved = std::move(heap);
+  CHECK(moved == std::vector<int>{1, 2, 3, 4, 5});
+  CHECK(heap.empty());  // NOLINT(bugprone-use-after-move): a moved-from list is empty
+  mt::SmallIntList small{1};
+  small = moved;  // in place <- heap
+  CHECK(small == std::vector<int>{1, 2, 3, 4, 5});
+  moved = mt::SmallIntList{6};  // heap <- in place
+  CHECK(moved == std::vector<int>{6});
+  CHECK(copy == std::vector<int>{9, 2, 3, 4, 5});
 }
 
 }  // namespace

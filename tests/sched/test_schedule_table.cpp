@@ -135,7 +135,7 @@ void check_exact(const Schedule& s, const PackedSchedule& packed) {
   std::vector<std::vector<int>> dependents(s.ops.size());
   std::vector<std::vector<int>> incoming(static_cast<std::size_t>(s.nodes));
   for (const Op& op : s.ops) {
-    deps[static_cast<std::size_t>(op.id)] = op.deps;
+    deps[static_cast<std::size_t>(op.id)] = op.deps.to_vector();
     for (const int d : op.deps) dependents[static_cast<std::size_t>(d)].push_back(op.id);
     incoming[static_cast<std::size_t>(op.peer)].push_back(op.id);
   }
