@@ -4,7 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
+
+#include "model/core/error.h"
 
 namespace mt {
 
@@ -39,9 +42,14 @@ class FlatLists {
     FlatLists result;
     result.begin_.assign(lists + 1, 0);
     emit_all([&result](int list, int) { ++result.begin_[static_cast<std::size_t>(list) + 1]; });
-    for (std::size_t i = 0; i < lists; ++i) result.begin_[i + 1] += result.begin_[i];
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < lists; ++i) {
+      total += result.begin_[i + 1];
+      check_total(total);
+      result.begin_[i + 1] = static_cast<Offset>(total);
+    }
     result.values_.resize(result.begin_[lists]);
-    std::vector<std::uint64_t> next(result.begin_.begin(), result.begin_.end() - 1);
+    std::vector<Offset> next(result.begin_.begin(), result.begin_.end() - 1);
     emit_all([&result, &next](int list, int value) {
       result.values_[next[static_cast<std::size_t>(list)]++] = value;
     });
@@ -52,7 +60,8 @@ class FlatLists {
   template <class It>
   void append(It first, It last) {
     values_.insert(values_.end(), first, last);
-    begin_.push_back(values_.size());
+    check_total(values_.size());
+    begin_.push_back(static_cast<Offset>(values_.size()));
   }
 
   std::size_t size() const { return begin_.size() - 1; }
@@ -62,7 +71,14 @@ class FlatLists {
   }
 
  private:
-  std::vector<std::uint64_t> begin_;
+  // 32-bit offsets: 4 bytes a list (134 MB less for 33.5 M lists than 64-bit ones).
+  using Offset = std::uint32_t;
+  static void check_total(std::uint64_t total) {
+    if (total > std::numeric_limits<Offset>::max())
+      throw Error("more than 4 G values in one set of lists (FlatLists): too large to hold");
+  }
+
+  std::vector<Offset> begin_;
   std::vector<int> values_;
 };
 
