@@ -1,5 +1,7 @@
 #include "model/core/small_int_list.h"
 
+#include <vector>
+
 namespace mt {
 
 void SmallIntList::push_back(int value) {
@@ -21,6 +23,11 @@ void SmallIntList::release() {
 }
 
 void SmallIntList::assign_values(const int* values, std::size_t n) {
+  if (n > 0 && values >= begin() && values < end()) {  // its own: copied before they go
+    const std::vector<int> own(values, values + n);
+    assign_values(own.data(), own.size());
+    return;
+  }
   resize_storage(0);
   resize_storage(static_cast<std::uint32_t>(n));
   std::copy(values, values + n, data());

@@ -85,9 +85,6 @@ class SmallIntList {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
   friend bool operator!=(const SmallIntList& a, const SmallIntList& b) { return !(a == b); }
-  friend bool operator<(const SmallIntList& a, const SmallIntList& b) {
-    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
-  }
 
  private:
   static constexpr std::uint32_t kInline = 3;
@@ -115,7 +112,7 @@ class SmallIntList {
   // GCC 12 warns about the branch for the other storage (dead there) overflowing.
   // Sets the size to n, keeping the first min(size, n) values (the rest undefined).
   void resize_storage(std::uint32_t n);
-  // Sets the values (which must not be this list's own).
+  // Sets the values (which may be this list's own).
   void assign_values(const int* values, std::size_t n);
 
   std::uint32_t size_ = 0;

@@ -100,6 +100,9 @@ TEST_CASE("small int lists copy and move their values, in place or on the heap")
   CHECK(small == std::vector<int>{1, 2, 3, 4, 5});
   moved = mt::SmallIntList{6};  // heap <- in place
   CHECK(moved == std::vector<int>{6});
+  const mt::SmallIntList& same = small;
+  small.assign(same.begin() + 1, same.end());  // its own values: copied before the list changes
+  CHECK(small == std::vector<int>{2, 3, 4, 5});
   CHECK(copy == std::vector<int>{9, 2, 3, 4, 5});
 }
 
