@@ -182,13 +182,18 @@ module nic_sched #(
       fetch_have = fetch_have | (count[c*CountBits +: CountBits] & {CountBits{fetch_dec[c]}});
     end
   end
+  logic [Lanes-1:0] fetch_late_lanes;
   always_comb begin
-    fetch_late = '0;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      if (lane_q_valid[l] && lane_q_counter[l*CounterBits +: CounterBits] == fetch_counter) begin
-        fetch_late = fetch_late + HitBits'(1);
-      end
+      fetch_late_lanes[l] = lane_q_valid[l] &&
+                            lane_q_counter[l*CounterBits +: CounterBits] == fetch_counter;
     end
+  end
+  mt_popcount #(.N(Lanes), .W(HitBits)) u_fetch_late (
+    .bits_i (fetch_late_lanes),
+    .count_o(fetch_late)
+  );
+  always_comb begin
     // need - late - have = need + ~late + ~have + 2: one carry-save step (late and have arrive
     // late, need early), then one carry-propagate add.
     csa_y      = ~(DiffBits'(fetch_late));

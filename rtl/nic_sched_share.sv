@@ -34,23 +34,30 @@ module nic_sched_share #(
 
   logic [Window*RankBits-1:0] slot_rank;
   logic [Ports*RankBits-1:0]  port_rank;
-  logic [RankBits-1:0]        opened;
   logic [Ports*Window-1:0]    sel;  // [p*Window + j]: port p takes slot j
 
-  always_comb begin
-    for (int unsigned j = 0; j < Window; j++) begin
-      slot_rank[j*RankBits +: RankBits] = '0;
+  // Ranks: counts of the ready slots older than slot j, and of the open ports below port p.
+  for (genvar j = 0; j < Window; j++) begin : gen_slot_rank
+    logic [Window-1:0] ahead;  // ready slots older than j
+    always_comb begin
       for (int unsigned k = 0; k < Window; k++) begin
-        if (k != j && request_i[k] && older_i[k*Window + j]) begin
-          slot_rank[j*RankBits +: RankBits] = slot_rank[j*RankBits +: RankBits] + RankBits'(1);
-        end
+        ahead[k] = k != j && request_i[k] && older_i[k*Window + j];
       end
     end
-    opened = '0;
-    for (int unsigned p = 0; p < Ports; p++) begin
-      port_rank[p*RankBits +: RankBits] = opened;
-      if (open_i[p]) opened = opened + RankBits'(1);
-    end
+    mt_popcount #(.N(Window), .W(RankBits)) u_rank (
+      .bits_i (ahead),
+      .count_o(slot_rank[j*RankBits +: RankBits])
+    );
+  end
+  for (genvar p = 0; p < Ports; p++) begin : gen_port_rank
+    localparam logic [Ports-1:0] Below = Ports'((64'(1) << p) - 64'(1));  // ports 0 .. p-1
+    mt_popcount #(.N(Ports), .W(RankBits)) u_rank (
+      .bits_i (open_i & Below),
+      .count_o(port_rank[p*RankBits +: RankBits])
+    );
+  end
+
+  always_comb begin
     leave_o = '0;
     take_o  = '0;
     entry_o = '0;
@@ -76,6 +83,8 @@ module nic_sched_share #(
   // ports take; the granted slots are the oldest ready ones and go to the ports in age order
   // (a lower port an older slot); as many grants as open ports or ready slots, the fewer.
 `ifndef SYNTHESIS
+  logic [RankBits-1:0] opened;
+  mt_popcount #(.N(Ports), .W(RankBits)) u_opened (.bits_i(open_i), .count_o(opened));
   logic [Ports-1:0]  port_multi, order_wrong;
   logic [Window-1:0] slot_multi, age_wrong;
   logic [RankBits-1:0] ready_slots, grants;

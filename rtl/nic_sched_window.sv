@@ -102,17 +102,24 @@ module nic_sched_window #(
   logic [EntryBits-1:0]        grant_entry_d, grant_entry_q, pick_entry;
   logic [IndexBits-1:0]        grant_index_d, grant_index_q, pick_index;
 
-  // Lanes naming a counter.
-  function automatic logic [HitBits-1:0] lane_hits(
-      logic [CounterBits-1:0] counter, logic [Lanes-1:0] valid,
-      logic [Lanes*CounterBits-1:0] counters);
-    lane_hits = '0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      if (valid[l] && counters[l*CounterBits +: CounterBits] == counter) begin
-        lane_hits = lane_hits + HitBits'(1);
+  // Lanes naming each slot's counter (a free slot: the offered entry's), counted by a balanced
+  // adder tree.
+  logic [Window*HitBits-1:0] lane_hits;
+  for (genvar j = 0; j < Window; j++) begin : gen_hits
+    logic [CounterBits-1:0] counter;
+    logic [Lanes-1:0]       match;
+    assign counter = valid_q[j] ? entry_q[j*EntryBits + WaitCounterLsb +: CounterBits] :
+                                  ins_entry_i[WaitCounterLsb +: CounterBits];
+    always_comb begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        match[l] = lane_valid_i[l] && lane_counter_i[l*CounterBits +: CounterBits] == counter;
       end
     end
-  endfunction
+    mt_popcount #(.N(Lanes), .W(HitBits)) u_count (
+      .bits_i (match),
+      .count_o(lane_hits[j*HitBits +: HitBits])
+    );
+  end
 
   logic [Window-1:0]           request, pick, head, ins_sel;
   logic                        any, take;
@@ -165,7 +172,7 @@ module nic_sched_window #(
     entry_d       = entry_q;
     index_d       = index_q;
     rem_d         = rem_now;
-    hits_d        = '0;
+    hits_d        = lane_hits;  // every slot's, a free one's for the offered entry
     pick_entry    = '0;
     pick_index    = '0;
     grant_d       = take || held;
@@ -180,10 +187,6 @@ module nic_sched_window #(
       // the select is the slot's own valid flop, not the late ins_valid_i and the lowest-free
       // pick. Only the lowest free slot becomes valid (and gets its age); the others hold data
       // nobody reads.
-      hits_d[j*HitBits +: HitBits] = lane_hits(
-          valid_q[j] ? entry_q[j*EntryBits + WaitCounterLsb +: CounterBits] :
-                       ins_entry_i[WaitCounterLsb +: CounterBits],
-          lane_valid_i, lane_counter_i);
       if (!valid_q[j]) begin
         entry_d[j*EntryBits +: EntryBits] = ins_entry_i;
         index_d[j*IndexBits +: IndexBits] = ins_index_i;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a scripts/synth.sh result (ctest label `synth`): positive area and cell count, no
 latches, no unmapped cells, a positive critical path whose flops are named by their registers,
-hold checks and the reset's recovery and removal checks in the STA report, and
+hold checks and the reset's recovery and removal checks in the STA report, the slowest blocks
+led by the critical path's, and
 exactly the flops the RTL (scheduler v2) declares: ring (Depth x EntryBits, one-hot pointers, count, registered ready, fetch register
 with its one-hot wait counter, index counter) + input stages (ready levels, open step, lanes),
 counted-lane register and counters +
@@ -73,6 +74,15 @@ def main():
     reset = r.get("reset") or {}
     if reset.get("recovery_slack_ns") is None or reset.get("removal_slack_ns") is None:
         errors.append("no recovery or removal check of rst_ni in the STA report")
+    # The slowest blocks come from every endpoint: the slowest is the critical path itself
+    # (unless that is the reset's release or an input-to-output path, which they do not list).
+    blocks = r.get("slowest_blocks") or []
+    if not blocks:
+        errors.append("no slowest blocks (the STA's endpoint lists)")
+    elif (r["critical_path_group"] in ("reg2reg", "in2reg", "reg2out")
+          and abs(blocks[0]["critical_path_ns"] - r["critical_path_ns"]) > 0.0015):
+        errors.append("slowest block %s needs %s ns, the critical path %s ns"
+                      % (blocks[0]["block"], blocks[0]["critical_path_ns"], r["critical_path_ns"]))
     want = expected_flops(r["parameters"])  # without the error cause's 1 to 4 flops
     if not want + 1 <= r["flops"] <= want + 4:
         errors.append("%d flops, the RTL declares %d to %d" % (r["flops"], want + 1, want + 4))

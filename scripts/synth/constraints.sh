@@ -21,7 +21,9 @@ block_constraints() {
 # path of each group (register to register, input to register, register to output, input to
 # output; their I/O delays differ, so each limits the period differently), then the worst slack;
 # after the line MT_HOLD_CHECKS the hold checks (shortest paths into registers, from registers
-# and from inputs, against hold time + uncertainty; an ideal clock: no clock tree skew).
+# and from inputs, against hold time + uncertainty; an ideal clock: no clock tree skew); after the
+# lines "MT_ENDPOINTS <group>" every endpoint's worst path of that group, one line each (the
+# report's slowest blocks).
 sta_reports() {
   local from to
   for from in "[all_registers]" "[all_inputs]"; do
@@ -33,5 +35,14 @@ sta_reports() {
   echo 'puts "MT_HOLD_CHECKS"'
   for from in "[all_registers]" "[all_inputs]"; do
     echo "report_checks -path_delay min -from $from -to [all_registers] -digits 3"
+  done
+  for group in reg2reg in2reg reg2out; do
+    case $group in
+      reg2reg) from="[all_registers]"; to="[all_registers]" ;;
+      in2reg) from="[all_inputs]"; to="[all_registers]" ;;
+      reg2out) from="[all_registers]"; to="[all_outputs]" ;;
+    esac
+    echo "puts \"MT_ENDPOINTS $group\""
+    echo "report_checks -path_delay max -from $from -to $to -group_count 1000000 -endpoint_count 1 -format end -digits 3"
   done
 }

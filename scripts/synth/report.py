@@ -90,11 +90,50 @@ def named(point, registers):
 HOLD_MARK = "MT_HOLD_CHECKS"
 
 
+ENDPOINTS_MARK = "MT_ENDPOINTS"
+
+
 def split_hold(sta):
-    """The setup part of an OpenSTA log and its hold part (after sta_reports' mark; empty in logs
-    written before it)."""
+    """The setup part of an OpenSTA log and its hold part (after sta_reports' mark, before the
+    endpoint lists; empty in logs written before it)."""
     setup, _, hold = sta.partition(HOLD_MARK)
-    return setup, hold
+    return setup, hold.partition(ENDPOINTS_MARK)[0]
+
+
+def block_name(point, registers):
+    """The block an endpoint belongs to: its register's (or output port's) name without the bit
+    index, generate and array indices as * (gen_port_3__u_window_rem_q_12_ ->
+    gen_port_*__u_window_rem_q)."""
+    instance = point.split("/")[0].split()[0]
+    name = registers.get(instance, instance)
+    name = re.sub(r"_\d+_$", "", name)
+    return re.sub(r"\d+", "*", name)
+
+
+def slowest_blocks(sta, registers, clock_ns, io_fraction, limit=12):
+    """From sta_reports' endpoint lists: per block (block_name) and path group, the minimum
+    period its worst endpoint needs (I/O delays scaled with the period, as parse_paths) and how
+    many of its endpoints need more than clock_ns; the `limit` slowest, slowest first. Empty for
+    a log without the lists."""
+    blocks = {}
+    for section in sta.split(ENDPOINTS_MARK + " ")[1:]:
+        group = section.split(None, 1)[0]
+        f = io_fraction if group != "reg2reg" else 0.0
+        for m in re.finditer(r"^(\S+)(?: \(\w+\))?\s+(-?[0-9.]+)\s+(-?[0-9.]+)\s+(-?[0-9.]+)"
+                             r"(?: \((?:VIOLATED|MET)\))?\s*$", section, re.M):
+            used_ns = clock_ns - float(m.group(4))
+            need_ns = (used_ns - f * clock_ns) / (1.0 - f)
+            key = (block_name(m.group(1), registers), group)
+            entry = blocks.setdefault(key, {"block": key[0], "group": group,
+                                            "critical_path_ns": need_ns, "endpoints": 0,
+                                            "endpoints_over_clock": 0})
+            entry["critical_path_ns"] = max(entry["critical_path_ns"], need_ns)
+            entry["endpoints"] += 1
+            entry["endpoints_over_clock"] += need_ns > clock_ns
+    ranked = sorted(blocks.values(), key=lambda b: -b["critical_path_ns"])[:limit]
+    for b in ranked:
+        b["critical_path_ns"] = round(b["critical_path_ns"], 3)
+    return ranked
 
 
 def parse_hold(sta, registers, only_group=None):
@@ -233,6 +272,8 @@ def main():
         # The asynchronous reset's release (recovery: before the clock edge, removal: after it),
         # null when the reset is a static input (untimed) or the design has none.
         "reset": reset_checks(paths, sta_log, registers),
+        # Where the time goes: the slowest blocks by the period their worst endpoint needs.
+        "slowest_blocks": slowest_blocks(sta_log, registers, args.clock_ns, args.io_fraction),
     }
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
@@ -274,6 +315,12 @@ def main():
         lines.append("  reset release (rst_ni as a synchronizer's output): recovery slack %s ns, "
                      "removal slack %s ns"
                      % (reset["recovery_slack_ns"], reset["removal_slack_ns"]))
+    if result["slowest_blocks"]:
+        lines.append("  slowest blocks (minimum period the worst endpoint needs; endpoints needing "
+                     "more than %.3f ns / all):" % args.clock_ns)
+        lines += ["    %6.3f ns  %-7s %s (%d / %d)" % (b["critical_path_ns"], b["group"], b["block"],
+                                                      b["endpoints_over_clock"], b["endpoints"])
+                  for b in result["slowest_blocks"]]
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
 
