@@ -82,18 +82,27 @@ double farthest_pair_cycles(const Topology& topology, double per_hop) {
   return farthest;
 }
 
-// Every message's path (Op::path or the topology's route), held flat (a vector per message cost
-// 1.9 GB at 4096 nodes, 33.5 M messages).
-FlatLists message_paths(const Schedule& schedule, const Topology& topology) {
-  FlatLists paths;
+// visit(op, path) for every message in order, its path Op::path or else the topology's route.
+template <class Visit>
+void for_each_message_path(const Schedule& schedule, const Topology& topology, const Visit& visit) {
+  std::vector<int> route;
   for (const Op& op : schedule.ops) {
     if (op.path.empty()) {
-      const std::vector<int> route = topology.route(op.node, op.peer);
-      paths.append(route.begin(), route.end());
+      route = topology.route(op.node, op.peer);
+      visit(op, IntSpan(route));
     } else {
-      paths.append(op.path.begin(), op.path.end());
+      visit(op, IntSpan(op.path));
     }
   }
+}
+
+// Every message's path, held flat (a vector per message cost 1.9 GB at 4096 nodes, 33.5 M
+// messages).
+FlatLists message_paths(const Schedule& schedule, const Topology& topology) {
+  FlatLists paths;
+  for_each_message_path(schedule, topology, [&paths](const Op&, IntSpan path) {
+    paths.append(path.begin(), path.end());
+  });
   return paths;
 }
 
@@ -238,11 +247,10 @@ bool steps_share_no_link(const Schedule& schedule, const Topology& topology) {
   const auto links = static_cast<std::uint64_t>(topology.links().size());
   std::vector<std::uint64_t> used;
   used.reserve(schedule.ops.size());
-  for (const Op& op : schedule.ops) {
-    const std::vector<int> path = op.path.empty() ? topology.route(op.node, op.peer) : op.path;
+  for_each_message_path(schedule, topology, [&used, links](const Op& op, IntSpan path) {
     for (const int l : path)
       used.push_back(static_cast<std::uint64_t>(op.step) * links + static_cast<std::uint64_t>(l));
-  }
+  });
   std::sort(used.begin(), used.end());
   return std::adjacent_find(used.begin(), used.end()) == used.end();
 }

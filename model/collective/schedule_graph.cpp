@@ -81,6 +81,19 @@ TopologicalOrder topological_order(std::size_t messages, const DepsOf& deps_of) 
   return kahn(deps_of, dependents);
 }
 
+namespace {
+
+// Emits (dependency -> message) for every dependency of every message, in message order.
+template <class Emit>
+void emit_dependency_edges(const Schedule& schedule, const Emit& emit) {
+  const int m = static_cast<int>(schedule.ops.size());
+  for (int i = 0; i < m; ++i) {
+    for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) emit(d, i);
+  }
+}
+
+}  // namespace
+
 FlatLists dependent_lists(const Schedule& schedule) {
   const int m = static_cast<int>(schedule.ops.size());
   for (int i = 0; i < m; ++i) {
@@ -92,10 +105,8 @@ FlatLists dependent_lists(const Schedule& schedule) {
       }
     }
   }
-  return FlatLists::gather(schedule.ops.size(), [&schedule, m](const auto& emit) {
-    for (int i = 0; i < m; ++i) {
-      for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) emit(d, i);
-    }
+  return FlatLists::gather(schedule.ops.size(), [&schedule](const auto& emit) {
+    emit_dependency_edges(schedule, emit);
   });
 }
 
@@ -129,9 +140,7 @@ ScheduleGraph::ScheduleGraph(const Schedule& schedule)
   }
   // Successors: each message's dependents, then the messages staged behind it.
   const FlatLists successors = FlatLists::gather(schedule.ops.size(), [&](const auto& emit) {
-    for (int i = 0; i < m; ++i) {
-      for (const int d : schedule.ops[static_cast<std::size_t>(i)].deps) emit(d, i);
-    }
+    emit_dependency_edges(schedule, emit);
     for (int i = 0; i < m; ++i) {
       for (const int k : staged[static_cast<std::size_t>(i)]) emit(k, i);
     }
