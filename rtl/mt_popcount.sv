@@ -1,9 +1,13 @@
 // The number of set bits of bits_i, as a balanced tree of pairwise adds: log2(N) adder levels of
-// growing width, not N chained increments (a loop of `count += bit` elaborates as a chain of N
-// adders that synthesis does not rebalance: in the NIC scheduler the lane counts were the longest
-// stretch of its critical paths). The NIC scheduler counts with it the arrival lanes that name a
-// counter: per counter (nic_sched_counters), per window slot (nic_sched_window) and for the
-// fetched entry (nic_sched).
+// growing width, not N chained increments (a loop of `if (bit) count += 1` elaborates as a chain
+// of N adders with a mux each, which synthesis does not rebalance: in the NIC scheduler the lane
+// hits were the longest stretch of its critical paths). The NIC scheduler counts with it the
+// arrival lanes that name a window slot's counter (nic_sched_window) or the fetched entry's
+// (nic_sched), and the shared pick's ranks (nic_sched_share). Not the counters' own sums
+// (nic_sched_counters): there the lanes are unconditional adds into the count, which synthesis
+// maps as one multi-operand adder, and 256 trees made the Verilated model 16% slower. Nor
+// $countones: Yosys maps it as one such adder, which ABC left at 5.97 ns on the refill path
+// (5.35-5.58 ns with the trees; rtl/README.md, One parameter set).
 
 `include "mt_assert.svh"
 

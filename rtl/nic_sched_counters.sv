@@ -49,8 +49,7 @@ module nic_sched_counters #(
   // elaborating.)
   localparam int unsigned ArrStages = (DecisionLatency > 2) ? DecisionLatency - 2 : 0;
   localparam int unsigned RdyStages = (DecisionLatency > 1) ? DecisionLatency - 1 : 1;
-  localparam int unsigned HitBits   = $clog2(Lanes + 1);
-  localparam int unsigned SumBits   = CountBits + HitBits;
+  localparam int unsigned SumBits   = CountBits + $clog2(Lanes + 1);
 
   // Ready levels: RdyStages (>= 1) stages; they move while two neighbouring stages differ.
   logic [RdyStages*Ports-1:0] rdy_q;
@@ -116,33 +115,20 @@ module nic_sched_counters #(
   logic [Lanes*Counters-1:0]     decoded;
   logic [Counters-1:0]           overflow;
   logic [SumBits-1:0]            sum;
-  logic [Counters*Lanes-1:0]     naming;  // [c*Lanes + l]: lane l names counter c
-  logic [Counters*HitBits-1:0]   hits;    // lanes naming counter c
 
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
       decoded[l*Counters +: Counters] =
           lane_valid_q[l] ? Counters'(1) << lane_counter_q[l*CounterBits +: CounterBits] : '0;
     end
-    for (int unsigned c = 0; c < Counters; c++) begin
-      for (int unsigned l = 0; l < Lanes; l++) begin
-        naming[c*Lanes + l] = decoded[l*Counters + c];
-      end
-    end
-  end
-  // Per counter, the lanes naming it (a balanced adder tree), then one add and the saturation.
-  for (genvar c = 0; c < Counters; c++) begin : gen_count
-    mt_popcount #(.N(Lanes), .W(HitBits)) u_hits (
-      .bits_i (naming[c*Lanes +: Lanes]),
-      .count_o(hits[c*HitBits +: HitBits])
-    );
-  end
-  always_comb begin
     count_now = count_q;
     overflow  = '0;
     sum       = '0;
     for (int unsigned c = 0; c < Counters; c++) begin
-      sum = SumBits'(count_q[c*CountBits +: CountBits]) + SumBits'(hits[c*HitBits +: HitBits]);
+      sum = SumBits'(count_q[c*CountBits +: CountBits]);
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        sum = sum + SumBits'(decoded[l*Counters + c]);
+      end
       overflow[c] = 32'(sum) > MaxCount;
       count_now[c*CountBits +: CountBits] = overflow[c] ? CountBits'(MaxCount) : sum[CountBits-1:0];
     end
