@@ -25,7 +25,7 @@ block_constraints() {
 # lines "MT_ENDPOINTS <group>" every endpoint's worst path of that group, one line each (the
 # report's slowest blocks).
 sta_reports() {
-  local from to
+  local from to group
   for from in "[all_registers]" "[all_inputs]"; do
     for to in "[all_registers]" "[all_outputs]"; do
       echo "report_checks -path_delay max -from $from -to $to -digits 3 -fields {capacitance slew fanout}"

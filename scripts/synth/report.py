@@ -88,8 +88,6 @@ def named(point, registers):
 
 
 HOLD_MARK = "MT_HOLD_CHECKS"
-
-
 ENDPOINTS_MARK = "MT_ENDPOINTS"
 
 
