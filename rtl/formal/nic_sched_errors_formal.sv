@@ -1,9 +1,9 @@
 // Formal harness of the scheduler's error logic (rtl/README.md, Errors; scripts/formal.sh --top
 // nic_sched_errors_formal). Unlike nic_sched_formal it assumes no contract on the data (entries,
-// arrivals): those inputs are free after reset, because the point is what bad ones do; only the
-// protocol is assumed (step_order_i held, a DMA's ready dropped after its grant). Its default configuration leaves room
-// in every field (Ports 3, Nodes 3, Chunks 3, Flows 3, Steps 3, Counters 3, MaxCount 2), so every
-// check can fire. Properties, against the harness's own decode of the inputs:
+// arrivals, the step barrier's open step): those inputs are free after reset, because the point
+// is what bad ones do; only the protocol is assumed (step_order_i held, a DMA's ready dropped
+// after its grant). Its default configuration leaves room in every field (Ports 3, Nodes 3,
+// Chunks 3, Flows 3, Steps 3, Counters 3, MaxCount 2), so every check can fire. Properties, against the harness's own decode of the inputs:
 //   EntryErrorFlagged  a written entry with a field out of range (or, in step order, a step below
 //                      the previous written entry's) raises err_o at that edge with the lowest
 //                      such cause and the entry's index, unless an error was already held
@@ -46,6 +46,7 @@ module nic_sched_errors_formal #(
   input logic                   rst_ni,
   input logic                   clear_i,
   input logic                   step_order_i,
+  input logic [StepBits-1:0]    open_step_i,  // free: the error logic must not depend on it
   input logic                   tbl_valid_i,
   input logic [EntryBits-1:0]   tbl_wdata_i,
   input logic                   arr_valid_i,
@@ -64,8 +65,6 @@ module nic_sched_errors_formal #(
   logic [InfoBits-1:0]    info;
   logic [Ports*IndexBits-1:0] unused_grant_index;
   logic [Ports*EntryBits-1:0] unused_grant_entry;
-  logic [StepBits-1:0]        open_all;  // open_step_i: no step barrier, every step open
-  assign open_all = '1;
 
   nic_sched #(
     .Nodes(Nodes), .Ports(Ports), .Depth(Depth), .Window(Window), .Chunks(Chunks), .Flows(Flows),
@@ -74,7 +73,7 @@ module nic_sched_errors_formal #(
   ) u_dut (
     .clk_i, .rst_ni, .clear_i, .step_order_i, .tbl_valid_i, .tbl_wdata_i,
     .shared_window_i(1'b0),  // each port's own window (the shared one: nic_sched_share_formal)
-    .open_step_i  (open_all),
+    .open_step_i,
     .tbl_ready_o  (tbl_ready),
     .arr_valid_i, .arr_counter_i, .host_valid_i, .host_counter_i, .port_ready_i,
     .grant_ack_i, .wdog_tick_i, .wdog_limit_i,
