@@ -11,12 +11,15 @@
 #                  [--clock-ns NS]
 #                  [--uncertainty-ns NS] [--io-fraction F] [--driving-cell CELL] [--load-pf PF]
 #                  [--static-inputs "PORT..."] [--timeout S] [--reuse-synth] [--out DIR]
-#                  [--name CONFIG]
+#                  [--name CONFIG] [--place-fast N]
 #
 # The options are synth.sh's (its defaults; no --param or --params = the RTL's default
 # configuration; --params rtl/params/cosim.params = the signed-off one, named nic_sched_cosim).
 # --reuse-synth takes DIR/<config>.v and .json of an earlier run instead of synthesising again.
-# --timeout bounds qflow (default 7200 s). Writes DIR/<config>.pnr.json (post-layout figures and
+# --place-fast N divides graywolf's annealing moves per cell and temperature by N (its
+# TWSC*fast parameter; default 1, its full effort): placement about N times faster, wire length
+# and so post-route timing somewhat worse (the report records N). --timeout bounds qflow
+# (default 7200 s). Writes DIR/<config>.pnr.json (post-layout figures and
 # the synthesis estimate), DIR/<config>.pnr.txt, the qflow project in DIR/<config>.qflow/, and
 # synth.sh's own outputs (default DIR build/pnr). Exit 1 when a step fails or routes stay open.
 set -euo pipefail
@@ -41,6 +44,7 @@ load_pf=0.05
 static_inputs="step_order_i shared_window_i"
 synth_args=()
 reuse_synth=0
+place_fast=1
 params_name=""
 params=()
 file_params=()
@@ -58,12 +62,15 @@ while [ $# -gt 0 ]; do
     --static-inputs) static_inputs="$2"; synth_args+=("$1" "$2"); shift 2 ;;
     --timeout) timeout_s="$2"; shift 2 ;;
     --reuse-synth) reuse_synth=1; shift ;;
+    --place-fast) place_fast="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --name) name="$2"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "pnr.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+[[ "$place_fast" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "pnr.sh: --place-fast $place_fast: want a positive integer" >&2; exit 2; }
 for tool in qflow graywolf qrouter sta yosys; do
   command -v "$tool" >/dev/null || { echo "pnr.sh: $tool not found (scripts/setup.sh)" >&2; exit 2; }
 done
@@ -87,6 +94,10 @@ t_synth=$(( $(date +%s) - t0 ))
 # 2. qflow project: our mapped netlist enters through a user yosys script (BLIF out).
 proj="$out/$name.qflow"
 qflow_project "$proj" "$top" "$out/$name.v" "$liberty"
+if [ "$place_fast" != 1 ]; then
+  # qflow keeps a project's own .par (newer than the technology's): graywolf reads TWSC*fast.
+  { cat "$tech/osu018.par"; printf '\nTWSC*fast : %s\n' "$place_fast"; } > "$proj/layout/$top.par"
+fi
 s=$(date +%s)
 if ! (cd "$proj" && timeout "$timeout_s" qflow -T osu018 synthesize place route backanno "$top") \
     > "$proj/qflow.log" 2>&1; then
@@ -131,6 +142,6 @@ fi
 /usr/bin/python3 "$root/scripts/synth/pnr_report.py" --name "$name" --synth-json "$out/$name.json" \
   --def "$def" --lef "$tech/osu018_stdcells.lef" --route-log "$proj/log/route.log" \
   --sta "$proj/post_route.sta.log" --clock-ns "$clock_ns" --io-fraction "$io_fraction" \
-  --synth-seconds "$t_synth" --pnr-seconds "$t_pnr" \
+  --synth-seconds "$t_synth" --pnr-seconds "$t_pnr" --place-fast "$place_fast" \
   --json "$out/$name.pnr.json" --text "$out/$name.pnr.txt"
 cat "$out/$name.pnr.txt"

@@ -71,6 +71,7 @@ def main():
     ap.add_argument("--io-fraction", type=float, required=True)
     ap.add_argument("--synth-seconds", type=int, default=0)
     ap.add_argument("--pnr-seconds", type=int, default=0)
+    ap.add_argument("--place-fast", type=int, default=1)
     args = ap.parse_args()
 
     synth = json.load(open(args.synth_json))
@@ -121,6 +122,8 @@ def main():
         "post_route_over_synth_critical_path": round(post["critical_path_ns"]
                                                      / synth["critical_path_ns"], 3),
         "seconds": {"synthesis": args.synth_seconds, "place_route": args.pnr_seconds},
+        # graywolf's TWSC*fast (pnr.sh --place-fast): 1 is its full annealing effort.
+        "place_fast": args.place_fast,
     }
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
@@ -143,8 +146,10 @@ def main():
         "  hold (ideal clock): worst slack %.3f ns (%s), %s -> %s" % (
             post["hold"]["slack_ns"], post["hold"]["group"], post["hold"]["from_named"],
             post["hold"]["to_named"])] if post["hold"] else []) + [
-        "  die / synthesis area: %.2fx; time: synthesis %d s, place and route %d s" % (
-            result["die_over_synth_area"], args.synth_seconds, args.pnr_seconds),
+        "  die / synthesis area: %.2fx; time: synthesis %d s, place and route %d s%s" % (
+            result["die_over_synth_area"], args.synth_seconds, args.pnr_seconds,
+            "" if args.place_fast == 1 else
+            " (placement effort 1/%d: --place-fast %d)" % (args.place_fast, args.place_fast)),
     ]
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")

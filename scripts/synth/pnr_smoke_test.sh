@@ -2,8 +2,8 @@
 # ctest `synth` smoke test of scripts/pnr.sh: places and routes a small configuration (2 nodes,
 # 2 ports, 4 table entries, windows of 2, 2 counters; about 780 cells, 25-30 s: the flow is what
 # is tested, the default configuration's figures come from scripts/pnr.sh) into OUT_DIR and checks
-# the report: every net routed, cells on the die at least the synthesised ones, utilisation in
-# (0, 1], a positive post-route critical path.
+# the report: graywolf's reduced effort (--place-fast 2) recorded, every net routed, cells on the
+# die at least the synthesised ones, utilisation in (0, 1], a positive post-route critical path.
 #   pnr_smoke_test.sh OUT_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,12 +11,14 @@ out=${1:?usage: pnr_smoke_test.sh OUT_DIR}
 "$root/scripts/pnr.sh" --out "$out" --name pnr_smoke --param Nodes=2 --param Ports=2 \
   --param Depth=4 --param Window=2 --param Chunks=2 --param Flows=2 --param Steps=2 \
   --param Counters=2 --param MaxCount=1 --param ArrivalLanes=1 --param DecisionLatency=2 \
-  --param IndexBits=4
+  --param IndexBits=4 --place-fast 2
 /usr/bin/python3 - "$out/pnr_smoke.pnr.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 p, s = r["post_layout"], r["synthesis"]
 errors = []
+if r.get("place_fast") != 2:
+    errors.append("placement effort %s recorded, --place-fast 2 given" % r.get("place_fast"))
 if not p.get("hold"):
     errors.append("no post-route hold check")
 if p["failed_routes"] != 0:
