@@ -143,5 +143,6 @@ fi
   --def "$def" --lef "$tech/osu018_stdcells.lef" --route-log "$proj/log/route.log" \
   --sta "$proj/post_route.sta.log" --clock-ns "$clock_ns" --io-fraction "$io_fraction" \
   --synth-seconds "$t_synth" --pnr-seconds "$t_pnr" --place-fast "$place_fast" \
+  --netlist "$netlist" \
   --json "$out/$name.pnr.json" --text "$out/$name.pnr.txt"
 cat "$out/$name.pnr.txt"

@@ -10,7 +10,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import parse_hold, parse_paths, parse_sta, reset_checks, split_hold  # noqa: E402
+from report import (flop_registers, named, parse_hold, parse_paths, parse_sta,  # noqa: E402
+                    reset_checks, slowest_blocks, slowest_blocks_text, split_hold)
 
 
 def lef_sizes(path):
@@ -72,6 +73,7 @@ def main():
     ap.add_argument("--synth-seconds", type=int, default=0)
     ap.add_argument("--pnr-seconds", type=int, default=0)
     ap.add_argument("--place-fast", type=int, default=1)
+    ap.add_argument("--netlist", default="", help="the routed netlist: names the paths' flops")
     args = ap.parse_args()
 
     synth = json.load(open(args.synth_json))
@@ -86,6 +88,7 @@ def main():
     slack, critical, start, end, io_ends = parse_sta(sta_log, args.clock_ns, args.io_fraction,
                                                      args.sta)
     fmax = round(1000.0 / critical, 1) if critical > 0 else None
+    registers = flop_registers(open(args.netlist).read()) if args.netlist else {}
     post = {
         "die_area_mm2": round(layout["die_um2"] / 1e6, 4),
         "die_um": [round(v, 1) for v in layout["die_um"]],
@@ -100,12 +103,16 @@ def main():
         "fmax_mhz": fmax,
         "critical_path_from": start,
         "critical_path_to": end,
+        "critical_path_from_named": named(start, registers),
+        "critical_path_to_named": named(end, registers),
         # Hold with the extracted RC (ideal clock: qflow builds no clock tree), None in a log
         # written before the hold reports.
-        "hold": parse_hold(sta_log, {}),
+        "hold": parse_hold(sta_log, registers),
         # The reset's release against recovery and removal, with the extracted RC.
         "reset": reset_checks(parse_paths(split_hold(sta_log)[0], args.clock_ns,
-                                          args.io_fraction), sta_log, {}),
+                                          args.io_fraction), sta_log, registers),
+        # Where the time goes after routing (as scripts/synth.sh's list).
+        "slowest_blocks": slowest_blocks(sta_log, registers, args.clock_ns, args.io_fraction),
     }
     result = {
         "config": args.name,
@@ -141,7 +148,8 @@ def main():
         "(%.2fx the synthesis estimate's path)" % (
             slack, args.clock_ns, critical, fmax or 0,
             result["post_route_over_synth_critical_path"]),
-        "  critical path: %s -> %s" % (start, end),
+        "  critical path: %s -> %s" % (post["critical_path_from_named"],
+                                        post["critical_path_to_named"]),
     ] + ([
         "  hold (ideal clock): worst slack %.3f ns (%s), %s -> %s" % (
             post["hold"]["slack_ns"], post["hold"]["group"], post["hold"]["from_named"],
@@ -151,6 +159,8 @@ def main():
             "" if args.place_fast == 1 else
             " (placement effort 1/%d: --place-fast %d)" % (args.place_fast, args.place_fast)),
     ]
+    lines += slowest_blocks_text(post["slowest_blocks"] if registers else [], args.clock_ns,
+                                 "slowest blocks after routing")
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
     if failed != 0:

@@ -134,6 +134,17 @@ def slowest_blocks(sta, registers, clock_ns, io_fraction, limit=12):
     return ranked
 
 
+def slowest_blocks_text(blocks, clock_ns, what="slowest blocks"):
+    """The readable report's lines of slowest_blocks() (none for an empty list)."""
+    if not blocks:
+        return []
+    return (["  %s (minimum period the worst endpoint needs; endpoints needing more than %.3f ns "
+             "/ all):" % (what, clock_ns)] +
+            ["    %6.3f ns  %-7s %s (%d / %d)" % (b["critical_path_ns"], b["group"], b["block"],
+                                                 b["endpoints_over_clock"], b["endpoints"])
+             for b in blocks])
+
+
 def parse_hold(sta, registers, only_group=None):
     """The worst hold check of the log (None without hold reports), of path group only_group when
     given (reset: the removal checks): its slack, group and ends."""
@@ -313,12 +324,7 @@ def main():
         lines.append("  reset release (rst_ni as a synchronizer's output): recovery slack %s ns, "
                      "removal slack %s ns"
                      % (reset["recovery_slack_ns"], reset["removal_slack_ns"]))
-    if result["slowest_blocks"]:
-        lines.append("  slowest blocks (minimum period the worst endpoint needs; endpoints needing "
-                     "more than %.3f ns / all):" % args.clock_ns)
-        lines += ["    %6.3f ns  %-7s %s (%d / %d)" % (b["critical_path_ns"], b["group"], b["block"],
-                                                      b["endpoints_over_clock"], b["endpoints"])
-                  for b in result["slowest_blocks"]]
+    lines += slowest_blocks_text(result["slowest_blocks"], args.clock_ns)
     with open(args.text, "w") as f:
         f.write("\n".join(lines) + "\n")
 
