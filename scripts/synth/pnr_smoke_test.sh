@@ -3,7 +3,8 @@
 # 2 ports, 4 table entries, windows of 2, 2 counters; about 780 cells, 25-30 s: the flow is what
 # is tested, the default configuration's figures come from scripts/pnr.sh) into OUT_DIR and checks
 # the report: graywolf's reduced effort (--place-fast 2) recorded, every net routed, cells on the
-# die at least the synthesised ones, utilisation in (0, 1], a positive post-route critical path.
+# die at least the synthesised ones, utilisation in (0, 1], a positive post-route critical path
+# ending in a named register, the slowest blocks after routing.
 #   pnr_smoke_test.sh OUT_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,6 +22,8 @@ if r.get("place_fast") != 2:
     errors.append("placement effort %s recorded, --place-fast 2 given" % r.get("place_fast"))
 if not p.get("hold"):
     errors.append("no post-route hold check")
+if not p.get("slowest_blocks") or not p["critical_path_to_named"].startswith("register "):
+    errors.append("no named post-route critical path or slowest blocks")
 if p["failed_routes"] != 0:
     errors.append("%s failed routes" % p["failed_routes"])
 if not 0 < p["utilisation"] <= 1:
