@@ -42,6 +42,13 @@ def path_group(start, end, to):
     return ("in" if "port" in start else "reg") + to
 
 
+def needed_period(slack_ns, clock_ns, io_share):
+    """The shortest period a path reported with slack_ns at clock_ns needs, when io_share of the
+    period is I/O delay (0 for register to register; the I/O delays shrink with the period)."""
+    used_ns = clock_ns - slack_ns
+    return (used_ns - io_share * clock_ns) / (1.0 - io_share) if io_share < 1.0 else used_ns
+
+
 def parse_paths(sta, clock_ns, io_fraction):
     """Every reported path (one per report_checks group): its ends, slack and shortest period. A
     reg-to-reg path needs delay + setup + uncertainty; a path from an input or to an output also
@@ -54,10 +61,8 @@ def parse_paths(sta, clock_ns, io_fraction):
         if not end or not slack:
             continue
         end = end.group(1)
-        used_ns = clock_ns - float(slack.group(1))
         io_ends = sum(1 for point in (start, end) if "port" in point)
-        f = io_fraction * io_ends
-        critical_ns = (used_ns - f * clock_ns) / (1.0 - f) if f < 1.0 else used_ns
+        critical_ns = needed_period(float(slack.group(1)), clock_ns, io_fraction * io_ends)
         group = path_group(start, end, "2" + ("out" if "port" in end else "reg"))
         paths.append({"group": group, "from": start, "to": end, "slack_ns": float(slack.group(1)),
                       "critical_path_ns": round(critical_ns, 3), "io_ends": io_ends})
@@ -116,11 +121,10 @@ def slowest_blocks(sta, registers, clock_ns, io_fraction, limit=12):
     blocks = {}
     for section in sta.split(ENDPOINTS_MARK + " ")[1:]:
         group = section.split(None, 1)[0]
-        f = io_fraction if group != "reg2reg" else 0.0
+        io_share = io_fraction if group != "reg2reg" else 0.0
         for m in re.finditer(r"^(\S+)(?: \(\w+\))?\s+(-?[0-9.]+)\s+(-?[0-9.]+)\s+(-?[0-9.]+)"
                              r"(?: \((?:VIOLATED|MET)\))?\s*$", section, re.M):
-            used_ns = clock_ns - float(m.group(4))
-            need_ns = (used_ns - f * clock_ns) / (1.0 - f)
+            need_ns = needed_period(float(m.group(4)), clock_ns, io_share)
             key = (block_name(m.group(1), registers), group)
             entry = blocks.setdefault(key, {"block": key[0], "group": group,
                                             "critical_path_ns": need_ns, "endpoints": 0,
