@@ -12,30 +12,53 @@
 
 namespace mt {
 
-std::size_t default_message_limit() {
-  static const std::size_t limit = [] {
-    // MT_MAX_MESSAGES=N sets it (e.g. higher on a machine whose memory the guess undercounts).
-    if (const char* given = std::getenv("MT_MAX_MESSAGES")) {
-      const std::optional<long long> n = parse_integer(given);
-      if (!n || *n < 1)
-        throw Error(std::string("MT_MAX_MESSAGES=") + given +
-                    ": expected a positive integer (the most messages a schedule may hold)");
-      return static_cast<std::size_t>(*n);
-    }
+namespace {
+
+MessageBudget message_budget = kPacketModelBudget;
+
+/// This machine's physical memory, bytes (16 GiB when the system does not say).
+std::size_t physical_memory_bytes() {
+  static const std::size_t bytes = [] {
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page_bytes = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page_bytes <= 0) return std::size_t{1} << 23;  // 8 M: a 16 GiB machine's
-    return static_cast<std::size_t>(pages) / 2048 * static_cast<std::size_t>(page_bytes);
+    if (pages <= 0 || page_bytes <= 0) return std::size_t{16} << 30;
+    return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_bytes);
   }();
-  return limit;
+  return bytes;
+}
+
+/// MT_MAX_MESSAGES=N, when set (e.g. higher on a machine whose memory the guess undercounts).
+std::optional<std::size_t> given_message_limit() {
+  static const std::optional<std::size_t> given = []() -> std::optional<std::size_t> {
+    const char* text = std::getenv("MT_MAX_MESSAGES");
+    if (text == nullptr) return std::nullopt;
+    const std::optional<long long> n = parse_integer(text);
+    if (!n || *n < 1)
+      throw Error(std::string("MT_MAX_MESSAGES=") + text +
+                  ": expected a positive integer (the most messages a schedule may hold)");
+    return static_cast<std::size_t>(*n);
+  }();
+  return given;
+}
+
+}  // namespace
+
+void set_message_budget(const MessageBudget& budget) {
+  message_budget = budget;
+}
+
+std::size_t default_message_limit() {
+  if (const std::optional<std::size_t> given = given_message_limit()) return *given;
+  return physical_memory_bytes() / message_budget.bytes;
 }
 
 void refuse_too_large(const std::string& what, std::size_t limit) {
-  const std::size_t memory_gib = (limit * 2 + 1023) / 1024 / 1024;
-  const std::string why = std::getenv("MT_MAX_MESSAGES") != nullptr
+  const std::size_t memory_gib = (physical_memory_bytes() + (std::size_t{1} << 29)) >> 30;
+  const std::string why = given_message_limit()
                               ? "MT_MAX_MESSAGES"
-                              : "one per 2 KiB of its " + std::to_string(memory_gib) +
-                                    " GiB of memory; a message costs about 0.7 KiB in all";
+                              : "one per " + std::to_string(message_budget.bytes) + " B of its " +
+                                    std::to_string(memory_gib) + " GiB of memory; " +
+                                    message_budget.measured;
   throw ScheduleTooLarge(what + ", more than this machine can simulate (at most " +
                          std::to_string(limit) + ", " + why +
                          "): fewer chunks (a smaller pipeline) or a smaller network");

@@ -87,12 +87,31 @@ struct Op {
 /// "chunk 3" (data buffer) or "scratch slot 3": a slot as errors name it.
 std::string slot_text(Buffer buffer, int slot);
 
-/// The most messages a schedule may hold on this machine: one per 2 KiB of physical memory (a
-/// simulated message costs about 0.6-0.7 KiB in all: the schedule, its packed tables, the NICs'
-/// programs, measured at 1024 nodes), so a schedule too large to simulate (a huge `pipeline`, an
-/// N-chunk schedule on thousands of nodes) stops while it is built, naming the cause, instead of
-/// exhausting the machine's memory. The environment variable MT_MAX_MESSAGES (a positive
-/// integer) replaces the guess.
+/// The memory budgeted for one simulated message by the model that will run the schedule, and
+/// what a message was measured to cost there (the refusal quotes it).
+struct MessageBudget {
+  std::size_t bytes = 0;  ///< physical memory per message the limit allows, bytes
+  const char* measured = "";
+};
+/// The packet-level model: a message costs about 0.6-0.7 KiB in all (the schedule, its packed
+/// tables, the NICs' programs; measured at 1024 nodes), budgeted 2 KiB.
+inline constexpr MessageBudget kPacketModelBudget{
+    2048, "a message costs about 0.7 KiB in all on the packet-level model"};
+/// The message-granularity model (model/flow): about 240 B a message in all (7.5 GiB peak for
+/// MultiTree's 33.5 M messages at 4096 nodes, docs/granularity.md "Memory"), budgeted 512 B.
+inline constexpr MessageBudget kMessageModelBudget{
+    512, "a message costs about 240 B in all on the message-granularity model"};
+
+/// Chooses the budget default_message_limit() divides this machine's memory by (process-wide;
+/// kPacketModelBudget until set). The run layer sets it from the scenario's `granularity` before
+/// it builds a schedule.
+void set_message_budget(const MessageBudget& budget);
+
+/// The most messages a schedule may hold on this machine: its physical memory divided by the
+/// budget per message (set_message_budget()), so a schedule too large to simulate (a huge
+/// `pipeline`, an N-chunk schedule on thousands of nodes) stops while it is built, naming the
+/// cause, instead of exhausting the machine's memory. The environment variable MT_MAX_MESSAGES
+/// (a positive integer) replaces the guess.
 std::size_t default_message_limit();
 
 /// Throws ScheduleTooLarge for `what` (e.g. "the schedule passes N messages") with the limit it

@@ -147,6 +147,9 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
 std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
                                                  const std::vector<std::uint64_t>& sizes_bytes,
                                                  const RunBackends& backends) {
+  // The schedules are held by the model the scenario runs, which sets what a message may cost.
+  set_message_budget(scenario.granularity == Granularity::kMessage ? kMessageModelBudget
+                                                                   : kPacketModelBudget);
   std::vector<PreparedAlgorithm> prepared;
   for (const auto& run : scenario.collective.algorithms) {
     const std::optional<AlgorithmConfig> algorithm = entry_algorithm(run);  // read once

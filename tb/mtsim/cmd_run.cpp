@@ -16,6 +16,7 @@
 #include "model/sim/trace.h"
 #include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"
+#include "tb/mtsim/huge_pages.h"
 #include "tb/mtsim/point_pool.h"
 
 namespace po = boost::program_options;
@@ -46,6 +47,7 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
     throw UsageError("--time-limit: expected 0 (none) to 10000000 seconds");
 
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides);
+  pages_for(scenario.granularity);
   const std::string json_from = json_out.empty() ? "output.json" : "--json";
   const std::string csv_from = csv_out.empty() ? "output.csv" : "--csv";
   if (json_out.empty()) json_out = scenario.output.json;

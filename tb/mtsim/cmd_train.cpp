@@ -29,6 +29,7 @@
 #include "model/workload/workload.h"
 #include "tb/mtsim/backends.h"
 #include "tb/mtsim/cli.h"
+#include "tb/mtsim/huge_pages.h"
 #include "tb/mtsim/point_pool.h"
 
 namespace po = boost::program_options;
@@ -115,6 +116,7 @@ int train(WorkloadConfig& workload, const std::string& workload_file,
           const OverrideOptions& options, const std::string& json_out, int jobs, bool serialised,
           bool launch_option) {
   const ScenarioConfig scenario = load_scenario_file(scenario_file, overrides, options);
+  pages_for(scenario.granularity);
   // The JSON may not replace an input: the workload, the scenario or a schedule file.
   OutputRules rules;
   rules.inputs = {workload_file, scenario_file};

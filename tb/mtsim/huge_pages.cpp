@@ -1,5 +1,6 @@
 #include "tb/mtsim/huge_pages.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -24,6 +25,11 @@ void restart_with_huge_pages(char* argv[]) {
   } else {
     ::unsetenv("GLIBC_TUNABLES");
   }
+}
+
+void pages_for(Granularity granularity) {
+  // Advice only: where the kernel refuses, the run goes on as it is, only slower.
+  if (granularity == Granularity::kMessage) ::prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 }
 
 }  // namespace mt::cli

@@ -1,6 +1,8 @@
 #pragma once
 // Transparent huge pages for mtsim's heap (see restart_with_huge_pages).
 
+#include "model/params/scenario_config.h"
+
 namespace mt::cli {
 
 /// At pod scale a run's state (hundreds of MiB to GiB: routers, links, NICs, per-message records)
@@ -13,5 +15,13 @@ namespace mt::cli {
 /// decides: with /sys/kernel/mm/transparent_hugepage/enabled at `never` it changes nothing.
 /// Streamed bulk data (the all-reduce's data buffers) opts out: see BulkAllocator.
 void restart_with_huge_pages(char* argv[]);
+
+/// Turns huge pages off again (prctl PR_SET_THP_DISABLE: for this process and the points it
+/// forks) when the scenario runs on the message-granularity model, which visits most of its
+/// memory (schedule, checks, per-message records) only a few times, in a pass: there the first
+/// touch of a 2 MiB page costs more than its TLB misses save (MultiTree on a 2048-node torus at
+/// 1 MiB: 66.7 s with huge pages, 23.6 s of it system time, against 50.0 s; docs/speed.md). The
+/// packet-level model keeps them. Call before the scenario's schedules are built.
+void pages_for(Granularity granularity);
 
 }  // namespace mt::cli

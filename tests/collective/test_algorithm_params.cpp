@@ -131,11 +131,15 @@ TEST_CASE("the build context's size reaches tree_packing and auto like a bytes p
 
 TEST_CASE("a schedule too large for this machine stops while it is built, naming the cause",
           "[params]") {
-  // The limit: one message per 2 KiB of physical memory.
+  // The limit: one message per 2 KiB of physical memory for the packet-level model, one per
+  // 512 B for the message-granularity model.
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_bytes = sysconf(_SC_PAGE_SIZE);
-  CHECK(mt::default_message_limit() ==
-        static_cast<std::size_t>(pages) / 2048 * static_cast<std::size_t>(page_bytes));
+  const auto memory = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_bytes);
+  CHECK(mt::default_message_limit() == memory / 2048);
+  mt::set_message_budget(mt::kMessageModelBudget);
+  CHECK(mt::default_message_limit() == memory / 512);
+  mt::set_message_budget(mt::kPacketModelBudget);
   // Schedule::add refuses the message past the schedule's limit, naming the limit.
   mt::Schedule s;
   s.message_limit = 2;
@@ -149,9 +153,23 @@ TEST_CASE("a schedule too large for this machine stops while it is built, naming
     CHECK(text.rfind("the schedule passes 2 messages, more than this machine can simulate (at "
                      "most 2,",
                      0) == 0);
-    CHECK(text.find("fewer chunks (a smaller pipeline) or a smaller network") != std::string::npos);
+    CHECK(text.find(", one per 2048 B of its ") != std::string::npos);
+    CHECK(text.find(" GiB of memory; a message costs about 0.7 KiB in all on the packet-level "
+                    "model): fewer chunks (a smaller pipeline) or a smaller network") !=
+          std::string::npos);
   }
   CHECK(s.ops.size() == 2);
+  // Under the message model's budget the refusal names that budget.
+  mt::set_message_budget(mt::kMessageModelBudget);
+  try {
+    s.add(mt::Op{});
+    FAIL("no error");
+  } catch (const mt::ScheduleTooLarge& e) {
+    CHECK(std::string(e.what()).find(", one per 512 B of its ") != std::string::npos);
+    CHECK(std::string(e.what()).find("240 B in all on the message-granularity model") !=
+          std::string::npos);
+  }
+  mt::set_message_budget(mt::kPacketModelBudget);
   // A pipeline whose chunks x nodes pass the limit is refused before anything is allocated for
   // them (16 nodes x 4 rings x 16 positions x 10^6 sub-chunks).
   try {
