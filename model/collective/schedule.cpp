@@ -15,6 +15,7 @@ namespace mt {
 namespace {
 
 MessageBudget message_budget = kPacketModelBudget;
+std::size_t messages_held = 0;
 
 /// This machine's physical memory, bytes (16 GiB when the system does not say).
 std::size_t physical_memory_bytes() {
@@ -47,18 +48,26 @@ void set_message_budget(const MessageBudget& budget) {
   message_budget = budget;
 }
 
+void set_messages_held(std::size_t messages) {
+  messages_held = messages;
+}
+
 std::size_t default_message_limit() {
   if (const std::optional<std::size_t> given = given_message_limit()) return *given;
-  return physical_memory_bytes() / message_budget.bytes;
+  const std::size_t machine = physical_memory_bytes() / message_budget.bytes;
+  return machine > messages_held ? machine - messages_held : 0;
 }
 
 void refuse_too_large(const std::string& what, std::size_t limit) {
   const std::size_t memory_gib = (physical_memory_bytes() + (std::size_t{1} << 29)) >> 30;
-  const std::string why = given_message_limit()
-                              ? "MT_MAX_MESSAGES"
-                              : "one per " + std::to_string(message_budget.bytes) + " B of its " +
-                                    std::to_string(memory_gib) + " GiB of memory; " +
-                                    message_budget.measured;
+  const std::string why =
+      given_message_limit()
+          ? "MT_MAX_MESSAGES"
+          : "one per " + std::to_string(message_budget.bytes) + " B of its " +
+                std::to_string(memory_gib) + " GiB of memory; " + message_budget.measured +
+                (messages_held == 0 ? ""
+                                    : "; " + std::to_string(messages_held) +
+                                          " are held by the scenario's other schedules");
   throw ScheduleTooLarge(what + ", more than this machine can simulate (at most " +
                          std::to_string(limit) + ", " + why +
                          "): fewer chunks (a smaller pipeline) or a smaller network");

@@ -151,25 +151,34 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
   set_message_budget(scenario.granularity == Granularity::kMessage ? kMessageModelBudget
                                                                    : kPacketModelBudget);
   std::vector<PreparedAlgorithm> prepared;
+  // Every schedule is held until the points have run: each one built leaves the next room for
+  // only what the machine has left.
+  std::size_t held = 0;
+  set_messages_held(held);
+  const auto keep = [&](PreparedAlgorithm p) {
+    held += p.schedule.ops.size();
+    set_messages_held(held);
+    prepared.push_back(std::move(p));
+  };
   for (const auto& run : scenario.collective.algorithms) {
     const std::optional<AlgorithmConfig> algorithm = entry_algorithm(run);  // read once
     for (const FlowControl flow : flow_trials(run.nic)) {
       if (!algorithm) {
         PreparedAlgorithm p = prepare(scenario, run, algorithm, 0, backends, flow);
         if (p.schedule.chunk_offsets.empty()) {
-          prepared.push_back(std::move(p));
+          keep(std::move(p));
         } else {
           for (const std::uint64_t bytes : sizes_bytes)
-            prepared.push_back(prepare(scenario, run, algorithm, bytes, backends, flow));
+            keep(prepare(scenario, run, algorithm, bytes, backends, flow));
         }
         continue;
       }
       if (!depends_on_size(*algorithm)) {
-        prepared.push_back(prepare(scenario, run, algorithm, 0, backends, flow));
+        keep(prepare(scenario, run, algorithm, 0, backends, flow));
         continue;
       }
       for (const std::uint64_t bytes : sizes_bytes)
-        prepared.push_back(prepare(scenario, run, algorithm, bytes, backends, flow));
+        keep(prepare(scenario, run, algorithm, bytes, backends, flow));
     }
   }
   return prepared;

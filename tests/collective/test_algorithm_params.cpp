@@ -170,6 +170,24 @@ TEST_CASE("a schedule too large for this machine stops while it is built, naming
           std::string::npos);
   }
   mt::set_message_budget(mt::kPacketModelBudget);
+  // Messages held by other schedules leave the next one room for the rest only, and its refusal
+  // says how many are held.
+  mt::set_messages_held(memory / 2048 - 1);
+  mt::Schedule last;
+  CHECK(last.message_limit == 1);
+  last.add(mt::Op{});
+  try {
+    last.add(mt::Op{});
+    FAIL("no error");
+  } catch (const mt::ScheduleTooLarge& e) {
+    CHECK(std::string(e.what()).find("(at most 1, one per 2048 B of its ") != std::string::npos);
+    CHECK(std::string(e.what()).find("; " + std::to_string(memory / 2048 - 1) +
+                                     " are held by the scenario's other schedules)") !=
+          std::string::npos);
+  }
+  mt::set_messages_held(memory / 2048 + 5);
+  CHECK(mt::default_message_limit() == 0);
+  mt::set_messages_held(0);
   // A pipeline whose chunks x nodes pass the limit is refused before anything is allocated for
   // them (16 nodes x 4 rings x 16 positions x 10^6 sub-chunks).
   try {

@@ -3,6 +3,8 @@
 // point run with the modes it chose, to the cycle.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -168,6 +170,26 @@ TEST_CASE("a point carries its entry's typed parameters, read once") {
   }
   CHECK(prepared[1].only_bytes == 64u << 10);
   CHECK(prepared[2].schedule.num_chunks > prepared[1].schedule.num_chunks);
+}
+
+TEST_CASE("a scenario's schedules are budgeted together, by the model that runs them") {
+  const std::size_t memory = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
+                             static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+  const std::string yaml = scratch("budget.yaml");
+  write_file(yaml,
+             "topology: torus:4x4\n"
+             "collective:\n"
+             "  sizes: [64KiB]\n"
+             "  algorithms: [ring, multitree]\n");
+  std::vector<PreparedAlgorithm> prepared = prepare_all(load_scenario_file(yaml));
+  REQUIRE(prepared.size() == 2);
+  const std::size_t held = prepared[0].schedule.ops.size() + prepared[1].schedule.ops.size();
+  CHECK(held == 2 * (2 * 16 * 15));  // each: a reduce and a broadcast per node, chunk and hop
+  CHECK(default_message_limit() == memory / 2048 - held);
+  prepared = prepare_all(load_scenario_file(yaml, {"granularity=message"}));
+  CHECK(default_message_limit() == memory / 512 - held);  // counted afresh, not added to
+  prepared = prepare_all(load_scenario_file(yaml));       // the packet model's budget again
+  CHECK(default_message_limit() == memory / 2048 - held);
 }
 
 TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
