@@ -434,8 +434,8 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
       by_step.at(static_cast<size_t>(e.step)).emplace_back(r, e.child);
     }
   }
-  // A reduce and a broadcast per tree edge and sub-chunk: room for them at once (a schedule past
-  // its limit is refused by its first message too many, before this would matter).
+  // A reduce and a broadcast per tree edge and sub-chunk: room for them at once (none for a
+  // schedule past its limit, which add() refuses at its first message too many).
   std::size_t messages = 0;
   for (const auto& edges : by_step) messages += 2 * edges.size() * static_cast<std::size_t>(pp);
   if (messages <= schedule.message_limit) schedule.ops.reserve(messages);

@@ -114,10 +114,10 @@ void set_messages_held(std::size_t messages);
 
 /// The most messages a schedule may hold on this machine: its physical memory divided by the
 /// budget per message (set_message_budget()), less the messages held elsewhere
-/// (set_messages_held()), so a schedule too large to simulate (a huge
-/// `pipeline`, an N-chunk schedule on thousands of nodes) stops while it is built, naming the
-/// cause, instead of exhausting the machine's memory. The environment variable MT_MAX_MESSAGES
-/// (a positive integer) replaces the guess (per schedule, whatever is held).
+/// (set_messages_held()), so a schedule too large to simulate (a huge `pipeline`, an N-chunk
+/// schedule on thousands of nodes) stops while it is built, naming the cause, instead of
+/// exhausting the machine's memory. The environment variable MT_MAX_MESSAGES (a positive
+/// integer) replaces the guess (per schedule, whatever is held).
 std::size_t default_message_limit();
 
 /// Throws ScheduleTooLarge for `what` (e.g. "the schedule passes N messages") with the limit it

@@ -68,7 +68,8 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
 
 /// One schedule per algorithm of the scenario, or one per size for algorithms that choose by
 /// size (auto); each twice, message flow control first, when the entry's flow_control is auto.
-/// Sets the message budget (set_message_budget()) of the scenario's granularity first.
+/// Sets the message budget of the scenario's granularity first (set_message_budget()) and
+/// counts each schedule built as held (set_messages_held()), so the next one gets the rest.
 std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario,
                                            const RunBackends& backends = {});
 
