@@ -19,9 +19,10 @@ void restart_with_huge_pages(char* argv[]);
 /// Turns huge pages off again (prctl PR_SET_THP_DISABLE: for this process and the points it
 /// forks) when the scenario runs on the message-granularity model, which visits most of its
 /// memory (schedule, checks, per-message records) only a few times, in a pass: there the first
-/// touch of a 2 MiB page costs more than its TLB misses save (MultiTree on a 2048-node torus at
-/// 1 MiB: 66.7 s with huge pages, 23.6 s of it system time, against 50.0 s; docs/speed.md). The
-/// packet-level model keeps them. Call before the scenario's schedules are built.
+/// touch of a 2 MiB page can cost more than its TLB misses save (MultiTree on a 2048-node torus
+/// at 1 MiB: 66.7 s with huge pages, 23.6 s of it system time, against 47-50 s; at 4096 nodes
+/// 327 against 319 s; docs/granularity.md "Memory"). The packet-level model keeps them. Call
+/// before the scenario's schedules are built.
 void pages_for(Granularity granularity);
 
 }  // namespace mt::cli
