@@ -120,10 +120,11 @@ class FlowSim {
     plan();
   }
 
+  /// Runs to the end once; the result takes the per-message cycle arrays with it.
   RunResult run();
 
  private:
-  RunResult result() const;
+  RunResult result();
   void plan();
   void wake(int node, Cycle at);
   void run_node(int node, Cycle now);
@@ -456,7 +457,7 @@ RunResult FlowSim::run() {
   return result();
 }
 
-RunResult FlowSim::result() const {
+RunResult FlowSim::result() {
   RunResult r;
   r.scenario = config_.scenario;
   r.topology = topology_.name();
@@ -510,8 +511,9 @@ RunResult FlowSim::result() const {
   r.host = config_.issue.host;
   if (config_.issue.mode == IssueMode::kHardware)
     r.scheduler_clock_ghz = config_.clock_ghz / config_.issue.scheduler.network_cycles_per_tick;
-  r.message_arrival_cycles = arrival_cycle_;
-  r.message_issue_cycles = issue_cycle_;
+  // Moved, not copied: two arrays of 8 bytes a message (0.5 GB at 33.5 M messages).
+  r.message_arrival_cycles = std::move(arrival_cycle_);
+  r.message_issue_cycles = std::move(issue_cycle_);
   return r;
 }
 
