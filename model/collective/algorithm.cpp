@@ -257,7 +257,7 @@ Schedule sort_by_step(const Schedule& schedule, StepListing within_step) {
   out.num_chunks = schedule.num_chunks;
   out.chunk_offsets = schedule.chunk_offsets;
   out.message_limit = schedule.message_limit;
-  out.ops.reserve(schedule.ops.size());
+  out.reserve(schedule.ops.size());
   const bool sourced = schedule.op_sources.size() == schedule.ops.size();
   for (int old : order) {
     Op op = schedule.ops[static_cast<size_t>(old)];

@@ -434,11 +434,10 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
       by_step.at(static_cast<size_t>(e.step)).emplace_back(r, e.child);
     }
   }
-  // A reduce and a broadcast per tree edge and sub-chunk: room for them at once (none for a
-  // schedule past its limit, which add() refuses at its first message too many).
+  // A reduce and a broadcast per tree edge and sub-chunk.
   std::size_t messages = 0;
   for (const auto& edges : by_step) messages += 2 * edges.size() * static_cast<std::size_t>(pp);
-  if (messages <= schedule.message_limit) schedule.ops.reserve(messages);
+  schedule.reserve(messages);
   TreeEmitter emitter(schedule, topology, trees, {pp, 0});
   for (int t = steps - 1; t >= 0; --t) {
     for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {

@@ -193,6 +193,7 @@ Schedule build_ring(const Topology& topology, const RingParams&, const BuildCont
   const int n = topology.nodes();
   const RingOrder ring = find_ring_order(topology);
   Schedule schedule = new_schedule("ring", topology, n);
+  schedule.reserve(std::size_t{2} * static_cast<std::size_t>(n - 1) * static_cast<std::size_t>(n));
   std::vector<std::vector<int>> groups(static_cast<size_t>(n));
   for (int g = 0; g < n; ++g) groups[static_cast<size_t>(g)] = {g};
   ArrivalTracker tracker(n, n);
@@ -207,6 +208,7 @@ Schedule build_ring_bi(const Topology& topology, const RingBiParams&, const Buil
   const RingOrder ring = find_ring_order(topology);
   std::vector<int> reverse(ring.order.rbegin(), ring.order.rend());
   Schedule schedule = new_schedule("ring_bi", topology, std::int64_t{2} * n);
+  schedule.reserve(std::size_t{4} * static_cast<std::size_t>(n - 1) * static_cast<std::size_t>(n));
   std::vector<std::vector<int>> cw(static_cast<size_t>(n)), ccw(static_cast<size_t>(n));
   for (int g = 0; g < n; ++g) {
     cw[static_cast<size_t>(g)] = {g};

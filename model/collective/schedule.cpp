@@ -85,6 +85,10 @@ int Schedule::add(Op op) {
   return ops.back().id;
 }
 
+void Schedule::reserve(std::size_t messages) {
+  if (messages <= message_limit) ops.reserve(messages);
+}
+
 std::vector<int> Schedule::ops_of(int node) const {
   std::vector<int> ids;
   for (const Op& op : ops) {

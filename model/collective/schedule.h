@@ -152,6 +152,9 @@ struct Schedule {
   /// Throws ScheduleTooLarge when the schedule would pass message_limit: "the schedule passes
   /// 25165824 messages, ...".
   int add(Op op);
+  /// Makes room for `messages` messages at once, so a builder that knows its count adds them
+  /// without growing copies; none past message_limit (add() refuses those).
+  void reserve(std::size_t messages);
   /// Ids of the ops sent by `node`, in program order.
   std::vector<int> ops_of(int node) const;
   /// Some op uses a scratch slot, moves a chunk to another offset or is a local step.

@@ -72,6 +72,18 @@ TEST_CASE("ring verifies with 2(N-1) steps and N chunks on every topology", "[al
   }
 }
 
+TEST_CASE("builders that know their message count reserve exactly it", "[algorithms]") {
+  // N-chunk schedules are 2 N^2 messages (33.5 M at 4096 nodes): a count reserved too small
+  // grows by copies, one too large holds memory for nothing.
+  for (const char* spec : {"torus:4x4", "mesh:3x3", "fattree:k=4,levels=2"}) {
+    for (const char* name : {"ring", "ring_bi", "multitree"}) {
+      const mt::Schedule s = mt::build_schedule(name, make(spec));
+      INFO(spec << " " << name);
+      CHECK(s.ops.capacity() == s.ops.size());
+    }
+  }
+}
+
 TEST_CASE("ring order: snake cycles, DFS search and the odd-mesh fallback", "[algorithms][ring]") {
   const mt::RingOrder torus = mt::find_ring_order(make("torus:4x4"));
   CHECK(torus.hamiltonian);
