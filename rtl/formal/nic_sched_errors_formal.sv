@@ -3,7 +3,8 @@
 // arrivals, the step barrier's open step): those inputs are free after reset, because the point
 // is what bad ones do; only the protocol is assumed (step_order_i held, a DMA's ready dropped
 // after its grant). Its default configuration leaves room in every field (Ports 3, Nodes 3,
-// Chunks 3, Flows 3, Steps 3, Counters 3, MaxCount 2), so every check can fire. Properties, against the harness's own decode of the inputs:
+// Chunks 3, Flows 3, Steps 3, Counters 3, MaxCount 2), so every check can fire. Properties,
+// against the harness's own decode of the inputs:
 //   EntryErrorFlagged  a written entry with a field out of range (or, in step order, a step below
 //                      the previous written entry's) raises err_o at that edge with the lowest
 //                      such cause and the entry's index, unless an error was already held
