@@ -13,7 +13,6 @@
 
 #include "model/collective/cost_model.h"
 #include "model/collective/issue_queue.h"
-#include "model/collective/schedule_graph.h"
 #include "model/data/data_store.h"
 #include "model/data/packet_sizes.h"
 #include "model/flow/reservations.h"
@@ -108,7 +107,6 @@ class FlowSim {
         topology_(topology),
         schedule_(schedule),
         routing_(topology),
-        graph_(schedule),
         nodes_(topology.nodes()),
         ports_(std::max(1, topology.ports_per_node())),
         links_(static_cast<int>(topology.links().size())),
@@ -153,7 +151,6 @@ class FlowSim {
   const Topology& topology_;
   const Schedule& schedule_;
   RoutingTable routing_;
-  ScheduleGraph graph_;
   int nodes_;
   int ports_;
   int links_;
