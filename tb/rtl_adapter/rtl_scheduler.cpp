@@ -1,6 +1,7 @@
 #include "tb/rtl_adapter/rtl_scheduler.h"
 
 #include <Vnic_sched_cc.h>
+#include <Vnic_sched_cc___024root.h>
 #include <verilated.h>
 
 #include <algorithm>
@@ -15,6 +16,30 @@
 #include "tb/rtl_adapter/rtl_pin_trace.h"
 
 namespace mt {
+
+namespace {
+
+// One evaluation per clock instead of two. A Verilated model sees a rising edge of clk_i when an
+// eval() finds it high after an eval() that found it low, so a clock is normally two evaluations
+// (clk_i low with the new inputs, then high), and each one settles all the logic the inputs reach
+// (Verilator 5 evaluates that logic on every eval()). Nothing in nic_sched acts at the falling
+// edge and the adapter reads only registered outputs between the two (tbl_ready_o), so the first
+// evaluation computes nothing the second does not compute again. Where the Verilated model keeps
+// the previous clk_i level in the member below (Verilator 5.006, the stack's version), the adapter
+// sets it low instead and evaluates once; the co-simulation's equality tests (ctest -L rtl) check
+// that the cycles are those of the C++ model either way. Returns false where the member does not
+// exist (another Verilator): the adapter then evaluates clk_i low first.
+template <typename Root>
+auto arm_rising_edge(Root& root, int) -> decltype(root.__Vtrigrprev__TOP__clk_i = 0, bool()) {
+  root.__Vtrigrprev__TOP__clk_i = 0;
+  return true;
+}
+template <typename Root>
+bool arm_rising_edge(Root& /*root*/, long) {
+  return false;
+}
+
+}  // namespace
 
 TableFormat RtlBuildParams::format() const {
   return TableFormat::make(nodes, ports, chunks, flows, steps, counters, max_count);
@@ -68,9 +93,11 @@ struct RtlCycleScheduler::Impl {
     if (pins) {
       rtl_pins::write_inputs(*pins, loading ? 'L' : 'T', *top, widths());
     }
-    top->clk_i = 0;
-    top->eval();
-    const bool taken = offer && top->tbl_ready_o;
+    const bool taken = offer && top->tbl_ready_o;  // a register: settled by the last edge
+    if (!arm_rising_edge(*top->rootp, 0)) {
+      top->clk_i = 0;
+      top->eval();
+    }
     top->clk_i = 1;
     top->eval();
     // Flushed line by line: the design of a run is never torn down (model/sim/system.cpp), so
