@@ -68,8 +68,8 @@ void refuse_too_large(const std::string& what, std::size_t limit) {
                 (messages_held == 0 ? ""
                                     : "; " + std::to_string(messages_held) +
                                           " are held by the scenario's other schedules");
-  throw ScheduleTooLarge(what + ", more than this machine can simulate (at most " +
-                         std::to_string(limit) + ", " + why +
+  throw ScheduleTooLarge(what + ", more than this machine can " + message_budget.purpose +
+                         " (at most " + std::to_string(limit) + ", " + why +
                          "): fewer chunks (a smaller pipeline) or a smaller network");
 }
 

@@ -87,11 +87,14 @@ struct Op {
 /// "chunk 3" (data buffer) or "scratch slot 3": a slot as errors name it.
 std::string slot_text(Buffer buffer, int slot);
 
-/// The memory budgeted for one simulated message by the model that will run the schedule, and
-/// what a message was measured to cost there (the refusal quotes it).
+/// The memory budgeted for one message by what will be done with the schedule (run on one of
+/// the models, or only built and checked), and what a message was measured to cost there (the
+/// refusal quotes it).
 struct MessageBudget {
   std::size_t bytes = 0;  ///< physical memory per message the limit allows, bytes
   const char* measured = "";
+  /// What the machine could not do with more: "more than this machine can <purpose>".
+  const char* purpose = "simulate";
 };
 /// The packet-level model: a message costs about 0.6-0.7 KiB in all (the schedule, its packed
 /// tables, the NICs' programs; measured at 1024 nodes), budgeted 2 KiB.
@@ -101,6 +104,13 @@ inline constexpr MessageBudget kPacketModelBudget{
 /// MultiTree's 33.5 M messages at 4096 nodes, docs/granularity.md "Memory"), budgeted 512 B.
 inline constexpr MessageBudget kMessageModelBudget{
     512, "a message costs about 240 B in all on the message-granularity model"};
+/// A schedule only built, verified and summarised (`mtsim schedule`'s text format: no simulation,
+/// no packed tables, no per-message output): about 190 B a message (6.25 GB peak for MultiTree's
+/// 33.5 M messages at 4096 nodes, `mtsim schedule -t torus:16x16x16 -a multitree`, 2026-12-05),
+/// budgeted 512 B.
+inline constexpr MessageBudget kScheduleSummaryBudget{
+    512, "a message costs about 190 B in all when it is built, verified and summarised",
+    "build and check"};
 
 /// Chooses the budget default_message_limit() divides this machine's memory by (process-wide;
 /// kPacketModelBudget until set). The run layer sets it from the scenario's `granularity` before

@@ -140,6 +140,26 @@ TEST_CASE("mtsim schedule validates its options") {
              Catch::Contains("--format yaml: expected text, json, dot, msccl, table or memh"));
 }
 
+TEST_CASE("mtsim schedule's text summary is budgeted as a schedule built and checked") {
+  // 16 nodes x 4 rings x 16 positions x 10^6 sub-chunks: refused before anything is allocated,
+  // under the budget of what the format holds.
+  const std::string huge =
+      "schedule --topology torus:4x4 --algorithm disjoint_rings "
+      "--param pipeline=1000000";
+  const CliResult text = mtsim(huge);
+  CHECK(text.status == 2);
+  CHECK_THAT(text.output,
+             Catch::Contains("are 1024000000 node-chunk states, more than this machine can build "
+                             "and check (at most ") &&
+                 Catch::Contains(", one per 512 B of its ") &&
+                 Catch::Contains("a message costs about 190 B in all when it is built, verified "
+                                 "and summarised)"));
+  const CliResult json = mtsim(huge + " --format json");
+  CHECK(json.status == 2);
+  CHECK_THAT(json.output, Catch::Contains("more than this machine can simulate (at most ") &&
+                              Catch::Contains(", one per 2048 B of its "));
+}
+
 TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT") {
   const CliResult text = mtsim("schedule --topology ring:8 --algorithm ring");
   CHECK(text.status == 0);
@@ -147,6 +167,9 @@ TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT"
   CHECK_THAT(text.output,
              Catch::Contains("steps:              14 (reduce-scatter 7, all-gather 7)"));
   CHECK_THAT(text.output, Catch::Contains("verified:           yes"));
+  // N = 8 messages in each of the 14 steps: one range.
+  CHECK_THAT(text.output,
+             Catch::Contains("messages per step (step or first-last: count): 0-13:8\n"));
 
   const std::string json_path = scratch("ring8.json");
   REQUIRE(std::system((std::string(MT_MTSIM_BIN) +

@@ -139,6 +139,8 @@ TEST_CASE("a schedule too large for this machine stops while it is built, naming
   CHECK(mt::default_message_limit() == memory / 2048);
   mt::set_message_budget(mt::kMessageModelBudget);
   CHECK(mt::default_message_limit() == memory / 512);
+  mt::set_message_budget(mt::kScheduleSummaryBudget);
+  CHECK(mt::default_message_limit() == memory / 512);
   mt::set_message_budget(mt::kPacketModelBudget);
   // Schedule::add refuses the message past the schedule's limit, naming the limit.
   mt::Schedule s;
@@ -168,6 +170,16 @@ TEST_CASE("a schedule too large for this machine stops while it is built, naming
     CHECK(std::string(e.what()).find(", one per 512 B of its ") != std::string::npos);
     CHECK(std::string(e.what()).find("240 B in all on the message-granularity model") !=
           std::string::npos);
+  }
+  // A schedule only built and checked (mtsim schedule's text) says so.
+  mt::set_message_budget(mt::kScheduleSummaryBudget);
+  try {
+    s.add(mt::Op{});
+    FAIL("no error");
+  } catch (const mt::ScheduleTooLarge& e) {
+    CHECK(std::string(e.what()).rfind("the schedule passes 2 messages, more than this machine can "
+                                      "build and check (at most 2, one per 512 B of its ",
+                                      0) == 0);
   }
   mt::set_message_budget(mt::kPacketModelBudget);
   // Messages held by other schedules leave the next one room for the rest only, and its refusal
