@@ -73,11 +73,28 @@ void refuse_too_large(const std::string& what, std::size_t limit) {
                          "): fewer chunks (a smaller pipeline) or a smaller network");
 }
 
+std::size_t default_dependency_limit() {
+  return physical_memory_bytes() / kDependencyBudgetBytes;
+}
+
 int Schedule::add(Op op) {
   if (ops.size() >= message_limit) {
     refuse_too_large("the schedule passes " + std::to_string(message_limit) + " messages",
                      message_limit);
   }
+  if (op.deps.size() > dependency_limit - std::min(dependencies, dependency_limit)) {
+    const std::size_t memory_gib = (physical_memory_bytes() + (std::size_t{1} << 29)) >> 30;
+    throw ScheduleTooLarge(
+        "the schedule's messages wait for more than " + std::to_string(dependency_limit) +
+        " dependencies in all (message " + std::to_string(ops.size()) + " from node " +
+        std::to_string(op.node) + " waits for " + std::to_string(op.deps.size()) +
+        "), more than this machine can " + message_budget.purpose + " (at most one per " +
+        std::to_string(kDependencyBudgetBytes) + " B of its " + std::to_string(memory_gib) +
+        " GiB of memory; a dependency costs about 14-17 B when the schedule is built and "
+        "checked): a smaller network, or an algorithm whose messages wait for fewer others "
+        "(e.g. multitree_opt's balanced trees rather than multitree's stars on a fat-tree)");
+  }
+  dependencies += op.deps.size();
   op.id = static_cast<int>(ops.size());
   num_steps = std::max(num_steps, op.step + 1);
   num_flows = std::max(num_flows, op.flow + 1);

@@ -28,13 +28,21 @@ namespace po = boost::program_options;
 namespace mt::cli {
 namespace {
 
+// How many message ids the ops' dependency lists hold together.
+long long dependencies_of(const Schedule& s) {
+  long long n = 0;
+  for (const Op& op : s.ops) n += static_cast<long long>(op.deps.size());
+  return n;
+}
+
 void print_text(std::ostream& os, const Schedule& s, const Topology& t, const ScheduleAnalysis& a,
                 const VerifyReport& v) {
   os << "schedule " << s.algorithm << " on " << t.name() << ": "
      << counted(s.nodes, "node", "nodes") << ", "
      << counted(t.ports_per_node(), "NIC port", "NIC ports") << " per node, "
      << counted(s.num_chunks, "chunk", "chunks") << ", " << counted(s.num_flows, "flow", "flows")
-     << ", " << counted(static_cast<long long>(s.ops.size()), "message", "messages") << "\n";
+     << ", " << counted(static_cast<long long>(s.ops.size()), "message", "messages") << " ("
+     << counted(dependencies_of(s), "dependency", "dependencies") << " in all)\n";
   os << "  verified:           "
      << (v.ok ? "yes, every node ends with every chunk reduced from all "
                 "nodes exactly once"

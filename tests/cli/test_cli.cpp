@@ -167,6 +167,9 @@ TEST_CASE("mtsim schedule prints a verified ring schedule as text, JSON and DOT"
   CHECK_THAT(text.output,
              Catch::Contains("steps:              14 (reduce-scatter 7, all-gather 7)"));
   CHECK_THAT(text.output, Catch::Contains("verified:           yes"));
+  // 2(N-1) steps of N messages; each waits for the one its sender received a step before, but
+  // the N of the first step: 112 - 8 = 104 dependencies.
+  CHECK_THAT(text.output, Catch::Contains("1 flow, 112 messages (104 dependencies in all)\n"));
   // N = 8 messages in each of the 14 steps: one range.
   CHECK_THAT(text.output,
              Catch::Contains("messages per step (step or first-last: count): 0-13:8\n"));

@@ -161,6 +161,31 @@ TEST_CASE("a schedule too large for this machine stops while it is built, naming
           std::string::npos);
   }
   CHECK(s.ops.size() == 2);
+  // Dependencies have a limit of their own (memory / 32 B), counted over all the ops added.
+  CHECK(mt::Schedule().dependency_limit == memory / mt::kDependencyBudgetBytes);
+  mt::Schedule waits;
+  waits.dependency_limit = 3;
+  mt::Op two;
+  two.node = 5;
+  two.deps = {0, 1};
+  waits.add(two);
+  CHECK(waits.dependencies == 2);
+  try {
+    waits.add(two);
+    FAIL("no error");
+  } catch (const mt::ScheduleTooLarge& e) {
+    const std::string text = e.what();
+    CHECK(text.rfind("the schedule's messages wait for more than 3 dependencies in all (message 1 "
+                     "from node 5 waits for 2), more than this machine can simulate (at most one "
+                     "per 32 B of its ",
+                     0) == 0);
+    CHECK(text.find("an algorithm whose messages wait for fewer others") != std::string::npos);
+  }
+  CHECK(waits.ops.size() == 1);
+  mt::Op one;
+  one.deps = {0};
+  waits.add(one);  // exactly at the limit
+  CHECK(waits.dependencies == 3);
   // Under the message model's budget the refusal names that budget.
   mt::set_message_budget(mt::kMessageModelBudget);
   try {
