@@ -42,6 +42,13 @@ std::optional<std::size_t> given_message_limit() {
   return given;
 }
 
+/// "one per 512 B of its 24 GiB of memory; <measured>": how a memory-based limit was set.
+std::string memory_share_text(std::size_t bytes_each, const std::string& measured) {
+  const std::size_t memory_gib = (physical_memory_bytes() + (std::size_t{1} << 29)) >> 30;
+  return "one per " + std::to_string(bytes_each) + " B of its " + std::to_string(memory_gib) +
+         " GiB of memory; " + measured;
+}
+
 }  // namespace
 
 void set_message_budget(const MessageBudget& budget) {
@@ -59,12 +66,10 @@ std::size_t default_message_limit() {
 }
 
 void refuse_too_large(const std::string& what, std::size_t limit) {
-  const std::size_t memory_gib = (physical_memory_bytes() + (std::size_t{1} << 29)) >> 30;
   const std::string why =
       given_message_limit()
           ? "MT_MAX_MESSAGES"
-          : "one per " + std::to_string(message_budget.bytes) + " B of its " +
-                std::to_string(memory_gib) + " GiB of memory; " + message_budget.measured +
+          : memory_share_text(message_budget.bytes, message_budget.measured) +
                 (messages_held == 0 ? ""
                                     : "; " + std::to_string(messages_held) +
                                           " are held by the scenario's other schedules");
@@ -83,15 +88,15 @@ int Schedule::add(Op op) {
                      message_limit);
   }
   if (op.deps.size() > dependency_limit - std::min(dependencies, dependency_limit)) {
-    const std::size_t memory_gib = (physical_memory_bytes() + (std::size_t{1} << 29)) >> 30;
     throw ScheduleTooLarge(
         "the schedule's messages wait for more than " + std::to_string(dependency_limit) +
         " dependencies in all (message " + std::to_string(ops.size()) + " from node " +
         std::to_string(op.node) + " waits for " + std::to_string(op.deps.size()) +
-        "), more than this machine can " + message_budget.purpose + " (at most one per " +
-        std::to_string(kDependencyBudgetBytes) + " B of its " + std::to_string(memory_gib) +
-        " GiB of memory; a dependency costs about 14-17 B when the schedule is built and "
-        "checked): a smaller network, or an algorithm whose messages wait for fewer others "
+        "), more than this machine can " + message_budget.purpose + " (at most " +
+        memory_share_text(kDependencyBudgetBytes,
+                          "a dependency costs about 14-17 B when the schedule is built and "
+                          "checked") +
+        "): a smaller network, or an algorithm whose messages wait for fewer others "
         "(e.g. multitree_opt's balanced trees rather than multitree's stars on a fat-tree)");
   }
   dependencies += op.deps.size();

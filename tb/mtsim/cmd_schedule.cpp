@@ -70,12 +70,12 @@ void print_text(std::ostream& os, const Schedule& s, const Topology& t, const Sc
   // them with 24576 messages).
   os << "  messages per step (step or first-last: count):";
   const auto& steps = a.messages_per_step;
+  const auto count_of = [](const auto& step) { return step.second.first + step.second.second; };
   for (auto it = steps.begin(); it != steps.end();) {
-    const int count = it->second.first + it->second.second;
+    const int count = count_of(*it);
     auto last = it;
-    for (auto next = std::next(it); next != steps.end() && next->first == last->first + 1 &&
-                                    next->second.first + next->second.second == count;
-         ++next)
+    for (auto next = std::next(it);
+         next != steps.end() && next->first == last->first + 1 && count_of(*next) == count; ++next)
       last = next;
     os << " " << it->first;
     if (last != it) os << "-" << last->first;
