@@ -297,11 +297,22 @@ std::uint64_t Router::vc_reach(const Output& output, const Entry& head, std::uin
   return reach;
 }
 
+bool Router::reservation_holds(std::size_t out, std::uint64_t now) const {
+  const int fifo = scan_[out].reserved_fifo;
+  if (fifo < 0) return false;
+  return inputs_[static_cast<std::size_t>(fifo / params_.vcs)].busy_until > now &&
+         requesters_of(static_cast<int>(out)).contains(fifo) &&
+         pick_vc(outputs_[out], fifos_[static_cast<std::size_t>(fifo)].front()) >= 0;
+}
+
 bool Router::can_move(std::uint64_t now) const {
   for (std::size_t o = 0; o < scan_.size(); ++o) {
     const OutputScan& scan = scan_[o];
     if (scan.requesters == 0 || scan.busy_until > now) continue;
-    if (scan.reserved_fifo >= 0) return true;  // the reservation may lapse or be served
+    if (scan.reserved_fifo >= 0) {
+      if (reservation_holds(o, now)) continue;
+      return true;  // the reservation lapses or is served
+    }
     for (const int fifo : requesters_of(static_cast<int>(o))) {
       const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
       if (head.ready <= now && pick_vc(outputs_[o], head) >= 0) return true;
@@ -374,6 +385,11 @@ void Router::schedule_wakeup(std::uint64_t now) {
     if (scan.requesters == 0) continue;
     if (scan.busy_until > now) {
       next = std::min(next, scan.busy_until);
+      continue;
+    }
+    if (reservation_holds(o, now)) {  // nothing changes here before the reserved port frees
+      next = std::min(next, inputs_[static_cast<std::size_t>(scan.reserved_fifo / params_.vcs)]
+                                .busy_until);
       continue;
     }
     for (const int fifo : requesters_of(static_cast<int>(o))) {

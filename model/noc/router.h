@@ -190,8 +190,14 @@ class Router : public sc_core::sc_module {
   void end_of_elaboration() override;
   /// Finds where the inputs' credits go (see in_bw_).
   void start_of_simulation() override;
+  /// True when output `out` waits for the input port it reserved (arbitrate) and nothing can
+  /// change that before the port frees: the port is busy and the reserved head can take a VC
+  /// (credits only land, and VCs change owner only at this output's own grants), so arbitrate()
+  /// returns at once at `out` until then.
+  bool reservation_holds(std::size_t out, std::uint64_t now) const;
   /// True when some free output has a ready packet it could take now (downstream VC and
-  /// credits) or a reservation: otherwise allocate() would change nothing at `now`.
+  /// credits) or a reservation to serve or drop: otherwise allocate() would change nothing at
+  /// `now`.
   bool can_move(std::uint64_t now) const;
   /// The allocation passes of one cycle: every free output arbitrates until nothing moves.
   void allocate(std::uint64_t now);
