@@ -388,8 +388,8 @@ void Router::schedule_wakeup(std::uint64_t now) {
       continue;
     }
     if (reservation_holds(o, now)) {  // nothing changes here before the reserved port frees
-      next = std::min(next, inputs_[static_cast<std::size_t>(scan.reserved_fifo / params_.vcs)]
-                                .busy_until);
+      const Input& reserved = inputs_[static_cast<std::size_t>(scan.reserved_fifo / params_.vcs)];
+      next = std::min(next, reserved.busy_until);
       continue;
     }
     for (const int fifo : requesters_of(static_cast<int>(o))) {
