@@ -407,12 +407,15 @@ void Router::schedule_wakeup(std::uint64_t now) {
       if (input_free > now) next = std::min(next, input_free);
       if (input_free > now && !reserves) continue;
       // A credit may let it move or reserve: run when enough have landed for it, not at every
-      // flit landing (runs in between would change nothing). With a VC it could take already
-      // (it lost to another input), at this output's next landing.
-      blocked_ = true;
+      // flit landing (runs in between would change nothing). A head with a VC it could take
+      // already waits for nothing a credit changes: after allocate()'s passes such a head at a
+      // free output (can_move was true) has its input port busy and reserved by another output
+      // (it would have been granted, or have reserved this output, otherwise), and the router
+      // runs when that port frees.
       const Output& output = outputs_[o];
-      credit_wake = std::min(credit_wake, pick_vc(output, head) >= 0 ? scan.credit_cycle
-                                                                     : vc_reach(output, head, now));
+      if (pick_vc(output, head) >= 0) continue;
+      blocked_ = true;
+      credit_wake = std::min(credit_wake, vc_reach(output, head, now));
     }
   }
   if (blocked_) next = std::min(next, credit_wake);
