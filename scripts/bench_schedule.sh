@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Times `mtsim schedule` (build, verify and analyse one schedule, no simulation) and its exports,
 # so the schedule-side figures of docs/granularity.md and docs/reliability.md come from a script:
-#   scripts/bench_schedule.sh [--pod] [--json OUT.json]
-# Default cases (a minute in all): MultiTree on the 16x16 torus as text and as MSCCL XML, and
-# on the 1024-node 32x32 torus as text. --pod adds the pod-size ones (minutes each, up to
+#   scripts/bench_schedule.sh [--quick | --pod] [--json OUT.json]
+# Default cases (ten seconds in all): MultiTree on the 16x16 torus as text and as MSCCL XML, and
+# on the 1024-node 32x32 torus as text; --quick the 16x16 text one only. --pod adds the pod-size ones (minutes each, up to
 # 11 GB): MultiTree on the 4096-node 16x16x16 torus and on the 1058-endpoint fat-tree (k = 46,
 # 782,881,383 dependencies). Per case: wall and CPU seconds, peak resident memory, the
 # schedule's messages and dependencies (its first line) and the output's size. MT_BENCH_MTSIM
@@ -11,12 +11,14 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pod=0
+quick=0
 json_out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pod) pod=1; shift ;;
+    --quick) quick=1; shift ;;
     --json) json_out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "bench_schedule.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +34,7 @@ cases=(
   "torus16x16-multitree-msccl|torus:16x16|multitree|msccl"
   "torus32x32-multitree-text|torus:32x32|multitree|text"
 )
+[ "$quick" -eq 1 ] && cases=("${cases[0]}")
 if [ "$pod" -eq 1 ]; then
   cases+=(
     "torus16x16x16-multitree-text|torus:16x16x16|multitree|text"
