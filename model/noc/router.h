@@ -54,7 +54,8 @@ struct RouterParams {
   /// Every packet keeps its turn at an output while its input port is busy (see
   /// RouterConfig::turn_reservation_all); false: only packets under message flow control.
   bool turn_reservation_all = false;
-  /// Runs in every cycle while it holds a packet (elaboration_order every_cycle: the reference).
+  /// Runs in every cycle while it holds a packet, every run through allocate() (elaboration_order
+  /// every_cycle: the reference).
   bool every_cycle = false;
   int network_inputs = 0;                   ///< number of in_links(vertex)
   int local_ports = 0;                      ///< NIC ports (direct topologies), 0 on switches
