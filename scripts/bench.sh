@@ -14,12 +14,8 @@
 #   MT_BENCH_MTSIM=PATH scripts/bench.sh   benchmarks another mtsim binary (e.g. an older build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${MT_BENCH_MTSIM:-}" ]; then
-  "$root/scripts/setup.sh"
-  echo "building with scripts/build.sh (quiet; a first profile-guided build takes about 12 minutes)" >&2
-  "$root/scripts/build.sh" >/dev/null
-fi
-mtsim="${MT_BENCH_MTSIM:-$root/build/bin/mtsim}"
+source "$root/scripts/bench/common.sh"
+mtsim=$(bench_mtsim)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -117,8 +113,7 @@ with open(sys.argv[7], "a") as f:
 PY
 done
 if [ -n "$json_out" ]; then
-  python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])], indent=1))' \
-    "$out/all.jsonl" >"$json_out"
+  jsonl_to_json "$out/all.jsonl" "$json_out"
 fi
 echo
 echo "wall_s: whole mtsim run (schedule build + verify + simulation, max over its processes);"

@@ -3,13 +3,15 @@
 # so the schedule-side figures of docs/granularity.md and docs/reliability.md come from a script:
 #   scripts/bench_schedule.sh [--quick | --pod] [--json OUT.json]
 # Default cases (ten seconds in all): MultiTree on the 16x16 torus as text and as MSCCL XML, and
-# on the 1024-node 32x32 torus as text; --quick the 16x16 text one only. --pod adds the pod-size ones (minutes each, up to
-# 11 GB): MultiTree on the 4096-node 16x16x16 torus and on the 1058-endpoint fat-tree (k = 46,
-# 782,881,383 dependencies). Per case: wall and CPU seconds, peak resident memory, the
-# schedule's messages and dependencies (its first line) and the output's size. MT_BENCH_MTSIM
-# names the binary (default build/bin/mtsim, built by scripts/build.sh when missing).
+# on the 1024-node 32x32 torus as text; --quick the 16x16 text one only. --pod adds the pod-size
+# ones (minutes each, up to 11 GB): MultiTree on the 4096-node 16x16x16 torus and on the
+# 1058-endpoint fat-tree (k = 46, 782,881,383 dependencies). Per case: wall and CPU seconds,
+# peak resident memory, the schedule's messages and dependencies (its first line) and the
+# output's size. MT_BENCH_MTSIM names the binary (default: build/bin/mtsim, brought up to date
+# by scripts/build.sh first).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/bench/common.sh"
 pod=0
 quick=0
 json_out=""
@@ -22,8 +24,7 @@ while [ $# -gt 0 ]; do
     *) echo "bench_schedule.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-mtsim="${MT_BENCH_MTSIM:-$root/build/bin/mtsim}"
-if [ -z "${MT_BENCH_MTSIM:-}" ] && [ ! -x "$mtsim" ]; then "$root/scripts/build.sh" >/dev/null; fi
+mtsim=$(bench_mtsim)
 [ -x "$mtsim" ] || { echo "bench_schedule.sh: no mtsim at $mtsim" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -82,8 +83,7 @@ with open(sys.argv[11], "a") as f:
 PY
 done
 if [ -n "$json_out" ]; then
-  python3 -c 'import json,sys; print(json.dumps([json.loads(l) for l in open(sys.argv[1])], indent=1))' \
-    "$out/all.jsonl" >"$json_out"
+  jsonl_to_json "$out/all.jsonl" "$json_out"
 fi
 echo
 echo "wall_s, cpu_s: the whole mtsim schedule run (build, verify, analysis, output);"
