@@ -132,8 +132,10 @@ module nic_sched_counters #(
       overflow[c] = 32'(sum) > MaxCount;
       count_now[c*CountBits +: CountBits] = overflow[c] ? CountBits'(MaxCount) : sum[CountBits-1:0];
     end
-    count_d = clear_i ? '0 : count_now;
   end
+  // (clear_i outside the adds' block: a block reading an input is evaluated again whenever an
+  // input changes, so in a Verilated model the adds of every counter would run twice per clock.)
+  assign count_d = clear_i ? '0 : count_now;
 
   logic [Counters-1:0] overflow_d, overflow_q;
   assign overflow_d = clear_i ? '0 : overflow;
