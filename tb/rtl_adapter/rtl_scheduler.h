@@ -5,7 +5,9 @@
 // table and streams it into the RTL's ring buffer whenever tbl_ready_o allows. HardwareScheduler
 // runs it from the NIC exactly like the C++ SchedulerModel, ticking it only while it is not idle
 // (idle_o), so `nic.scheduler: rtl` and `nic.scheduler: tlm` (with `nic.issue: hardware`) give
-// identical cycle counts.
+// identical cycle counts. A tick whose edge would change only the idle flag's two flops (the
+// design's busy term low, inputs held, the minimum step settled) is applied to those flops without
+// evaluating the design; without a pin trace only.
 // Verilator stays behind a pimpl: including this header needs no Verilator include path.
 
 #include <memory>
