@@ -29,7 +29,7 @@ std::uint64_t RxReassembly::deliver(int port, tlm::tlm_generic_payload& payload,
   }
   inbox_.insert(at, Delivered{head, tail, &payload, port});
   last_progress_ = std::max(last_progress_, tail);  // progress to come
-  return head + 1;
+  return std::max(head + 1, tail);
 }
 
 void RxReassembly::accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail) {
@@ -87,7 +87,7 @@ void RxReassembly::advance(std::uint64_t now) {
 
 std::uint64_t RxReassembly::next_event() const {
   std::uint64_t next = kNever;
-  if (!inbox_.empty()) next = inbox_.front().head + 1;
+  for (const Delivered& d : inbox_) next = std::min(next, std::max(d.head + 1, d.tail));
   if (!landing_.empty()) next = std::min(next, landing_.front().cycle);
   if (!aggregating_.empty()) next = std::min(next, aggregating_.front().cycle);
   return next;

@@ -78,7 +78,9 @@ class RxReassembly {
   /// A packet is delivered to port `port` (by the router's process), its head arriving at cycle
   /// `head` and its tail at `tail`: it takes buffer space at once and waits in an inbox until
   /// the cycle after its head's, when advance() accepts it with the node's state at the end of
-  /// that cycle, whichever process ran first in it. Returns that cycle (run advance then).
+  /// that cycle, whichever process ran first in it. Only the node's own runs change that state
+  /// and each accepts first, so the first run after `head` accepts it as at head + 1. Returns
+  /// the cycle by which to run advance: max(head + 1, tail) (the packet lands no earlier).
   std::uint64_t deliver(int port, tlm::tlm_generic_payload& payload, std::uint64_t head,
                         std::uint64_t tail);
   /// Packets delivered in earlier cycles accepted (by head cycle, then port, then delivery), then
@@ -93,7 +95,8 @@ class RxReassembly {
   /// free (and once the node has issued its Op::apply_after, a message reading the slot the
   /// step writes), then it is applied and `arrived` called as for a message.
   void run_local(int message, std::uint64_t now);
-  /// Cycle of the next packet leaving or sum finishing, kNever when none.
+  /// Cycle of the next packet to accept (deliver's cycle), leaving or sum finishing, kNever
+  /// when none.
   std::uint64_t next_event() const;
 
   /// Cycle the last packet accepted leaves the buffer (after the reduction unit), cycles.
