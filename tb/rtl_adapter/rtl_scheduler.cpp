@@ -45,8 +45,9 @@ bool arm_rising_edge(Root& /*root*/, long) {
 // minimum step settled changes no register but these two (the RTL's own claim, which its idle
 // flag rests on), so the adapter applies such an edge to them alone instead of evaluating the
 // whole design: the two clocks between the last busy edge and idle_o are most of those the
-// co-simulation would otherwise evaluate with nothing to do. Returns false where the members do
-// not exist (another Verilator): every edge is then evaluated.
+// co-simulation would otherwise evaluate with nothing to do. (The design's assertions are not
+// evaluated at such an edge; they held at the last evaluated one, over the same state.) Returns
+// false where the members do not exist (another Verilator): every edge is then evaluated.
 template <typename Top>
 auto quiet_edge(Top& top, int)
     -> decltype(top.rootp->nic_sched__DOT__busy_now + top.rootp->nic_sched__DOT__busy1_q +
