@@ -375,7 +375,9 @@ module nic_sched #(
 
   // Idle, from a flop (one inverter between it and idle_o): nothing moved at the last two edges.
   // busy_now covers every register but min_step_q (lanes, ready levels, table writes and loads,
-  // refills, decisions, masks, grants, clear_i, the watchdog's count and a stall to flag). A
+  // refills, decisions, masks, grants, clear_i, the watchdog's count and a stall to flag), and
+  // the free window slots' data, which loads the fetch register's entry at every edge and is read
+  // only once a refill (a busy edge, which loads it again) makes the slot valid. A
   // quiet edge leaves the state as it was, so inputs held as they were (no arrival, doorbell,
   // clear_i, table write or watchdog tick; the same ready levels) give another quiet edge; and min_step_d depends only on the window heads, the fetch
   // register and clear_i, so after two quiet edges min_step_q has settled too

@@ -42,12 +42,14 @@ bool arm_rising_edge(Root& /*root*/, long) {
 // The idle flag's two flops (nic_sched.sv: idle_o = !busy2_q, busy1_q <= busy_now, busy2_q <=
 // busy_now || busy1_q) and what they follow, where the Verilated model keeps them as members
 // (Verilator 5.006). An edge with busy_now low, the inputs as at the last evaluation and the
-// minimum step settled changes no register but these two (the RTL's own claim, which its idle
-// flag rests on), so the adapter applies such an edge to them alone instead of evaluating the
-// whole design: the two clocks between the last busy edge and idle_o are most of those the
-// co-simulation would otherwise evaluate with nothing to do. (The design's assertions are not
-// evaluated at such an edge; they held at the last evaluated one, over the same state.) Returns
-// false where the members do not exist (another Verilator): every edge is then evaluated.
+// minimum step settled changes no register but these two and free window slots' data (which
+// loads the fetch register's entry at every edge and is read only once a refill, a busy edge
+// that loads it again, makes the slot valid): the RTL's own claim, which its idle flag rests on.
+// So the adapter applies such an edge to the two flops alone instead of evaluating the whole
+// design: the two clocks between the last busy edge and idle_o are most of those the
+// co-simulation would otherwise evaluate with nothing to do. (The design's assertions skip such
+// an edge; they see its state at the next evaluated one.) Returns false where the members do not
+// exist (another Verilator): every edge is then evaluated.
 template <typename Top>
 auto quiet_edge(Top& top, int)
     -> decltype(top.rootp->nic_sched__DOT__busy_now + top.rootp->nic_sched__DOT__busy1_q +
