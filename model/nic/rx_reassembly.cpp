@@ -27,9 +27,9 @@ std::uint64_t RxReassembly::deliver(int port, tlm::tlm_generic_payload& payload,
     if (before.head < head || (before.head == head && before.port <= port)) break;
     --at;
   }
-  inbox_.insert(at, Delivered{head, tail, &payload, port});
+  const auto item = inbox_.insert(at, Delivered{head, tail, &payload, port});
   last_progress_ = std::max(last_progress_, tail);  // progress to come
-  return std::max(head + 1, tail);
+  return item->intake();
 }
 
 void RxReassembly::accept(int port, tlm::tlm_generic_payload& payload, std::uint64_t tail) {
@@ -87,7 +87,7 @@ void RxReassembly::advance(std::uint64_t now) {
 
 std::uint64_t RxReassembly::next_event() const {
   std::uint64_t next = kNever;
-  for (const Delivered& d : inbox_) next = std::min(next, std::max(d.head + 1, d.tail));
+  for (const Delivered& d : inbox_) next = std::min(next, d.intake());
   if (!landing_.empty()) next = std::min(next, landing_.front().cycle);
   if (!aggregating_.empty()) next = std::min(next, aggregating_.front().cycle);
   return next;

@@ -9,6 +9,7 @@
 // snapshot is applied, so a packetisation error is a data error. No SystemC process of its own:
 // the Nic calls it (tests/nic/test_rx_reassembly.cpp benches it alone).
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -125,6 +126,8 @@ class RxReassembly {
     std::uint64_t tail;  // cycle its tail arrives
     tlm::tlm_generic_payload* payload;
     int port;
+    /// The cycle by which the NIC must run to take it in (deliver's cycle).
+    std::uint64_t intake() const { return std::max(head + 1, tail); }
   };
   struct Aggregation {
     std::uint64_t cycle;  // the whole-message sum is done
