@@ -99,6 +99,14 @@ struct RtlCycleScheduler::Impl {
   RtlBuildParams build = rtl_build_params();
   TableFormat format = build.format();
   SchedulerModelConfig config;
+  // This model's context. Verilator 5.006 reports a failed assertion to the thread's current
+  // context (Verilated::threadContextp(): the one constructed last, unless set) and removes a
+  // model's scopes from that context when the model is destroyed; so with one scheduler per
+  // node, an assertion of any node's RTL would raise gotError() on the last node's context alone
+  // (the other nodes' ticks would not see it), and destroying a scheduler after the last one
+  // constructed read that one's freed context (found by tests/rtl/test_cosim_quiet.cpp, the
+  // first test with two at once). Each evaluation and the destructor make this context the
+  // thread's.
   VerilatedContext context;
   std::unique_ptr<Vnic_sched_cc> top;
   std::vector<std::vector<std::uint64_t>> words;  // the table, encoded (host memory)
@@ -113,6 +121,7 @@ struct RtlCycleScheduler::Impl {
   bool watchdog_tick = false;  // a watchdog tick this cycle
   bool inputs_changed = true;  // an input changed since the last clock
   std::uint64_t clocks = 0;
+  std::uint64_t quiet_clocks = 0;       // of those, applied as quiet edges
   std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
   bool loading = false;                 // load clocks (before cycle 0)
 
@@ -126,6 +135,7 @@ struct RtlCycleScheduler::Impl {
       rtl_pins::write_inputs(*pins, loading ? 'L' : 'T', *top, widths());
     }
     const bool taken = offer && top->tbl_ready_o;  // a register: settled by the last edge
+    Verilated::threadContextp(&context);           // see `context`
     if (!arm_rising_edge(*top->rootp, 0)) {
       top->clk_i = 0;
       top->eval();
@@ -151,6 +161,7 @@ struct RtlCycleScheduler::Impl {
     if (pins || inputs_changed || (pushed < words.size() && top->tbl_ready_o)) return false;
     if (!quiet_edge(*top, 0)) return false;
     ++clocks;
+    ++quiet_clocks;
     return true;
   }
 
@@ -316,7 +327,10 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
 }
 
 RtlCycleScheduler::~RtlCycleScheduler() {
-  if (impl_ && impl_->top) impl_->top->final();
+  if (!impl_ || !impl_->top) return;
+  Verilated::threadContextp(&impl_->context);  // the scopes are erased from it (see `context`)
+  impl_->top->final();
+  impl_->top.reset();
 }
 
 void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
@@ -487,6 +501,10 @@ SchedulerFault RtlCycleScheduler::fault() const {
 
 std::uint64_t RtlCycleScheduler::clocks() const {
   return impl_->clocks;
+}
+
+std::uint64_t RtlCycleScheduler::quiet_clocks() const {
+  return impl_->quiet_clocks;
 }
 
 SchedulerFactory make_rtl_scheduler_factory(const std::string& pin_trace_dir) {

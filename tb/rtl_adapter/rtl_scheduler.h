@@ -86,6 +86,9 @@ class RtlCycleScheduler : public CycleScheduler {
 
   /// Clock cycles the RTL has run (loading included).
   std::uint64_t clocks() const;
+  /// Of those, the quiet edges applied to the idle flag's flops without evaluating the design
+  /// (0 with a pin trace, or where the Verilated model lacks the members the shortcut needs).
+  std::uint64_t quiet_clocks() const;
 
  private:
   struct Impl;
