@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command: install what is missing, build, run the whole test suite with ctest (unit, RTL,
 # integration), then build the unit tests and the co-simulation adapter's once more with
-# ASan+UBSan (build-asan/) and run them, then fuzz every input parser for 20 s each (scripts/fuzz.sh; the long run is scripts/fuzz.sh).
+# ASan+UBSan (build-asan/) and run them, then fuzz every input parser for 20 s each
+# (scripts/fuzz.sh; the long run is scripts/fuzz.sh).
 #   MT_SKIP_SANITIZE=1 scripts/test.sh   skips the sanitizer pass (local iterations only).
 #   MT_SKIP_FUZZ=1 scripts/test.sh       skips the short fuzz runs (local iterations only).
 set -euo pipefail
