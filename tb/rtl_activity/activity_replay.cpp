@@ -68,14 +68,26 @@ std::uint64_t replay(const std::string& path, VerilatedContext& context, Vnic_sc
     std::istringstream fields(line);
     std::string phase;
     fields >> phase;
-    std::vector<std::vector<std::uint64_t>> f;
-    for (std::string field; fields >> field;) f.push_back(mt::rtl_pins::words_of(field));
+    std::vector<std::string> texts;
+    for (std::string field; fields >> field;) texts.push_back(field);
     const auto where = path + ":" + std::to_string(number);
-    if ((phase != "L" && phase != "T") || f.size() != mt::rtl_pins::kInputFields + 1)
+    if ((phase != "L" && phase != "T") || texts.size() != mt::rtl_pins::kInputFields + 1)
       throw Failure{2, where + ": not a clock line (L or T and " +
                            std::to_string(mt::rtl_pins::kInputFields + 1) + " hex fields)"};
-    for (const auto& words : f)
-      if (words.empty()) throw Failure{2, where + ": a field is not hexadecimal"};
+    // Each field has its pin's digits (hex() writes them all): a shorter one would leave pins
+    // unset, a longer one set bits the pin does not have.
+    const std::vector<int> widths = mt::rtl_pins::field_widths(w);
+    std::vector<std::vector<std::uint64_t>> f;
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      f.push_back(mt::rtl_pins::words_of(texts[k]));
+      if (f.back().empty()) throw Failure{2, where + ": a field is not hexadecimal"};
+      const auto digits = static_cast<std::size_t>((widths[k] + 3) / 4);
+      if (texts[k].size() != digits) {
+        throw Failure{2, where + ": field " + std::to_string(k + 1) + " has " +
+                             std::to_string(texts[k].size()) + " hex digits, its pin " +
+                             std::to_string(widths[k]) + " bits (" + std::to_string(digits) + ")"};
+      }
+    }
     if (phase == "T" && !counting) {
       context.coveragep()->zero();  // the run starts: load clocks not counted
       counting = true;

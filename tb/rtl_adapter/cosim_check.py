@@ -31,7 +31,10 @@ def run(mtsim, scenario, scheduler, out, sets=()):
     for kv in sets:
         cmd += ["--set", kv]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if not os.path.exists(out):
+    # mtsim exits 1 when a run of the scenario failed (its error is in the JSON, and the callers
+    # compare it); any other status (a crash, a sanitizer's abort after the JSON was written, bad
+    # input) fails the check even with the JSON there.
+    if not os.path.exists(out) or proc.returncode not in (0, 1):
         sys.exit("cosim_check: %s failed (exit %d):\n%s%s"
                  % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
     return json.load(open(out))["runs"]

@@ -43,6 +43,19 @@ struct PinWidths {
   int step_bits = 1;     ///< open_step_i
 };
 
+/// Width of each field of a clock line, bits, in line order: the kInputFields inputs as
+/// write_inputs writes them, then grant_o.
+inline std::vector<int> field_widths(const PinWidths& w) {
+  return {1,       1,
+          1,       w.entry_bits,
+          w.lanes, w.lanes * w.counter_bits,
+          1,       w.counter_bits,
+          w.ports, w.ports,
+          1,       kWatchdogBits,
+          1,       w.step_bits,
+          w.ports};
+}
+
 /// `width` bits of `value` at 0 as hexadecimal, most significant digit first.
 template <typename T>
 std::string hex(const T& value, int width) {

@@ -123,6 +123,7 @@ struct RtlCycleScheduler::Impl {
   std::uint64_t clocks = 0;
   std::uint64_t quiet_clocks = 0;       // of those, applied as quiet edges
   std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
+  std::string pins_path;                // its file
   bool loading = false;                 // load clocks (before cycle 0)
 
   // One clock with the inputs on the pins: the next table entry is offered; falling then rising
@@ -136,6 +137,7 @@ struct RtlCycleScheduler::Impl {
     }
     const bool taken = offer && top->tbl_ready_o;  // a register: settled by the last edge
     Verilated::threadContextp(&context);           // see `context`
+    context.time(clocks);                          // an assertion's message names the clock
     if (!arm_rising_edge(*top->rootp, 0)) {
       top->clk_i = 0;
       top->eval();
@@ -144,7 +146,12 @@ struct RtlCycleScheduler::Impl {
     top->eval();
     // Flushed line by line: the design of a run is never torn down (model/sim/system.cpp), so
     // the stream would never be closed.
-    if (pins) *pins << ' ' << rtl_pins::hex(top->grant_o, build.ports) << '\n' << std::flush;
+    if (pins) {
+      *pins << ' ' << rtl_pins::hex(top->grant_o, build.ports) << '\n' << std::flush;
+      // A trace cut short (a full disk) would replay, and be priced, as a shorter run.
+      if (!*pins)
+        throw SchedulerError("RTL scheduler: writing the pin trace " + pins_path + " failed");
+    }
     if (taken) {
       const int port = entry_ports[pushed];
       if (port >= 0 && port < config.ports)
@@ -165,6 +172,28 @@ struct RtlCycleScheduler::Impl {
     return true;
   }
 
+  // Throws when an RTL assertion failed in an evaluation since the last check (see `context`),
+  // naming the node and the clock (the assertion's own message, printed by Verilator, names the
+  // assertion; its time is the clock too).
+  void check_assertions() {
+    if (!context.gotError()) return;
+    throw SchedulerError("RTL scheduler" +
+                         (config.node >= 0 ? " of node " + std::to_string(config.node) : "") +
+                         ": an RTL assertion failed by its clock " + std::to_string(clocks) +
+                         " (load clocks included; see the message above)");
+  }
+
+  // See `context`: the model's scopes are erased from the thread's context, which must not point
+  // at this one once it is gone (Verilator falls back to its default context).
+  ~Impl() {
+    Verilated::threadContextp(&context);
+    if (top) {
+      top->final();
+      top.reset();
+    }
+    Verilated::threadContextp(nullptr);
+  }
+
   rtl_pins::PinWidths widths() const {
     return rtl_pins::PinWidths{format.entry_bits(), build.arrival_lanes, format.counter_bits,
                                build.ports, format.step_bits};
@@ -172,6 +201,7 @@ struct RtlCycleScheduler::Impl {
 
   // Opens the pin trace `path` and writes its header (the build's parameters and pin widths).
   void open_pins(const std::string& path) {
+    pins_path = path;
     pins = std::make_unique<std::ofstream>(path);
     if (!*pins) throw SchedulerError("RTL scheduler: cannot write the pin trace " + path);
     const RtlBuildParams& b = build;
@@ -185,7 +215,7 @@ struct RtlCycleScheduler::Impl {
 
   // The NIC's DMAs accept every grant at once (grant_ack_i high) unless set_grant_ack says not.
   void accept_every_grant() {
-    rtl_bits::put(top->grant_ack_i, 0, build.ports, (std::uint64_t{1} << build.ports) - 1);
+    rtl_bits::put(top->grant_ack_i, 0, build.ports, rtl_bits::low_mask(build.ports));
   }
 
   // Presents the step barrier's open step on open_step_i: all ones for kAnyStep or a step the
@@ -226,7 +256,7 @@ struct RtlCycleScheduler::Impl {
   int granted_entry(int port, std::uint64_t low, const std::vector<std::uint64_t>& bits) {
     const auto p = static_cast<std::size_t>(port);
     if (held[p] >= 0) return held[p];
-    const std::uint64_t mask = (std::uint64_t{1} << build.index_bits) - 1;
+    const std::uint64_t mask = rtl_bits::low_mask(build.index_bits);
     std::deque<int>& q = waiting[config.shared_window ? 0 : p];  // shared: every port's is 0's
     for (auto it = q.begin(); it != q.end(); ++it) {
       const auto i = static_cast<std::size_t>(*it);
@@ -239,12 +269,29 @@ struct RtlCycleScheduler::Impl {
                          "), which no entry of the port waiting in the RTL has");
   }
 
-  // Full table index of an entry an error names, from its low index_bits: the entry streamed
-  // last with those bits (exact while the RTL holds no entry older than 2^index_bits entries).
+  // Full table index of an entry an error at a table write names, from its low index_bits: the
+  // entry streamed last with those bits (the one written at that edge).
   int full_index(std::uint64_t low) const {
     const std::uint64_t modulus = std::uint64_t{1} << build.index_bits;
     const std::uint64_t last = pushed - 1;
     return static_cast<int>(last - ((last - low) & (modulus - 1)));
+  }
+
+  // Full table index of the entry a stall names (the oldest entry of the lowest port whose window
+  // holds one; 0 when none does), from its low index_bits: the oldest entry still waiting of the
+  // lowest port with those bits. Not full_index: the entry may have waited in its window while
+  // more than 2^index_bits later entries of other ports were streamed past it.
+  int stalled_entry(std::uint64_t low) const {
+    const std::uint64_t mask = rtl_bits::low_mask(build.index_bits);
+    const std::size_t queues = config.shared_window ? 1 : waiting.size();
+    bool any = false;
+    for (std::size_t p = 0; p < queues; ++p) {
+      if (waiting[p].empty()) continue;
+      any = true;
+      const int oldest = waiting[p].front();
+      if ((static_cast<std::uint64_t>(oldest) & mask) == low) return oldest;
+    }
+    return any ? full_index(low) : static_cast<int>(low);
   }
 };
 
@@ -312,7 +359,10 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
   }
   if (!pin_trace.empty()) m.open_pins(pin_trace);
   m.context.fatalOnError(false);  // a failed assertion throws below instead of exiting
-  m.top = std::make_unique<Vnic_sched_cc>(&m.context, "nic_sched");
+  // Named after its node: an assertion's message names the instance.
+  const std::string name =
+      config.node >= 0 ? "node" + std::to_string(config.node) + ".nic_sched" : "nic_sched";
+  m.top = std::make_unique<Vnic_sched_cc>(&m.context, name.c_str());
   // Asynchronous reset: a real falling edge of rst_ni (a net that starts low has none).
   m.top->clk_i = 0;
   m.accept_every_grant();
@@ -324,14 +374,10 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
   m.top->eval();
   m.top->rst_ni = 1;
   m.top->eval();
+  m.check_assertions();
 }
 
-RtlCycleScheduler::~RtlCycleScheduler() {
-  if (!impl_ || !impl_->top) return;
-  Verilated::threadContextp(&impl_->context);  // the scopes are erased from it (see `context`)
-  impl_->top->final();
-  impl_->top.reset();
-}
+RtlCycleScheduler::~RtlCycleScheduler() = default;
 
 void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   Impl& m = *impl_;
@@ -380,6 +426,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   m.doorbell = -1;
   m.watchdog_tick = false;
   m.loading = false;
+  m.check_assertions();  // (tick() evaluates nothing while the loaded RTL is idle)
 }
 
 void RtlCycleScheduler::on_arrival(int counter) {
@@ -472,9 +519,7 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   top.host_valid_i = 0;
   top.wdog_tick_i = 0;
   m.inputs_changed = false;
-  if (m.context.gotError()) {
-    throw SchedulerError("RTL scheduler: an RTL assertion failed (see the message above)");
-  }
+  m.check_assertions();
   return issues;
 }
 
@@ -495,7 +540,11 @@ SchedulerFault RtlCycleScheduler::fault() const {
   // streamed since fit in the RTL (IndexBitsCoverEntries_S) and the index is made whole.
   const bool entry =
       f.cause < SchedulerFaultCause::kArrivalCounter || f.cause == SchedulerFaultCause::kStalled;
-  f.info = entry ? impl_->full_index(top.err_info_o) : static_cast<int>(top.err_info_o);
+  if (f.cause == SchedulerFaultCause::kStalled) {
+    f.info = impl_->stalled_entry(top.err_info_o);
+  } else {
+    f.info = entry ? impl_->full_index(top.err_info_o) : static_cast<int>(top.err_info_o);
+  }
   return f;
 }
 

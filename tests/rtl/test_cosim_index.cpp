@@ -95,5 +95,46 @@ TEST_CASE("a grant held until accepted names the same entry every cycle it shows
   CHECK(got == expected);
 }
 
+TEST_CASE("a stall names its entry after more than 2^IndexBits later entries passed it",
+          "[rtl][cosim][errors]") {
+  // As above, but the arrival never comes: once port 1's entries have gone, the watchdog (a tick
+  // every cycle, limit 8) flags the stall and names entry 0, the oldest entry of the lowest port
+  // whose window holds one; the RTL gives its index modulo 2^IndexBits (0), which 256 and 512
+  // share with entry 0, both streamed later.
+  const RtlBuildParams b = rtl_build_params();
+  SchedulerModelConfig c = test::rtl_build_config();
+  c.step_order = false;
+  c.watchdog_limit = 8;
+  std::vector<TableEntry> table(1);
+  table[0].wait_counter = 1;
+  table[0].wait_count = 1;
+  const int passing = 3 << (b.index_bits - 1);
+  for (int i = 0; i < passing; ++i) {
+    TableEntry e;
+    e.port = 1;
+    e.chunk = i % b.chunks;
+    e.peer = 1;
+    table.push_back(e);
+  }
+  const auto stall = [&](CycleScheduler& engine) {
+    engine.load(table);
+    engine.set_port_ready(0, true);
+    engine.set_port_ready(1, true);
+    for (int cycle = 0; cycle < 4 * passing + 64 && !engine.fault(); ++cycle) {
+      if (cycle > 2 * passing) engine.on_watchdog_tick();
+      engine.tick();
+    }
+    return engine.fault();
+  };
+  SchedulerModel model(c);
+  RtlCycleScheduler rtl(c);
+  const SchedulerFault expected = stall(model);
+  const SchedulerFault got = stall(rtl);
+  REQUIRE(expected.cause == SchedulerFaultCause::kStalled);
+  CHECK(expected.info == 0);
+  CHECK(got.cause == expected.cause);
+  CHECK(got.info == expected.info);
+}
+
 }  // namespace
 }  // namespace mt
