@@ -36,13 +36,10 @@ std::vector<Grant> grants_of(CycleScheduler& engine, const std::vector<TableEntr
   return grants;
 }
 
-TEST_CASE("a grant names its entry after more than 2^IndexBits later entries passed it",
-          "[rtl][cosim]") {
+// Entry 0 on port 0 waits for one arrival on counter 1; then 1.5 x 2^IndexBits entries on port 1
+// (distinct chunks) that wait for nothing.
+std::vector<TableEntry> passed_table() {
   const RtlBuildParams b = rtl_build_params();
-  SchedulerModelConfig c = test::rtl_build_config();
-  c.step_order = false;
-  // Entry 0 (port 0) waits for one arrival on counter 1; the next 1.5 x 2^IndexBits entries
-  // (port 1, distinct chunks) wait for nothing and are granted meanwhile.
   std::vector<TableEntry> table(1);
   table[0].wait_counter = 1;
   table[0].wait_count = 1;
@@ -54,6 +51,18 @@ TEST_CASE("a grant names its entry after more than 2^IndexBits later entries pas
     e.peer = 1;
     table.push_back(e);
   }
+  return table;
+}
+
+TEST_CASE("a grant names its entry after more than 2^IndexBits later entries passed it",
+          "[rtl][cosim]") {
+  const RtlBuildParams b = rtl_build_params();
+  SchedulerModelConfig c = test::rtl_build_config();
+  c.step_order = false;
+  // Entry 0 (port 0) waits for one arrival on counter 1; the next 1.5 x 2^IndexBits entries
+  // (port 1) wait for nothing and are granted meanwhile.
+  const std::vector<TableEntry> table = passed_table();
+  const int passing = static_cast<int>(table.size()) - 1;
   const int arrival = 4 * passing;  // after every port-1 entry has gone
   SchedulerModel model(c);
   RtlCycleScheduler rtl(c);
@@ -105,17 +114,8 @@ TEST_CASE("a stall names its entry after more than 2^IndexBits later entries pas
   SchedulerModelConfig c = test::rtl_build_config();
   c.step_order = false;
   c.watchdog_limit = 8;
-  std::vector<TableEntry> table(1);
-  table[0].wait_counter = 1;
-  table[0].wait_count = 1;
-  const int passing = 3 << (b.index_bits - 1);
-  for (int i = 0; i < passing; ++i) {
-    TableEntry e;
-    e.port = 1;
-    e.chunk = i % b.chunks;
-    e.peer = 1;
-    table.push_back(e);
-  }
+  const std::vector<TableEntry> table = passed_table();
+  const int passing = static_cast<int>(table.size()) - 1;
   const auto stall = [&](CycleScheduler& engine) {
     engine.load(table);
     engine.set_port_ready(0, true);
