@@ -536,14 +536,15 @@ SchedulerFault RtlCycleScheduler::fault() const {
   SchedulerFault f;
   f.cause = static_cast<SchedulerFaultCause>(top.err_cause_o);
   if (!f) return f;
-  // An entry's index modulo 2^IndexBits: after an error nothing is granted, so the entries
-  // streamed since fit in the RTL (IndexBitsCoverEntries_S) and the index is made whole.
-  const bool entry =
-      f.cause < SchedulerFaultCause::kArrivalCounter || f.cause == SchedulerFaultCause::kStalled;
+  // An entry's index modulo 2^IndexBits, made whole: a field error's entry is the one written
+  // at that edge, a stall's the oldest waiting entry of its port (the entries the RTL holds at
+  // once have distinct low bits: IndexBitsCoverEntries_S). Other causes name a counter.
   if (f.cause == SchedulerFaultCause::kStalled) {
     f.info = impl_->stalled_entry(top.err_info_o);
+  } else if (f.cause < SchedulerFaultCause::kArrivalCounter) {
+    f.info = impl_->full_index(top.err_info_o);
   } else {
-    f.info = entry ? impl_->full_index(top.err_info_o) : static_cast<int>(top.err_info_o);
+    f.info = static_cast<int>(top.err_info_o);
   }
   return f;
 }
