@@ -86,7 +86,9 @@ KeySpec<NicConfig> step_order_key() {
       "step (MultiTree, multitree_opt, disjoint_rings, rings: step order keeps their "
       "messages apart), `false` otherwise (tree_packing, dbtree: several messages of a step "
       "share a link and step order only holds them back: tree_packing on the 4x4 mesh at 1 "
-      "MiB, 46155 cycles against 47446 with `true`, 15075 against 16366 at 256 KiB); always "
+      "MiB, 46155 cycles against 47446 with `true`, 15075 against 16366 at 256 KiB; but on "
+      "the 8x8 and 4x4x4 tori tree_packing's steps are link-disjoint, so `auto` gives `true`, "
+      "which costs it 14-21% there at 512 KiB-4 MiB: give it `false`, docs/beyond.md); always "
       "`true` under `nic.step_barrier` (which starts steps strictly in order; `false` with "
       "the barrier is refused)";
   k.read = [](const YamlReader& r, const YAML::Node& v, const std::string& p, NicConfig& c) {

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -77,15 +78,19 @@ std::uint64_t replay(const std::string& path, VerilatedContext& context, Vnic_sc
     // Each field has its pin's digits (hex() writes them all): a shorter one would leave pins
     // unset, a longer one set bits the pin does not have.
     const std::vector<int> widths = mt::rtl_pins::field_widths(w);
+    if (widths.size() != texts.size()) throw std::logic_error("field_widths: not one per field");
     std::vector<std::vector<std::uint64_t>> f;
     for (std::size_t k = 0; k < texts.size(); ++k) {
       f.push_back(mt::rtl_pins::words_of(texts[k]));
       if (f.back().empty()) throw Failure{2, where + ": a field is not hexadecimal"};
       const auto digits = static_cast<std::size_t>((widths[k] + 3) / 4);
-      if (texts[k].size() != digits) {
-        throw Failure{2, where + ": field " + std::to_string(k + 1) + " has " +
-                             std::to_string(texts[k].size()) + " hex digits, its pin " +
-                             std::to_string(widths[k]) + " bits (" + std::to_string(digits) + ")"};
+      const int top_bits = widths[k] - 4 * (static_cast<int>(digits) - 1);  // of the first digit
+      const int first = texts[k].empty() ? 0 : std::stoi(texts[k].substr(0, 1), nullptr, 16);
+      if (texts[k].size() != digits || (first >> top_bits) != 0) {
+        throw Failure{2, where + ": field " + std::to_string(k + 1) + " is \"" + texts[k] +
+                             "\", its pin has " + std::to_string(widths[k]) + " bits (" +
+                             std::to_string(digits) + " hex digits, the first below " +
+                             std::to_string(1 << top_bits) + ")"};
       }
     }
     if (phase == "T" && !counting) {

@@ -32,12 +32,17 @@ def run(mtsim, scenario, scheduler, out, sets=()):
         cmd += ["--set", kv]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # mtsim exits 1 when a run of the scenario failed (its error is in the JSON, and the callers
-    # compare it); any other status (a crash, a sanitizer's abort after the JSON was written, bad
-    # input) fails the check even with the JSON there.
-    if not os.path.exists(out) or proc.returncode not in (0, 1):
+    # compare it); any other status, or 1 with no failed run in the JSON (a crash, or a
+    # sanitizer's abort, whose default status is 1 too, after the JSON was written), fails the
+    # check even with the JSON there.
+    runs = json.load(open(out))["runs"] if os.path.exists(out) else None
+    failed_run = runs is not None and any(  # as mtsim's run_failed (model/sim/run_result.cpp)
+        r.get("error") or (not r.get("data_verified") and r.get("data_mode") != "off")
+        for r in runs)
+    if runs is None or proc.returncode not in (0, 1) or (proc.returncode == 1) != failed_run:
         sys.exit("cosim_check: %s failed (exit %d):\n%s%s"
                  % (" ".join(cmd), proc.returncode, proc.stdout, proc.stderr))
-    return json.load(open(out))["runs"]
+    return runs
 
 
 def train(args, tmp, scenario):

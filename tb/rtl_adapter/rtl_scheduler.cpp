@@ -71,6 +71,19 @@ bool quiet_edge(Top& /*top*/, long) {
   return false;
 }
 
+// The ports whose windows hold an entry (nic_sched.sv's head_valid, settled by the last
+// evaluation), where the Verilated model keeps the net as a member (Verilator 5.006); -1 where
+// it does not. A stall names the oldest entry of the lowest of them.
+template <typename Top>
+auto window_heads(const Top& top, int)
+    -> decltype(static_cast<std::int64_t>(top.rootp->nic_sched__DOT__head_valid)) {
+  return static_cast<std::int64_t>(top.rootp->nic_sched__DOT__head_valid);
+}
+template <typename Top>
+std::int64_t window_heads(const Top& /*top*/, long) {
+  return -1;
+}
+
 }  // namespace
 
 TableFormat RtlBuildParams::format() const {
@@ -124,7 +137,10 @@ struct RtlCycleScheduler::Impl {
   std::uint64_t quiet_clocks = 0;       // of those, applied as quiet edges
   std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
   std::string pins_path;                // its file
-  bool loading = false;                 // load clocks (before cycle 0)
+  // window_heads() before the edge that registered the first error (-1: unknown, or none yet).
+  std::int64_t heads_at_error = -1;
+  bool errored = false;  // err_cause_o has been seen non-zero
+  bool loading = false;  // load clocks (before cycle 0)
 
   // One clock with the inputs on the pins: the next table entry is offered; falling then rising
   // edge; the entry counts as written when tbl_ready_o was high before the edge.
@@ -137,13 +153,18 @@ struct RtlCycleScheduler::Impl {
     }
     const bool taken = offer && top->tbl_ready_o;  // a register: settled by the last edge
     Verilated::threadContextp(&context);           // see `context`
-    context.time(clocks);                          // an assertion's message names the clock
+    context.time(clocks + 1);  // an assertion's message names the clock (from 1, loads included)
+    const std::int64_t heads = errored ? -1 : window_heads(*top, 0);
     if (!arm_rising_edge(*top->rootp, 0)) {
       top->clk_i = 0;
       top->eval();
     }
     top->clk_i = 1;
     top->eval();
+    if (!errored && top->err_cause_o != 0) {
+      errored = true;
+      heads_at_error = heads;
+    }
     // Flushed line by line: the design of a run is never torn down (model/sim/system.cpp), so
     // the stream would never be closed.
     if (pins) {
@@ -173,14 +194,16 @@ struct RtlCycleScheduler::Impl {
   }
 
   // Throws when an RTL assertion failed in an evaluation since the last check (see `context`),
-  // naming the node and the clock (the assertion's own message, printed by Verilator, names the
-  // assertion; its time is the clock too).
-  void check_assertions() {
+  // naming the clock (from 1, load clocks included: the time of Verilator's own message, which
+  // names the assertion) and, with `name_node`, the node (construction and load errors get it
+  // from the factory).
+  void check_assertions(bool name_node) {
     if (!context.gotError()) return;
-    throw SchedulerError("RTL scheduler" +
-                         (config.node >= 0 ? " of node " + std::to_string(config.node) : "") +
-                         ": an RTL assertion failed by its clock " + std::to_string(clocks) +
-                         " (load clocks included; see the message above)");
+    throw SchedulerError(
+        "RTL scheduler" +
+        (name_node && config.node >= 0 ? " of node " + std::to_string(config.node) : "") +
+        ": an RTL assertion failed at its clock " + std::to_string(clocks) +
+        " (from 1, load clocks included; see the message above)");
   }
 
   // See `context`: the model's scopes are erased from the thread's context, which must not point
@@ -277,21 +300,27 @@ struct RtlCycleScheduler::Impl {
     return static_cast<int>(last - ((last - low) & (modulus - 1)));
   }
 
-  // Full table index of the entry a stall names (the oldest entry of the lowest port whose window
-  // holds one; 0 when none does), from its low index_bits: the oldest entry still waiting of the
-  // lowest port with those bits. Not full_index: the entry may have waited in its window while
-  // more than 2^index_bits later entries of other ports were streamed past it.
+  // Full table index of the entry a stall names, from its low index_bits: the oldest entry of
+  // the lowest port whose window held one at the edge that flagged it (0 when none did), i.e.
+  // that port's oldest waiting entry. Not full_index: the entry may have waited in its window
+  // while more than 2^index_bits later entries of other ports were streamed past it; and not
+  // the lowest port with a waiting entry: that one's may still be in the ring, behind a full
+  // window, with the same low bits. Without the window flags (another Verilator): the first
+  // port whose oldest waiting entry has those bits.
   int stalled_entry(std::uint64_t low) const {
     const std::uint64_t mask = rtl_bits::low_mask(build.index_bits);
-    const std::size_t queues = config.shared_window ? 1 : waiting.size();
-    bool any = false;
-    for (std::size_t p = 0; p < queues; ++p) {
-      if (waiting[p].empty()) continue;
-      any = true;
-      const int oldest = waiting[p].front();
-      if ((static_cast<std::uint64_t>(oldest) & mask) == low) return oldest;
+    const auto oldest_if = [&](std::size_t p) {
+      const std::deque<int>& q = waiting[config.shared_window ? 0 : p];
+      return !q.empty() && (static_cast<std::uint64_t>(q.front()) & mask) == low ? q.front() : -1;
+    };
+    if (heads_at_error == 0) return static_cast<int>(low);
+    for (std::size_t p = 0; p < waiting.size(); ++p) {
+      if (heads_at_error > 0 && ((heads_at_error >> p) & 1) == 0) continue;
+      const int entry = oldest_if(p);
+      if (entry >= 0) return entry;
+      if (heads_at_error > 0) break;  // the named port's oldest does not match: fall back
     }
-    return any ? full_index(low) : static_cast<int>(low);
+    return full_index(low);
   }
 };
 
@@ -374,7 +403,7 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
   m.top->eval();
   m.top->rst_ni = 1;
   m.top->eval();
-  m.check_assertions();
+  m.check_assertions(false);
 }
 
 RtlCycleScheduler::~RtlCycleScheduler() = default;
@@ -403,6 +432,8 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   top.host_valid_i = 0;
   m.words.clear();
   m.pushed = 0;
+  m.errored = false;  // clear_i below clears the error register
+  m.heads_at_error = -1;
   m.entry_ports.clear();
   for (const TableEntry& e : table) m.entry_ports.push_back(e.port);
   m.waiting.assign(static_cast<std::size_t>(m.config.ports), {});
@@ -426,7 +457,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   m.doorbell = -1;
   m.watchdog_tick = false;
   m.loading = false;
-  m.check_assertions();  // (tick() evaluates nothing while the loaded RTL is idle)
+  m.check_assertions(false);  // (tick() evaluates nothing while the loaded RTL is idle)
 }
 
 void RtlCycleScheduler::on_arrival(int counter) {
@@ -519,7 +550,7 @@ std::vector<IssueCommand> RtlCycleScheduler::tick() {
   top.host_valid_i = 0;
   top.wdog_tick_i = 0;
   m.inputs_changed = false;
-  m.check_assertions();
+  m.check_assertions(true);
   return issues;
 }
 

@@ -56,7 +56,6 @@ std::vector<TableEntry> passed_table() {
 
 TEST_CASE("a grant names its entry after more than 2^IndexBits later entries passed it",
           "[rtl][cosim]") {
-  const RtlBuildParams b = rtl_build_params();
   SchedulerModelConfig c = test::rtl_build_config();
   c.step_order = false;
   // Entry 0 (port 0) waits for one arrival on counter 1; the next 1.5 x 2^IndexBits entries
@@ -108,9 +107,8 @@ TEST_CASE("a stall names its entry after more than 2^IndexBits later entries pas
           "[rtl][cosim][errors]") {
   // As above, but the arrival never comes: once port 1's entries have gone, the watchdog (a tick
   // every cycle, limit 8) flags the stall and names entry 0, the oldest entry of the lowest port
-  // whose window holds one; the RTL gives its index modulo 2^IndexBits (0), which 256 and 512
-  // share with entry 0, both streamed later.
-  const RtlBuildParams b = rtl_build_params();
+  // whose window holds one; the RTL gives its index modulo 2^IndexBits (0), which entry 256,
+  // streamed later, shares.
   SchedulerModelConfig c = test::rtl_build_config();
   c.step_order = false;
   c.watchdog_limit = 8;
@@ -134,6 +132,59 @@ TEST_CASE("a stall names its entry after more than 2^IndexBits later entries pas
   CHECK(expected.info == 0);
   CHECK(got.cause == expected.cause);
   CHECK(got.info == expected.info);
+}
+
+TEST_CASE("a stall names the entry of the lowest port whose window holds one, not of the ring",
+          "[rtl][cosim][errors]") {
+  // Entry 0 (port 1) waits forever; entries 1..2^IndexBits - 7 (port 0) wait for nothing and
+  // go; the last six entries below 2^IndexBits (port 2) wait forever: four fill port 2's
+  // window and the fifth blocks the fetch register, so entry 2^IndexBits (port 0, behind it in
+  // the ring) never reaches port 0's window. The stall names entry 0 (port 1, the lowest port
+  // whose window holds an entry), whose low bits entry 2^IndexBits, the oldest waiting entry of
+  // the lower port 0, shares.
+  const RtlBuildParams b = rtl_build_params();
+  REQUIRE(b.window == 4);
+  SchedulerModelConfig c = test::rtl_build_config();
+  c.step_order = false;
+  c.watchdog_limit = 8;
+  const int wrap = 1 << b.index_bits;
+  std::vector<TableEntry> table;
+  for (int i = 0; i <= wrap; ++i) {
+    TableEntry e;
+    e.chunk = i % b.chunks;
+    e.peer = 1;
+    e.port = i == 0 ? 1 : i < wrap - 6 || i == wrap ? 0 : 2;
+    if (e.port != 0) {
+      e.wait_counter = 1;
+      e.wait_count = 1;  // never arrives
+    }
+    table.push_back(e);
+  }
+  const auto stall = [&](CycleScheduler& engine) {
+    engine.load(table);
+    for (int p = 0; p < 3; ++p) engine.set_port_ready(p, true);
+    for (int cycle = 0; cycle < 4 * wrap + 64 && !engine.fault(); ++cycle) {
+      if (cycle > 2 * wrap) engine.on_watchdog_tick();
+      engine.tick();
+    }
+    return engine.fault();
+  };
+  SchedulerModel model(c);
+  RtlCycleScheduler rtl(c);
+  const SchedulerFault expected = stall(model);
+  const SchedulerFault got = stall(rtl);
+  REQUIRE(expected.cause == SchedulerFaultCause::kStalled);
+  CHECK(expected.info == 0);
+  CHECK(got.cause == expected.cause);
+  CHECK(got.info == expected.info);
+}
+
+TEST_CASE("a pin trace that cannot be written stops the co-simulation", "[rtl][cosim]") {
+  // /dev/full takes the header into its buffer and refuses the first clock's line.
+  const SchedulerModelConfig c = test::rtl_build_config();
+  RtlCycleScheduler rtl(c, "/dev/full");
+  CHECK_THROWS_WITH(rtl.load(std::vector<TableEntry>(2)),
+                    "RTL scheduler: writing the pin trace /dev/full failed");
 }
 
 }  // namespace
