@@ -4,6 +4,7 @@
 // still name it, as the C++ model's does.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -180,7 +181,9 @@ TEST_CASE("a stall names the entry of the lowest port whose window holds one, no
 }
 
 TEST_CASE("a pin trace that cannot be written stops the co-simulation", "[rtl][cosim]") {
-  // /dev/full takes the header into its buffer and refuses the first clock's line.
+  // /dev/full takes the header into its buffer and refuses the first clock's line. (Where it
+  // is missing, opening it would make a regular file there: refused first.)
+  REQUIRE(std::filesystem::is_character_file("/dev/full"));
   const SchedulerModelConfig c = test::rtl_build_config();
   RtlCycleScheduler rtl(c, "/dev/full");
   CHECK_THROWS_WITH(rtl.load(std::vector<TableEntry>(2)),
