@@ -104,23 +104,18 @@ TEST_CASE("a grant held until accepted names the same entry every cycle it shows
   CHECK(got == expected);
 }
 
-TEST_CASE("a stall names its entry after more than 2^IndexBits later entries passed it",
-          "[rtl][cosim][errors]") {
-  // As above, but the arrival never comes: once port 1's entries have gone, the watchdog (a tick
-  // every cycle, limit 8) flags the stall and names entry 0, the oldest entry of the lowest port
-  // whose window holds one; the RTL gives its index modulo 2^IndexBits (0), which entry 256,
-  // streamed later, shares.
+// Runs `table` on the C++ model and on the RTL (no step order) with ports 0..ports-1 ready and,
+// from cycle `ticks_from`, a watchdog tick every cycle (limit 8): both must flag a stall that
+// names entry 0.
+void check_stall_names_entry_0(const std::vector<TableEntry>& table, int ports, int ticks_from) {
   SchedulerModelConfig c = test::rtl_build_config();
   c.step_order = false;
   c.watchdog_limit = 8;
-  const std::vector<TableEntry> table = passed_table();
-  const int passing = static_cast<int>(table.size()) - 1;
   const auto stall = [&](CycleScheduler& engine) {
     engine.load(table);
-    engine.set_port_ready(0, true);
-    engine.set_port_ready(1, true);
-    for (int cycle = 0; cycle < 4 * passing + 64 && !engine.fault(); ++cycle) {
-      if (cycle > 2 * passing) engine.on_watchdog_tick();
+    for (int p = 0; p < ports; ++p) engine.set_port_ready(p, true);
+    for (int cycle = 0; cycle < 2 * ticks_from + 64 && !engine.fault(); ++cycle) {
+      if (cycle > ticks_from) engine.on_watchdog_tick();
       engine.tick();
     }
     return engine.fault();
@@ -135,6 +130,15 @@ TEST_CASE("a stall names its entry after more than 2^IndexBits later entries pas
   CHECK(got.info == expected.info);
 }
 
+TEST_CASE("a stall names its entry after more than 2^IndexBits later entries passed it",
+          "[rtl][cosim][errors]") {
+  // As above, but the arrival never comes: once port 1's entries have gone, the watchdog flags
+  // the stall and names entry 0, the oldest entry of the lowest port whose window holds one; the
+  // RTL gives its index modulo 2^IndexBits (0), which entry 256, streamed later, shares.
+  const std::vector<TableEntry> table = passed_table();
+  check_stall_names_entry_0(table, 2, 2 * static_cast<int>(table.size()));
+}
+
 TEST_CASE("a stall names the entry of the lowest port whose window holds one, not of the ring",
           "[rtl][cosim][errors]") {
   // Entry 0 (port 1) waits forever; entries 1..2^IndexBits - 7 (port 0) wait for nothing and
@@ -145,9 +149,6 @@ TEST_CASE("a stall names the entry of the lowest port whose window holds one, no
   // the lower port 0, shares.
   const RtlBuildParams b = rtl_build_params();
   REQUIRE(b.window == 4);
-  SchedulerModelConfig c = test::rtl_build_config();
-  c.step_order = false;
-  c.watchdog_limit = 8;
   const int wrap = 1 << b.index_bits;
   std::vector<TableEntry> table;
   for (int i = 0; i <= wrap; ++i) {
@@ -161,23 +162,7 @@ TEST_CASE("a stall names the entry of the lowest port whose window holds one, no
     }
     table.push_back(e);
   }
-  const auto stall = [&](CycleScheduler& engine) {
-    engine.load(table);
-    for (int p = 0; p < 3; ++p) engine.set_port_ready(p, true);
-    for (int cycle = 0; cycle < 4 * wrap + 64 && !engine.fault(); ++cycle) {
-      if (cycle > 2 * wrap) engine.on_watchdog_tick();
-      engine.tick();
-    }
-    return engine.fault();
-  };
-  SchedulerModel model(c);
-  RtlCycleScheduler rtl(c);
-  const SchedulerFault expected = stall(model);
-  const SchedulerFault got = stall(rtl);
-  REQUIRE(expected.cause == SchedulerFaultCause::kStalled);
-  CHECK(expected.info == 0);
-  CHECK(got.cause == expected.cause);
-  CHECK(got.info == expected.info);
+  check_stall_names_entry_0(table, 3, 2 * wrap);
 }
 
 TEST_CASE("a pin trace that cannot be written stops the co-simulation", "[rtl][cosim]") {
