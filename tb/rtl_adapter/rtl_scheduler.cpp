@@ -8,6 +8,7 @@
 #include <deque>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -137,9 +138,8 @@ struct RtlCycleScheduler::Impl {
   std::uint64_t quiet_clocks = 0;       // of those, applied as quiet edges
   std::unique_ptr<std::ofstream> pins;  // the pin trace, when asked for
   std::string pins_path;                // its file
-  // window_heads() before the edge that registered the first error (-1: unknown, or none yet).
-  std::int64_t heads_at_error = -1;
-  bool errored = false;  // err_cause_o has been seen non-zero
+  // window_heads() before the edge that registered the first error (none: no error yet).
+  std::optional<std::int64_t> heads_at_error;
   bool loading = false;  // load clocks (before cycle 0)
 
   // One clock with the inputs on the pins: the next table entry is offered; falling then rising
@@ -154,17 +154,14 @@ struct RtlCycleScheduler::Impl {
     const bool taken = offer && top->tbl_ready_o;  // a register: settled by the last edge
     Verilated::threadContextp(&context);           // see `context`
     context.time(clocks + 1);  // an assertion's message names the clock (from 1, loads included)
-    const std::int64_t heads = errored ? -1 : window_heads(*top, 0);
+    const std::int64_t heads = heads_at_error ? 0 : window_heads(*top, 0);
     if (!arm_rising_edge(*top->rootp, 0)) {
       top->clk_i = 0;
       top->eval();
     }
     top->clk_i = 1;
     top->eval();
-    if (!errored && top->err_cause_o != 0) {
-      errored = true;
-      heads_at_error = heads;
-    }
+    if (!heads_at_error && top->err_cause_o != 0) heads_at_error = heads;
     // Flushed line by line: the design of a run is never torn down (model/sim/system.cpp), so
     // the stream would never be closed.
     if (pins) {
@@ -309,16 +306,20 @@ struct RtlCycleScheduler::Impl {
   // port whose oldest waiting entry has those bits.
   int stalled_entry(std::uint64_t low) const {
     const std::uint64_t mask = rtl_bits::low_mask(build.index_bits);
-    const auto oldest_if = [&](std::size_t p) {
-      const std::deque<int>& q = waiting[config.shared_window ? 0 : p];
+    // Port p's oldest waiting entry when it has those low bits, else -1.
+    const auto oldest_if = [&](int p) {
+      const std::deque<int>& q = waiting[config.shared_window ? 0 : static_cast<std::size_t>(p)];
       return !q.empty() && (static_cast<std::uint64_t>(q.front()) & mask) == low ? q.front() : -1;
     };
-    if (heads_at_error == 0) return static_cast<int>(low);
-    for (std::size_t p = 0; p < waiting.size(); ++p) {
-      if (heads_at_error > 0 && ((heads_at_error >> p) & 1) == 0) continue;
+    const std::int64_t heads = heads_at_error.value_or(-1);
+    if (heads == 0) return static_cast<int>(low);
+    if (heads > 0) {
+      const int entry = oldest_if(__builtin_ctzll(static_cast<std::uint64_t>(heads)));
+      return entry >= 0 ? entry : full_index(low);
+    }
+    for (int p = 0; p < static_cast<int>(waiting.size()); ++p) {
       const int entry = oldest_if(p);
       if (entry >= 0) return entry;
-      if (heads_at_error > 0) break;  // the named port's oldest does not match: fall back
     }
     return full_index(low);
   }
@@ -432,8 +433,7 @@ void RtlCycleScheduler::load(const std::vector<TableEntry>& table) {
   top.host_valid_i = 0;
   m.words.clear();
   m.pushed = 0;
-  m.errored = false;  // clear_i below clears the error register
-  m.heads_at_error = -1;
+  m.heads_at_error.reset();  // clear_i below clears the error register
   m.entry_ports.clear();
   for (const TableEntry& e : table) m.entry_ports.push_back(e.port);
   m.waiting.assign(static_cast<std::size_t>(m.config.ports), {});
@@ -568,8 +568,9 @@ SchedulerFault RtlCycleScheduler::fault() const {
   f.cause = static_cast<SchedulerFaultCause>(top.err_cause_o);
   if (!f) return f;
   // An entry's index modulo 2^IndexBits, made whole: a field error's entry is the one written
-  // at that edge, a stall's the oldest waiting entry of its port (the entries the RTL holds at
-  // once have distinct low bits: IndexBitsCoverEntries_S). Other causes name a counter.
+  // at that edge, a stall's the oldest waiting entry of the port it names (stalled_entry: the
+  // RTL may hold entries 2^IndexBits apart, so the low bits alone do not say which). Other
+  // causes name a counter.
   if (f.cause == SchedulerFaultCause::kStalled) {
     f.info = impl_->stalled_entry(top.err_info_o);
   } else if (f.cause < SchedulerFaultCause::kArrivalCounter) {
