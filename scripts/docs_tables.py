@@ -133,6 +133,11 @@ TABLES = {
     ),
 }
 
+# Exit statuses of a table command that mean a printed result, besides 0: fidelity.py exits 1
+# when a row is outside its tolerance (the reference's 2D ring artefact rows always are), which
+# its table marks in the row.
+RESULT_STATUSES = {"fidelity": {0, 1}}
+
 
 def page_tables(page):
     """The page's tables: lists of their '|' lines, in page order."""
@@ -239,7 +244,8 @@ def main():
                 return 2
         command = [sys.executable] + [a.format(out=out, mtsim=args.mtsim) for a in table_command]
         printed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-        if printed.returncode != 0:  # a table cut short must never reach a page
+        # A table cut short must never reach a page.
+        if printed.returncode not in RESULT_STATUSES.get(name, {0}):
             print(f"docs_tables.py: {name}: {' '.join(command)} failed:\n{printed.stderr}",
                   file=sys.stderr)
             return 2
