@@ -255,6 +255,18 @@ bool steps_share_no_link(const Schedule& schedule, const Topology& topology) {
   return std::adjacent_find(used.begin(), used.end()) == used.end();
 }
 
+bool flows_send_one_chunk(const Schedule& schedule) {
+  std::vector<int> chunk_of(static_cast<std::size_t>(std::max(0, schedule.num_flows)), -1);
+  for (const Op& op : schedule.ops) {
+    if (op.is_local()) continue;
+    if (op.flow < 0 || op.flow >= schedule.num_flows) return false;  // left to the verifier
+    int& chunk = chunk_of[static_cast<std::size_t>(op.flow)];
+    if (chunk >= 0 && chunk != op.chunk) return false;
+    chunk = op.chunk;
+  }
+  return true;
+}
+
 double dataflow_estimate(const Schedule& schedule, const Topology& topology, std::uint64_t bytes,
                          const CostParams& params) {
   if (schedule.ops.empty() || schedule.num_chunks <= 0) return 0;

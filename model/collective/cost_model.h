@@ -78,6 +78,13 @@ double dataflow_estimate(const Schedule& schedule, const Topology& topology, std
 /// dbtree) put several messages of a step on one link, and step order only delays them.
 bool steps_share_no_link(const Schedule& schedule, const Topology& topology);
 
+/// True when every flow (Op::flow) sends one chunk, as MultiTree's trees do; false when some
+/// flow sends two different chunks (a ring, a tree that pipelines sub-chunks: tree_packing,
+/// dbtree, multitree_opt with a pipeline). Such a flow's own dependencies order its messages, so
+/// step order gains it nothing and only holds other flows' ready messages back (nic.step_order
+/// auto).
+bool flows_send_one_chunk(const Schedule& schedule);
+
 /// Both estimates of one schedule at one size, from the same parameters.
 struct ScheduleEstimate {
   CostEstimate per_step;       ///< estimate_cost()

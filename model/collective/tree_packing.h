@@ -46,10 +46,10 @@ constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 32;
 /// `short_messages` (message flow control issued by the host: BuildContext::cost.head_per_message
 /// without hardware_issue) floor(sqrt(bytes / trees x height / kTreePackingMessageFcScaleBytes));
 /// at most kTreePackingMaxChunks (kTreePackingMaxShortChunks with short messages) chunks in
-/// all, at least 1. The hardware scheduler keeps the 4 KiB messages: its table's chunk field
-/// bounds the chunks (9 bits, 512 chunks, in the RTL build co-simulated; the short messages
-/// make 1024 on the 4x4 mesh at 1 MiB); its arrival counters no longer do (see
-/// tree_packing_window).
+/// all, at least 1. The hardware scheduler keeps the 4 KiB messages: with short ones its
+/// 4-entry windows over table order stall on the 8x8 and 4x4x4 tori (1.2-1.9x the cycles of
+/// 4 KiB messages there; measured 2026-12-06, docs/beyond.md "Why hardware issue keeps 4 KiB
+/// messages"); its arrival counters do not bound the chunks (see tree_packing_window).
 int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short_messages);
 
 /// Default window (TreePipeline::window) of `trees` trees whose tallest has `height` hops, with

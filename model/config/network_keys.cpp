@@ -82,13 +82,15 @@ KeySpec<NicConfig> step_order_key() {
   k.help =
       "hardware issue: `true`: an entry of step s is never issued before the node's entries "
       "of earlier steps; `false`: an entry goes as soon as its counter condition holds "
-      "(within the window); `auto`: `true` when no directed link carries two messages of one "
-      "step (MultiTree, multitree_opt, disjoint_rings, rings: step order keeps their "
-      "messages apart), `false` otherwise (tree_packing, dbtree: several messages of a step "
-      "share a link and step order only holds them back: tree_packing on the 4x4 mesh at 1 "
-      "MiB, 46155 cycles against 47446 with `true`, 15075 against 16366 at 256 KiB; but on "
-      "the 8x8 and 4x4x4 tori tree_packing's steps are link-disjoint, so `auto` gives `true`, "
-      "which costs it 14-21% there at 512 KiB-4 MiB: give it `false`, docs/beyond.md); always "
+      "(within the window); `auto`: `true` when each flow (a tree, a ring) sends one chunk "
+      "and no directed link carries two messages of one step (MultiTree: step order keeps its "
+      "trees apart), `false` otherwise: where several messages of a step share a link "
+      "(tree_packing, dbtree) step order only holds them back (tree_packing on the 4x4 mesh "
+      "at 1 MiB, 46155 cycles against 47446 with `true`, 15075 against 16366 at 256 KiB), and "
+      "a flow of several chunks (rings, halving_doubling, disjoint_rings, tree_packing, "
+      "multitree_opt with a `pipeline`) is ordered by its own dependencies (tree_packing's "
+      "steps are link-disjoint on the 8x8 and 4x4x4 tori, where `true` cost it 14-21% at "
+      "512 KiB-4 MiB, docs/beyond.md); always "
       "`true` under `nic.step_barrier` (which starts steps strictly in order; `false` with "
       "the barrier is refused)";
   k.read = [](const YamlReader& r, const YAML::Node& v, const std::string& p, NicConfig& c) {

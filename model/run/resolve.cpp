@@ -99,11 +99,14 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   point.issue.host_preset = host.preset;
   SchedulerSettings& scheduler = point.issue.scheduler;
   scheduler.impl = nic.scheduler;
-  // Step order where steps are link-disjoint, and always under the step barrier (which starts
-  // steps strictly in order: it could not take a later step's grant).
+  // Step order where steps are link-disjoint and each flow sends one chunk (MultiTree: step
+  // order keeps its trees apart; a flow of several chunks is ordered by its own dependencies,
+  // and step order would only hold the others back), and always under the step barrier (which
+  // starts steps strictly in order: it could not take a later step's grant).
   scheduler.step_order = nic.step_order == StepOrderChoice::kOn ||
                          (nic.step_order == StepOrderChoice::kAuto &&
-                          (nic.step_barrier || steps_share_no_link(schedule, topology)));
+                          (nic.step_barrier || (flows_send_one_chunk(schedule) &&
+                                                steps_share_no_link(schedule, topology))));
   scheduler.decision_latency_cycles = nic.decision_latency_cycles;
   scheduler.depth = nic.scheduler_depth;
   scheduler.window = nic.scheduler_window;

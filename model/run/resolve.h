@@ -67,7 +67,7 @@ CostParams cost_params_for(const ScenarioConfig& scenario, const NicConfig& nic,
 
 /// The point of `scenario` running `nic` and `host` (an entry's: the scenario's with its
 /// overrides) as `choice` decided, for `schedule` on `topology` (step order auto decided from
-/// its links).
+/// its links and flows).
 PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const HostConfig& host,
                     const NicChoice& choice, const Schedule& schedule, const Topology& topology);
 

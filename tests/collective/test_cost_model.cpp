@@ -239,6 +239,38 @@ TEST_CASE("steps_share_no_link: one link per step and message, or step order hol
   CHECK_FALSE(mt::steps_share_no_link(mt::build_schedule("dbtree", torus), torus));
 }
 
+TEST_CASE("flows_send_one_chunk: a flow of two chunks is a pipeline or a ring", "[cost_model]") {
+  mt::Schedule s;
+  s.nodes = 4;
+  s.num_chunks = 2;
+  s.num_flows = 2;
+  mt::Op a;
+  a.node = 0;
+  a.peer = 1;
+  mt::Op b = a;  // flow 0 again, the same chunk: one chunk per flow
+  b.id = 1;
+  b.node = 1;
+  b.peer = 2;
+  s.ops = {a, b};
+  CHECK(mt::flows_send_one_chunk(s));
+  s.ops[1].chunk = 1;  // flow 0 sends chunks 0 and 1
+  CHECK_FALSE(mt::flows_send_one_chunk(s));
+  s.ops[1].flow = 1;  // each flow its own chunk
+  CHECK(mt::flows_send_one_chunk(s));
+  s.ops[1].flow = 2;  // no such flow: not one chunk per flow (the verifier names it)
+  CHECK_FALSE(mt::flows_send_one_chunk(s));
+  s.ops[1].flow = 0;
+  s.ops[1].peer = 1;  // a local step of flow 0 with chunk 1 sends nothing
+  CHECK(mt::flows_send_one_chunk(s));
+  // MultiTree's trees carry their own chunk each; a ring, the tree packing's pipelined trees and
+  // the double binary tree send several chunks down one flow.
+  const mt::Topology torus = make("torus:4x4", 4);
+  CHECK(mt::flows_send_one_chunk(mt::build_schedule("multitree", torus)));
+  CHECK_FALSE(mt::flows_send_one_chunk(mt::build_schedule("ring", torus)));
+  CHECK_FALSE(mt::flows_send_one_chunk(mt::build_schedule("tree_packing", torus)));
+  CHECK_FALSE(mt::flows_send_one_chunk(mt::build_schedule("dbtree", torus)));
+}
+
 TEST_CASE("the dataflow estimate charges a host's notification and posting time",
           "[cost_model][host]") {
   const mt::Topology t = make("ring:4");  // 16 B/cycle links, 150-cycle wires

@@ -16,6 +16,7 @@
 #include "model/run/prepare.h"
 #include "model/run/resolve.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/sim_fixtures.h"
 
 namespace mt {
 namespace {
@@ -53,6 +54,38 @@ TEST_CASE("issue auto takes hardware issue once the host is slower than the sche
   CHECK(rtl.issue == IssueMode::kHardware);
   CHECK(rtl.flow_control == FlowControl::kPacket);
   CHECK(rtl.chosen == "hardware issue (nic.scheduler rtl)");
+}
+
+TEST_CASE("step order auto: on where each flow sends one chunk over link-disjoint steps") {
+  // Node 0 sends two messages to node 1 over the one directed link 0 -> 1 of ring:4, steps 0 and
+  // 1. As two flows of one chunk each (MultiTree's shape) step order keeps them apart; as one
+  // flow of two chunks (a sub-chunk pipeline) the flow orders itself and step order is off.
+  const ScenarioConfig scenario = test::base_scenario();
+  NicConfig nic;
+  nic.issue = IssueChoice::kHardware;
+  nic.flow_control = FlowControlChoice::kMessage;
+  const NicChoice choice{IssueMode::kHardware, FlowControl::kMessage, "", false};
+  const Topology ring(test::topology_config("ring:4", 1));
+  Schedule schedule = test::empty_schedule(4, 2);
+  schedule.add(test::make_op(0, 1, 0, OpKind::kBroadcast, {}, 0));
+  schedule.add(test::make_op(0, 1, 1, OpKind::kBroadcast, {}, 1));
+  const auto step_order = [&] {
+    return resolve(scenario, nic, HostConfig(), choice, schedule, ring).issue.scheduler.step_order;
+  };
+  CHECK_FALSE(step_order());  // one flow (0), chunks 0 and 1
+  schedule.ops[1].flow = 1;
+  schedule.num_flows = 2;
+  CHECK(step_order());
+  schedule.ops[1].step = 0;  // both on 0 -> 1 in step 0: the steps share a link
+  CHECK_FALSE(step_order());
+  nic.step_barrier = true;  // the barrier starts steps in order: always on
+  CHECK(step_order());
+  nic.step_barrier = false;
+  nic.step_order = StepOrderChoice::kOn;
+  CHECK(step_order());
+  schedule.ops[1].step = 1;
+  nic.step_order = StepOrderChoice::kOff;
+  CHECK_FALSE(step_order());
 }
 
 TEST_CASE("a NIC without auto keys is left as it is and nothing is reported") {
@@ -194,8 +227,8 @@ TEST_CASE("a scenario's schedules are budgeted together, by the model that runs 
 
 TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
   // 4x4 mesh, 8 trees of height 4, 1 MiB: 4 KiB messages (32 per tree) under packet flow control
-  // and on the hardware scheduler (its table's chunk field bounds the chunks), sqrt(128 KiB x 4 /
-  // 32) = 128 per tree under message flow control issued by the host; auto tries both. On the
+  // and on the hardware scheduler (its windows stall on short ones, tree_packing.h), sqrt(128 KiB x
+  // 4 / 32) = 128 per tree under message flow control issued by the host; auto tries both. On the
   // hardware scheduler the reduces wait a window of sub-chunks behind the broadcasts (its
   // counters are reused every window): 1.5 x 8 hops x (150 + 1 + 256 cycles of a 4 KiB message)
   // / (40960 bound cycles / 32 sub-chunks) = 3.8, so 2 x 4 = 8; issued by the host they do not
