@@ -7,6 +7,7 @@
 #include "model/collective/algorithm.h"
 #include "model/collective/cost_model.h"
 #include "model/topology/topology.h"
+#include "tests/support/sim_fixtures.h"
 #include "tests/support/topologies.h"
 
 using mt::test::make;
@@ -240,18 +241,10 @@ TEST_CASE("steps_share_no_link: one link per step and message, or step order hol
 }
 
 TEST_CASE("flows_send_one_chunk: a flow of two chunks is a pipeline or a ring", "[cost_model]") {
-  mt::Schedule s;
-  s.nodes = 4;
-  s.num_chunks = 2;
+  mt::Schedule s = mt::test::empty_schedule(4, 2);
+  s.add(mt::test::make_op(0, 1, 0, mt::OpKind::kReduce));
+  s.add(mt::test::make_op(1, 2, 0, mt::OpKind::kReduce));  // flow 0 again, the same chunk
   s.num_flows = 2;
-  mt::Op a;
-  a.node = 0;
-  a.peer = 1;
-  mt::Op b = a;  // flow 0 again, the same chunk: one chunk per flow
-  b.id = 1;
-  b.node = 1;
-  b.peer = 2;
-  s.ops = {a, b};
   CHECK(mt::flows_send_one_chunk(s));
   s.ops[1].chunk = 1;  // flow 0 sends chunks 0 and 1
   CHECK_FALSE(mt::flows_send_one_chunk(s));
