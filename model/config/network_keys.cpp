@@ -86,7 +86,7 @@ KeySpec<NicConfig> step_order_key() {
       "and no directed link carries two messages of one step (MultiTree: step order keeps its "
       "trees apart), `false` otherwise: where several messages of a step share a link "
       "(tree_packing, dbtree) step order only holds them back (tree_packing on the 4x4 mesh "
-      "at 1 MiB, 46155 cycles against 47446 with `true`, 15075 against 16366 at 256 KiB), and "
+      "at 1 MiB, 45805 cycles against 47086 with `true`, 14965 against 16246 at 256 KiB), and "
       "a flow of several chunks (rings, halving_doubling, disjoint_rings, tree_packing, "
       "multitree_opt with a `pipeline`) is ordered by its own dependencies (tree_packing's "
       "steps are link-disjoint on the 8x8 and 4x4x4 tori, where `true` cost it 14-21% at "
