@@ -151,8 +151,10 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
         {"message_cycles", r.host.message_cycles}, {"doorbell_cycles", r.host.doorbell_cycles},
         {"doorbell_batch", r.host.doorbell_batch}, {"contexts", r.host.contexts},
         {"step_cycles", r.host.step_cycles}};
-  else
+  else {
     j["scheduler_clock_ghz"] = r.scheduler_clock_ghz;
+    j["scheduler_step_order"] = r.scheduler_step_order;
+  }
   if (with_messages) {
     j["message_issue_cycles"] = r.message_issue_cycles;
     j["message_arrival_cycles"] = r.message_arrival_cycles;
@@ -200,6 +202,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.clock_ghz = j.at("clock_ghz").get<double>();
   if (j.contains("granularity")) r.granularity = enum_field<Granularity>(j, "granularity");
   r.scheduler_clock_ghz = j.value("scheduler_clock_ghz", 0.0);
+  r.scheduler_step_order = j.value("scheduler_step_order", false);
   r.completion_ns = j.at("completion_ns").get<double>();
   r.bound_cycles = j.at("bound_cycles").get<double>();
   r.latency_bound_cycles = j.value("latency_bound_cycles", 0.0);

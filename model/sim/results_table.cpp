@@ -184,6 +184,17 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
                          "takes its own cycles) in:",
                      labels_at_clock[clock]));
   }
+  // Which hardware-issue rows ran in step order (nic.step_order auto decides it per schedule).
+  std::vector<std::string> in_step_order;
+  for (const auto& r : runs) {
+    if (r.scheduler_step_order) push_unique(in_step_order, r.algorithm);
+  }
+  if (!in_step_order.empty()) {
+    note_line(
+        listed("the NIC scheduler issued each table in step order (nic.step_order; auto: "
+               "where steps share no link and each flow sends one chunk) in:",
+               in_step_order));
+  }
   // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
   std::vector<std::string> rtl_labels;
   for (const auto& r : runs) {

@@ -54,6 +54,10 @@ struct RunResult {
   /// Hardware issue: the NIC scheduler's clock, GHz (nic.scheduler_clock_ghz resolved: the
   /// network's clock_ghz unless slower; `scheduler_clock_ghz` in results JSON).
   double scheduler_clock_ghz = 0;
+  /// Hardware issue: whether the scheduler issued each node's table in step order
+  /// (nic.step_order with `auto` decided for this schedule; false at message granularity,
+  /// which does not model it; `scheduler_step_order` in results JSON).
+  bool scheduler_step_order = false;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes

@@ -149,6 +149,23 @@ TEST_CASE("a software-issue run names its host in JSON and under the table", "[r
   CHECK_THAT(mt::format_results_table({hw}), !Catch::Contains("software issue by"));
 }
 
+TEST_CASE("a scheduler's step order is said in JSON and under the table", "[results]") {
+  mt::RunResult ordered = row("multitree-hw", "multitree");
+  ordered.nic_issue = mt::IssueMode::kHardware;
+  ordered.scheduler_step_order = true;
+  mt::RunResult free_order = row("tree_packing-hw", "tree_packing");
+  free_order.nic_issue = mt::IssueMode::kHardware;
+  CHECK(mt::run_result_from_json(mt::to_json(ordered)).scheduler_step_order);
+  CHECK_FALSE(mt::run_result_from_json(mt::to_json(free_order)).scheduler_step_order);
+  CHECK(mt::to_json(free_order).at("scheduler_step_order") == false);
+  CHECK_FALSE(mt::to_json(row("ring", "ring")).contains("scheduler_step_order"));
+  CHECK_THAT(unwrapped(mt::format_results_table({free_order, ordered, ordered})),
+             Catch::Contains("\nthe NIC scheduler issued each table in step order "
+                             "(nic.step_order; auto: where steps share no link and each flow "
+                             "sends one chunk) in: multitree-hw\n"));
+  CHECK_THAT(mt::format_results_table({free_order}), !Catch::Contains("step order"));
+}
+
 TEST_CASE("a scheduler on a slower clock is said in JSON and under the table", "[results]") {
   mt::RunResult slow = row("multitree-hw", "multitree");
   slow.nic_issue = mt::IssueMode::kHardware;
