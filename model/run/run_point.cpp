@@ -11,13 +11,9 @@ namespace mt {
 
 namespace {
 
-// The NIC a point ran on, as its result names it (RunResult::nic_issue and the next two, and
-// the scheduler's step order, which the message-granularity model leaves out).
+// The NIC a point ran on, as its result names it (RunResult::nic_issue and the next two).
 void describe_nic(const PointConfig& config, RunResult& r) {
   r.nic_issue = config.issue.mode;
-  r.scheduler_step_order = config.issue.mode == IssueMode::kHardware &&
-                           config.granularity == Granularity::kPacket &&
-                           config.issue.scheduler.step_order;
   r.nic_flow_control = config.nic.flow_control;
   r.nic_scheduler = config.issue.mode == IssueMode::kSoftware            ? Issuer::kHost
                     : config.issue.scheduler.impl == SchedulerImpl::kRtl ? Issuer::kRtl

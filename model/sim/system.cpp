@@ -200,8 +200,10 @@ RunResult System::Impl::run() {
   result.energy_preset = config.energy.preset;
   result.host_preset = config.issue.host_preset;
   result.host = config.issue.host;
-  if (config.issue.mode == IssueMode::kHardware)
+  if (config.issue.mode == IssueMode::kHardware) {
     result.scheduler_clock_ghz = config.clock_ghz / config.issue.scheduler.network_cycles_per_tick;
+    result.scheduler_step_order = config.issue.scheduler.step_order;
+  }
   result.message_arrival_cycles.reserve(messages.size());
   result.message_issue_cycles.reserve(messages.size());
   for (const MessageRecord& record : messages) {
