@@ -161,6 +161,14 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     for (std::size_t i = 0; i < labels.size(); ++i) line += (i ? ", " : " ") + labels[i];
     return line;
   };
+  // A note line `text` followed by the labels of the rows where `holds`, when there are any.
+  const auto note_rows_where = [&](const std::string& text, const auto& holds) {
+    std::vector<std::string> labels;
+    for (const auto& r : runs) {
+      if (holds(r)) push_unique(labels, r.algorithm);
+    }
+    if (!labels.empty()) note_line(listed(text, labels));
+  };
   // The host of software-issue rows: a free host is a bound, not a machine (docs/host.md).
   std::vector<std::string> hosts;
   for (const auto& r : runs) {
@@ -185,26 +193,14 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
                      labels_at_clock[clock]));
   }
   // Which hardware-issue rows ran in step order (nic.step_order auto decides it per schedule).
-  std::vector<std::string> in_step_order;
-  for (const auto& r : runs) {
-    if (r.scheduler_step_order) push_unique(in_step_order, r.algorithm);
-  }
-  if (!in_step_order.empty()) {
-    note_line(
-        listed("the NIC scheduler issued each table in step order (nic.step_order; auto: "
-               "where steps share no link and each flow sends one chunk) in:",
-               in_step_order));
-  }
+  note_rows_where(
+      "the NIC scheduler issued each table in step order (nic.step_order; auto: where steps "
+      "share no link and each flow sends one chunk) in:",
+      [](const RunResult& r) { return r.scheduler_step_order; });
   // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
-  std::vector<std::string> rtl_labels;
-  for (const auto& r : runs) {
-    if (r.nic_scheduler == Issuer::kRtl) push_unique(rtl_labels, r.algorithm);
-  }
-  if (!rtl_labels.empty()) {
-    note_line(
-        listed("hardware issue by the Verilated RTL scheduler (rtl/nic_sched.sv) in every NIC of:",
-               rtl_labels));
-  }
+  note_rows_where(
+      "hardware issue by the Verilated RTL scheduler (rtl/nic_sched.sv) in every NIC of:",
+      [](const RunResult& r) { return r.nic_scheduler == Issuer::kRtl; });
   if (noted) {
     std::vector<std::string> legend;
     if (chose_any)
