@@ -34,6 +34,11 @@ struct HostTiming {
   bool free() const {
     return notify_cycles == 0 && message_cycles == 0 && doorbell_cycles == 0 && step_cycles == 0;
   }
+  /// True when posting costs nothing and rings one doorbell per message: a ready message is
+  /// posted in the cycle it becomes ready (its notification may still come late).
+  bool posting_free() const {
+    return message_cycles == 0 && doorbell_cycles == 0 && step_cycles == 0 && doorbell_batch == 1;
+  }
 };
 
 /// Host (software) issue of one node's program, event-driven: state advances lazily to the
@@ -77,6 +82,9 @@ class HostScheduler : public Scheduler {
   std::uint64_t next_event() const;
   void know(int message);      // the host learns `message` arrived (at time_)
   void make_ready(int index);  // dependencies known (at time_)
+  /// `index` is ready at time_ (its release cycle has come): posted at once when posting is
+  /// free (one doorbell, no context held, as post() would), else queued for post().
+  void ready(int index);
   /// Free contexts post ready batches at time_; true when one did.
   bool post();
 
