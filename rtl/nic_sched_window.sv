@@ -126,9 +126,11 @@ module nic_sched_window #(
   logic [Window*CountBits-1:0] rem_now;  // remaining counts now: rem_q - hits_q, saturating
 
   // Step order: a held entry's step is never below min_step_i (StepNotBelowMin_A: every held
-  // entry was a window head or the fetched entry, or behind one, when min_step_i was computed),
-  // so "step <= min_step_i" is "step == min_step_i", an equality (shallower than a magnitude
-  // compare on the decision path). Ready: rem_q - hits_q == 0, i.e. rem_q <= hits_q.
+  // entry was a window head or the fetched entry, or behind one, when min_step_i was computed,
+  // and a table issued in step order is sorted by step), so "step <= min_step_i" is
+  // "step == min_step_i", an equality (shallower than a magnitude compare on the decision path).
+  // Without step order a table need not be sorted (nic.scheduler_table_order planned) and the
+  // minimum step is not used. Ready: rem_q - hits_q == 0, i.e. rem_q <= hits_q.
   always_comb begin
     for (int unsigned j = 0; j < Window; j++) begin
       request[j] = valid_q[j] &&
@@ -300,7 +302,7 @@ module nic_sched_window #(
   `MT_ASSERT(AgeOrder_A, age_wrong == '0)
   `MT_ASSERT(PickOneHot_A, $onehot0(pick))
   `MT_ASSERT(GrantMasked_A, !grant_q || mask_q != '0)
-  `MT_ASSERT(StepNotBelowMin_A, halt_i || step_below == '0)
+  `MT_ASSERT(StepNotBelowMin_A, halt_i || !step_order_i || step_below == '0)
   `MT_ASSERT(SharedTakesOpen_A, !ext_take_i || (shared_i && open_o))
   `MT_ASSERT(LeavesHeldRequested_A, (leave_i & ~request) == '0)
 `else

@@ -5,14 +5,18 @@ co-designed NIC's scheduler (hardware issue, message flow control) with its port
 grant once they are free and `decision_latency_cycles` before (`nic.scheduler_early_request`,
 the default), in cycles, with hardware issue's cycles over the free host's
 under message flow control (issue 48's target: at most 1.00 in every row); then that ratio with
-the early request for issue windows of WINDOWS entries (`nic.scheduler_window`); then
-tree_packing on the 8x8 mesh at 16 and 64 MiB as a fraction of the bandwidth bound (issue 48's
-target: at least 0.98 with hardware issue).
+the early request for issue windows of WINDOWS entries (`nic.scheduler_window`); then the
+hardware issue from step-ordered tables against tables planned in the order a free host issues
+the schedule (`nic.scheduler_table_order: planned`; not on the paper torus, whose step barrier
+issues steps in order); then tree_packing on the 8x8 mesh at 16 and 64 MiB as a fraction of the
+bandwidth bound (issue 48's target: at least 0.98 with hardware issue); then tree_packing's
+hardware issue from step and planned tables over the free host on five networks.
 
   nic_mode_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--set KEY=VALUE]...
 
 --set is applied to every run. Runs (or reuses in --out) one `mtsim run` per row group and
-prints the three Markdown tables (about 3 minutes on two cores, most of it the 8x8 mesh). Exit status: 0 done, 2 bad input or a failed run. Standard
+prints the five Markdown tables (about 3 minutes on two cores, most of it the 8x8 mesh). Exit
+status: 0 done, 2 bad input or a failed run. Standard
 library only.
 """
 
@@ -26,6 +30,11 @@ BEYOND_TORUS = "scenarios/beyond/torus4x4.yaml"
 BEYOND_MESH = "scenarios/beyond/mesh4x4.yaml"
 PAPER_TORUS = "scenarios/paper/torus4x4.yaml"
 BEYOND_MESH8 = "scenarios/beyond/mesh8x8.yaml"
+# tree_packing with a planned table across networks (the fifth table).
+NETWORKS = [("torus 8x8", "scenarios/beyond/torus8x8.yaml"),
+            ("torus 4x4x4", "scenarios/beyond/torus4x4x4.yaml"),
+            ("torus 4x4", BEYOND_TORUS), ("mesh 8x8", BEYOND_MESH8), ("mesh 4x4", BEYOND_MESH)]
+NETWORK_SIZES = ["64KiB", "512KiB", "4MiB"]
 
 # (network, scenario, algorithm entry without label, its name in the table, sizes)
 ROWS = [
@@ -53,6 +62,14 @@ MODES = [
 WINDOWS = [4, 8, 16]
 MODES += [(f"hw-early-w{w}", f"{{{HW}, scheduler_early_request: true, scheduler_window: {w}}}")
           for w in WINDOWS if w != 4]
+# Tables in the order a free host issues the schedule (nic.scheduler_table_order: planned): not
+# with the paper NIC's step barrier, which issues steps in order.
+PLANNED = ("hw-planned", f"{{{HW}, scheduler_early_request: true, scheduler_table_order: planned}}")
+
+
+def modes_for(scenario):
+    """The NIC modes a row's scenario runs."""
+    return MODES + ([] if scenario == PAPER_TORUS else [PLANNED])
 
 SIZE_BYTES = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 
@@ -63,7 +80,8 @@ def size_bytes(size):
 
 def row_runs(args, out, index, row):
     network, scenario, entry, name, sizes = row
-    entries = ", ".join(f"{{{entry}, label: {label}, nic: {nic}}}" for label, nic in MODES)
+    entries = ", ".join(f"{{{entry}, label: {label}, nic: {nic}}}"
+                        for label, nic in modes_for(scenario))
     sets = [f"collective.algorithms=[{entries}]", f"collective.sizes=[{','.join(sizes)}]",
             "host.preset=free"] + args.set
     path = os.path.join(out, f"row{index}.json")
@@ -72,7 +90,7 @@ def row_runs(args, out, index, row):
 
 def bound_table(args, out):
     """Markdown lines: tree_packing on the 8x8 mesh, efficiency per NIC mode."""
-    modes = [m for m in MODES if m[0] in ("sw-message", "hw-message", "hw-early")]
+    modes = [m for m in MODES if m[0] in ("sw-message", "hw-message", "hw-early")] + [PLANNED]
     entries = ", ".join(f"{{name: tree_packing, label: {label}, nic: {nic}}}"
                         for label, nic in modes)
     sizes = ["16MiB", "64MiB"]
@@ -81,11 +99,35 @@ def bound_table(args, out):
     runs = study_options.verified_runs(args.mtsim, BEYOND_MESH8, os.path.join(out, "mesh8x8.json"),
                                        args.jobs, sets)
     lines = ["| network | schedule | size | software issue, message FC | hardware issue, message FC "
-             "| hardware, early request |", "|---|---|---|---:|---:|---:|"]
+             "| hardware, early request | hardware, planned table |",
+             "|---|---|---|---:|---:|---:|---:|"]
     for size in sizes:
         cells = [f"{runs[(size_bytes(size), label)]['efficiency']:.3f}" for label, _ in modes]
         lines.append(f"| mesh 8x8 | tree_packing | {size[:-3]} {size[-3:]} | " +
                      " | ".join(cells) + " |")
+    return lines
+
+
+def networks_table(args, out):
+    """Markdown lines: tree_packing's hardware issue from step and planned tables over the free
+    host's cycles, per network and size."""
+    modes = [m for m in MODES if m[0] in ("sw-message", "hw-early")] + [PLANNED]
+    entries = ", ".join(f"{{name: tree_packing, label: {label}, nic: {nic}}}"
+                        for label, nic in modes)
+    lines = ["| network | size | free host, message FC | step table / free host "
+             "| planned table / free host |", "|---|---|---:|---:|---:|"]
+    for index, (network, scenario) in enumerate(NETWORKS):
+        sets = [f"collective.algorithms=[{entries}]",
+                f"collective.sizes=[{','.join(NETWORK_SIZES)}]", "host.preset=free"] + args.set
+        runs = study_options.verified_runs(args.mtsim, scenario,
+                                           os.path.join(out, f"network{index}.json"), args.jobs,
+                                           sets)
+        for size in NETWORK_SIZES:
+            cycles = {label: runs[(size_bytes(size), label)]["completion_cycles"]
+                      for label, _ in modes}
+            free = cycles["sw-message"]
+            lines.append(f"| {network} | {size[:-3]} {size[-3:]} | {free} | "
+                         f"{cycles['hw-early'] / free:.3f} | {cycles['hw-planned'] / free:.3f} |")
     return lines
 
 
@@ -103,6 +145,9 @@ def main():
         "| hardware issue, message FC | hardware, early request | hardware / software "
         "| early request / software |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    planned_table = ["| network | schedule | size | free host, message FC | hardware, step table "
+                     "| hardware, planned table | step / free host | planned / free host |",
+                     "|---|---|---|---:|---:|---:|---:|---:|"]
     window_table = ["| network | schedule | size | " +
                     " | ".join(f"window {w}" for w in WINDOWS) + " |",
                     "|---|---|---|" + "---:|" * len(WINDOWS)]
@@ -112,7 +157,7 @@ def main():
             network, _, _, name, sizes = row
             for size in sizes:
                 cycles = {label: runs[(size_bytes(size), label)]["completion_cycles"]
-                          for label, _ in MODES}
+                          for label, _ in modes_for(row[1])}
                 shown = [cycles[label] for label in
                          ("sw-packet", "sw-message", "hw-message", "hw-early")]
                 cells = [f"**{c}**" if c == min(shown) else str(c) for c in shown]
@@ -124,7 +169,12 @@ def main():
                 ratios = [cycles["hw-early" if w == 4 else f"hw-early-w{w}"] / free
                           for w in WINDOWS]
                 window_table.append(where + " | ".join(f"{r:.3f}" for r in ratios) + " |")
+                if "hw-planned" in cycles:
+                    step, planned = cycles["hw-early"], cycles["hw-planned"]
+                    planned_table.append(where + f"{free} | {step} | {planned} | "
+                                         f"{step / free:.3f} | {planned / free:.3f} |")
         bounds = bound_table(args, out)
+        networks = networks_table(args, out)
     except (RuntimeError, KeyError) as error:
         print(f"nic_mode_table.py: {error}", file=sys.stderr)
         return 2
@@ -132,7 +182,11 @@ def main():
     print()
     print("\n".join(window_table))
     print()
+    print("\n".join(planned_table))
+    print()
     print("\n".join(bounds))
+    print()
+    print("\n".join(networks))
     return 0
 
 

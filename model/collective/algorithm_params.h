@@ -54,6 +54,10 @@ struct BuildContext {
   /// The run's NIC issues from the hardware scheduler's table (nic.issue hardware, or auto when
   /// it resolves so), whose arrival counters and table bound how many messages a node may have.
   bool hardware_issue = false;
+  /// With hardware_issue: each node's table is in the order a free host issues the schedule
+  /// (nic.scheduler_table_order planned), so the windows hold what becomes ready next and a
+  /// builder may size messages as for the host.
+  bool planned_table_order = false;
   /// Simulates a candidate schedule of `auto` at `bytes` per node on the run's network and NIC
   /// with the message-granularity model and returns its completion, cycles: set by the run layer
   /// (which owns the simulators) for `auto` with rank=message; empty elsewhere.

@@ -100,8 +100,12 @@ Schedule build_tree_packing(const Topology& topology, const TreePackingParams& p
   const std::uint64_t bytes =
       params.bytes.value_or(context.bytes > 0 ? context.bytes : kTreePackingDefaultBytes);
   const int tallest = *std::max_element(packing.heights.begin(), packing.heights.end());
-  const int pipeline = params.pipeline.value_or(tree_packing_pipeline(
-      packing.trees, tallest, bytes, context.cost.head_per_message && !context.hardware_issue));
+  // Short messages under message flow control, except for the hardware scheduler's step-ordered
+  // table (its windows stall on them: see tree_packing_pipeline); a planned table takes them.
+  const bool short_messages =
+      context.cost.head_per_message && (!context.hardware_issue || context.planned_table_order);
+  const int pipeline = params.pipeline.value_or(
+      tree_packing_pipeline(packing.trees, tallest, bytes, short_messages));
   const int n = topology.nodes();
   Schedule schedule =
       new_schedule("tree_packing", topology, std::int64_t{packing.trees} * pipeline);

@@ -43,13 +43,15 @@ constexpr std::uint64_t kTreePackingMessageFcScaleBytes = 32;
 
 /// Default sub-chunks per tree for an all-reduce of `bytes` per node over `trees` trees whose
 /// tallest has `height` hops: messages of about kTreePackingMessageBytes, or with
-/// `short_messages` (message flow control issued by the host: BuildContext::cost.head_per_message
-/// without hardware_issue) floor(sqrt(bytes / trees x height / kTreePackingMessageFcScaleBytes));
-/// at most kTreePackingMaxChunks (kTreePackingMaxShortChunks with short messages) chunks in
-/// all, at least 1. The hardware scheduler keeps the 4 KiB messages: with short ones its
-/// 4-entry windows over table order stall on the 8x8 and 4x4x4 tori (1.2-1.9x the cycles of
-/// 4 KiB messages there; measured 2026-12-06, docs/beyond.md "Why hardware issue keeps 4 KiB
-/// messages"); its arrival counters do not bound the chunks (see tree_packing_window).
+/// `short_messages` (message flow control issued by the host or from a planned table:
+/// BuildContext::cost.head_per_message without hardware_issue, or with planned_table_order)
+/// floor(sqrt(bytes / trees x height / kTreePackingMessageFcScaleBytes)); at most
+/// kTreePackingMaxChunks (kTreePackingMaxShortChunks with short messages) chunks in all, at
+/// least 1. The hardware scheduler's step-ordered table keeps the 4 KiB messages: with short
+/// ones its 4-entry windows over table order stall on the 8x8 and 4x4x4 tori (1.2-1.9x the
+/// cycles of 4 KiB messages there; measured 2026-12-06, docs/beyond.md "Why hardware issue
+/// keeps 4 KiB messages"); a planned table does not (docs/beyond.md "Planned table order");
+/// its arrival counters do not bound the chunks (see tree_packing_window).
 int tree_packing_pipeline(int trees, int height, std::uint64_t bytes, bool short_messages);
 
 /// Default window (TreePipeline::window) of `trees` trees whose tallest has `height` hops, with

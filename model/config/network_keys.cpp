@@ -257,6 +257,16 @@ const KeyTable<NicConfig>& nic_keys() {
                "port, the queue's oldest ready entries to the lowest-numbered ports (as a host "
                "starts one on every free port in a cycle; rtl/README.md, shared_window_i). "
                "No effect under `port_binding: route`"),
+      enum_key("scheduler_table_order", &N::scheduler_table_order,
+               "hardware issue: the order of each node's schedule table, which the scheduler's "
+               "per-port windows are refilled in: `step` = by step (then messages that wait for "
+               "others of their step after those, then program order); `planned` = the order in "
+               "which a free host issues the same schedule, planned by a message-granularity run "
+               "of the point before it is simulated (a compile step; its windows then hold the "
+               "messages that become ready next, and tree_packing gets the host's short "
+               "messages). planned needs step order off (`step_order: auto` is off with it) and "
+               "no step barrier; at `granularity: message` it changes nothing. docs/beyond.md, "
+               "Planned table order"),
       real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",
                "hardware issue: the scheduler's own clock, at most `clock_ghz` (0: `clock_ghz`); "
                "its cycle k starts at network cycle ceil(k x clock_ghz / scheduler_clock_ghz), "

@@ -69,6 +69,14 @@ inline std::optional<NicRuleViolation> nic_rule_violation(const NicConfig& nic,
     return NicRuleViolation{"nic.step_order",
                             "false contradicts nic.step_barrier true, which starts steps strictly "
                             "in order (use auto or true)"};
+  // A planned table is not sorted by step: the scheduler cannot issue it in step order.
+  if (nic.scheduler_table_order == TableOrder::kPlanned &&
+      (nic.step_order == StepOrderChoice::kOn || nic.step_barrier))
+    return NicRuleViolation{
+        "nic.scheduler_table_order",
+        std::string("planned orders a table by when a free host issues its "
+                    "messages, not by step: it contradicts ") +
+            (nic.step_barrier ? "nic.step_barrier true" : "nic.step_order true") + " (use step)"};
   if (nic.scheduler == SchedulerImpl::kRtl && nic.issue == IssueChoice::kSoftware)
     return NicRuleViolation{"nic.scheduler",
                             "rtl is the co-designed hardware scheduler: it needs nic.issue: "

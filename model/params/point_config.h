@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/collective/algorithm_config.h"
 #include "model/collective/cost_model.h"
@@ -46,6 +47,12 @@ struct SchedulerSettings {
   /// Port binding any: the one queue's window grants up to one entry per requesting port per
   /// decision, oldest first to the lowest port (false: one grant per decision).
   bool per_port_grants = false;
+  /// Each node's table in the order a free host issues the schedule (planned by a
+  /// message-granularity run of the point) instead of step order; step order is then off.
+  bool planned_table_order = false;
+  /// With planned_table_order: per message id, the cycle the planning run issued it (run_point
+  /// fills it for the point's size before it simulates; pack_schedule's planned_issue).
+  std::vector<std::uint64_t> planned_issue;
 };
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).

@@ -94,6 +94,16 @@ struct EnumNames<AnyPortGrants> {
   static constexpr std::array<const char*, 2> kNames{"one", "per_port"};
 };
 
+/// The order of each node's schedule table under hardware issue (`nic.scheduler_table_order`).
+enum class TableOrder {
+  kStep,     ///< "step": by step, then waits within a step, then program order
+  kPlanned,  ///< "planned": the order a free host issues the schedule in a message-level run
+};
+template <>
+struct EnumNames<TableOrder> {
+  static constexpr std::array<const char*, 2> kNames{"step", "planned"};
+};
+
 /// The grain of simulated time (`granularity`).
 enum class Granularity {
   kPacket,   ///< "packet": the SystemC packet/flit-level cycle model (the reference)
@@ -229,6 +239,7 @@ struct NicConfig {
   bool scheduler_early_request = true;  ///< hardware issue: ports request decision_latency early
   /// Hardware issue under port_binding any: one grant per decision, or one per requesting port.
   AnyPortGrants scheduler_any_port_grants = AnyPortGrants::kOne;
+  TableOrder scheduler_table_order = TableOrder::kStep;  ///< hardware issue: table order (enum)
   double scheduler_clock_ghz = 0;    ///< hardware issue: the scheduler's clock, GHz (0: clock_ghz)
   int scheduler_watchdog_ticks = 0;  ///< hardware issue: watchdog limit, ticks (0: off)
   int scheduler_watchdog_tick_cycles = 1024;  ///< hardware issue: scheduler cycles per tick

@@ -116,6 +116,8 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
       context.bytes = only_bytes;
       context.cost = cost_params_for(scenario, run.nic, run.host, p.choice);
       context.hardware_issue = p.choice.issue == IssueMode::kHardware;
+      context.planned_table_order =
+          context.hardware_issue && run.nic.scheduler_table_order == TableOrder::kPlanned;
       // auto rank=message: each candidate timed by the message model on this point's network
       // and NIC (timing only: the winner's own run checks its data).
       context.simulate_messages = [&](const Schedule& candidate, std::uint64_t bytes) {

@@ -103,10 +103,14 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   // order keeps its trees apart; a flow of several chunks is ordered by its own dependencies,
   // and step order would only hold the others back), and always under the step barrier (which
   // starts steps strictly in order: it could not take a later step's grant).
-  scheduler.step_order = nic.step_order == StepOrderChoice::kOn ||
-                         (nic.step_order == StepOrderChoice::kAuto &&
-                          (nic.step_barrier || (flows_send_one_chunk(schedule) &&
-                                                steps_share_no_link(schedule, topology))));
+  // A planned table is in issue-time order, not step order (nic_rule_violation refuses step
+  // order on with it).
+  scheduler.planned_table_order = nic.scheduler_table_order == TableOrder::kPlanned;
+  scheduler.step_order =
+      nic.step_order == StepOrderChoice::kOn ||
+      (nic.step_order == StepOrderChoice::kAuto && !scheduler.planned_table_order &&
+       (nic.step_barrier ||
+        (flows_send_one_chunk(schedule) && steps_share_no_link(schedule, topology))));
   scheduler.decision_latency_cycles = nic.decision_latency_cycles;
   scheduler.depth = nic.scheduler_depth;
   scheduler.window = nic.scheduler_window;

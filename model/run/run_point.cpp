@@ -20,6 +20,31 @@ void describe_nic(const PointConfig& config, RunResult& r) {
                                                                          : Issuer::kTlm;
 }
 
+// nic.scheduler_table_order planned: the compile step that orders every node's table by the
+// cycle a free host issues each message of the same schedule, planned with the message-
+// granularity model (plain C++: it runs here, before the point's SystemC elaboration).
+PointConfig with_planned_tables(const PointConfig& config, const Topology& topology,
+                                const Schedule& schedule, std::uint64_t bytes) {
+  PointConfig point = config;
+  if (config.issue.mode != IssueMode::kHardware || !config.issue.scheduler.planned_table_order ||
+      config.granularity == Granularity::kMessage)
+    return point;
+  PointConfig host = config;
+  host.granularity = Granularity::kMessage;
+  host.issue.mode = IssueMode::kSoftware;
+  host.issue.host = HostTiming{};
+  host.issue.host_preset = HostPreset::kFree;
+  host.data.verify = false;
+  const RunResult plan = simulate_messages(host, topology, schedule, bytes);
+  if (!plan.error.empty())
+    throw SimulationConfigError(
+        "nic.scheduler_table_order planned: the free host's message-granularity run that plans "
+        "the tables failed: " +
+        plan.error);
+  point.issue.scheduler.planned_issue = plan.message_issue_cycles;
+  return point;
+}
+
 }  // namespace
 
 std::string schedule_name(const PreparedAlgorithm& p) {
@@ -32,7 +57,8 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
   try {
     RunResult r = p.config.granularity == Granularity::kMessage
                       ? simulate_messages(p.config, *p.topology, p.schedule, bytes)
-                      : simulate(p.config, *p.topology, p.schedule, bytes, p.scheduler_factory);
+                      : simulate(with_planned_tables(p.config, *p.topology, p.schedule, bytes),
+                                 *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;
     r.schedule = schedule_name(p);
     r.nic_choice = p.choice.chosen;

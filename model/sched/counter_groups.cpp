@@ -74,8 +74,6 @@ bool exact(NodeOrders& orders, const NodePack& p, const std::vector<int>& member
 void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>& local,
                    HappensBefore& ordering) {
   const auto op_of = [&](int id) -> const Op& { return schedule.ops[at(id)]; };
-  std::stable_sort(p.entries.begin(), p.entries.end(),
-                   [&](int a, int b) { return op_of(a).step < op_of(b).step; });
   const int k = static_cast<int>(p.incoming.size());
   UnionFind uf(std::max(k, 1));
   std::vector<char> waited(at(k), 0);

@@ -26,9 +26,9 @@ struct NodePack {
   std::unordered_map<std::uint64_t, std::size_t> pair_query;
 };
 
-/// Sorts p.entries by step, groups the incoming messages that appear together in one entry's
-/// deps (union-find; messages nobody waits for become singleton groups flagged free), lists each
-/// group's waiting entries, and asks `ordering` the happens-before queries of every group's
+/// Keeps p.entries in their (table) order, groups the incoming messages that appear together in one
+/// entry's deps (union-find; messages nobody waits for become singleton groups flagged free), lists
+/// each group's waiting entries, and asks `ordering` the happens-before queries of every group's
 /// members against its waiters (each is needed: every group is checked for exactness).
 /// `local[id]` is message id's local index at its receiver.
 void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>& local,

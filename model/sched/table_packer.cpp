@@ -129,10 +129,42 @@ int write_node(int u, const packing::NodePack& p, const Schedule& schedule,
   return max_count;
 }
 
+// A planned order must be one a run could issue in: every message after what it waits for (its
+// deps strictly: they must arrive first; a message of its own node a dependency is staged
+// behind at the same cycle at the latest, the tie then going by step and rank as in step order,
+// which issue_order() has checked). Then the scheduler, refilling
+// each port's window in this order, always has the pending entry planned first in a window or
+// at the fetch with its window empty, and what it waits for issued: it never stalls for good.
+void check_planned_order(const Schedule& schedule, const std::vector<std::uint64_t>& planned) {
+  if (planned.size() != schedule.ops.size())
+    throw TableError("planned table order: " + std::to_string(planned.size()) +
+                     " issue cycles for " + std::to_string(schedule.ops.size()) + " messages");
+  const auto at = [&planned](int id) { return planned[static_cast<std::size_t>(id)]; };
+  const auto refuse = [&](const Op& op, int before, const char* how) {
+    ErrorLocation where;
+    where.node = op.node;
+    where.message = op.id;
+    throw TableError("planned table order: message " + std::to_string(op.id) + " (node " +
+                         std::to_string(op.node) + ", cycle " + std::to_string(at(op.id)) +
+                         ") is planned before message " + std::to_string(before) + " (cycle " +
+                         std::to_string(at(before)) + "), " + how,
+                     where);
+  };
+  for (const Op& op : schedule.ops) {
+    for (std::size_t k = 0; k < op.deps.size(); ++k) {
+      const int dep = op.deps[k];
+      if (at(dep) >= at(op.id)) refuse(op, dep, "which it waits for");
+      const int staged = schedule.ops[static_cast<std::size_t>(dep)].apply_after;
+      if (staged >= 0 && at(staged) > at(op.id))
+        refuse(op, staged, "which its node must issue first (a dependency is staged behind it)");
+    }
+  }
+}
+
 }  // namespace
 
-PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
-                             int num_ports) {
+PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports, int num_ports,
+                             const std::vector<std::uint64_t>& planned_issue) {
   check_inputs(schedule, ports, num_ports);
   const std::size_t m = schedule.ops.size();
   const int nodes = schedule.nodes;
@@ -142,6 +174,7 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
                      graph.topological().cycle_text() + ")");
   }
   HappensBefore ordering = graph.happens_before();
+  if (!planned_issue.empty()) check_planned_order(schedule, planned_issue);
   // A table is issued in step order: a message waiting for a later step's would stall it.
   const IssueOrder issue = issue_order(schedule);
   if (!issue.ok()) {
@@ -159,15 +192,17 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
     p.incoming.push_back(op.id);
     packs[static_cast<std::size_t>(op.node)].entries.push_back(op.id);
   }
-  // Within a step, messages that wait for others of the same step come after them (group_by_deps
-  // keeps this order when it sorts by step; schedules without such waits keep program order).
+  // Table order: step, then messages that wait for others of their step after those, then
+  // program order; or, planned, the cycle a free host issues each message first.
   for (packing::NodePack& p : packs)
     std::stable_sort(p.entries.begin(), p.entries.end(), [&](int a, int b) {
-      const Op& x = schedule.ops[static_cast<std::size_t>(a)];
-      const Op& y = schedule.ops[static_cast<std::size_t>(b)];
-      return x.step != y.step ? x.step < y.step
-                              : issue.rank[static_cast<std::size_t>(a)] <
-                                    issue.rank[static_cast<std::size_t>(b)];
+      const auto i = static_cast<std::size_t>(a);
+      const auto j = static_cast<std::size_t>(b);
+      if (!planned_issue.empty() && planned_issue[i] != planned_issue[j])
+        return planned_issue[i] < planned_issue[j];
+      const Op& x = schedule.ops[i];
+      const Op& y = schedule.ops[j];
+      return x.step != y.step ? x.step < y.step : issue.rank[i] < issue.rank[j];
     });
   // 1. Per node: groups from the deps sets, and one batch of happens-before queries for all.
   for (packing::NodePack& p : packs) packing::group_by_deps(p, schedule, local, ordering);

@@ -20,7 +20,8 @@ struct PackedSchedule {
   int depth = 0;       ///< largest table (entries of the busiest node)
   int counters = 0;    ///< arrival counters per node (largest over nodes, at least 1)
   int max_count = 0;  ///< largest counter threshold (arrivals of one counter): the widths' MaxCount
-  /// Per node: its entries in issue order (step, then issue_order() rank, then program order).
+  /// Per node: its entries in issue order (step, then issue_order() rank, then program order; or
+  /// planned: see pack_schedule).
   std::vector<std::vector<TableEntry>> tables;
   /// Per node, parallel to tables[node]: the schedule message id of each entry.
   std::vector<std::vector<int>> messages;
@@ -51,8 +52,14 @@ struct PackedSchedule {
 /// PackedSchedule::release_counter); a message with both deps and a release_cycle cannot be packed.
 /// Throws TableError naming the node, the entry (message id) and the offending message when a
 /// schedule cannot be packed this way, or when ports/ids are out of range.
-PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports,
-                             int num_ports);
+///
+/// `planned_issue` (empty: step order): per message id, the cycle a run issued it (a free host's,
+/// nic.scheduler_table_order planned); each node's entries are then in that order (ties by step,
+/// rank, program order). It must be an order a run could issue in (every message after its
+/// dependencies, at or after what they are staged behind), else TableError naming the message:
+/// then a scheduler without step order that refills its windows in table order never stalls.
+PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& ports, int num_ports,
+                             const std::vector<std::uint64_t>& planned_issue = {});
 
 /// Checks that `packed` fits a fixed `format` (e.g. an RTL build's parameters): throws TableError
 /// naming the node, the entry and the field that does not fit.

@@ -154,6 +154,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
   else {
     j["scheduler_clock_ghz"] = r.scheduler_clock_ghz;
     j["scheduler_step_order"] = r.scheduler_step_order;
+    j["scheduler_table_order"] = r.scheduler_planned_table ? "planned" : "step";
   }
   if (with_messages) {
     j["message_issue_cycles"] = r.message_issue_cycles;
@@ -203,6 +204,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   if (j.contains("granularity")) r.granularity = enum_field<Granularity>(j, "granularity");
   r.scheduler_clock_ghz = j.value("scheduler_clock_ghz", 0.0);
   r.scheduler_step_order = j.value("scheduler_step_order", false);
+  r.scheduler_planned_table = j.value("scheduler_table_order", std::string("step")) == "planned";
   r.completion_ns = j.at("completion_ns").get<double>();
   r.bound_cycles = j.at("bound_cycles").get<double>();
   r.latency_bound_cycles = j.value("latency_bound_cycles", 0.0);

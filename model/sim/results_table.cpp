@@ -197,6 +197,10 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
       "the NIC scheduler issued each table in step order (nic.step_order; auto: where steps "
       "share no link and each flow sends one chunk) in:",
       [](const RunResult& r) { return r.scheduler_step_order; });
+  note_rows_where(
+      "each node's table in the order a free host issues the schedule, planned by a "
+      "message-granularity run (nic.scheduler_table_order planned) in:",
+      [](const RunResult& r) { return r.scheduler_planned_table; });
   // Which rows co-simulated the RTL scheduler: the text would otherwise read as the C++ model's.
   note_rows_where(
       "hardware issue by the Verilated RTL scheduler (rtl/nic_sched.sv) in every NIC of:",

@@ -58,6 +58,10 @@ struct RunResult {
   /// (nic.step_order with `auto` decided for this schedule; false at message granularity,
   /// which does not model it; `scheduler_step_order` in results JSON).
   bool scheduler_step_order = false;
+  /// Hardware issue: whether each node's table was in the order a free host issues the schedule
+  /// (nic.scheduler_table_order planned; false at message granularity, which has no tables;
+  /// `scheduler_table_order` "planned" or "step" in results JSON).
+  bool scheduler_planned_table = false;
   int nodes = 0;
   int ports = 0;            ///< NIC ports per node used by this run
   std::uint64_t bytes = 0;  ///< all-reduce size per node, bytes

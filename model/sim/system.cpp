@@ -203,6 +203,7 @@ RunResult System::Impl::run() {
   if (config.issue.mode == IssueMode::kHardware) {
     result.scheduler_clock_ghz = config.clock_ghz / config.issue.scheduler.network_cycles_per_tick;
     result.scheduler_step_order = config.issue.scheduler.step_order;
+    result.scheduler_planned_table = config.issue.scheduler.planned_table_order;
   }
   result.message_arrival_cycles.reserve(messages.size());
   result.message_issue_cycles.reserve(messages.size());

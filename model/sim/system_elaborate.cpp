@@ -129,7 +129,13 @@ NicPlan System::Impl::plan_messages() {
   PackedSchedule& packed = plan.packed;
   if (plan.hardware) {
     try {
-      packed = pack_schedule(schedule, message_ports, plan.queues);
+      const SchedulerSettings& sc = config.issue.scheduler;
+      sim_require(!sc.planned_table_order || !sc.planned_issue.empty(),
+                  "nic.scheduler_table_order planned: no plan was made for this point (the run "
+                  "layer's run_point plans it)");
+      packed =
+          pack_schedule(schedule, message_ports, plan.queues,
+                        sc.planned_table_order ? sc.planned_issue : std::vector<std::uint64_t>{});
     } catch (const TableError& e) {
       throw SimulationConfigError(std::string("nic.issue hardware: ") + e.what(), e.location());
     }

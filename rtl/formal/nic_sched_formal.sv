@@ -308,7 +308,9 @@ module nic_sched_formal #(
   `MT_ASSUME(NoArrivalOverflow_M, clear_i || counter_overflow == '0)
   `MT_ASSUME(EntryWellFormed_M, !loading || !entry_bad)
   `MT_ASSUME(NoTableOverrun_M, !loading || size_q < SizeBits'(Entries))
-  `MT_ASSUME(TableSorted_M, !loading || size_q == '0 ||
+  // Sorted by step where it is issued in step order (without it a table may be in any order a
+  // run could issue: nic.scheduler_table_order planned).
+  `MT_ASSUME(TableSorted_M, !loading || !step_order_i || size_q == '0 ||
                             tbl_wdata_i[StepLsb +: StepBits] >= last_step)
   `MT_ASSUME(StepOrderHeld_M, !started_q || step_order_i == step_order_q)
   `MT_ASSUME(FastDmaHeld_M, !started_q || fast_dma_i == fast_dma_q)

@@ -42,5 +42,32 @@ TEST_CASE("a schedule without same-step waits keeps program order within a step"
   for (int u = 0; u < 4; ++u) CHECK(packed.messages[static_cast<std::size_t>(u)] == s.ops_of(u));
 }
 
+TEST_CASE("a planned order sorts each node's table by issue cycle and refuses one no run issues",
+          "[table]") {
+  // Node 0 sends a (message 0, step 0) and b (message 1, step 1), neither waiting; node 1 sends
+  // c (message 2, step 1) once a has arrived. A plan that issued b at 5 and a at 10 puts b first
+  // in node 0's table, against step order; the counters do not depend on the order.
+  Schedule s = test::empty_schedule(2, 3);
+  s.add(test::make_op(0, 1, 0, OpKind::kReduce, {}, 0));
+  s.add(test::make_op(0, 1, 1, OpKind::kReduce, {}, 1));
+  s.add(test::make_op(1, 0, 2, OpKind::kReduce, {0}, 1));
+  const std::vector<int> ports{0, 0, 0};
+  const PackedSchedule stepped = pack_schedule(s, ports, 1);
+  CHECK(stepped.messages[0] == std::vector<int>{0, 1});
+  const PackedSchedule planned = pack_schedule(s, ports, 1, {10, 5, 20});
+  CHECK(planned.messages[0] == std::vector<int>{1, 0});
+  CHECK(planned.messages[1] == std::vector<int>{2});
+  CHECK(planned.tables[1][0].wait_counter == stepped.tables[1][0].wait_counter);
+  CHECK(planned.tables[1][0].wait_count == 1);
+  // Equal cycles go by step: a at 5 and b at 5 is step order again.
+  CHECK(pack_schedule(s, ports, 1, {5, 5, 20}).messages[0] == std::vector<int>{0, 1});
+  // c planned in the cycle a was issued: no run issues a message before what it waits for.
+  CHECK_THROWS_WITH(pack_schedule(s, ports, 1, {10, 5, 10}),
+                    "planned table order: message 2 (node 1, cycle 10) is planned before "
+                    "message 0 (cycle 10), which it waits for");
+  CHECK_THROWS_WITH(pack_schedule(s, ports, 1, {10, 5}),
+                    "planned table order: 2 issue cycles for 3 messages");
+}
+
 }  // namespace
 }  // namespace mt

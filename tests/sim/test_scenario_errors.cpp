@@ -25,6 +25,7 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, "
         "scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
+        "scheduler_table_order, "
         "scheduler_clock_ghz, scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   // A key that was replaced says what replaced it.
@@ -62,7 +63,7 @@ TEST_CASE("wrong types are rejected with the key path") {
         "step_barrier, "
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window, "
-        "scheduler_early_request, scheduler_any_port_grants, "
+        "scheduler_early_request, scheduler_any_port_grants, scheduler_table_order, "
         "scheduler_clock_ghz, scheduler_watchdog_ticks, scheduler_watchdog_tick_cycles)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
@@ -126,6 +127,16 @@ TEST_CASE("impossible values are rejected") {
   CHECK(error_of("topology: torus:4x4\nnic: {step_barrier: true, step_order: false}\n" + algos) ==
         "bad.yaml:2:39: nic.step_order: false contradicts nic.step_barrier true, which starts "
         "steps strictly in order (use auto or true)");
+  // A planned table is not sorted by step.
+  CHECK(error_of("topology: torus:4x4\nnic: {scheduler_table_order: planned, step_order: true}\n" +
+                 algos) ==
+        "bad.yaml:2:30: nic.scheduler_table_order: planned orders a table by when a free host "
+        "issues its messages, not by step: it contradicts nic.step_order true (use step)");
+  CHECK(
+      error_of("topology: torus:4x4\nnic: {scheduler_table_order: planned, step_barrier: true}\n" +
+               algos) ==
+      "bad.yaml:2:30: nic.scheduler_table_order: planned orders a table by when a free host "
+      "issues its messages, not by step: it contradicts nic.step_barrier true (use step)");
   CHECK(error_of("topology: {kind: custom, nodes: 2, switches: 2, edges: [[0, 2], [0, 3], [1, 2], "
                  "[1, 3]]}\n" +
                  algos) ==
@@ -218,7 +229,7 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, step_order, decision_latency_cycles, "
         "scheduler_depth, scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
-        "scheduler_clock_ghz, "
+        "scheduler_table_order, scheduler_clock_ghz, "
         "scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
