@@ -15,9 +15,8 @@ hardware issue from step and planned tables over the free host on five networks.
   nic_mode_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--set KEY=VALUE]...
 
 --set is applied to every run. Runs (or reuses in --out) one `mtsim run` per row group and
-prints the five Markdown tables (about 3 minutes on two cores, most of it the 8x8 mesh). Exit
-status: 0 done, 2 bad input or a failed run. Standard
-library only.
+prints the five Markdown tables (about 7 minutes on two cores on 2026-12-06, most of it the
+8x8 mesh). Exit status: 0 done, 2 bad input or a failed run. Standard library only.
 """
 
 import argparse

@@ -35,12 +35,16 @@ PointConfig with_planned_tables(const PointConfig& config, const Topology& topol
   host.issue.host = HostTiming{};
   host.issue.host_preset = HostPreset::kFree;
   host.data.verify = false;
-  const RunResult plan = simulate_messages(host, topology, schedule, bytes);
-  if (!plan.error.empty())
-    throw SimulationConfigError(
-        "nic.scheduler_table_order planned: the free host's message-granularity run that plans "
-        "the tables failed: " +
-        plan.error);
+  const std::string failed =
+      "nic.scheduler_table_order planned: the free host's message-granularity run that plans "
+      "the tables failed: ";
+  RunResult plan;
+  try {
+    plan = simulate_messages(host, topology, schedule, bytes);
+  } catch (const Error& e) {
+    throw SimulationConfigError(failed + e.what());
+  }
+  if (!plan.error.empty()) throw SimulationConfigError(failed + plan.error);
   point.issue.scheduler.planned_issue = plan.message_issue_cycles;
   return point;
 }
