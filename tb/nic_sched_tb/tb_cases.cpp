@@ -126,6 +126,14 @@ Case random_case(std::mt19937_64& rng, int index) {
   return c;
 }
 
+void unsort_steps(Case& c, std::mt19937_64& rng) {
+  std::vector<int> steps;
+  for (const TableEntry& e : c.table) steps.push_back(e.step);
+  std::shuffle(steps.begin(), steps.end(), rng);
+  for (std::size_t i = 0; i < steps.size(); ++i) c.table[i].step = steps[i];
+  c.name += " (not sorted by step)";
+}
+
 void share_window(Case& c) {
   c.shared = true;
   c.name += " (shared window)";

@@ -59,6 +59,9 @@ std::vector<Case> real_cases(const mt::TableFormat& format, int* schedules, int*
 Case random_case(std::mt19937_64& rng, int index);
 /// Port binding any: every entry of `c` on port 0, window 0 shared by its ports.
 void share_window(Case& c);
+/// Shuffles `c`'s steps over its entries: a table not sorted by step, legal without step order
+/// (a planned table, nic.scheduler_table_order).
+void unsort_steps(Case& c, std::mt19937_64& rng);
 /// One case per error the build can be given (rtl/README.md, Errors), each a random legal table
 /// with one fault injected: an entry field past its parameter (only where the field has room for
 /// such a value: those without are named in `not_injectable`), an unsorted table, arrivals past
