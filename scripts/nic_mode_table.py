@@ -10,7 +10,8 @@ hardware issue from step-ordered tables against tables planned in the order a fr
 the schedule (`nic.scheduler_table_order: planned`; not on the paper torus, whose step barrier
 issues steps in order); then tree_packing on the 8x8 mesh at 16 and 64 MiB as a fraction of the
 bandwidth bound (issue 48's target: at least 0.98 with hardware issue); then tree_packing's
-hardware issue from step and planned tables over the free host on five networks.
+hardware issue from step and planned tables over the free host on five networks, with the
+arrival counters each table needs against the co-simulated RTL build's (rtl/params/cosim.params).
 
   nic_mode_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--set KEY=VALUE]...
 
@@ -34,6 +35,19 @@ NETWORKS = [("torus 8x8", "scenarios/beyond/torus8x8.yaml"),
             ("torus 4x4x4", "scenarios/beyond/torus4x4x4.yaml"),
             ("torus 4x4", BEYOND_TORUS), ("mesh 8x8", BEYOND_MESH8), ("mesh 4x4", BEYOND_MESH)]
 NETWORK_SIZES = ["64KiB", "512KiB", "4MiB"]
+# The co-simulated RTL build's parameters (what a table must fit to run on it).
+RTL_PARAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rtl", "params",
+                          "cosim.params")
+
+
+def rtl_counters():
+    """Counters of the co-simulated RTL build (rtl/params/cosim.params)."""
+    with open(RTL_PARAMS, encoding="utf-8") as f:
+        for line in f:
+            name, _, value = line.split("#")[0].strip().partition("=")
+            if name == "Counters":
+                return int(value)
+    raise RuntimeError(f"{RTL_PARAMS}: no Counters")
 
 # (network, scenario, algorithm entry without label, its name in the table, sizes)
 ROWS = [
@@ -113,8 +127,10 @@ def networks_table(args, out):
     modes = [m for m in MODES if m[0] in ("sw-message", "hw-early")] + [PLANNED]
     entries = ", ".join(f"{{name: tree_packing, label: {label}, nic: {nic}}}"
                         for label, nic in modes)
+    counters = rtl_counters()
     lines = ["| network | size | free host, message FC | step table / free host "
-             "| planned table / free host |", "|---|---|---:|---:|---:|"]
+             "| planned table / free host | counters, step table | counters, planned table |",
+             "|---|---|---:|---:|---:|---:|---:|"]
     for index, (network, scenario) in enumerate(NETWORKS):
         sets = [f"collective.algorithms=[{entries}]",
                 f"collective.sizes=[{','.join(NETWORK_SIZES)}]", "host.preset=free"] + args.set
@@ -124,9 +140,13 @@ def networks_table(args, out):
         for size in NETWORK_SIZES:
             cycles = {label: runs[(size_bytes(size), label)]["completion_cycles"]
                       for label, _ in modes}
+            need = {label: runs[(size_bytes(size), label)]["table_counters"]
+                    for label in ("hw-early", "hw-planned")}
+            cells = [f"{n}" if n <= counters else f"{n} (> {counters})" for n in need.values()]
             free = cycles["sw-message"]
             lines.append(f"| {network} | {size[:-3]} {size[-3:]} | {free} | "
-                         f"{cycles['hw-early'] / free:.3f} | {cycles['hw-planned'] / free:.3f} |")
+                         f"{cycles['hw-early'] / free:.3f} | {cycles['hw-planned'] / free:.3f} | "
+                         + " | ".join(cells) + " |")
     return lines
 
 
