@@ -132,9 +132,10 @@ int write_node(int u, const packing::NodePack& p, const Schedule& schedule,
 // A planned order must be one a run could issue in: every message after what it waits for (its
 // deps strictly: they must arrive first; a message of its own node a dependency is staged
 // behind at the same cycle at the latest, the tie then going by step and rank as in step order,
-// which issue_order() has checked). Then the scheduler, refilling
-// each port's window in this order, always has the pending entry planned first in a window or
-// at the fetch with its window empty, and what it waits for issued: it never stalls for good.
+// which issue_order() has checked). Then the scheduler, refilling each port's window in this
+// order, always has the pending entry planned first (earliest cycle, first in its table among
+// those) with everything before it in its table issued, so in its window or at the fetch with
+// its window empty, and what it waits for issued: it never stalls for good.
 void check_planned_order(const Schedule& schedule, const std::vector<std::uint64_t>& planned) {
   if (planned.size() != schedule.ops.size())
     throw TableError("planned table order: " + std::to_string(planned.size()) +
