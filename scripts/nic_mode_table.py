@@ -24,6 +24,7 @@ import argparse
 import os
 import sys
 
+import check_rtl_params
 import study_options
 
 BEYOND_TORUS = "scenarios/beyond/torus4x4.yaml"
@@ -35,19 +36,6 @@ NETWORKS = [("torus 8x8", "scenarios/beyond/torus8x8.yaml"),
             ("torus 4x4x4", "scenarios/beyond/torus4x4x4.yaml"),
             ("torus 4x4", BEYOND_TORUS), ("mesh 8x8", BEYOND_MESH8), ("mesh 4x4", BEYOND_MESH)]
 NETWORK_SIZES = ["64KiB", "512KiB", "4MiB"]
-# The co-simulated RTL build's parameters (what a table must fit to run on it).
-RTL_PARAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rtl", "params",
-                          "cosim.params")
-
-
-def rtl_counters():
-    """Counters of the co-simulated RTL build (rtl/params/cosim.params)."""
-    with open(RTL_PARAMS, encoding="utf-8") as f:
-        for line in f:
-            name, _, value = line.split("#")[0].strip().partition("=")
-            if name == "Counters":
-                return int(value)
-    raise RuntimeError(f"{RTL_PARAMS}: no Counters")
 
 # (network, scenario, algorithm entry without label, its name in the table, sizes)
 ROWS = [
@@ -84,6 +72,11 @@ def modes_for(scenario):
     """The NIC modes a row's scenario runs."""
     return MODES + ([] if scenario == PAPER_TORUS else [PLANNED])
 
+
+def modes_named(*labels):
+    """The NIC modes of these labels, in MODES order, then the planned table's."""
+    return [m for m in MODES if m[0] in labels] + [PLANNED]
+
 SIZE_BYTES = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 
 
@@ -103,7 +96,7 @@ def row_runs(args, out, index, row):
 
 def bound_table(args, out):
     """Markdown lines: tree_packing on the 8x8 mesh, efficiency per NIC mode."""
-    modes = [m for m in MODES if m[0] in ("sw-message", "hw-message", "hw-early")] + [PLANNED]
+    modes = modes_named("sw-message", "hw-message", "hw-early")
     entries = ", ".join(f"{{name: tree_packing, label: {label}, nic: {nic}}}"
                         for label, nic in modes)
     sizes = ["16MiB", "64MiB"]
@@ -124,10 +117,11 @@ def bound_table(args, out):
 def networks_table(args, out):
     """Markdown lines: tree_packing's hardware issue from step and planned tables over the free
     host's cycles, per network and size."""
-    modes = [m for m in MODES if m[0] in ("sw-message", "hw-early")] + [PLANNED]
+    modes = modes_named("sw-message", "hw-early")
     entries = ", ".join(f"{{name: tree_packing, label: {label}, nic: {nic}}}"
                         for label, nic in modes)
-    counters = rtl_counters()
+    # What a table must fit to run on the co-simulated RTL build (rtl/params/cosim.params).
+    counters = check_rtl_params.read_params(check_rtl_params.PARAMS)["Counters"]
     lines = ["| network | size | free host, message FC | step table / free host "
              "| planned table / free host | counters, step table | counters, planned table |",
              "|---|---|---:|---:|---:|---:|---:|"]
