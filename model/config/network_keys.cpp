@@ -265,8 +265,16 @@ const KeyTable<NicConfig>& nic_keys() {
                "of the point before it is simulated (a compile step; its windows then hold the "
                "messages that become ready next, and tree_packing gets the host's short "
                "messages). planned needs step order off (`step_order: auto` is off with it) and "
-               "no step barrier; at `granularity: message` it changes nothing. docs/beyond.md, "
-               "Planned table order"),
+               "no step barrier; `auto` = both, where hardware issue has no step barrier and "
+               "`step_order` is not true, each simulated, the faster kept (step on a tie), "
+               "planned only where its tables fit `scheduler_counters` (the results' "
+               "`nic_choice` says what both took). At `granularity: message` it changes "
+               "nothing. docs/beyond.md, Planned table order"),
+      integer_key("scheduler_counters", &N::scheduler_counters, 1, 1 << 20, "counters",
+                  "hardware issue: the arrival counters each node's scheduler has, as built "
+                  "(the signed-off build's rtl/params/cosim.params Counters). A table that "
+                  "needs more is still simulated (results: `table_counters`), but "
+                  "`scheduler_table_order: auto` keeps a planned table only where it fits"),
       real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",
                "hardware issue: the scheduler's own clock, at most `clock_ghz` (0: `clock_ghz`); "
                "its cycle k starts at network cycle ceil(k x clock_ghz / scheduler_clock_ghz), "

@@ -53,6 +53,10 @@ struct SchedulerSettings {
   /// With planned_table_order: per message id, the cycle the planning run issued it (run_point
   /// fills it for the point's size before it simulates; pack_schedule's planned_issue).
   std::vector<std::uint64_t> planned_issue;
+  /// With planned_table_order: > 0 when the planned table is a trial of
+  /// `scheduler_table_order: auto` (the scheduler's counters, nic.scheduler_counters): a planned
+  /// table needing more counters is refused before the point is simulated (PlannedTableRefused).
+  int planned_counter_limit = 0;
 };
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).

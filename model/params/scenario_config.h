@@ -98,10 +98,11 @@ struct EnumNames<AnyPortGrants> {
 enum class TableOrder {
   kStep,     ///< "step": by step, then waits within a step, then program order
   kPlanned,  ///< "planned": the order a free host issues the schedule in a message-level run
+  kAuto,     ///< "auto": both tried, the faster kept (planned only where it fits the counters)
 };
 template <>
 struct EnumNames<TableOrder> {
-  static constexpr std::array<const char*, 2> kNames{"step", "planned"};
+  static constexpr std::array<const char*, 3> kNames{"step", "planned", "auto"};
 };
 
 /// The grain of simulated time (`granularity`).
@@ -240,6 +241,9 @@ struct NicConfig {
   /// Hardware issue under port_binding any: one grant per decision, or one per requesting port.
   AnyPortGrants scheduler_any_port_grants = AnyPortGrants::kOne;
   TableOrder scheduler_table_order = TableOrder::kStep;  ///< hardware issue: table order (enum)
+  /// Hardware issue: the arrival counters a node's scheduler has (rtl/params/cosim.params
+  /// Counters); `scheduler_table_order: auto` keeps a planned table only where it fits them.
+  int scheduler_counters = 256;
   double scheduler_clock_ghz = 0;    ///< hardware issue: the scheduler's clock, GHz (0: clock_ghz)
   int scheduler_watchdog_ticks = 0;  ///< hardware issue: watchdog limit, ticks (0: off)
   int scheduler_watchdog_tick_cycles = 1024;  ///< hardware issue: scheduler cycles per tick

@@ -1,5 +1,6 @@
 #include "model/run/prepare.h"
 
+#include <optional>
 #include <stdexcept>
 
 #include "model/collective/algorithm.h"
@@ -62,26 +63,23 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
 
 // The Verilated scheduler must hold the hardware schedule's table (its counters, peers, chunks,
 // flows, steps and counts): known once the schedule is built, so refused before any simulation.
-void check_rtl_table(const PreparedAlgorithm& p, const RunBackends& backends) {
+// Why the table does not fit (the field that does not), or empty.
+std::string rtl_table_misfit(const PreparedAlgorithm& p, const RunBackends& backends) {
   if (!p.scheduler_factory || backends.rtl_table_capacity.empty() ||
       p.config.issue.mode != IssueMode::kHardware)
-    return;
+    return "";
   PackedSchedule packed;
   try {
     packed = pack_for_hardware(p.schedule, *p.topology);
   } catch (const TableError&) {
-    return;  // a schedule that cannot be packed at all: the run says why, as without RTL
+    return "";  // a schedule that cannot be packed at all: the run says why, as without RTL
   }
   try {
     with_rtl_widths(std::move(packed), p.schedule, backends.rtl_table_capacity);
   } catch (const TableError& e) {
-    throw entry_error(*p.run,
-                      "nic.scheduler: rtl: the Verilated nic_sched cannot hold this "
-                      "schedule's table: " +
-                          std::string(e.what()) +
-                          " (build with a larger value of that parameter in a copy of "
-                          "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)");
+    return std::string("the Verilated nic_sched cannot hold this schedule's table: ") + e.what();
   }
+  return "";
 }
 
 }  // namespace
@@ -97,10 +95,10 @@ std::optional<AlgorithmConfig> entry_algorithm(const AlgorithmRun& run) {
 
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const std::optional<AlgorithmConfig>& algorithm, std::uint64_t only_bytes,
-                          const RunBackends& backends, FlowControl flow) {
+                          const RunBackends& backends, const NicTrial& trial) {
   PreparedAlgorithm p;
   p.run = &run;
-  p.choice = choose_nic_mode(run.nic, host_timing(run.host, scenario.clock_ghz), flow);
+  p.choice = choose_nic_mode(run.nic, host_timing(run.host, scenario.clock_ghz), trial);
   p.only_bytes = only_bytes;
   p.scheduler_factory = scheduler_factory(run, backends);
   TopologyConfig config = scenario.topology;
@@ -117,7 +115,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
       context.cost = cost_params_for(scenario, run.nic, run.host, p.choice);
       context.hardware_issue = p.choice.issue == IssueMode::kHardware;
       context.planned_table_order =
-          context.hardware_issue && run.nic.scheduler_table_order == TableOrder::kPlanned;
+          context.hardware_issue && p.choice.table_order == TableOrder::kPlanned;
       // auto rank=message: each candidate timed by the message model on this point's network
       // and NIC (timing only: the winner's own run checks its data).
       context.simulate_messages = [&](const Schedule& candidate, std::uint64_t bytes) {
@@ -142,7 +140,15 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   }
   p.config = resolve(scenario, run.nic, run.host, p.choice, p.schedule, *p.topology);
   p.config.algorithm = algorithm;
-  check_rtl_table(p, backends);
+  const std::string misfit = rtl_table_misfit(p, backends);
+  // An auto order's planned trial that the Verilated build cannot hold is not run: the step
+  // trial is (settle_trials).
+  if (!misfit.empty() && p.choice.order_trial && p.choice.table_order == TableOrder::kPlanned)
+    p.refused = misfit;
+  else if (!misfit.empty())
+    throw entry_error(run, "nic.scheduler: rtl: " + misfit +
+                               " (build with a larger value of that parameter in a copy of "
+                               "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)");
   return p;
 }
 
@@ -164,7 +170,7 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
   };
   for (const auto& run : scenario.collective.algorithms) {
     const std::optional<AlgorithmConfig> algorithm = entry_algorithm(run);  // read once
-    for (const FlowControl flow : flow_trials(run.nic)) {
+    for (const NicTrial& flow : nic_trials(run.nic, host_timing(run.host, scenario.clock_ghz))) {
       if (!algorithm) {
         PreparedAlgorithm p = prepare(scenario, run, algorithm, 0, backends, flow);
         if (p.schedule.chunk_offsets.empty()) {
@@ -221,37 +227,79 @@ std::vector<Point> points_for(const std::vector<PreparedAlgorithm>& prepared,
   return points;
 }
 
-PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<RunResult> results) {
+PointResults settle_trials(const std::vector<Point>& points, std::vector<RunResult> results) {
   PointResults out;
   std::vector<char> merged(points.size(), 0);
+  const auto trial_of = [&points](std::size_t k) -> const NicChoice& {
+    return points[k].first->choice;
+  };
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (merged[i]) continue;
-    const PreparedAlgorithm& p = *points[i].first;
     std::size_t kept = i;
-    if (p.choice.flow_trial) {
-      std::size_t other = i + 1;
-      while (other < points.size() &&
-             (merged[other] || points[other].first->run != p.run ||
-              points[other].second != points[i].second || !points[other].first->choice.flow_trial))
-        ++other;
-      if (other == points.size())
-        throw std::logic_error("settle_flow_trials: " + p.run->label + " has one trial");
-      merged[other] = 1;
-      const RunResult& a = results[i];
-      const RunResult& b = results[other];
-      // A failure is reported (a bug of mtsim before any other); otherwise the faster, the
-      // first (message) on a tie.
-      const bool keep_b = run_failed(a)
-                              ? b.internal_error && !a.internal_error
-                              : run_failed(b) || b.completion_cycles < a.completion_cycles;
-      kept = keep_b ? other : i;
-      const std::size_t lost = keep_b ? i : other;
-      RunResult& r = results[kept];
-      if (!run_failed(r)) {
-        r.nic_choice += std::string(r.nic_choice.empty() ? "" : ", ") +
-                        flow_trial_text(points[kept].first->choice.flow_control,
-                                        r.completion_cycles, results[lost].completion_cycles);
+    if (trial_of(i).flow_trial || trial_of(i).order_trial) {
+      // Every trial of this entry at this size, in the order they were prepared.
+      std::vector<std::size_t> group{i};
+      for (std::size_t k = i + 1; k < points.size(); ++k)
+        if (!merged[k] && points[k].first->run == points[i].first->run &&
+            points[k].second == points[i].second) {
+          group.push_back(k);
+          merged[k] = 1;
+        }
+      if (group.size() < 2)
+        throw std::logic_error("settle_trials: " + points[i].first->run->label + " has one trial");
+      // A failure is reported (a bug of mtsim before any other); otherwise the fastest, the
+      // first on a tie (message flow control, step order). A refused trial is not a candidate.
+      std::optional<std::size_t> failed;
+      std::optional<std::size_t> fastest;
+      for (const std::size_t k : group) {
+        const RunResult& r = results[k];
+        if (!r.trial_refused.empty()) continue;
+        if (run_failed(r)) {
+          if (!failed || (r.internal_error && !results[*failed].internal_error)) failed = k;
+        } else if (!fastest || r.completion_cycles < results[*fastest].completion_cycles) {
+          fastest = k;
+        }
       }
+      if (!failed && !fastest)
+        throw std::logic_error("settle_trials: every trial of " + points[i].first->run->label +
+                               " was refused");
+      kept = failed ? *failed : *fastest;
+      RunResult& r = results[kept];
+      const NicChoice& choice = trial_of(kept);
+      std::vector<std::string> parts;
+      if (!r.nic_choice.empty()) parts.push_back(r.nic_choice);
+      // Each auto key's part: the kept run against the best run of its other value.
+      const auto best_other = [&](auto differs) {
+        std::optional<std::size_t> best;
+        for (const std::size_t k : group)
+          if (differs(trial_of(k)) && results[k].trial_refused.empty() && !run_failed(results[k]) &&
+              (!best || results[k].completion_cycles < results[*best].completion_cycles))
+            best = k;
+        return best;
+      };
+      if (!run_failed(r) && choice.flow_trial) {
+        const auto other =
+            best_other([&](const NicChoice& c) { return c.flow_control != choice.flow_control; });
+        if (other)
+          parts.push_back(flow_trial_text(choice.flow_control, r.completion_cycles,
+                                          results[*other].completion_cycles));
+      }
+      if (!run_failed(r) && choice.order_trial) {
+        std::string refused;
+        for (const std::size_t k : group)
+          if (trial_of(k).flow_control == choice.flow_control &&
+              trial_of(k).table_order != choice.table_order)
+            refused = results[k].trial_refused;
+        const auto other = best_other([&](const NicChoice& c) {
+          return c.flow_control == choice.flow_control && c.table_order != choice.table_order;
+        });
+        if (other || !refused.empty())
+          parts.push_back(order_trial_text(choice.table_order, r.completion_cycles,
+                                           other ? results[*other].completion_cycles : 0, refused));
+      }
+      r.nic_choice.clear();
+      for (const std::string& part : parts)
+        r.nic_choice += (r.nic_choice.empty() ? "" : ", ") + part;
     }
     out.points.push_back(points[kept]);
     out.results.push_back(std::move(results[kept]));

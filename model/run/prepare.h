@@ -39,8 +39,8 @@ struct RunBackends {
   std::map<std::string, long long> rtl_table_capacity;
 };
 
-/// One algorithm of a scenario, its schedule built once before any simulation (twice, one per
-/// flow control, when its flow_control is auto: see settle_flow_trials).
+/// One algorithm of a scenario, its schedule built once before any simulation (once per trial
+/// when its flow_control or scheduler_table_order is auto: see nic_trials, settle_trials).
 struct PreparedAlgorithm {
   const AlgorithmRun* run = nullptr;   ///< the scenario's entry (label, params, nic)
   NicChoice choice;                    ///< issue and flow control (auto decided) and why
@@ -50,6 +50,9 @@ struct PreparedAlgorithm {
   std::uint64_t only_bytes = 0;  ///< built for this size only (auto); 0 = every size
   /// Builds every NIC's scheduler (nic.scheduler rtl); empty = the C++ SchedulerModel.
   SchedulerFactory scheduler_factory;
+  /// A planned-order trial of `scheduler_table_order: auto` that is not run, and why (the
+  /// Verilated build cannot hold its table): run_point returns RunResult::trial_refused.
+  std::string refused;
 };
 
 /// The algorithm and typed parameters of `run` (algorithm_config() of its name and params), or
@@ -58,16 +61,18 @@ std::optional<AlgorithmConfig> entry_algorithm(const AlgorithmRun& run);
 
 /// Builds `run`'s schedule from `algorithm` (entry_algorithm(run); empty: the entry's schedule
 /// file is read) on the scenario's topology, for `only_bytes` per node when it is not 0
-/// (BuildContext::bytes, with the scenario's cost parameters), for the entry's NIC with flow
-/// control `flow` when it is auto; the point's PointConfig carries `algorithm` (ScenarioError
+/// (BuildContext::bytes, with the scenario's cost parameters), for the entry's NIC run as `trial`
+/// (one of nic_trials: its flow control and table order); the point's PointConfig carries
+/// `algorithm` (ScenarioError
 /// naming the entry on failure, also when the entry's nic.scheduler needs a backend `backends`
 /// lacks).
 PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& run,
                           const std::optional<AlgorithmConfig>& algorithm, std::uint64_t only_bytes,
-                          const RunBackends& backends, FlowControl flow);
+                          const RunBackends& backends, const NicTrial& trial);
 
 /// One schedule per algorithm of the scenario, or one per size for algorithms that choose by
-/// size (auto); each twice, message flow control first, when the entry's flow_control is auto.
+/// size (auto); each once per trial (nic_trials: message flow control first, step order first)
+/// when the entry's flow_control or scheduler_table_order is auto.
 /// Sets the message budget of the scenario's granularity first (set_message_budget()) and
 /// counts each schedule built as held (set_messages_held()), so the next one gets the rest.
 std::vector<PreparedAlgorithm> prepare_all(const ScenarioConfig& scenario,
@@ -110,10 +115,13 @@ struct PointResults {
   std::vector<RunResult> results;
 };
 
-/// `flow_control: auto` decided: of the two trials of an entry at one size (same entry and size,
-/// message then packet flow control) keeps the faster (message on a tie) at the first one's
-/// place, and says in its nic_choice what both took; a failed trial is kept instead (a failure
-/// is reported, never hidden behind the other run). Other points pass unchanged.
-PointResults settle_flow_trials(const std::vector<Point>& points, std::vector<RunResult> results);
+/// `flow_control: auto` and `scheduler_table_order: auto` decided: of the trials of an entry at
+/// one size (nic_trials' order) keeps the fastest (the first on a tie: message flow control,
+/// step order) at the first one's place, and says in its nic_choice what the other value of
+/// each auto key took (flow_trial_text, order_trial_text); a failed trial is kept instead (a
+/// failure is reported, never hidden behind another run); a refused trial
+/// (RunResult::trial_refused) is no candidate, its reason said instead. Other points pass
+/// unchanged.
+PointResults settle_trials(const std::vector<Point>& points, std::vector<RunResult> results);
 
 }  // namespace mt

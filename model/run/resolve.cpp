@@ -18,14 +18,39 @@ std::vector<FlowControl> flow_trials(const NicConfig& nic) {
   return {FlowControl::kPacket};
 }
 
-NicChoice choose_nic_mode(const NicConfig& nic, const HostTiming& host, FlowControl trial) {
+std::vector<NicTrial> nic_trials(const NicConfig& nic, const HostTiming& host) {
+  std::vector<NicTrial> trials;
+  for (const FlowControl flow : flow_trials(nic)) {
+    const NicChoice choice = choose_nic_mode(nic, host, flow);
+    if (choice.order_trial) {
+      trials.emplace_back(flow, TableOrder::kStep);
+      trials.emplace_back(flow, TableOrder::kPlanned);
+    } else {
+      const bool planned =
+          choice.issue == IssueMode::kHardware && nic.scheduler_table_order == TableOrder::kPlanned;
+      trials.emplace_back(flow, planned ? TableOrder::kPlanned : TableOrder::kStep);
+    }
+  }
+  return trials;
+}
+
+NicChoice choose_nic_mode(const NicConfig& nic, const HostTiming& host, const NicTrial& trial) {
   NicChoice choice;
   choice.flow_trial = nic.flow_control == FlowControlChoice::kAuto;
-  choice.flow_control = choice.flow_trial ? trial : flow_trials(nic).front();
+  choice.flow_control = choice.flow_trial ? trial.flow : flow_trials(nic).front();
+  choice.table_order = trial.order;
+  // Both table orders are tried where a planned table may run: hardware issue, no step barrier,
+  // step order not forced on.
+  const auto with_order_trial = [&nic](NicChoice c) {
+    c.order_trial = nic.scheduler_table_order == TableOrder::kAuto &&
+                    c.issue == IssueMode::kHardware && nic.step_order != StepOrderChoice::kOn &&
+                    !nic.step_barrier;
+    return c;
+  };
   if (nic.issue != IssueChoice::kAuto) {
     choice.issue =
         nic.issue == IssueChoice::kHardware ? IssueMode::kHardware : IssueMode::kSoftware;
-    return choice;
+    return with_order_trial(choice);
   }
   std::string why;
   if (nic.scheduler == SchedulerImpl::kRtl) {
@@ -43,7 +68,7 @@ NicChoice choose_nic_mode(const NicConfig& nic, const HostTiming& host, FlowCont
           (slow_host ? "> " : "<= ") + "scheduler " + std::to_string(nic.decision_latency_cycles);
   }
   choice.chosen = std::string(to_string(choice.issue)) + " issue (" + why + ")";
-  return choice;
+  return with_order_trial(choice);
 }
 
 std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
@@ -52,6 +77,16 @@ std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
   return std::string(to_string(kept)) +
          " flow control (tried both: " + std::to_string(kept_cycles) + " cycles against " +
          std::to_string(other_cycles) + " with " + (message ? "packet" : "message") + ")";
+}
+
+std::string order_trial_text(TableOrder kept, std::uint64_t kept_cycles, std::uint64_t other_cycles,
+                             const std::string& refused) {
+  if (!refused.empty())
+    return std::string(to_string(kept)) + " table order (planned: " + refused + ")";
+  const bool planned = kept == TableOrder::kPlanned;
+  return std::string(to_string(kept)) + " table order (tried both: " + std::to_string(kept_cycles) +
+         " cycles against " + std::to_string(other_cycles) + " with " +
+         (planned ? "step" : "planned") + ")";
 }
 
 NicSettings nic_settings(const NicConfig& nic, const RouterConfig& router, FlowControl flow) {
@@ -105,7 +140,12 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   // starts steps strictly in order: it could not take a later step's grant).
   // A planned table is in issue-time order, not step order (nic_rule_violation refuses step
   // order on with it).
-  scheduler.planned_table_order = nic.scheduler_table_order == TableOrder::kPlanned;
+  scheduler.planned_table_order =
+      choice.issue == IssueMode::kHardware && choice.table_order == TableOrder::kPlanned;
+  // An auto order's planned trial is refused before it runs when its tables need more counters
+  // than the scheduler has (settle_trials keeps the step trial then).
+  scheduler.planned_counter_limit =
+      scheduler.planned_table_order && choice.order_trial ? nic.scheduler_counters : 0;
   scheduler.step_order =
       nic.step_order == StepOrderChoice::kOn ||
       (nic.step_order == StepOrderChoice::kAuto && !scheduler.planned_table_order &&
@@ -135,9 +175,14 @@ PointConfig resolve(const ScenarioConfig& scenario, const Schedule& schedule,
     throw SimulationConfigError(
         "nic.issue and nic.flow_control auto are decided per point by the run layer "
         "(model/run/resolve.h, prepare.h); a point needs decided modes");
+  const std::vector<NicTrial> trials =
+      nic_trials(scenario.nic, host_timing(scenario.host, scenario.clock_ghz));
+  if (trials.size() > 1)
+    throw SimulationConfigError(
+        "nic.scheduler_table_order auto is decided per point by the run layer (model/run/"
+        "prepare.h, settle_trials); a point needs step or planned");
   const NicChoice choice =
-      choose_nic_mode(scenario.nic, host_timing(scenario.host, scenario.clock_ghz),
-                      flow_trials(scenario.nic).front());
+      choose_nic_mode(scenario.nic, host_timing(scenario.host, scenario.clock_ghz), trials.front());
   return resolve(scenario, scenario.nic, scenario.host, choice, schedule, topology);
 }
 

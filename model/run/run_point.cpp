@@ -58,6 +58,11 @@ std::string schedule_name(const PreparedAlgorithm& p) {
 
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
+  if (!p.refused.empty()) {
+    RunResult r = failed_result(scenario, p, bytes, "");
+    r.trial_refused = p.refused;
+    return r;
+  }
   try {
     RunResult r = p.config.granularity == Granularity::kMessage
                       ? simulate_messages(p.config, *p.topology, p.schedule, bytes)
@@ -67,6 +72,10 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     r.schedule = schedule_name(p);
     r.nic_choice = p.choice.chosen;
     describe_nic(p.config, r);
+    return r;
+  } catch (const PlannedTableRefused& e) {  // an auto order's planned trial: the step one stays
+    RunResult r = failed_result(scenario, p, bytes, "");
+    r.trial_refused = e.what();
     return r;
   } catch (const std::exception& e) {
     return exception_result(scenario, p, bytes, e);

@@ -45,7 +45,7 @@ TrainRuns run_train_serialised(const ScenarioConfig& scenario,
   const std::vector<PreparedAlgorithm> prepared = prepare_buckets(scenario, buckets, backends, out);
   if (out.verify_failure) return out;
   const std::vector<Point> points = points_for(prepared, sizes);
-  const std::vector<RunResult> results = settle_flow_trials(points, runner(points, false)).results;
+  const std::vector<RunResult> results = settle_trials(points, runner(points, false)).results;
   std::map<std::string, std::map<std::uint64_t, const RunResult*>> by_size;
   for (const auto& r : results) {
     if (run_failed(r)) out.failures.push_back(r);
@@ -88,18 +88,21 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
   std::uint64_t total_bytes = 0;
   for (const auto& b : buckets) total_bytes += simulated_bytes(b.bytes);
   for (const auto& run : scenario.collective.algorithms) {
-    for (const FlowControl flow : flow_trials(run.nic)) {  // both when flow_control is auto
+    // Once per trial (both flow controls, both table orders where their keys are auto).
+    for (const NicTrial& trial : nic_trials(run.nic, host_timing(run.host, scenario.clock_ghz))) {
       std::vector<MergePart> parts;
       std::vector<std::string> names;  // what each bucket's schedule is called in results
       const PreparedAlgorithm* any = nullptr;
+      std::string refused;
       for (const auto& b : buckets) {
         const std::uint64_t bytes = simulated_bytes(b.bytes);
         for (const auto& p : prepared) {
           if (p.run != &run || (p.only_bytes != 0 && p.only_bytes != bytes) ||
-              p.choice.flow_control != flow)
+              p.choice.flow_control != trial.flow || p.choice.table_order != trial.order)
             continue;
           parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
           names.push_back(schedule_name(p));
+          if (!p.refused.empty()) refused = p.refused;  // one bucket's table refused: all are
           any = &p;
           break;
         }
@@ -111,6 +114,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
       m.choice = any->choice;
       m.topology = std::make_unique<Topology>(any->topology->config());
       m.scheduler_factory = any->scheduler_factory;
+      m.refused = refused;
       bucket_schedules.push_back(names);
       MergedSchedule ms = merge_schedules(parts);
       m.schedule = std::move(ms.schedule);
@@ -124,7 +128,7 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
   if (out.verify_failure) return out;
   std::vector<Point> points;
   for (const auto& m : merged) points.emplace_back(&m, total_bytes);
-  const PointResults run = settle_flow_trials(points, runner(points, true));
+  const PointResults run = settle_trials(points, runner(points, true));
   for (std::size_t k = 0; k < run.results.size(); ++k) {
     const RunResult& r = run.results[k];
     const auto a = static_cast<std::size_t>(run.points[k].first - merged.data());

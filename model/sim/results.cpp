@@ -156,6 +156,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
     j["scheduler_step_order"] = r.scheduler_step_order;
     j["scheduler_table_order"] = r.scheduler_planned_table ? "planned" : "step";
   }
+  if (!r.trial_refused.empty()) j["trial_refused"] = r.trial_refused;
   if (with_messages) {
     j["message_issue_cycles"] = r.message_issue_cycles;
     j["message_arrival_cycles"] = r.message_arrival_cycles;
@@ -217,6 +218,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.max_staged_bytes = j.value("max_staged_bytes", std::uint64_t{0});
   r.table_counters = j.value("table_counters", 0);
   r.table_entries = j.value("table_entries", 0);
+  r.trial_refused = j.value("trial_refused", std::string());
   r.data_verified = j.at("data_verified").get<bool>();
   r.data_mode = enum_field<DataMode>(j, "data_mode");
   r.error = j.at("error").get<std::string>();

@@ -88,6 +88,9 @@ struct RunResult {
   /// and table entries, to compare with an RTL build's Counters (rtl/README.md); 0 otherwise.
   int table_counters = 0;
   int table_entries = 0;
+  /// A trial of `nic.scheduler_table_order: auto` that was not simulated, and why (its planned
+  /// tables need more counters than the scheduler has); settle_trials drops such a result.
+  std::string trial_refused;
   bool data_verified = false;            ///< every node's final buffer equals the exact reduction
   DataMode data_mode = DataMode::kFull;  ///< full, sampled (timing-only, sampled chunks) or off
   std::string error;                     ///< non-empty when the run failed (data mismatch, stall)

@@ -53,6 +53,11 @@ System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
   if (plan.hardware) {
     table_counters = plan.packed.counters;
     table_entries = plan.packed.depth;
+    const int limit = config.issue.scheduler.planned_counter_limit;
+    if (limit > 0 && table_counters > limit)
+      throw PlannedTableRefused("its tables need " + std::to_string(table_counters) +
+                                " arrival counters, more than nic.scheduler_counters " +
+                                std::to_string(limit));
   }
   // Routers before NICs, or (reverse, odd shuffle seeds) NICs first, and the calendar runs each
   // cycle's components in the order asked, reversed or shuffled: no order may matter.

@@ -30,6 +30,14 @@ class SimulationConfigError : public Error {
   using Error::Error;
 };
 
+/// A planned table of `nic.scheduler_table_order: auto` needs more arrival counters than the
+/// scheduler has (SchedulerSettings::planned_counter_limit): that trial is not simulated, and the
+/// run layer keeps the step table's (settle_trials).
+class PlannedTableRefused : public SimulationConfigError {
+ public:
+  using SimulationConfigError::SimulationConfigError;
+};
+
 /// Builds the scheduler of one NIC when nic.issue is "hardware": `node` is the endpoint, `table`
 /// its packed schedule table (issue order; program index == table index), `config` the engine
 /// parameters (ports, decision latency, step order from the scenario, counters and depth from the

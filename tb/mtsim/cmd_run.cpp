@@ -86,7 +86,7 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
         "--rtl-pin-trace needs a scenario of one point (one algorithm at one size, "
         "one flow control), not " +
         std::to_string(simulated.size()));
-  const PointResults run = settle_flow_trials(
+  const PointResults run = settle_trials(
       simulated, run_points(scenario, simulated, jobs, !trace_out.empty(), time_limit));
   const std::vector<Point>& points = run.points;
   const std::vector<RunResult>& results = run.results;

@@ -354,23 +354,46 @@ TEST_CASE("a planned table order lets hardware issue match a free host where ste
             "{name: tree_packing, label: host, nic: {issue: software, flow_control: message}}, "
             "{name: tree_packing, label: step, nic: {issue: hardware, flow_control: message}}, "
             "{name: tree_packing, label: planned, nic: {issue: hardware, flow_control: message, "
-            "scheduler_table_order: planned}}]'");
+            "scheduler_table_order: planned}}, "
+            "{name: tree_packing, label: auto, nic: {issue: hardware, flow_control: message, "
+            "scheduler_table_order: auto}}, "
+            "{name: tree_packing, label: auto-100, nic: {issue: hardware, flow_control: message, "
+            "scheduler_table_order: auto, scheduler_counters: 100}}]'");
   INFO(r.output);
   REQUIRE(r.status == 0);
-  CHECK(r.output.find("(nic.scheduler_table_order planned) in: planned\n") != std::string::npos);
+  CHECK(r.output.find("(nic.scheduler_table_order planned) in: planned, auto\n") !=
+        std::string::npos);
   std::map<std::string, double> cycles;
+  std::map<std::string, std::string> chosen;
+  std::map<std::string, int> counters;
   const nlohmann::json results = read_json(json_path);
   for (const auto& run : results["runs"]) {
     const std::string label = run["algorithm"].get<std::string>();
     cycles[label] = run["completion_cycles"].get<double>();
+    chosen[label] = run["nic_choice"].get<std::string>();
+    counters[label] = run["table_counters"].get<int>();
     CHECK(run["data_verified"].get<bool>());
     if (label != "host")
       CHECK(run["scheduler_table_order"].get<std::string>() ==
-            (label == "planned" ? "planned" : "step"));
+            (label == "planned" || label == "auto" ? "planned" : "step"));
   }
-  REQUIRE(cycles.size() == 3);
+  REQUIRE(cycles.size() == 5);
   CHECK(cycles["step"] > 1.1 * cycles["host"]);
   CHECK(cycles["planned"] <= 1.01 * cycles["host"]);
+  // auto runs both and keeps the faster, planned here, and says what both took; with fewer
+  // counters than the planned table needs (it needs more than 100, fewer than the 256 default)
+  // it keeps step without simulating planned.
+  REQUIRE(counters["planned"] > 100);
+  CHECK(counters["planned"] <= 256);
+  CHECK(cycles["auto"] == cycles["planned"]);
+  CHECK(chosen["auto"] ==
+        "planned table order (tried both: " +
+            std::to_string(static_cast<long long>(cycles["planned"])) + " cycles against " +
+            std::to_string(static_cast<long long>(cycles["step"])) + " with step)");
+  CHECK(cycles["auto-100"] == cycles["step"]);
+  CHECK(chosen["auto-100"] == "step table order (planned: its tables need " +
+                                  std::to_string(counters["planned"]) +
+                                  " arrival counters, more than nic.scheduler_counters 100)");
 }
 
 TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-issue run holds") {

@@ -1,6 +1,6 @@
-// nic.issue / nic.flow_control auto (model/run/resolve.h): the issue rule at its threshold, the
-// flow control's two trials reduced to the faster, and a point run with auto equal to the same
-// point run with the modes it chose, to the cycle.
+// nic.issue / nic.flow_control / nic.scheduler_table_order auto (model/run/resolve.h): the issue
+// rule at its threshold, the trials of flow control and table order reduced to the fastest, and a
+// point run with auto equal to the same point run with the modes it chose, to the cycle.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -126,7 +126,7 @@ PointResults settle(std::uint64_t message_cycles, std::uint64_t packet_cycles) {
     results[i].data_verified = true;
     if (cycles[i] == 0) results[i].error = "stalled";
   }
-  return settle_flow_trials(points, results);
+  return settle_trials(points, results);
 }
 
 TEST_CASE("flow control auto keeps the faster of its two trials and says what both took") {
@@ -152,6 +152,96 @@ TEST_CASE("flow control auto keeps the faster of its two trials and says what bo
   CHECK(failed.results[0].schedule == "s2");
   CHECK(failed.results[0].error == "stalled");
   CHECK(settle(0, 800).results[0].schedule == "s0");
+}
+
+TEST_CASE("table order auto tries both orders only where hardware issue may run a planned table") {
+  NicConfig nic;
+  nic.issue = IssueChoice::kHardware;
+  nic.flow_control = FlowControlChoice::kAuto;
+  nic.scheduler_table_order = TableOrder::kAuto;
+  const std::vector<NicTrial> four{{FlowControl::kMessage, TableOrder::kStep},
+                                   {FlowControl::kMessage, TableOrder::kPlanned},
+                                   {FlowControl::kPacket, TableOrder::kStep},
+                                   {FlowControl::kPacket, TableOrder::kPlanned}};
+  CHECK(nic_trials(nic, HostTiming()) == four);
+  const NicChoice planned = choose_nic_mode(nic, HostTiming(), four[1]);
+  CHECK(planned.order_trial);
+  CHECK(planned.table_order == TableOrder::kPlanned);
+  nic.flow_control = FlowControlChoice::kPacket;
+  const std::vector<NicTrial> two{{FlowControl::kPacket, TableOrder::kStep},
+                                  {FlowControl::kPacket, TableOrder::kPlanned}};
+  CHECK(nic_trials(nic, HostTiming()) == two);
+  // Step order forced on, or the barrier: a planned table cannot run, step only.
+  const std::vector<NicTrial> step{{FlowControl::kPacket, TableOrder::kStep}};
+  nic.step_order = StepOrderChoice::kOn;
+  CHECK(nic_trials(nic, HostTiming()) == step);
+  CHECK_FALSE(choose_nic_mode(nic, HostTiming(), step[0]).order_trial);
+  nic.step_order = StepOrderChoice::kAuto;
+  nic.step_barrier = true;
+  CHECK(nic_trials(nic, HostTiming()) == step);
+  nic.step_barrier = false;
+  // Software issue has no table; a free host under issue auto issues in software.
+  nic.issue = IssueChoice::kSoftware;
+  CHECK(nic_trials(nic, HostTiming()) == step);
+  nic.issue = IssueChoice::kAuto;
+  CHECK(nic_trials(nic, HostTiming()) == step);
+  nic.scheduler_table_order = TableOrder::kPlanned;  // named: one trial, planned under hardware
+  nic.issue = IssueChoice::kHardware;
+  CHECK(nic_trials(nic, HostTiming()) ==
+        std::vector<NicTrial>{{FlowControl::kPacket, TableOrder::kPlanned}});
+}
+
+// The four trials of an entry with flow_control and scheduler_table_order auto at one size
+// (message/step, message/planned, packet/step, packet/planned), with the given cycles (0: the
+// trial failed; refused: the message/planned trial was not run, for that reason).
+PointResults settle_four(const std::vector<std::uint64_t>& cycles, const std::string& refused) {
+  static AlgorithmRun run;
+  run.label = "a";
+  static std::vector<PreparedAlgorithm> prepared(4);
+  const FlowControl flows[4] = {FlowControl::kMessage, FlowControl::kMessage, FlowControl::kPacket,
+                                FlowControl::kPacket};
+  std::vector<Point> points;
+  std::vector<RunResult> results(4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    prepared[i].run = &run;
+    prepared[i].choice = {IssueMode::kHardware, flows[i], "", true};
+    prepared[i].choice.table_order = i % 2 == 0 ? TableOrder::kStep : TableOrder::kPlanned;
+    prepared[i].choice.order_trial = true;
+    points.emplace_back(&prepared[i], 4096);
+    results[i].completion_cycles = cycles[i];
+    results[i].schedule = "s" + std::to_string(i);
+    results[i].data_verified = true;
+    if (cycles[i] == 0) results[i].error = "stalled";
+  }
+  if (!refused.empty()) {
+    results[1] = RunResult();
+    results[1].trial_refused = refused;
+  }
+  return settle_trials(points, results);
+}
+
+TEST_CASE("table order auto keeps the fastest trial, a refused planned table never") {
+  const PointResults planned = settle_four({3000, 2800, 2900, 2950}, "");
+  REQUIRE(planned.results.size() == 1);
+  CHECK(planned.results[0].schedule == "s1");
+  CHECK(planned.results[0].nic_choice ==
+        "message flow control (tried both: 2800 cycles against 2900 with packet), planned table "
+        "order (tried both: 2800 cycles against 3000 with step)");
+  // A tie keeps step order (the first trial).
+  CHECK(settle_four({2800, 2800, 2900, 2900}, "").results[0].schedule == "s0");
+  // The planned trial refused: the best of the rest, its reason said.
+  const PointResults refused = settle_four({3000, 1, 3100, 2950}, "its tables need 300 counters");
+  CHECK(refused.results[0].schedule == "s3");
+  CHECK(refused.results[0].nic_choice ==
+        "packet flow control (tried both: 2950 cycles against 3000 with message), planned table "
+        "order (tried both: 2950 cycles against 3100 with step)");
+  const PointResults step_kept = settle_four({2000, 1, 3100, 2950}, "its tables need 300 counters");
+  CHECK(step_kept.results[0].schedule == "s0");
+  CHECK(step_kept.results[0].nic_choice ==
+        "message flow control (tried both: 2000 cycles against 2950 with packet), step table "
+        "order (planned: its tables need 300 counters)");
+  // A failed trial is reported, whichever was fastest.
+  CHECK(settle_four({3000, 2800, 0, 2950}, "").results[0].error == "stalled");
 }
 
 TEST_CASE("auto ranks its candidates with its own entry's NIC, not the scenario's") {

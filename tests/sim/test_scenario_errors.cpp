@@ -25,7 +25,7 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, "
         "scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
-        "scheduler_table_order, "
+        "scheduler_table_order, scheduler_counters, "
         "scheduler_clock_ghz, scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   // A key that was replaced says what replaced it.
@@ -64,7 +64,8 @@ TEST_CASE("wrong types are rejected with the key path") {
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window, "
         "scheduler_early_request, scheduler_any_port_grants, scheduler_table_order, "
-        "scheduler_clock_ghz, scheduler_watchdog_ticks, scheduler_watchdog_tick_cycles)");
+        "scheduler_counters, scheduler_clock_ghz, scheduler_watchdog_ticks, "
+        "scheduler_watchdog_tick_cycles)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
   CHECK(error_of("topology: {kind: torus, dims: [4, 4.5]}\ncollective: {algorithms: [ring]}\n") ==
@@ -229,7 +230,7 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, step_order, decision_latency_cycles, "
         "scheduler_depth, scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
-        "scheduler_table_order, scheduler_clock_ghz, "
+        "scheduler_table_order, scheduler_counters, scheduler_clock_ghz, "
         "scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");
