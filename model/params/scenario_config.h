@@ -240,7 +240,7 @@ struct NicConfig {
   bool scheduler_early_request = true;  ///< hardware issue: ports request decision_latency early
   /// Hardware issue under port_binding any: one grant per decision, or one per requesting port.
   AnyPortGrants scheduler_any_port_grants = AnyPortGrants::kOne;
-  TableOrder scheduler_table_order = TableOrder::kStep;  ///< hardware issue: table order (enum)
+  TableOrder scheduler_table_order = TableOrder::kAuto;  ///< hardware issue: table order (enum)
   /// Hardware issue: the arrival counters a node's scheduler has (rtl/params/cosim.params
   /// Counters); `scheduler_table_order: auto` keeps a planned table only where it fits them.
   int scheduler_counters = 256;

@@ -175,14 +175,11 @@ PointConfig resolve(const ScenarioConfig& scenario, const Schedule& schedule,
     throw SimulationConfigError(
         "nic.issue and nic.flow_control auto are decided per point by the run layer "
         "(model/run/resolve.h, prepare.h); a point needs decided modes");
-  const std::vector<NicTrial> trials =
-      nic_trials(scenario.nic, host_timing(scenario.host, scenario.clock_ghz));
-  if (trials.size() > 1)
-    throw SimulationConfigError(
-        "nic.scheduler_table_order auto is decided per point by the run layer (model/run/"
-        "prepare.h, settle_trials); a point needs step or planned");
+  // A table order of auto takes its first trial, step: trying both is the run layer's
+  // (settle_trials), and a planned table needs run_point's plan.
+  const HostTiming host = host_timing(scenario.host, scenario.clock_ghz);
   const NicChoice choice =
-      choose_nic_mode(scenario.nic, host_timing(scenario.host, scenario.clock_ghz), trials.front());
+      choose_nic_mode(scenario.nic, host, nic_trials(scenario.nic, host).front());
   return resolve(scenario, scenario.nic, scenario.host, choice, schedule, topology);
 }
 

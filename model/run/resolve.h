@@ -98,7 +98,7 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
 
 /// The point of `scenario` with its own `nic`, for callers that build a ScenarioConfig and a
 /// schedule themselves (tests, tools): issue and flow control must be decided (not auto), else
-/// SimulationConfigError.
+/// SimulationConfigError; a table order of auto runs its first trial, the step table.
 PointConfig resolve(const ScenarioConfig& scenario, const Schedule& schedule,
                     const Topology& topology);
 

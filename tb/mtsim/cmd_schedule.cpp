@@ -142,8 +142,10 @@ int schedule_command(const std::vector<std::string>& args) {
       "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
       "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
       "mtsim import msccl reads it back), table (JSON: the co-designed NIC's packed tables as "
-      "a hardware-issue run holds them with the default NIC (each message bound to its route's "
-      "port, nic.port_binding route), every entry decoded and as hex; "
+      "a hardware-issue run holds them with step-ordered tables (nic.scheduler_table_order "
+      "step; the default, auto, runs a planned table instead where that is faster, as the "
+      "run's nic_choice says) and each message bound to its route's port (nic.port_binding "
+      "route), every entry decoded and as hex; "
       "model/sched/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
       "node", po::value(&node),
       "with --format table: that node only; with memh: the node (required)")(

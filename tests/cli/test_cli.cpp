@@ -326,7 +326,8 @@ TEST_CASE("nic.step_order auto issues MultiTree in step order and the tree packi
   }
   mt::test::write_file(scenario,
                        "topology: {kind: mesh, dims: [4, 4]}\n"
-                       "nic: {ports: 4, issue: hardware, flow_control: message}\n"
+                       "nic: {ports: 4, issue: hardware, flow_control: message, "
+                       "scheduler_table_order: step}\n"
                        "collective:\n  sizes: [256KiB]\n  algorithms:\n" +
                            algorithms);
   const mt::test::CliResult r = mt::test::mtsim("run " + scenario + " -j 2 --json " + json_path);
@@ -352,7 +353,8 @@ TEST_CASE("a planned table order lets hardware issue match a free host where ste
       mtsim("run " + kSource + "/scenarios/beyond/mesh4x4.yaml -j 2 --json " + json_path +
             " --set collective.sizes=[256KiB] --set host.preset=free --set 'collective.algorithms=["
             "{name: tree_packing, label: host, nic: {issue: software, flow_control: message}}, "
-            "{name: tree_packing, label: step, nic: {issue: hardware, flow_control: message}}, "
+            "{name: tree_packing, label: step, nic: {issue: hardware, flow_control: message, "
+            "scheduler_table_order: step}}, "
             "{name: tree_packing, label: planned, nic: {issue: hardware, flow_control: message, "
             "scheduler_table_order: planned}}, "
             "{name: tree_packing, label: auto, nic: {issue: hardware, flow_control: message, "

@@ -334,15 +334,20 @@ TEST_CASE("tree_packing is sized for the flow control its run's NIC uses") {
       "    - {name: tree_packing, label: message, nic: {flow_control: message}}\n"
       "    - {name: tree_packing, label: auto, nic: {flow_control: auto, issue: auto}}\n"
       "    - {name: tree_packing, label: hw, nic: {flow_control: message, issue: hardware}}\n");
+  // auto is prepared for both of its flow-control trials, hw (table order auto) for its step
+  // and planned tables: a planned table takes the host's short messages.
   const std::vector<PreparedAlgorithm> prepared = prepare_all(load_scenario_file(yaml));
-  REQUIRE(prepared.size() == 5);  // auto is prepared for both of its flow-control trials
+  REQUIRE(prepared.size() == 6);
   CHECK(prepared[0].schedule.num_chunks == 8 * 32);
   CHECK(prepared[1].schedule.num_chunks == 8 * 128);
   CHECK(prepared[2].choice.flow_control == FlowControl::kMessage);
   CHECK(prepared[2].schedule.num_chunks == 8 * 128);
   CHECK(prepared[3].choice.flow_control == FlowControl::kPacket);
   CHECK(prepared[3].schedule.num_chunks == 8 * 32);
+  CHECK(prepared[4].choice.table_order == TableOrder::kStep);
   CHECK(prepared[4].schedule.num_chunks == 8 * 32);
+  CHECK(prepared[5].choice.table_order == TableOrder::kPlanned);
+  CHECK(prepared[5].schedule.num_chunks == 8 * 128);
   // Reduces that wait for a broadcast: the window's, only on the hardware scheduler; there every
   // reduce of a sub-chunk k >= 8 waits for one (the broadcast of k - 8 into its sender).
   const auto windowed = [](const Schedule& s) {
@@ -379,7 +384,7 @@ void check_auto_equals_explicit(int host, const std::string& chosen_issue,
       "topology: {kind: ring, dims: [8], link_latency_cycles: 50}\n"
       "collective: {algorithms: [ring], sizes: [8KiB], dtype: int32}\n"
       "host: {message_cycles: " +
-      std::to_string(host) + "}\nnic: {";
+      std::to_string(host) + "}\nnic: {scheduler_table_order: step, ";
   const std::string auto_yaml = scratch("auto.yaml");
   write_file(auto_yaml, head + "issue: auto, flow_control: auto}\n");
   const std::string message_yaml = scratch("message.yaml");

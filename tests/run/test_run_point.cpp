@@ -94,9 +94,13 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
   RunBackends rtl;
   rtl.rtl_scheduler = [](int, const std::vector<TableEntry>&, const SchedulerModelConfig&,
                          const TableFormat&) { return std::unique_ptr<Scheduler>(); };
+  // Twice: the default table order, auto, tries step and planned tables.
   const std::vector<PreparedAlgorithm> prepared = prepare_all(scenario, rtl);
-  REQUIRE(prepared.size() == 1);
+  REQUIRE(prepared.size() == 2);
   CHECK(static_cast<bool>(prepared[0].scheduler_factory));
+  CHECK(prepared[0].choice.table_order == TableOrder::kStep);
+  CHECK(prepared[1].choice.table_order == TableOrder::kPlanned);
+  CHECK(prepared[1].refused.empty());
   // A table the RTL build cannot hold is refused here too, before any point simulates (not at
   // elaboration, point by point).
   rtl.rtl_table_capacity = {{"Counters", 1}};
@@ -109,14 +113,15 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
                     Catch::EndsWith("(build with a larger value of that parameter in a copy of "
                                     "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)"));
   rtl.rtl_table_capacity = {{"Counters", 256}, {"Nodes", 4}};
-  CHECK(prepare_all(scenario, rtl).size() == 1);
+  CHECK(prepare_all(scenario, rtl).size() == 2);
 }
 
 TEST_CASE("an exception that is no mt::Error fails the point as an internal error", "[run]") {
   // Every input problem is an mt::Error; anything else is a bug of mtsim, which `mtsim run`
   // reports with exit status 3 rather than as a failed check (1).
   const ScenarioConfig scenario = load_scenario_text(
-      std::string(kRing8) + "nic: {scheduler: rtl, issue: hardware}\n", "s.yaml");
+      std::string(kRing8) + "nic: {scheduler: rtl, issue: hardware, scheduler_table_order: step}\n",
+      "s.yaml");
   RunBackends broken;
   broken.rtl_scheduler = [](int, const std::vector<TableEntry>&, const SchedulerModelConfig&,
                             const TableFormat&) -> std::unique_ptr<Scheduler> {
