@@ -10,9 +10,9 @@ folder), then the script that prints the table (scripts/paper_table.py, beyond_t
 fidelity.py, nic_mode_table.py, ceiling_table.py, ...). Every row the regeneration prints must stand in the page's
 table, to the character, and in the same order; a row that differs is printed with the page's
 version. Figures measured once and never re-run drift when the model changes legitimately;
-this is the check. It simulates for real: every table took 33.5 minutes on two cores on
-2026-12-04 (plus about 10 for ceiling and a minute for auto_check, which reuses the host study's
-runs, and 4 for mechanisms), the longest beyond and breakeven. Exit status: 0 every table reproduced, 1 some row
+this is the check. It simulates for real: every table took 68 minutes on two cores on
+2026-12-06 (beside a test run; 45 on 2026-12-04, before hardware-issue points tried both table
+orders by default), the longest beyond, ceiling and breakeven. Exit status: 0 every table reproduced, 1 some row
 differs, 2 bad input or a failed run. --write puts the regenerated tables into the pages in place
 of the old ones (for a change that moves figures legitimately; the text around them is yours to
 check) and exits 0. Standard library only.
