@@ -55,6 +55,13 @@ inline std::optional<NicRuleViolation> packet_rule_violation(int packet_bytes, i
   return std::nullopt;
 }
 
+/// Whether `nic` may run a planned table (`nic.scheduler_table_order` planned, or auto's planned
+/// trial): a planned table is not sorted by step, so the scheduler cannot issue it in step order,
+/// which `step_order: true` and the step barrier ask for.
+inline bool planned_table_allowed(const NicConfig& nic) {
+  return nic.step_order != StepOrderChoice::kOn && !nic.step_barrier;
+}
+
 /// The first rule `nic` breaks with `router` on `topology`, if any.
 inline std::optional<NicRuleViolation> nic_rule_violation(const NicConfig& nic,
                                                           const RouterConfig& router,
@@ -69,9 +76,7 @@ inline std::optional<NicRuleViolation> nic_rule_violation(const NicConfig& nic,
     return NicRuleViolation{"nic.step_order",
                             "false contradicts nic.step_barrier true, which starts steps strictly "
                             "in order (use auto or true)"};
-  // A planned table is not sorted by step: the scheduler cannot issue it in step order.
-  if (nic.scheduler_table_order == TableOrder::kPlanned &&
-      (nic.step_order == StepOrderChoice::kOn || nic.step_barrier))
+  if (nic.scheduler_table_order == TableOrder::kPlanned && !planned_table_allowed(nic))
     return NicRuleViolation{
         "nic.scheduler_table_order",
         std::string("planned orders a table by when a free host issues its "

@@ -170,23 +170,23 @@ std::vector<PreparedAlgorithm> prepare_for_sizes(const ScenarioConfig& scenario,
   };
   for (const auto& run : scenario.collective.algorithms) {
     const std::optional<AlgorithmConfig> algorithm = entry_algorithm(run);  // read once
-    for (const NicTrial& flow : nic_trials(run.nic, host_timing(run.host, scenario.clock_ghz))) {
+    for (const NicTrial& trial : nic_trials(run.nic, host_timing(run.host, scenario.clock_ghz))) {
       if (!algorithm) {
-        PreparedAlgorithm p = prepare(scenario, run, algorithm, 0, backends, flow);
+        PreparedAlgorithm p = prepare(scenario, run, algorithm, 0, backends, trial);
         if (p.schedule.chunk_offsets.empty()) {
           keep(std::move(p));
         } else {
           for (const std::uint64_t bytes : sizes_bytes)
-            keep(prepare(scenario, run, algorithm, bytes, backends, flow));
+            keep(prepare(scenario, run, algorithm, bytes, backends, trial));
         }
         continue;
       }
       if (!depends_on_size(*algorithm)) {
-        keep(prepare(scenario, run, algorithm, 0, backends, flow));
+        keep(prepare(scenario, run, algorithm, 0, backends, trial));
         continue;
       }
       for (const std::uint64_t bytes : sizes_bytes)
-        keep(prepare(scenario, run, algorithm, bytes, backends, flow));
+        keep(prepare(scenario, run, algorithm, bytes, backends, trial));
     }
   }
   return prepared;

@@ -39,12 +39,10 @@ NicChoice choose_nic_mode(const NicConfig& nic, const HostTiming& host, const Ni
   choice.flow_trial = nic.flow_control == FlowControlChoice::kAuto;
   choice.flow_control = choice.flow_trial ? trial.flow : flow_trials(nic).front();
   choice.table_order = trial.order;
-  // Both table orders are tried where a planned table may run: hardware issue, no step barrier,
-  // step order not forced on.
+  // Both table orders are tried where a planned table may run: under hardware issue, allowed.
   const auto with_order_trial = [&nic](NicChoice c) {
     c.order_trial = nic.scheduler_table_order == TableOrder::kAuto &&
-                    c.issue == IssueMode::kHardware && nic.step_order != StepOrderChoice::kOn &&
-                    !nic.step_barrier;
+                    c.issue == IssueMode::kHardware && planned_table_allowed(nic);
     return c;
   };
   if (nic.issue != IssueChoice::kAuto) {
