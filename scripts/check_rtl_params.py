@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the published figures of the NIC scheduler are of the signed-off configuration,
 rtl/params/cosim.params: the synthesis and power reports in docs/synth (their `parameters`) and,
-with --mtsim, the Verilated build that mtsim co-simulates (`mtsim --version`). Prints each
+with --mtsim, the nic_sched build that mtsim was configured with and co-simulates (`mtsim --version`). Prints each
 difference (report, parameter, its value, the file's) and exits 1 when there is one.
   scripts/check_rtl_params.py [--mtsim build/bin/mtsim]"""
 import argparse
@@ -40,7 +40,8 @@ def differences(where, have, want):
 
 def version_params(mtsim):
     text = subprocess.run([mtsim, "--version"], check=True, capture_output=True, text=True).stdout
-    m = re.search(r"Verilated nic_sched of (\S+) .* with (.*)", text)
+    m = re.search(r"nic_sched build \(what hardware-issue tables must fit\): (\S+) .* with (.*)",
+                  text)
     if not m:
         return None, {}
     return m.group(1), {k: int(v) for k, v in re.findall(r"([A-Z][A-Za-z]*) ([0-9]+)", m.group(2))}
@@ -48,7 +49,7 @@ def version_params(mtsim):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--mtsim", help="also check the Verilated build of this mtsim")
+    parser.add_argument("--mtsim", help="also check the nic_sched build of this mtsim")
     args = parser.parse_args()
     want = read_params(PARAMS)
     problems = []
@@ -57,7 +58,7 @@ def main():
     if args.mtsim:
         file, have = version_params(args.mtsim)
         if file is None:
-            print("mtsim --version: no Verilated nic_sched in this build (nothing co-simulated)")
+            sys.exit("mtsim --version names no nic_sched build")
         elif file == PARAMS.name:
             problems += differences("mtsim --version", have, want)
         else:

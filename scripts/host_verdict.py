@@ -8,8 +8,9 @@ tree_packing, disjoint_rings, ring; 32 KiB, 1 MiB, 16 MiB; 4x4 and 8x8 tori, 4x4
 flow control) and prints one table per host preset: per network and size the fastest algorithm
 under hardware issue and under software issue by that host, their cycles, the speedup, their
 energy per all-reduce (the host's own energy is not counted) and whether the scheduler
-configuration of --rtl (a scripts/pnr.sh or synth JSON: its parameters and figures) holds the
-hardware schedule's table (arrival counters and entries per node). With --rtl, hardware issue
+configuration of --rtl (a scripts/pnr.sh or synth JSON: its parameters and figures, which must
+be the nic_sched build mtsim was configured with, `mtsim --version`) holds the hardware
+schedule's table in every parameter (the runs' `table_misfit`). With --rtl, hardware issue
 is also simulated with the scheduler clocked at that configuration's fmax
 (nic.scheduler_clock_ghz; the network stays at 1 GHz) and the speedup it leaves is a column.
 Exit status: 0 done, 2 bad input or a failed run. Standard library only.
@@ -20,6 +21,7 @@ import json
 import os
 import sys
 
+import check_rtl_params
 import host_breakeven as study
 import study_options
 
@@ -52,14 +54,28 @@ def rtl_summary(path):
     return line, p
 
 
+# The parameters that size a table (what a run's table_misfit is measured in).
+TABLE_PARAMS = ["Nodes", "Ports", "Chunks", "Flows", "Steps", "Counters", "MaxCount"]
+
+
+def check_same_build(mtsim, p):
+    """Raises ValueError unless mtsim's nic_sched build has the table parameters of `p`: the
+    runs' table_misfit is measured against that build, so it must be the one --rtl describes."""
+    file, build = check_rtl_params.version_params(mtsim)
+    differ = [f"{k} {p.get(k)} (mtsim's {file}: {build.get(k)})" for k in TABLE_PARAMS
+              if p.get(k) != build.get(k)]
+    if differ:
+        raise ValueError("--rtl describes another nic_sched build than mtsim's: " +
+                         ", ".join(differ))
+
+
 def holds(p, run):
-    """Whether the RTL configuration `p` holds `run`'s hardware schedule, and if not why."""
+    """Whether the RTL configuration `p` (mtsim's build, check_same_build) holds `run`'s
+    hardware schedule in every parameter, and if not what it lacks (build < need)."""
     if p is None:
         return ""
-    need = [("Nodes", run["nodes"]), ("Ports", run["ports"]),
-            ("Counters", run["table_counters"])]
-    short = [f"{name} {p[name]} < {n}" for name, n in need if n > p[name]]
-    return " (fits)" if not short else f" (does not fit: {', '.join(short)})"
+    misfit = run["table_misfit"]
+    return " (fits)" if not misfit else f" (does not fit: {misfit})"
 
 
 def fmax_name(net, rtl_figures):
@@ -77,7 +93,7 @@ def tables(out, networks, sizes, rtl, rtl_figures):
         lines += ["", f"Host `{preset}`:", "",
                   "| network | size | hardware issue: fastest | cycles | software issue: fastest | "
                   f"cycles | speedup{at_fmax} | energy hw (uJ) | energy sw (uJ) | "
-                  "table counters needed |",
+                  "table counters needed; fits the build? |",
                   "|---|---|---|---:|---|---:|---:|" + ("---:|" if slow else "") + "---:|---:|---:|"]
         for net in networks:
             sw = load(out, f"{net}_{HOST_NAME.get(preset, preset)}")
@@ -111,6 +127,8 @@ def main():
                     any(name.endswith("_" + p) for p in study.PRESETS):
                 study.simulate(args.mtsim, out, args.jobs, net, name, sets)
         rtl_line, rtl = rtl_summary(args.rtl) if args.rtl else ("", None)
+        if rtl:
+            check_same_build(args.mtsim, rtl)
         figures = json.load(open(args.rtl, encoding="utf-8")) if args.rtl else None
         if figures:  # hardware issue again, the scheduler on the configuration's own clock
             ghz = figures["fmax_mhz"] / 1000

@@ -267,14 +267,15 @@ const KeyTable<NicConfig>& nic_keys() {
                "messages). planned needs step order off (`step_order: auto` is off with it) and "
                "no step barrier; `auto` = both, where hardware issue has no step barrier and "
                "`step_order` is not true, each simulated, the faster kept (step on a tie), "
-               "planned only where its tables fit `scheduler_counters` (the results' "
+               "planned only where its tables fit the nic_sched build (rtl/params/cosim.params, "
+               "every parameter; the results' `table_misfit`) (the results' "
                "`nic_choice` says what both took). At `granularity: message` it changes "
                "nothing. docs/beyond.md, Planned table order"),
-      integer_key("scheduler_counters", &N::scheduler_counters, 1, 1 << 20, "counters",
-                  "hardware issue: the arrival counters each node's scheduler has, as built "
-                  "(the signed-off build's rtl/params/cosim.params Counters). A table that "
-                  "needs more is still simulated (results: `table_counters`), but "
-                  "`scheduler_table_order: auto` keeps a planned table only where it fits"),
+      moved_key<N>("scheduler_counters",
+                   "`scheduler_table_order: auto` keeps a planned table only where it fits the "
+                   "nic_sched build in every parameter (rtl/params/cosim.params, or the file "
+                   "given to CMake as -DMT_RTL_PARAMS_FILE; `mtsim --version` prints it), not "
+                   "its counters alone"),
       real_key("scheduler_clock_ghz", &N::scheduler_clock_ghz, 0, 1000, false, "GHz",
                "hardware issue: the scheduler's own clock, at most `clock_ghz` (0: `clock_ghz`); "
                "its cycle k starts at network cycle ceil(k x clock_ghz / scheduler_clock_ghz), "

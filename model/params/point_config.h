@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/collective/algorithm_config.h"
@@ -53,10 +54,14 @@ struct SchedulerSettings {
   /// With planned_table_order: per message id, the cycle the planning run issued it (run_point
   /// fills it for the point's size before it simulates; pack_schedule's planned_issue).
   std::vector<std::uint64_t> planned_issue;
-  /// With planned_table_order: > 0 when the planned table is a trial of
-  /// `scheduler_table_order: auto` (the scheduler's counters, nic.scheduler_counters): a planned
-  /// table needing more counters is refused before the point is simulated (PlannedTableRefused).
-  int planned_counter_limit = 0;
+  /// What the nic_sched build's tables hold, in its parameter names (SchedulerBuild::
+  /// table_capacity; resolve sets it): the run's tables are measured against it
+  /// (RunResult::table_misfit). Empty: not measured.
+  std::vector<std::pair<std::string, long long>> table_capacity;
+  /// With planned_table_order: the planned table is a trial of `scheduler_table_order: auto`,
+  /// refused before the point is simulated (PlannedTableRefused) where it does not fit
+  /// table_capacity.
+  bool planned_trial = false;
 };
 
 /// Issue control of a point: the host (software issue) or the NIC scheduler (hardware issue).

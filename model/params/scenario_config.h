@@ -241,9 +241,6 @@ struct NicConfig {
   /// Hardware issue under port_binding any: one grant per decision, or one per requesting port.
   AnyPortGrants scheduler_any_port_grants = AnyPortGrants::kOne;
   TableOrder scheduler_table_order = TableOrder::kAuto;  ///< hardware issue: table order (enum)
-  /// Hardware issue: the arrival counters a node's scheduler has (rtl/params/cosim.params
-  /// Counters); `scheduler_table_order: auto` keeps a planned table only where it fits them.
-  int scheduler_counters = 256;
   double scheduler_clock_ghz = 0;    ///< hardware issue: the scheduler's clock, GHz (0: clock_ghz)
   int scheduler_watchdog_ticks = 0;  ///< hardware issue: watchdog limit, ticks (0: off)
   int scheduler_watchdog_tick_cycles = 1024;  ///< hardware issue: scheduler cycles per tick

@@ -63,10 +63,12 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
 
 // The Verilated scheduler must hold the hardware schedule's table (its counters, peers, chunks,
 // flows, steps and counts): known once the schedule is built, so refused before any simulation.
-// Why the table does not fit (the field that does not), or empty.
+// Why the table does not fit (the field that does not), or empty. A planned table is packed at
+// elaboration from its plan: the System measures it against the build then (an auto trial is
+// refused, PlannedTableRefused) and the Verilated scheduler refuses to load one that does not fit.
 std::string rtl_table_misfit(const PreparedAlgorithm& p, const RunBackends& backends) {
   if (!p.scheduler_factory || backends.rtl_table_capacity.empty() ||
-      p.config.issue.mode != IssueMode::kHardware)
+      p.config.issue.mode != IssueMode::kHardware || p.config.issue.scheduler.planned_table_order)
     return "";
   PackedSchedule packed;
   try {
@@ -141,11 +143,7 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   p.config = resolve(scenario, run.nic, run.host, p.choice, p.schedule, *p.topology);
   p.config.algorithm = algorithm;
   const std::string misfit = rtl_table_misfit(p, backends);
-  // An auto order's planned trial that the Verilated build cannot hold is not run: the step
-  // trial is (settle_trials).
-  if (!misfit.empty() && p.choice.order_trial && p.choice.table_order == TableOrder::kPlanned)
-    p.refused = misfit;
-  else if (!misfit.empty())
+  if (!misfit.empty())
     throw entry_error(run, "nic.scheduler: rtl: " + misfit +
                                " (build with a larger value of that parameter in a copy of "
                                "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)");

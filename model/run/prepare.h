@@ -33,9 +33,9 @@ struct RunBackends {
   /// differ from the Verilated parameters), or empty; checked before anything runs. Empty
   /// function: no check.
   std::function<std::string(const SchedulerSettings&)> rtl_config_mismatch;
-  /// The RTL build's table capacity in nic_sched's parameter names (Nodes, Chunks, Flows,
-  /// Steps, Counters, MaxCount): a hardware-issue schedule whose table needs more is refused
-  /// before any simulation. Empty: no check.
+  /// The RTL build's table capacity in nic_sched's parameter names (Nodes, Ports, Chunks, Flows,
+  /// Steps, Counters, MaxCount): a hardware-issue schedule whose step-ordered table needs more
+  /// is refused before any simulation. Empty: no check.
   std::map<std::string, long long> rtl_table_capacity;
 };
 
@@ -50,9 +50,6 @@ struct PreparedAlgorithm {
   std::uint64_t only_bytes = 0;  ///< built for this size only (auto); 0 = every size
   /// Builds every NIC's scheduler (nic.scheduler rtl); empty = the C++ SchedulerModel.
   SchedulerFactory scheduler_factory;
-  /// A planned-order trial of `scheduler_table_order: auto` that is not run, and why (the
-  /// Verilated build cannot hold its table): run_point returns RunResult::trial_refused.
-  std::string refused;
 };
 
 /// The algorithm and typed parameters of `run` (algorithm_config() of its name and params), or

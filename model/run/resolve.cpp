@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "model/params/nic_rules.h"
+#include "model/sched/scheduler_build.h"
 
 namespace mt {
 
@@ -140,10 +141,11 @@ PointConfig resolve(const ScenarioConfig& scenario, const NicConfig& nic, const 
   // order on with it).
   scheduler.planned_table_order =
       choice.issue == IssueMode::kHardware && choice.table_order == TableOrder::kPlanned;
-  // An auto order's planned trial is refused before it runs when its tables need more counters
-  // than the scheduler has (settle_trials keeps the step trial then).
-  scheduler.planned_counter_limit =
-      scheduler.planned_table_order && choice.order_trial ? nic.scheduler_counters : 0;
+  // Tables are measured against the nic_sched build; an auto order's planned trial is refused
+  // before it runs where its tables do not fit it (settle_trials keeps the step trial then).
+  if (choice.issue == IssueMode::kHardware)
+    scheduler.table_capacity = scheduler_build().table_capacity();
+  scheduler.planned_trial = scheduler.planned_table_order && choice.order_trial;
   scheduler.step_order =
       nic.step_order == StepOrderChoice::kOn ||
       (nic.step_order == StepOrderChoice::kAuto && !scheduler.planned_table_order &&

@@ -58,13 +58,6 @@ std::string schedule_name(const PreparedAlgorithm& p) {
 
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
-  // A trial of `scheduler_table_order: auto` refused before or at elaboration: no run, its reason.
-  const auto refused = [&](const std::string& why) {
-    RunResult r = failed_result(scenario, p, bytes, "");
-    r.trial_refused = why;
-    return r;
-  };
-  if (!p.refused.empty()) return refused(p.refused);
   try {
     RunResult r = p.config.granularity == Granularity::kMessage
                       ? simulate_messages(p.config, *p.topology, p.schedule, bytes)
@@ -76,7 +69,9 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     describe_nic(p.config, r);
     return r;
   } catch (const PlannedTableRefused& e) {  // an auto order's planned trial: the step one stays
-    return refused(e.what());
+    RunResult r = failed_result(scenario, p, bytes, "");
+    r.trial_refused = e.what();
+    return r;
   } catch (const std::exception& e) {
     return exception_result(scenario, p, bytes, e);
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/noc/routing.h"
+#include "model/sched/scheduler_build.h"
 
 namespace mt {
 
@@ -49,14 +50,7 @@ PackedSchedule with_rtl_widths(PackedSchedule packed, const Schedule& schedule,
                                const std::map<std::string, long long>& params) {
   // The counts the widths come from, in the RTL's parameter names: the table's own, then the
   // build's where given.
-  std::vector<std::pair<std::string, long long>> counts = {
-      {"Nodes", schedule.nodes},
-      {"Ports", packed.ports},
-      {"Chunks", std::max(1, schedule.num_chunks)},
-      {"Flows", std::max(1, schedule.num_flows)},
-      {"Steps", std::max(1, schedule.num_steps)},
-      {"Counters", packed.counters},
-      {"MaxCount", packed.max_count}};
+  std::vector<std::pair<std::string, long long>> counts = table_needs(packed, schedule);
   for (const auto& [name, value] : params) {
     const auto it = std::find_if(counts.begin(), counts.end(),
                                  [&name = name](const auto& c) { return c.first == name; });

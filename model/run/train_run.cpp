@@ -93,7 +93,6 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
       std::vector<MergePart> parts;
       std::vector<std::string> names;  // what each bucket's schedule is called in results
       const PreparedAlgorithm* any = nullptr;
-      std::string refused;
       for (const auto& b : buckets) {
         const std::uint64_t bytes = simulated_bytes(b.bytes);
         for (const auto& p : prepared) {
@@ -102,7 +101,6 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
             continue;
           parts.push_back(MergePart{&p.schedule, bytes / 4, b.release_cycle});
           names.push_back(schedule_name(p));
-          if (!p.refused.empty()) refused = p.refused;  // one bucket's table refused: all are
           any = &p;
           break;
         }
@@ -114,7 +112,6 @@ TrainRuns run_train_concurrent(const ScenarioConfig& scenario,
       m.choice = any->choice;
       m.topology = std::make_unique<Topology>(any->topology->config());
       m.scheduler_factory = any->scheduler_factory;
-      m.refused = refused;
       bucket_schedules.push_back(names);
       MergedSchedule ms = merge_schedules(parts);
       m.schedule = std::move(ms.schedule);

@@ -155,6 +155,7 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
     j["scheduler_clock_ghz"] = r.scheduler_clock_ghz;
     j["scheduler_step_order"] = r.scheduler_step_order;
     j["scheduler_table_order"] = r.scheduler_planned_table ? "planned" : "step";
+    j["table_misfit"] = r.table_misfit;
   }
   if (!r.trial_refused.empty()) j["trial_refused"] = r.trial_refused;
   if (with_messages) {
@@ -219,6 +220,7 @@ RunResult run_result_from_json(const nlohmann::json& j) {
   r.table_counters = j.value("table_counters", 0);
   r.table_entries = j.value("table_entries", 0);
   r.trial_refused = j.value("trial_refused", std::string());
+  r.table_misfit = j.value("table_misfit", std::string());
   r.data_verified = j.at("data_verified").get<bool>();
   r.data_mode = enum_field<DataMode>(j, "data_mode");
   r.error = j.at("error").get<std::string>();

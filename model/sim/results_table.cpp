@@ -146,7 +146,11 @@ std::string format_results_table(const std::vector<RunResult>& runs) {
     if (r.table_counters > 0) {
       tables_any = true;
       note() << " the hardware scheduler's tables need " << r.table_counters
-             << " arrival counters and " << r.table_entries << " entries per node (largest node)\n";
+             << " arrival counters and " << r.table_entries << " entries per node (largest node)"
+             << (r.table_misfit.empty()
+                     ? ""
+                     : "; more than the nic_sched build holds: " + r.table_misfit)
+             << "\n";
     }
   }
   // A note line of its own, wrapped; and a list of labels without repeats, in first-seen order.

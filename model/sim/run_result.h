@@ -88,8 +88,11 @@ struct RunResult {
   /// and table entries, to compare with an RTL build's Counters (rtl/README.md); 0 otherwise.
   int table_counters = 0;
   int table_entries = 0;
+  /// Hardware issue: what of the nic_sched build (SchedulerBuild, rtl/params/cosim.params) the
+  /// tables need more of, as "Steps 512 < 519" (build, need); empty when they fit it.
+  std::string table_misfit;
   /// A trial of `nic.scheduler_table_order: auto` that was not simulated, and why (its planned
-  /// tables need more counters than the scheduler has); settle_trials drops such a result.
+  /// tables do not fit the nic_sched build); settle_trials drops such a result.
   std::string trial_refused;
   bool data_verified = false;            ///< every node's final buffer equals the exact reduction
   DataMode data_mode = DataMode::kFull;  ///< full, sampled (timing-only, sampled chunks) or off

@@ -10,6 +10,7 @@
 
 #include "model/collective/cost_model.h"
 #include "model/noc/process_fault.h"
+#include "model/sched/scheduler_build.h"
 #include "model/sim/system_impl.h"
 
 namespace mt {
@@ -53,11 +54,10 @@ System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
   if (plan.hardware) {
     table_counters = plan.packed.counters;
     table_entries = plan.packed.depth;
-    const int limit = config.issue.scheduler.planned_counter_limit;
-    if (limit > 0 && table_counters > limit)
-      throw PlannedTableRefused("its tables need " + std::to_string(table_counters) +
-                                " arrival counters, more than nic.scheduler_counters " +
-                                std::to_string(limit));
+    const SchedulerSettings& scheduler = config.issue.scheduler;
+    table_misfit = mt::table_misfit(plan.packed, schedule, scheduler.table_capacity);
+    if (scheduler.planned_trial && !table_misfit.empty())
+      throw PlannedTableRefused("its tables do not fit the nic_sched build: " + table_misfit);
   }
   // Routers before NICs, or (reverse, odd shuffle seeds) NICs first, and the calendar runs each
   // cycle's components in the order asked, reversed or shuffled: no order may matter.
@@ -156,6 +156,7 @@ RunResult System::Impl::run() {
   for (const auto& router : routers) result.cross_flow_waits += router->cross_flow_waits();
   result.table_counters = table_counters;
   result.table_entries = table_entries;
+  result.table_misfit = table_misfit;
   const bool complete = finished == static_cast<int>(nics.size());
   if (!complete) {
     completion = watchdog->fired() ? watchdog->fired_cycle() : clock.now();

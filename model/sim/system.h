@@ -30,9 +30,9 @@ class SimulationConfigError : public Error {
   using Error::Error;
 };
 
-/// A planned table of `nic.scheduler_table_order: auto` needs more arrival counters than the
-/// scheduler has (SchedulerSettings::planned_counter_limit): that trial is not simulated, and the
-/// run layer keeps the step table's (settle_trials).
+/// A planned table of `nic.scheduler_table_order: auto` does not fit the nic_sched build
+/// (SchedulerSettings::table_capacity, planned_trial): that trial is not simulated, and the run
+/// layer keeps the step table's (settle_trials).
 class PlannedTableRefused : public SimulationConfigError {
  public:
   using SimulationConfigError::SimulationConfigError;

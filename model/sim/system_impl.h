@@ -56,8 +56,9 @@ struct System::Impl {
   std::vector<std::unique_ptr<LinkChannel>> local_links;
   std::unique_ptr<Watchdog> watchdog;
   int finished = 0;
-  int table_counters = 0;  // hardware issue: PackedSchedule::counters, else 0
-  int table_entries = 0;   // hardware issue: PackedSchedule::depth, else 0
+  int table_counters = 0;    // hardware issue: PackedSchedule::counters, else 0
+  int table_entries = 0;     // hardware issue: PackedSchedule::depth, else 0
+  std::string table_misfit;  // hardware issue: table_misfit against the build, else empty
   std::string stall;
   bool ran = false;
 

@@ -17,10 +17,8 @@ RunBackends run_backends(const std::string& rtl_pin_trace_dir) {
   backends.rtl_config_mismatch = [](const SchedulerSettings& scheduler) {
     return rtl_build_mismatch(scheduler.depth, scheduler.window, scheduler.decision_latency_cycles);
   };
-  const RtlBuildParams b = rtl_build_params();
-  backends.rtl_table_capacity = {{"Nodes", b.nodes},       {"Chunks", b.chunks},
-                                 {"Flows", b.flows},       {"Steps", b.steps},
-                                 {"Counters", b.counters}, {"MaxCount", b.max_count}};
+  for (const auto& [name, value] : scheduler_build().table_capacity())
+    backends.rtl_table_capacity[name] = value;
 #else
   if (!rtl_pin_trace_dir.empty())
     throw UsageError("--rtl-pin-trace needs the RTL co-simulation: built without Verilator");

@@ -87,30 +87,8 @@ std::int64_t window_heads(const Top& /*top*/, long) {
 
 }  // namespace
 
-TableFormat RtlBuildParams::format() const {
-  return TableFormat::make(nodes, ports, chunks, flows, steps, counters, max_count);
-}
-
-RtlBuildParams rtl_build_params() {
-  RtlBuildParams p;
-  p.nodes = MT_RTL_NODES;
-  p.ports = MT_RTL_PORTS;
-  p.depth = MT_RTL_DEPTH;
-  p.window = MT_RTL_WINDOW;
-  p.chunks = MT_RTL_CHUNKS;
-  p.flows = MT_RTL_FLOWS;
-  p.steps = MT_RTL_STEPS;
-  p.counters = MT_RTL_COUNTERS;
-  p.max_count = MT_RTL_MAX_COUNT;
-  p.arrival_lanes = MT_RTL_ARRIVAL_LANES;
-  p.decision_latency = MT_RTL_DECISION_LATENCY;
-  p.index_bits = MT_RTL_INDEX_BITS;
-  p.file = MT_RTL_PARAMS_NAME;
-  return p;
-}
-
 struct RtlCycleScheduler::Impl {
-  RtlBuildParams build = rtl_build_params();
+  SchedulerBuild build = scheduler_build();
   TableFormat format = build.format();
   SchedulerModelConfig config;
   // This model's context. Verilator 5.006 reports a failed assertion to the thread's current
@@ -224,7 +202,7 @@ struct RtlCycleScheduler::Impl {
     pins_path = path;
     pins = std::make_unique<std::ofstream>(path);
     if (!*pins) throw SchedulerError("RTL scheduler: cannot write the pin trace " + path);
-    const RtlBuildParams& b = build;
+    const SchedulerBuild& b = build;
     *pins << "nic_sched-pins " << rtl_pins::kVersion << " Nodes=" << b.nodes << " Ports=" << b.ports
           << " Depth=" << b.depth << " Window=" << b.window << " Chunks=" << b.chunks
           << " Flows=" << b.flows << " Steps=" << b.steps << " Counters=" << b.counters
@@ -349,7 +327,7 @@ std::string parameter_for(const std::string& field, std::int64_t value) {
 }  // namespace
 
 std::string rtl_build_mismatch(int depth, int window, int decision_latency) {
-  const RtlBuildParams b = rtl_build_params();
+  const SchedulerBuild b = scheduler_build();
   const auto differs = [](const char* key, int want, const std::string& parameter, int have) {
     return std::string(key) + " " + std::to_string(want) + " but the Verilated nic_sched has " +
            parameter + " " + std::to_string(have) + " (set " + key + ": " + std::to_string(have) +
@@ -368,7 +346,7 @@ RtlCycleScheduler::RtlCycleScheduler(const SchedulerModelConfig& config,
                                      const std::string& pin_trace)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
-  const RtlBuildParams& b = m.build;
+  const SchedulerBuild& b = m.build;
   const auto too_big = [](const std::string& what, int want, int have, const char* parameter) {
     return SchedulerError("RTL scheduler: " + what + " " + std::to_string(want) +
                           " exceeds the Verilated nic_sched's " + std::to_string(have) + " (" +

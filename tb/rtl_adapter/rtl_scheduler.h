@@ -15,33 +15,11 @@
 #include <vector>
 
 #include "model/sched/schedule_table.h"
+#include "model/sched/scheduler_build.h"
 #include "model/sched/scheduler_model.h"
 #include "model/sim/system.h"
 
 namespace mt {
-
-/// Parameters the Verilated nic_sched was built with (rtl/params/cosim.params unless CMake's
-/// MT_RTL_PARAMS_FILE names another file).
-struct RtlBuildParams {
-  int nodes = 0;             ///< Nodes: peer ids
-  int ports = 0;             ///< Ports: issue slots per cycle
-  int depth = 0;             ///< Depth: table ring buffer capacity, entries
-  int window = 0;            ///< Window: issue window per port, entries
-  int chunks = 0;            ///< Chunks: chunk ids
-  int flows = 0;             ///< Flows: flow ids
-  int steps = 0;             ///< Steps: schedule steps
-  int counters = 0;          ///< Counters: arrival counters
-  int max_count = 0;         ///< MaxCount: largest counter threshold
-  int arrival_lanes = 0;     ///< ArrivalLanes: arrivals accepted per cycle
-  int decision_latency = 0;  ///< DecisionLatency, cycles
-  int index_bits = 0;        ///< IndexBits: width of grant_index_o (table index modulo 2^bits)
-  std::string file;          ///< the parameter file's name (rtl/params/cosim.params: cosim.params)
-  /// Entry layout of the build (TableFormat::make of the parameters above).
-  TableFormat format() const;
-};
-
-/// The parameters of the linked Verilated build.
-RtlBuildParams rtl_build_params();
 
 /// Why a NIC with this table `depth`, `window` and `decision_latency` cannot run on the linked
 /// build ("nic.scheduler_depth 16 but the Verilated nic_sched has Depth 32 (set ..., or build

@@ -49,14 +49,14 @@ TEST_CASE("mtsim --version names the source commit, the SystemC kernel and the R
   const CliResult version = mtsim("--version");
   CHECK(version.status == 0);
   // A git checkout gives its commit (12 hex digits, -dirty when edited); a tarball says so.
-  CHECK_THAT(
-      version.output,
-      Catch::Matches("mtsim (git [0-9a-f]{12}(-dirty)?, committed [0-9-]{10}|unknown \\(not "
-                     "a git checkout\\)) \\((Release|Debug|RelWithDebInfo|MinSizeRel|) "
-                     "build\\)\nSystemC 2\\.3\\.[0-9]+.* with TLM-2\\.0\nRTL "
-                     "co-simulation \\(nic\\.scheduler: rtl\\): (Verilated nic_sched of "
-                     "[^ ]+\\.params \\(the signed-off set: rtl/params/cosim\\.params\\) "
-                     "with Nodes [0-9]+, Ports [0-9]+, Depth [0-9]+.*|not in this build.*)\n"));
+  CHECK_THAT(version.output,
+             Catch::Matches("mtsim (git [0-9a-f]{12}(-dirty)?, committed [0-9-]{10}|unknown \\(not "
+                            "a git checkout\\)) \\((Release|Debug|RelWithDebInfo|MinSizeRel|) "
+                            "build\\)\nSystemC 2\\.3\\.[0-9]+.* with TLM-2\\.0\nnic_sched build "
+                            "\\(what hardware-issue tables must fit\\): [^ ]+\\.params \\(the "
+                            "signed-off set: rtl/params/cosim\\.params\\) with Nodes [0-9]+, Ports "
+                            "[0-9]+, Depth [0-9]+.*\nRTL co-simulation \\(nic\\.scheduler: rtl\\): "
+                            "(this build, Verilated|not in this build.*)\n"));
 }
 
 TEST_CASE("mtsim run rejects a bad scenario with file:line:col and writes nothing") {
@@ -358,44 +358,38 @@ TEST_CASE("a planned table order lets hardware issue match a free host where ste
             "{name: tree_packing, label: planned, nic: {issue: hardware, flow_control: message, "
             "scheduler_table_order: planned}}, "
             "{name: tree_packing, label: auto, nic: {issue: hardware, flow_control: message, "
-            "scheduler_table_order: auto}}, "
-            "{name: tree_packing, label: auto-100, nic: {issue: hardware, flow_control: message, "
-            "scheduler_table_order: auto, scheduler_counters: 100}}]'");
+            "scheduler_table_order: auto}}]'");
   INFO(r.output);
   REQUIRE(r.status == 0);
   CHECK(r.output.find("(nic.scheduler_table_order planned) in: planned, auto\n") !=
         std::string::npos);
   std::map<std::string, double> cycles;
   std::map<std::string, std::string> chosen;
-  std::map<std::string, int> counters;
+  std::map<std::string, std::string> misfit;
   const nlohmann::json results = read_json(json_path);
   for (const auto& run : results["runs"]) {
     const std::string label = run["algorithm"].get<std::string>();
     cycles[label] = run["completion_cycles"].get<double>();
     chosen[label] = run["nic_choice"].get<std::string>();
-    counters[label] = run["table_counters"].get<int>();
     CHECK(run["data_verified"].get<bool>());
-    if (label != "host")
+    if (label != "host") {
       CHECK(run["scheduler_table_order"].get<std::string>() ==
             (label == "planned" || label == "auto" ? "planned" : "step"));
+      misfit[label] = run["table_misfit"].get<std::string>();
+    }
   }
-  REQUIRE(cycles.size() == 5);
+  REQUIRE(cycles.size() == 4);
   CHECK(cycles["step"] > 1.1 * cycles["host"]);
   CHECK(cycles["planned"] <= 1.01 * cycles["host"]);
-  // auto runs both and keeps the faster, planned here, and says what both took; with fewer
-  // counters than the planned table needs (it needs more than 100, fewer than the 256 default)
-  // it keeps step without simulating planned.
-  REQUIRE(counters["planned"] > 100);
-  CHECK(counters["planned"] <= 256);
+  // auto runs both and keeps the faster, planned here (its tables fit the nic_sched build), and
+  // says what both took.
+  CHECK(misfit["planned"].empty());
+  CHECK(misfit["auto"].empty());
   CHECK(cycles["auto"] == cycles["planned"]);
   CHECK(chosen["auto"] ==
         "planned table order (tried both: " +
             std::to_string(static_cast<long long>(cycles["planned"])) + " cycles against " +
             std::to_string(static_cast<long long>(cycles["step"])) + " with step)");
-  CHECK(cycles["auto-100"] == cycles["step"]);
-  CHECK(chosen["auto-100"] == "step table order (planned: its tables need " +
-                                  std::to_string(counters["planned"]) +
-                                  " arrival counters, more than nic.scheduler_counters 100)");
 }
 
 TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-issue run holds") {

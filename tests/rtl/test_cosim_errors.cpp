@@ -68,7 +68,7 @@ TEST_CASE("co-simulated, an unsorted table is flagged while it loads, as by the 
 
 TEST_CASE("co-simulated, a counter past MaxCount is flagged at the model's cycle",
           "[rtl][errors]") {
-  const int max_count = rtl_build_params().max_count;
+  const int max_count = scheduler_build().max_count;
   // One arrival per cycle on counter 2 from cycle 10: the one past MaxCount arrives in cycle
   // 10 + MaxCount, is counted there and flagged three edges later.
   const auto m = errors_of({waiting(0, 2, 1)}, [max_count](Scheduler& s) {
@@ -84,7 +84,7 @@ TEST_CASE("co-simulated, a counter past MaxCount is flagged at the model's cycle
 
 TEST_CASE("co-simulated, of counters past MaxCount at one edge the lowest is reported",
           "[rtl][errors]") {
-  const int max_count = rtl_build_params().max_count;
+  const int max_count = scheduler_build().max_count;
   // Counters 37 and 3 (different groups of 16 in the encoder) overflow at the same edge.
   const auto m = errors_of({waiting(0, 2, 1)}, [max_count](Scheduler& s) {
     for (int k = 0; k <= max_count; ++k) {

@@ -40,7 +40,7 @@ std::vector<Grant> grants_of(CycleScheduler& engine, const std::vector<TableEntr
 // Entry 0 on port 0 waits for one arrival on counter 1; then 1.5 x 2^IndexBits entries on port 1
 // (distinct chunks) that wait for nothing.
 std::vector<TableEntry> passed_table() {
-  const RtlBuildParams b = rtl_build_params();
+  const SchedulerBuild b = scheduler_build();
   std::vector<TableEntry> table(1);
   table[0].wait_counter = 1;
   table[0].wait_count = 1;
@@ -147,7 +147,7 @@ TEST_CASE("a stall names the entry of the lowest port whose window holds one, no
   // the ring) never reaches port 0's window. The stall names entry 0 (port 1, the lowest port
   // whose window holds an entry), whose low bits entry 2^IndexBits, the oldest waiting entry of
   // the lower port 0, shares.
-  const RtlBuildParams b = rtl_build_params();
+  const SchedulerBuild b = scheduler_build();
   REQUIRE(b.window == 4);
   const int wrap = 1 << b.index_bits;
   std::vector<TableEntry> table;

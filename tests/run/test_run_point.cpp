@@ -11,6 +11,7 @@
 #include "model/config/scenario_loader.h"
 #include "model/run/prepare.h"
 #include "model/run/run_point.h"
+#include "model/sched/scheduler_build.h"
 #include "tests/support/cli_runner.h"
 
 namespace mt {
@@ -100,7 +101,6 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
   CHECK(static_cast<bool>(prepared[0].scheduler_factory));
   CHECK(prepared[0].choice.table_order == TableOrder::kStep);
   CHECK(prepared[1].choice.table_order == TableOrder::kPlanned);
-  CHECK(prepared[1].refused.empty());
   // A table the RTL build cannot hold is refused here too, before any point simulates (not at
   // elaboration, point by point).
   rtl.rtl_table_capacity = {{"Counters", 1}};
@@ -114,6 +114,41 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
                                     "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)"));
   rtl.rtl_table_capacity = {{"Counters", 256}, {"Nodes", 4}};
   CHECK(prepare_all(scenario, rtl).size() == 2);
+}
+
+TEST_CASE(
+    "hardware issue measures its tables against the nic_sched build, auto refuses a planned "
+    "table that does not fit it",
+    "[run]") {
+  const ScenarioConfig scenario = load_scenario_text(
+      "topology: ring:4\n"
+      "nic: {issue: hardware, flow_control: message}\n"
+      "collective: {algorithms: [ring], sizes: [8KiB]}\n",
+      "s.yaml");
+  // The default table order, auto: a step trial and a planned one, both measured against the
+  // build CMake read (rtl/params/cosim.params), only the planned one refused where it misfits.
+  std::vector<PreparedAlgorithm> prepared = prepare_all(scenario);
+  REQUIRE(prepared.size() == 2);
+  const SchedulerSettings& step = prepared[0].config.issue.scheduler;
+  CHECK(step.table_capacity == scheduler_build().table_capacity());
+  CHECK_FALSE(step.planned_trial);
+  CHECK(prepared[1].config.issue.scheduler.planned_trial);
+  // The planned trial with a build of one counter: refused before anything is elaborated.
+  prepared[1].config.issue.scheduler.table_capacity = {{"Counters", 1}};
+  const RunResult refused = run_point(scenario, prepared[1], 8192);
+  CHECK(refused.error.empty());
+  CHECK_THAT(refused.trial_refused,
+             Catch::StartsWith("its tables do not fit the nic_sched build: Counters 1 < "));
+  // The step trial is simulated whatever it needs, and says what the build lacks: every field
+  // short of the table's count, in the RTL's parameter order (a ring of 4 nodes takes 6 steps).
+  prepared[0].config.issue.scheduler.table_capacity = {{"Counters", 1}, {"Steps", 2}, {"Nodes", 4}};
+  const RunResult r = run_point(scenario, prepared[0], 8192);
+  INFO(r.error);
+  REQUIRE_FALSE(run_failed(r));
+  CHECK(r.data_verified);
+  REQUIRE(prepared[0].schedule.num_steps == 6);
+  REQUIRE(r.table_counters > 1);
+  CHECK(r.table_misfit == "Steps 2 < 6, Counters 1 < " + std::to_string(r.table_counters));
 }
 
 TEST_CASE("an exception that is no mt::Error fails the point as an internal error", "[run]") {

@@ -25,7 +25,7 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, "
         "scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
-        "scheduler_table_order, scheduler_counters, "
+        "scheduler_table_order, "
         "scheduler_clock_ghz, scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   // A key that was replaced says what replaced it.
@@ -33,6 +33,11 @@ TEST_CASE("unknown keys are named with file, line, column and the allowed keys")
                       "collective: {algorithms: [ring]}\n"),
              Catch::StartsWith("bad.yaml:2:7: nic.software_issue_cycles: this key was replaced: "
                                "the host of software issue is the `host:` section"));
+  CHECK_THAT(error_of("topology: torus:4x4\nnic: {scheduler_counters: 100}\n"
+                      "collective: {algorithms: [ring]}\n"),
+             Catch::StartsWith("bad.yaml:2:7: nic.scheduler_counters: this key was replaced: "
+                               "`scheduler_table_order: auto` keeps a planned table only where "
+                               "it fits the nic_sched build in every parameter"));
   CHECK_THAT(error_of("topologee: ring:4\n"),
              Catch::StartsWith("bad.yaml:1:1: topologee: unknown key"));
   // The same place as fields of the error, not to be parsed out of the text.
@@ -64,7 +69,7 @@ TEST_CASE("wrong types are rejected with the key path") {
         "receive_port, packet_bytes, head_flit_bytes, flit_bytes, "
         "step_order, decision_latency_cycles, scheduler_depth, scheduler_window, "
         "scheduler_early_request, scheduler_any_port_grants, scheduler_table_order, "
-        "scheduler_counters, scheduler_clock_ghz, scheduler_watchdog_ticks, "
+        "scheduler_clock_ghz, scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles)");
   CHECK(error_of(base + "nic: {scheduler: verilog}\n") ==
         "bad.yaml:3:18: nic.scheduler: \"verilog\" is not one of: tlm, rtl");
@@ -230,7 +235,7 @@ TEST_CASE("overrides from --set apply before validation and name themselves in e
         "port_binding, tx_queue_packets, receive_vcs, step_barrier, receive_port, packet_bytes, "
         "head_flit_bytes, flit_bytes, step_order, decision_latency_cycles, "
         "scheduler_depth, scheduler_window, scheduler_early_request, scheduler_any_port_grants, "
-        "scheduler_table_order, scheduler_counters, scheduler_clock_ghz, "
+        "scheduler_table_order, scheduler_clock_ghz, "
         "scheduler_watchdog_ticks, "
         "scheduler_watchdog_tick_cycles");
   CHECK(error_of(kValid, {"nic.ports"}) == "--set nic.ports: expected key.path=value");

@@ -7,9 +7,9 @@
 
 namespace mt::test {
 
-/// SchedulerModelConfig with the build's parameters (rtl_build_params()); node -1, step order.
+/// SchedulerModelConfig with the build's parameters (scheduler_build()); node -1, step order.
 inline SchedulerModelConfig rtl_build_config() {
-  const RtlBuildParams b = rtl_build_params();
+  const SchedulerBuild b = scheduler_build();
   SchedulerModelConfig c;
   c.ports = b.ports;
   c.counters = b.counters;
