@@ -4,7 +4,9 @@ schedule of each network (`scenarios/beyond/`) on the co-designed NIC (hardware 
 control, an issue window of 64 and a 2-packet transmit queue) at 16 and 64 MiB, in cycles with
 the efficiency (bandwidth bound / cycles); the same without the transmit queue; and the same
 schedule with packet flow control at 16 MiB (the 256/272 head cap; not for the last row,
-tree_packing with a pipeline window of 512 on the 8x8 mesh).
+tree_packing with a pipeline window of 512 on the 8x8 mesh); and what of the nic_sched build
+mtsim was configured with (the signed-off rtl/params/cosim.params) the tables of the first two
+columns need more of (their `table_misfit`: build < need), or "fit".
 
   ceiling_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2]
 
@@ -36,6 +38,13 @@ def cell(run):
     return f"{run['completion_cycles']} ({run['efficiency']:.3f})"
 
 
+def misfit_cell(runs):
+    """What the tables of `runs` (16 and 64 MiB) lack of the build, once where both lack the
+    same."""
+    misfits = [r["table_misfit"] or "fit" for r in runs]
+    return misfits[0] if misfits[0] == misfits[1] else " / ".join(misfits)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     study_options.add_run_options(parser)
@@ -44,8 +53,9 @@ def main():
     if out is None:
         return 2
     lines = ["| network | schedule | 16 MiB cycles (eff) | 64 MiB cycles (eff) | without the "
-             "transmit queue, 16 / 64 MiB (eff) | packet flow control, 16 MiB (eff) |",
-             "|---|---|---|---|---|---|"]
+             "transmit queue, 16 / 64 MiB (eff) | packet flow control, 16 MiB (eff) | "
+             "fits the signed-off build? (build < need), 16 / 64 MiB |",
+             "|---|---|---|---|---|---|---|"]
     try:
         for index, (network, scenario, entry, name) in enumerate(ROWS):
             packet = "" if index == len(ROWS) - 1 else \
@@ -56,13 +66,14 @@ def main():
                 args.mtsim, f"scenarios/beyond/{scenario}.yaml", f"{out}/row{index}.json",
                 args.jobs, [f"collective.algorithms=[{entries}]",
                             "collective.sizes=[16MiB,64MiB]"])
-            queue = [cell(runs[(SIZES[s], "queue")]) for s in ("16MiB", "64MiB")]
+            queue_runs = [runs[(SIZES[s], "queue")] for s in ("16MiB", "64MiB")]
+            queue = [cell(r) for r in queue_runs]
             plain = [runs[(SIZES[s], "plain")] for s in ("16MiB", "64MiB")]
             without = (f"{plain[0]['completion_cycles']} / {plain[1]['completion_cycles']} "
                        f"({plain[0]['efficiency']:.3f} / {plain[1]['efficiency']:.3f})")
             packet_cell = cell(runs[(SIZES["16MiB"], "packet")]) if packet else ""
             lines.append(f"| {network} | {name} | {queue[0]} | {queue[1]} | {without} | "
-                         f"{packet_cell} |")
+                         f"{packet_cell} | {misfit_cell(queue_runs)} |")
     except (RuntimeError, KeyError) as error:
         print(f"ceiling_table.py: {error}", file=sys.stderr)
         return 2

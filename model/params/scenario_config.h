@@ -98,7 +98,7 @@ struct EnumNames<AnyPortGrants> {
 enum class TableOrder {
   kStep,     ///< "step": by step, then waits within a step, then program order
   kPlanned,  ///< "planned": the order a free host issues the schedule in a message-level run
-  kAuto,     ///< "auto": both tried, the faster kept (planned only where it fits the counters)
+  kAuto,  ///< "auto": both tried, the faster kept (planned only where it fits the nic_sched build)
 };
 template <>
 struct EnumNames<TableOrder> {

@@ -20,9 +20,8 @@ void describe_nic(const PointConfig& config, RunResult& r) {
                                                                          : Issuer::kTlm;
 }
 
-// nic.scheduler_table_order planned: the compile step that orders every node's table by the
-// cycle a free host issues each message of the same schedule, planned with the message-
-// granularity model (plain C++: it runs here, before the point's SystemC elaboration).
+}  // namespace
+
 PointConfig with_planned_tables(const PointConfig& config, const Topology& topology,
                                 const Schedule& schedule, std::uint64_t bytes) {
   PointConfig point = config;
@@ -48,8 +47,6 @@ PointConfig with_planned_tables(const PointConfig& config, const Topology& topol
   point.issue.scheduler.planned_issue = plan.message_issue_cycles;
   return point;
 }
-
-}  // namespace
 
 std::string schedule_name(const PreparedAlgorithm& p) {
   return p.schedule.algorithm == p.run->name ? schedule_label(p.run->name, p.run->params)

@@ -19,6 +19,14 @@ namespace mt {
 /// was given ("multitree_opt(pipeline=4)"), so that a result names what was built.
 std::string schedule_name(const PreparedAlgorithm& p);
 
+/// `config` with its planned tables' order (SchedulerSettings::planned_issue) where it asks for
+/// them (hardware issue, nic.scheduler_table_order planned, packet granularity), else unchanged:
+/// the compile step that orders every node's table by the cycle a free host issues each message
+/// of the same schedule, planned with the message-granularity model (plain C++: it runs before
+/// the point's SystemC elaboration). Throws SimulationConfigError when the planning run fails.
+PointConfig with_planned_tables(const PointConfig& config, const Topology& topology,
+                                const Schedule& schedule, std::uint64_t bytes);
+
 /// Simulates `p` at `bytes` with its NIC (PreparedAlgorithm::nic: the scenario's nic plus the
 /// entry's `nic:` overrides, `auto` resolved; RunResult::nic_choice says what it chose). Elaborates
 /// SystemC: call at most once per process. A failure (data mismatch, stall, a configuration the

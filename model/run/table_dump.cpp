@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "model/noc/routing.h"
+#include "model/run/resolve.h"
+#include "model/run/run_point.h"
 #include "model/sched/scheduler_build.h"
 
 namespace mt {
@@ -33,7 +35,8 @@ void check_node(const PackedSchedule& packed, int node) {
 
 }  // namespace
 
-PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology) {
+PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology,
+                                 const std::vector<std::uint64_t>& planned_issue) {
   RoutingTable routing(topology);
   const int ports = topology.ports_per_node();
   std::vector<int> queues(schedule.ops.size(), 0);
@@ -43,7 +46,22 @@ PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topol
     queues[static_cast<std::size_t>(op.id)] =
         issue_queue(op, routing.out_index(path.front()), topology.is_direct(), ports, false);
   }
-  return pack_schedule(schedule, queues, ports);
+  return pack_schedule(schedule, queues, ports, planned_issue);
+}
+
+std::vector<std::uint64_t> planned_issue_cycles(const Schedule& schedule, const Topology& topology,
+                                                std::uint64_t bytes) {
+  ScenarioConfig scenario;
+  scenario.topology = topology.config();
+  NicConfig nic;
+  nic.issue = IssueChoice::kHardware;
+  nic.flow_control = FlowControlChoice::kMessage;
+  nic.scheduler_table_order = TableOrder::kPlanned;
+  const HostConfig host;
+  const NicChoice choice = choose_nic_mode(nic, host_timing(host, scenario.clock_ghz),
+                                           NicTrial(FlowControl::kMessage, TableOrder::kPlanned));
+  const PointConfig point = resolve(scenario, nic, host, choice, schedule, topology);
+  return with_planned_tables(point, topology, schedule, bytes).issue.scheduler.planned_issue;
 }
 
 PackedSchedule with_rtl_widths(PackedSchedule packed, const Schedule& schedule,

@@ -16,9 +16,20 @@
 namespace mt {
 
 /// Every node's table of `schedule` on `topology` as a run under hardware issue packs it, with
-/// its NIC ports bound to their routes (nic.port_binding route, the default). Throws TableError
-/// when the schedule cannot be packed.
-PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology);
+/// its NIC ports bound to their routes (nic.port_binding route, the default): in step order, or
+/// with `planned_issue` (per message id, the cycle a free host issued it: planned_issue_cycles)
+/// in that order, as nic.scheduler_table_order planned packs it. Throws TableError when the
+/// schedule cannot be packed.
+PackedSchedule pack_for_hardware(const Schedule& schedule, const Topology& topology,
+                                 const std::vector<std::uint64_t>& planned_issue = {});
+
+/// The plan of nic.scheduler_table_order planned for `schedule` at `bytes` on `topology` with
+/// the scenario defaults (the topology's default network, message flow control, hardware
+/// issue): per message id, the cycle a free host issues it in a message-granularity run. A
+/// scenario with other network or NIC keys plans its own (run_point). Throws
+/// SimulationConfigError when the planning run fails.
+std::vector<std::uint64_t> planned_issue_cycles(const Schedule& schedule, const Topology& topology,
+                                                std::uint64_t bytes);
 
 /// `packed` with the field widths of an RTL build (rtl/nic_sched's parameters) instead of the
 /// smallest ones: `params` maps parameter names (Nodes, Ports, Chunks, Flows, Steps, Counters,

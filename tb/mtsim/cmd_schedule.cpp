@@ -21,6 +21,7 @@
 #include "model/core/parse_integer.h"
 #include "model/run/schedule_analysis.h"
 #include "model/run/table_dump.h"
+#include "model/sched/scheduler_build.h"
 #include "tb/mtsim/cli.h"
 
 namespace po = boost::program_options;
@@ -120,10 +121,11 @@ int schedule_command(const std::vector<std::string>& args) {
       "count,\n"
       "step lower bound, network diameter, link contention and an analytical time estimate.\n\n"
       "options");
-  std::string topology_spec, algorithm, format = "text", size = "1MiB";
+  std::string topology_spec, algorithm, format = "text", size = "1MiB", table_order = "step";
   std::vector<std::string> param_items, rtl_items;
   int ports = 0;
   int node = -1;
+  bool rtl_build = false;
   opts.add_options()("help,h", "show this help")(
       "topology,t", po::value(&topology_spec),
       "topology spec: ring:16, torus:4x4, torus:4x4x4, mesh:8x8, fattree:k=8,levels=2, "
@@ -142,17 +144,25 @@ int schedule_command(const std::vector<std::string>& args) {
       "mtsim verify, plus an \"analysis\" object), dot (Graphviz) or "
       "msccl (MSCCL all-reduce XML for the MSCCL runtime; "
       "mtsim import msccl reads it back), table (JSON: the co-designed NIC's packed tables as "
-      "a hardware-issue run holds them with step-ordered tables (nic.scheduler_table_order "
-      "step; the default, auto, runs a planned table instead where that is faster, as the "
-      "run's nic_choice says) and each message bound to its route's port (nic.port_binding "
-      "route), every entry decoded and as hex; "
+      "a hardware-issue run holds them in the order of --table-order and each message bound to "
+      "its route's port (nic.port_binding route), every entry decoded and as hex; "
       "model/sched/SCHEDULE_TABLE.md) or memh (one node's table for $readmemh, with --node)")(
+      "table-order", po::value(&table_order),
+      "with --format table or memh: step (default; nic.scheduler_table_order step) or planned "
+      "(the order a free host issues the schedule in, planned by a message-granularity run on "
+      "the topology's default network: the tables of nic.scheduler_table_order planned, and of "
+      "the default, auto, where a run's nic_choice says it kept them; tree_packing then takes "
+      "the host's short messages)")(
       "node", po::value(&node),
       "with --format table: that node only; with memh: the node (required)")(
       "rtl-param", po::value(&rtl_items)->composing(),
       "with --format table or memh: NAME=VALUE of the RTL build to pack for (Nodes, Ports, "
       "Chunks, Flows, Steps, Counters, MaxCount: rtl/nic_sched's parameters); the field widths "
-      "follow them instead of the schedule's smallest (repeatable)");
+      "follow them instead of the schedule's smallest (repeatable)")(
+      "rtl-build", po::bool_switch(&rtl_build),
+      "with --format table or memh: pack for the nic_sched build mtsim was configured with "
+      "(rtl/params/cosim.params unless CMake was given another MT_RTL_PARAMS_FILE; mtsim "
+      "--version prints it): its seven table parameters, as --rtl-param would give them");
   std::string algorithms_help = "\nalgorithms:\n";
   for (const auto& name : algorithm_names())
     algorithms_help += "  " + name + ": " + algorithm_help(name) + "\n";
@@ -167,6 +177,13 @@ int schedule_command(const std::vector<std::string>& args) {
   if (node >= 0 && !table) throw UsageError("--node goes with --format table or memh");
   if (!rtl_items.empty() && !table)
     throw UsageError("--rtl-param goes with --format table or memh");
+  if (rtl_build && !table) throw UsageError("--rtl-build goes with --format table or memh");
+  if (rtl_build && !rtl_items.empty())
+    throw UsageError("--rtl-build and --rtl-param: give one (--rtl-build is the build's seven)");
+  if (table_order != "step" && table_order != "planned")
+    throw UsageError("--table-order " + table_order + ": expected step or planned");
+  const bool planned = table_order == "planned";
+  if (planned && !table) throw UsageError("--table-order planned goes with --format table or memh");
   std::map<std::string, long long> rtl_params;
   for (const std::string& item : rtl_items) {
     const auto eq = item.find('=');
@@ -178,6 +195,8 @@ int schedule_command(const std::vector<std::string>& args) {
     if (!rtl_params.emplace(item.substr(0, eq), value).second)
       throw UsageError("--rtl-param " + item + ": " + item.substr(0, eq) + " is given twice");
   }
+  if (rtl_build)
+    for (const auto& [name, value] : scheduler_build().table_capacity()) rtl_params[name] = value;
   const std::uint64_t bytes = parse_size_option("bytes", size);
 
   TopologyConfig config = parse_topology_spec(topology_spec);
@@ -187,6 +206,7 @@ int schedule_command(const std::vector<std::string>& args) {
   BuildContext context;
   context.hardware_issue = table;
   context.cost.head_per_message = table;
+  context.planned_table_order = planned;
   // The text summary holds the schedule, its check and analysis only; the other formats hold
   // packed tables or a text per message too and keep the packet-level model's budget.
   if (format == "text") set_message_budget(kScheduleSummaryBudget);
@@ -203,18 +223,21 @@ int schedule_command(const std::vector<std::string>& args) {
                        std::to_string(schedule.nodes - 1));
     // A schedule that fails verification has no tables to dump: the error below says why.
     if (report.ok) {
-      PackedSchedule packed = pack_for_hardware(schedule, topology);
+      PackedSchedule packed = pack_for_hardware(
+          schedule, topology,
+          planned ? planned_issue_cycles(schedule, topology, bytes) : std::vector<std::uint64_t>{});
       if (!rtl_params.empty()) {
         try {
           packed = with_rtl_widths(std::move(packed), schedule, rtl_params);
         } catch (const TableError& e) {
-          throw UsageError(std::string("--rtl-param: ") + e.what());
+          throw UsageError((rtl_build ? "--rtl-build (" + scheduler_build().file + "): "
+                                      : std::string("--rtl-param: ")) +
+                           e.what());
         }
         // The widths an RTL build uses come from all seven: one left out keeps the table's own
         // count, not the RTL's default, which may be another width.
         std::string missing;
-        for (const char* name :
-             {"Nodes", "Ports", "Chunks", "Flows", "Steps", "Counters", "MaxCount"})
+        for (const auto& [name, value] : scheduler_build().table_capacity())
           if (rtl_params.count(name) == 0)
             missing += std::string(missing.empty() ? "" : ", ") + name;
         if (!missing.empty())

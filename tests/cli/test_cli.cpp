@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/sched/scheduler_build.h"
 #include "tests/support/cli_runner.h"
 
 namespace {
@@ -392,10 +393,57 @@ TEST_CASE("a planned table order lets hardware issue match a free host where ste
             std::to_string(static_cast<long long>(cycles["step"])) + " with step)");
 }
 
+TEST_CASE("mtsim schedule --table-order planned dumps the planned tables a run holds") {
+  // nic.scheduler_table_order planned on the 4x4 mesh at 128 KiB with the topology's defaults:
+  // the dump plans the same free-host run, so its counters, table size and entries are the
+  // run's; tree_packing's planned tables (the host's short messages) are not its step ones.
+  const std::string scenario = mt::test::scratch("planned_tables.yaml");
+  const std::string results_path = mt::test::scratch("planned_tables.json");
+  mt::test::write_file(scenario,
+                       "topology: {kind: mesh, dims: [4, 4]}\n"
+                       "nic: {issue: hardware, flow_control: message, scheduler_table_order: "
+                       "planned}\ncollective:\n  sizes: [128KiB]\n  algorithms: [multitree, "
+                       "tree_packing]\n");
+  const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  // Held here: a range-for over read_json(...).at(...) would iterate a destroyed temporary.
+  const nlohmann::json results = read_json(results_path);
+  REQUIRE(results.at("runs").size() == 2);
+  for (const auto& result : results.at("runs")) {
+    const std::string algorithm = result.at("algorithm");
+    INFO(algorithm);
+    REQUIRE(result.at("scheduler_table_order") == "planned");
+    const std::string dump = " schedule -t mesh:4x4 -a " + algorithm + " --bytes 128KiB";
+    const CliResult planned = mtsim(dump + " --format table --table-order planned");
+    REQUIRE(planned.status == 0);
+    const nlohmann::json tables = nlohmann::json::parse(planned.output);
+    CHECK(tables.at("counters") == result.at("table_counters"));
+    CHECK(tables.at("depth") == result.at("table_entries"));
+    std::size_t entries = 0;
+    for (const auto& node : tables.at("nodes")) entries += node.at("entries").size();
+    CHECK(entries == result.at("messages").get<std::size_t>());
+    if (algorithm == "tree_packing") {
+      const nlohmann::json step = nlohmann::json::parse(mtsim(dump + " --format table").output);
+      std::size_t step_entries = 0;
+      for (const auto& node : step.at("nodes")) step_entries += node.at("entries").size();
+      CHECK(step_entries < entries);
+    }
+  }
+  const CliResult text = mtsim("schedule -t mesh:4x4 -a multitree --table-order planned");
+  CHECK(text.status == 2);
+  CHECK_THAT(text.output,
+             Catch::Contains("--table-order planned goes with --format table or memh"));
+  const CliResult bad = mtsim("schedule -t mesh:4x4 -a multitree --format table --table-order x");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.output, Catch::Contains("--table-order x: expected step or planned"));
+}
+
 TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-issue run holds") {
   // The tables of the run (its counters and table size) and of the dump must be the same: for
   // MultiTree, for tree_packing, whose build under hardware issue reuses counters, and for auto,
-  // whose choice depends on message flow control's cost (on the 4x4 mesh at 128 KiB).
+  // whose choice depends on message flow control's cost (on the 4x4 mesh at 128 KiB). Step
+  // tables, the dump's default (the planned ones: the test above).
   for (const auto& [spec, yaml_topology, size] :
        std::vector<std::tuple<std::string, std::string, std::string>>{
            {"torus:4x4", "{kind: torus, dims: [4, 4]}", "256KiB"},
@@ -403,13 +451,16 @@ TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-iss
     const std::string scenario = mt::test::scratch("tables.yaml");
     const std::string results_path = mt::test::scratch("tables.json");
     mt::test::write_file(scenario, "topology: " + yaml_topology +
-                                       "\nnic: {issue: hardware, flow_control: message}\n"
+                                       "\nnic: {issue: hardware, flow_control: message, "
+                                       "scheduler_table_order: step}\n"
                                        "collective:\n  sizes: [" +
                                        size + "]\n  algorithms: [multitree, tree_packing, auto]\n");
     const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
     INFO(run.output);
     REQUIRE(run.status == 0);
-    for (const auto& result : read_json(results_path).at("runs")) {
+    const nlohmann::json results = read_json(results_path);
+    REQUIRE(results.at("runs").size() == 3);
+    for (const auto& result : results.at("runs")) {
       const std::string algorithm = result.at("algorithm");
       INFO(spec << " " << algorithm);
       const std::string dump_path = scratch(algorithm + "_tables.json");
@@ -474,6 +525,17 @@ TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-iss
   CHECK_THAT(small.output, Catch::Contains("RTL parameter Chunks = 8, but this schedule's table "
                                            "needs 16"));
   CHECK(mtsim("schedule -t torus:4x4 -a multitree --rtl-param Chunks=64").status == 2);
+  // --rtl-build: the seven table parameters of the nic_sched build mtsim was configured with.
+  const std::string memh3 = "schedule -t torus:4x4 -a multitree --format memh --node 3";
+  std::string seven;
+  for (const auto& [name, value] : mt::scheduler_build().table_capacity())
+    seven += " --rtl-param " + name + "=" + std::to_string(value);
+  const CliResult build = mtsim(memh3 + " --rtl-build");
+  REQUIRE(build.status == 0);
+  CHECK(build.output == mtsim(memh3 + seven).output);
+  const CliResult both = mtsim(memh3 + " --rtl-build --rtl-param Chunks=4096");
+  CHECK(both.status == 2);
+  CHECK_THAT(both.output, Catch::Contains("--rtl-build and --rtl-param: give one"));
 }
 
 TEST_CASE("a scenario given to sweep or train is named as a scenario, with the command for it") {

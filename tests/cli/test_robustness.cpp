@@ -358,7 +358,9 @@ TEST_CASE(
       CHECK_THAT(r.output, Catch::StartsWith("mtsim"));
       continue;
     }
-    for (const auto& run : read_json(json).at("runs")) {
+    const nlohmann::json results = read_json(json);
+    REQUIRE(results.at("runs").size() == 1);  // one algorithm, one size
+    for (const auto& run : results.at("runs")) {
       CHECK(run.at("data_verified") == true);
       const double efficiency = run.at("efficiency").get<double>();
       CHECK(efficiency > 0);
