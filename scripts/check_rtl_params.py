@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the published figures of the NIC scheduler are of the signed-off configuration,
 rtl/params/cosim.params: the synthesis and power reports in docs/synth (their `parameters`) and,
-with --mtsim, the nic_sched build that mtsim was configured with and co-simulates (`mtsim --version`). Prints each
+with --mtsim, the nic_sched build that mtsim was configured with and co-simulates
+(`mtsim --version`). Prints each
 difference (report, parameter, its value, the file's) and exits 1 when there is one.
   scripts/check_rtl_params.py [--mtsim build/bin/mtsim]"""
 import argparse

@@ -71,7 +71,8 @@ def check_same_build(mtsim, p):
 
 def holds(p, run):
     """Whether the RTL configuration `p` (mtsim's build, check_same_build) holds `run`'s
-    hardware schedule in every parameter, and if not what it lacks (build < need)."""
+    hardware schedule in every parameter, and if not what it lacks (build < need). A run
+    without `table_misfit` (its tables not measured) is a KeyError: no row claims a fit."""
     if p is None:
         return ""
     misfit = run["table_misfit"]
@@ -122,13 +123,13 @@ def main():
         return 2
     networks, sizes = list(study.NETWORKS), study.SIZES
     try:
+        rtl_line, rtl = rtl_summary(args.rtl) if args.rtl else ("", None)
+        if rtl:
+            check_same_build(args.mtsim, rtl)
         for net, name, sets in study.runs(networks, sizes):
             if name.endswith("_hw") or name.endswith("_message0") or \
                     any(name.endswith("_" + p) for p in study.PRESETS):
                 study.simulate(args.mtsim, out, args.jobs, net, name, sets)
-        rtl_line, rtl = rtl_summary(args.rtl) if args.rtl else ("", None)
-        if rtl:
-            check_same_build(args.mtsim, rtl)
         figures = json.load(open(args.rtl, encoding="utf-8")) if args.rtl else None
         if figures:  # hardware issue again, the scheduler on the configuration's own clock
             ghz = figures["fmax_mhz"] / 1000

@@ -11,10 +11,11 @@ the schedule (`nic.scheduler_table_order: planned`; not on the paper torus, whos
 issues steps in order); then tree_packing on the 8x8 mesh at 16 and 64 MiB as a fraction of the
 bandwidth bound (issue 48's target: at least 0.98 with hardware issue); then tree_packing's
 hardware issue from step and planned tables over the free host on five networks, with the
-arrival counters each table needs against the co-simulated RTL build's (rtl/params/cosim.params).
-The first two tables' hardware issue is from step-ordered tables (`scheduler_table_order:
-step`); the last three add the default, `auto` (both simulated, the faster kept, a planned table
-only where it fits the build's counters).
+arrival counters each table needs and what it needs beyond mtsim's nic_sched build (the
+signed-off rtl/params/cosim.params; the runs' `table_misfit`). The first two tables' hardware
+issue is from step-ordered tables (`scheduler_table_order: step`); the last three add the
+default, `auto` (both simulated, the faster kept, a planned table only where it fits the build
+in every parameter).
 
   nic_mode_table.py [--mtsim build/bin/mtsim] [--out DIR] [--jobs 2] [--set KEY=VALUE]...
 
@@ -27,7 +28,6 @@ import argparse
 import os
 import sys
 
-import check_rtl_params
 import study_options
 
 BEYOND_TORUS = "scenarios/beyond/torus4x4.yaml"

@@ -267,10 +267,10 @@ const KeyTable<NicConfig>& nic_keys() {
                "messages). planned needs step order off (`step_order: auto` is off with it) and "
                "no step barrier; `auto` = both, where hardware issue has no step barrier and "
                "`step_order` is not true, each simulated, the faster kept (step on a tie), "
-               "planned only where its tables fit the nic_sched build (rtl/params/cosim.params, "
-               "every parameter; the results' `table_misfit`) (the results' "
-               "`nic_choice` says what both took). At `granularity: message` it changes "
-               "nothing. docs/beyond.md, Planned table order"),
+               "planned only where its tables fit the nic_sched build in every parameter "
+               "(rtl/params/cosim.params; the results' `table_misfit` says what a table lacks, "
+               "`nic_choice` what both took). At `granularity: message` it changes nothing. "
+               "docs/beyond.md, Planned table order"),
       moved_key<N>("scheduler_counters",
                    "`scheduler_table_order: auto` keeps a planned table only where it fits the "
                    "nic_sched build in every parameter (rtl/params/cosim.params, or the file "

@@ -63,25 +63,24 @@ SchedulerFactory scheduler_factory(const AlgorithmRun& run, const RunBackends& b
 
 // The Verilated scheduler must hold the hardware schedule's table (its counters, peers, chunks,
 // flows, steps and counts): known once the schedule is built, so refused before any simulation.
-// Why the table does not fit (the field that does not), or empty. A planned table is packed at
-// elaboration from its plan: the System measures it against the build then (an auto trial is
-// refused, PlannedTableRefused) and the Verilated scheduler refuses to load one that does not fit.
+// What the build lacks ("Counters 256 < 321"), or empty. A planned table is packed from its
+// plan, at elaboration: here only what every order needs (schedule_needs) is checked, the rest
+// by the System (RunResult::table_misfit) and the Verilated scheduler, which refuses to load a
+// table that does not fit; an auto order's planned trial is refused by run_point instead.
 std::string rtl_table_misfit(const PreparedAlgorithm& p, const RunBackends& backends) {
+  const SchedulerSettings& scheduler = p.config.issue.scheduler;
   if (!p.scheduler_factory || backends.rtl_table_capacity.empty() ||
-      p.config.issue.mode != IssueMode::kHardware || p.config.issue.scheduler.planned_table_order)
+      p.config.issue.mode != IssueMode::kHardware || scheduler.planned_trial)
     return "";
-  PackedSchedule packed;
+  if (scheduler.planned_table_order)
+    return misfit(schedule_needs(p.schedule, p.topology->ports_per_node()),
+                  backends.rtl_table_capacity);
   try {
-    packed = pack_for_hardware(p.schedule, *p.topology);
+    return table_misfit(pack_for_hardware(p.schedule, *p.topology), p.schedule,
+                        backends.rtl_table_capacity);
   } catch (const TableError&) {
     return "";  // a schedule that cannot be packed at all: the run says why, as without RTL
   }
-  try {
-    with_rtl_widths(std::move(packed), p.schedule, backends.rtl_table_capacity);
-  } catch (const TableError& e) {
-    return std::string("the Verilated nic_sched cannot hold this schedule's table: ") + e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -142,11 +141,13 @@ PreparedAlgorithm prepare(const ScenarioConfig& scenario, const AlgorithmRun& ru
   }
   p.config = resolve(scenario, run.nic, run.host, p.choice, p.schedule, *p.topology);
   p.config.algorithm = algorithm;
-  const std::string misfit = rtl_table_misfit(p, backends);
-  if (!misfit.empty())
-    throw entry_error(run, "nic.scheduler: rtl: " + misfit +
-                               " (build with a larger value of that parameter in a copy of "
-                               "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)");
+  const std::string lacks = rtl_table_misfit(p, backends);
+  if (!lacks.empty())
+    throw entry_error(run,
+                      "nic.scheduler: rtl: the Verilated nic_sched cannot hold this "
+                      "schedule's table: " +
+                          lacks + " (build with larger values in a copy of " +
+                          scheduler_build().path + " given as -DMT_RTL_PARAMS_FILE=FILE)");
   return p;
 }
 

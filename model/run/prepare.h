@@ -15,6 +15,7 @@
 #include "model/collective/schedule.h"
 #include "model/params/scenario_config.h"
 #include "model/run/resolve.h"
+#include "model/sched/scheduler_build.h"
 #include "model/sim/run_result.h"
 #include "model/sim/system.h"
 #include "model/topology/topology.h"
@@ -33,10 +34,10 @@ struct RunBackends {
   /// differ from the Verilated parameters), or empty; checked before anything runs. Empty
   /// function: no check.
   std::function<std::string(const SchedulerSettings&)> rtl_config_mismatch;
-  /// The RTL build's table capacity in nic_sched's parameter names (Nodes, Ports, Chunks, Flows,
-  /// Steps, Counters, MaxCount): a hardware-issue schedule whose step-ordered table needs more
-  /// is refused before any simulation. Empty: no check.
-  std::map<std::string, long long> rtl_table_capacity;
+  /// The RTL build's table capacity (SchedulerBuild::table_capacity of the linked build): a
+  /// hardware-issue schedule whose table needs more is refused before any simulation (a
+  /// planned table: what every order needs). Empty: no check.
+  TableCounts rtl_table_capacity;
 };
 
 /// One algorithm of a scenario, its schedule built once before any simulation (once per trial

@@ -75,8 +75,8 @@ std::string flow_trial_text(FlowControl kept, std::uint64_t kept_cycles,
                             std::uint64_t other_cycles);
 
 /// The table-order part of a choice once both trials ran: "planned table order (tried both: 2230
-/// cycles against 2272 with step)"; with `refused` (why the planned trial was not run, e.g. its
-/// tables need more counters than the scheduler has) "step table order (planned: REFUSED)".
+/// cycles against 2272 with step)"; with `refused` (why the planned trial was not run: its
+/// tables do not fit the nic_sched build) "step table order (planned: REFUSED)".
 std::string order_trial_text(TableOrder kept, std::uint64_t kept_cycles, std::uint64_t other_cycles,
                              const std::string& refused = "");
 

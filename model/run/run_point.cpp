@@ -5,6 +5,7 @@
 
 #include "model/collective/algorithm.h"
 #include "model/flow/flow_sim.h"
+#include "model/sched/scheduler_build.h"
 #include "model/sim/system.h"
 
 namespace mt {
@@ -55,6 +56,19 @@ std::string schedule_name(const PreparedAlgorithm& p) {
 
 RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
                     std::uint64_t bytes) {
+  const auto refused = [&](const std::string& why) {
+    RunResult r = failed_result(scenario, p, bytes, "");
+    r.trial_refused = why;
+    return r;
+  };
+  // An auto order's planned trial whose schedule does not fit the build whatever its order
+  // (chunks, steps, ...) is refused before its plan is made; its counters are known once packed.
+  const SchedulerSettings& scheduler = p.config.issue.scheduler;
+  if (scheduler.planned_trial && p.config.granularity == Granularity::kPacket) {
+    const std::string lacks =
+        misfit(schedule_needs(p.schedule, p.topology->ports_per_node()), scheduler.table_capacity);
+    if (!lacks.empty()) return refused(kPlannedMisfit + lacks);
+  }
   try {
     RunResult r = p.config.granularity == Granularity::kMessage
                       ? simulate_messages(p.config, *p.topology, p.schedule, bytes)
@@ -66,9 +80,7 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
     describe_nic(p.config, r);
     return r;
   } catch (const PlannedTableRefused& e) {  // an auto order's planned trial: the step one stays
-    RunResult r = failed_result(scenario, p, bytes, "");
-    r.trial_refused = e.what();
-    return r;
+    return refused(e.what());
   } catch (const std::exception& e) {
     return exception_result(scenario, p, bytes, e);
   }

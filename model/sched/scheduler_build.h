@@ -6,6 +6,7 @@
 // `table_misfit`), and `nic.scheduler_table_order: auto` keeps a planned table only where it
 // fits. Known with or without Verilator.
 
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,13 @@
 #include "model/sched/table_packer.h"
 
 namespace mt {
+
+/// The nic_sched parameters that size a table, in the RTL's order.
+inline constexpr std::array<const char*, 7> kTableParams = {"Nodes", "Ports",    "Chunks",  "Flows",
+                                                            "Steps", "Counters", "MaxCount"};
+
+/// Per parameter of kTableParams (in its order), a count: what a build holds or a table needs.
+using TableCounts = std::vector<std::pair<std::string, long long>>;
 
 /// One nic_sched build's parameters (rtl/README.md, Parameters).
 struct SchedulerBuild {
@@ -31,24 +39,30 @@ struct SchedulerBuild {
   int decision_latency = 0;  ///< DecisionLatency, cycles
   int index_bits = 0;        ///< IndexBits: width of grant_index_o (table index modulo 2^bits)
   std::string file;          ///< the parameter file's name (rtl/params/cosim.params: cosim.params)
+  std::string path;          ///< the parameter file as CMake was given it (MT_RTL_PARAMS_FILE)
   /// Entry layout of the build (TableFormat::make of the parameters above).
   TableFormat format() const;
-  /// What the build's tables can hold, in the RTL's parameter names (Nodes, Ports, Chunks,
-  /// Flows, Steps, Counters, MaxCount): the `capacity` of table_misfit and with_rtl_widths.
-  std::vector<std::pair<std::string, long long>> table_capacity() const;
+  /// What the build's tables can hold (kTableParams): the `capacity` of table_misfit.
+  TableCounts table_capacity() const;
 };
 
 /// The build of MT_RTL_PARAMS_FILE, as CMake read it.
 SchedulerBuild scheduler_build();
 
-/// What `packed` (the tables of `schedule`) needs of a build, in the RTL's parameter names and
-/// order: Nodes, Ports, Chunks, Flows, Steps, Counters, MaxCount.
-std::vector<std::pair<std::string, long long>> table_needs(const PackedSchedule& packed,
-                                                           const Schedule& schedule);
+/// What `packed` (the tables of `schedule`) needs of a build (kTableParams).
+TableCounts table_needs(const PackedSchedule& packed, const Schedule& schedule);
 
-/// Every parameter of `capacity` below what `packed` needs, as "Steps 512 < 519, Chunks 4096 <
-/// 8192" (the build's value, then the need), or empty when the tables fit.
+/// What every table of `schedule` on `ports` NIC ports needs, whatever its order: Nodes, Ports,
+/// Chunks, Flows and Steps (Counters and MaxCount come from the packing: table_needs).
+TableCounts schedule_needs(const Schedule& schedule, int ports);
+
+/// Every parameter of `capacity` below its count in `needs`, as "Steps 512 < 519, Chunks 4096 <
+/// 8192" (the build's value, then the need), or empty when they fit; a parameter `capacity`
+/// does not name is not checked.
+std::string misfit(const TableCounts& needs, const TableCounts& capacity);
+
+/// misfit(table_needs(packed, schedule), capacity).
 std::string table_misfit(const PackedSchedule& packed, const Schedule& schedule,
-                         const std::vector<std::pair<std::string, long long>>& capacity);
+                         const TableCounts& capacity);
 
 }  // namespace mt

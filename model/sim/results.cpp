@@ -155,7 +155,9 @@ nlohmann::json to_json(const RunResult& r, bool with_messages) {
     j["scheduler_clock_ghz"] = r.scheduler_clock_ghz;
     j["scheduler_step_order"] = r.scheduler_step_order;
     j["scheduler_table_order"] = r.scheduler_planned_table ? "planned" : "step";
-    j["table_misfit"] = r.table_misfit;
+    // Only where the tables were packed and measured (packet granularity, a run that got so
+    // far): "" = they fit.
+    if (r.table_counters > 0) j["table_misfit"] = r.table_misfit;
   }
   if (!r.trial_refused.empty()) j["trial_refused"] = r.trial_refused;
   if (with_messages) {

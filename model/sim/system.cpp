@@ -57,7 +57,7 @@ System::Impl::Impl(const PointConfig& config_in, const Topology& topology_in,
     const SchedulerSettings& scheduler = config.issue.scheduler;
     table_misfit = mt::table_misfit(plan.packed, schedule, scheduler.table_capacity);
     if (scheduler.planned_trial && !table_misfit.empty())
-      throw PlannedTableRefused("its tables do not fit the nic_sched build: " + table_misfit);
+      throw PlannedTableRefused(kPlannedMisfit + table_misfit);
   }
   // Routers before NICs, or (reverse, odd shuffle seeds) NICs first, and the calendar runs each
   // cycle's components in the order asked, reversed or shuffled: no order may matter.

@@ -38,6 +38,9 @@ class PlannedTableRefused : public SimulationConfigError {
   using SimulationConfigError::SimulationConfigError;
 };
 
+/// How a refused planned table's reason starts, before what the build lacks.
+inline const std::string kPlannedMisfit = "its tables do not fit the nic_sched build: ";
+
 /// Builds the scheduler of one NIC when nic.issue is "hardware": `node` is the endpoint, `table`
 /// its packed schedule table (issue order; program index == table index), `config` the engine
 /// parameters (ports, decision latency, step order from the scenario, counters and depth from the

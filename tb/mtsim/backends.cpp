@@ -17,8 +17,7 @@ RunBackends run_backends(const std::string& rtl_pin_trace_dir) {
   backends.rtl_config_mismatch = [](const SchedulerSettings& scheduler) {
     return rtl_build_mismatch(scheduler.depth, scheduler.window, scheduler.decision_latency_cycles);
   };
-  for (const auto& [name, value] : scheduler_build().table_capacity())
-    backends.rtl_table_capacity[name] = value;
+  backends.rtl_table_capacity = scheduler_build().table_capacity();
 #else
   if (!rtl_pin_trace_dir.empty())
     throw UsageError("--rtl-pin-trace needs the RTL co-simulation: built without Verilator");

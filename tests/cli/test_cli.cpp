@@ -23,6 +23,20 @@ using mt::test::read_json;
 using mt::test::scratch;
 using mt::test::write_file;
 
+// `mtsim run -j 2` of a scenario file `name`.yaml holding `yaml`: its results JSON, which must
+// hold `runs` runs (returned by value: a range-for over read_json(...).at(...) would iterate a
+// destroyed temporary).
+nlohmann::json run_results(const std::string& name, const std::string& yaml, std::size_t runs) {
+  const std::string scenario = scratch(name + ".yaml"), results_path = scratch(name + ".json");
+  write_file(scenario, yaml);
+  const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
+  INFO(run.output);
+  REQUIRE(run.status == 0);
+  nlohmann::json results = read_json(results_path);
+  REQUIRE(results.at("runs").size() == runs);
+  return results;
+}
+
 }  // namespace
 
 TEST_CASE("mtsim --help lists the commands and an unknown command is bad input") {
@@ -397,19 +411,13 @@ TEST_CASE("mtsim schedule --table-order planned dumps the planned tables a run h
   // nic.scheduler_table_order planned on the 4x4 mesh at 128 KiB with the topology's defaults:
   // the dump plans the same free-host run, so its counters, table size and entries are the
   // run's; tree_packing's planned tables (the host's short messages) are not its step ones.
-  const std::string scenario = mt::test::scratch("planned_tables.yaml");
-  const std::string results_path = mt::test::scratch("planned_tables.json");
-  mt::test::write_file(scenario,
-                       "topology: {kind: mesh, dims: [4, 4]}\n"
-                       "nic: {issue: hardware, flow_control: message, scheduler_table_order: "
-                       "planned}\ncollective:\n  sizes: [128KiB]\n  algorithms: [multitree, "
-                       "tree_packing]\n");
-  const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
-  INFO(run.output);
-  REQUIRE(run.status == 0);
-  // Held here: a range-for over read_json(...).at(...) would iterate a destroyed temporary.
-  const nlohmann::json results = read_json(results_path);
-  REQUIRE(results.at("runs").size() == 2);
+  const nlohmann::json results =
+      run_results("planned_tables",
+                  "topology: {kind: mesh, dims: [4, 4]}\n"
+                  "nic: {issue: hardware, flow_control: message, scheduler_table_order: "
+                  "planned}\ncollective:\n  sizes: [128KiB]\n  algorithms: [multitree, "
+                  "tree_packing]\n",
+                  2);
   for (const auto& result : results.at("runs")) {
     const std::string algorithm = result.at("algorithm");
     INFO(algorithm);
@@ -423,11 +431,26 @@ TEST_CASE("mtsim schedule --table-order planned dumps the planned tables a run h
     std::size_t entries = 0;
     for (const auto& node : tables.at("nodes")) entries += node.at("entries").size();
     CHECK(entries == result.at("messages").get<std::size_t>());
-    if (algorithm == "tree_packing") {
-      const nlohmann::json step = nlohmann::json::parse(mtsim(dump + " --format table").output);
+    const nlohmann::json step = nlohmann::json::parse(mtsim(dump + " --format table").output);
+    // Each node's table order, as schedule message ids.
+    const auto orders = [](const nlohmann::json& t) {
+      std::vector<std::vector<int>> ids;
+      for (const auto& node : t.at("nodes")) {
+        ids.emplace_back();
+        for (const auto& e : node.at("entries")) ids.back().push_back(e.at("message").get<int>());
+      }
+      return ids;
+    };
+    if (algorithm == "tree_packing") {  // another schedule: the host's short messages
       std::size_t step_entries = 0;
       for (const auto& node : step.at("nodes")) step_entries += node.at("entries").size();
       CHECK(step_entries < entries);
+    } else {  // the same messages per node, in another order
+      std::vector<std::vector<int>> planned_ids = orders(tables), step_ids = orders(step);
+      CHECK(planned_ids != step_ids);
+      for (auto& ids : planned_ids) std::sort(ids.begin(), ids.end());
+      for (auto& ids : step_ids) std::sort(ids.begin(), ids.end());
+      CHECK(planned_ids == step_ids);
     }
   }
   const CliResult text = mtsim("schedule -t mesh:4x4 -a multitree --table-order planned");
@@ -448,18 +471,13 @@ TEST_CASE("mtsim schedule --format table and memh dump the tables a hardware-iss
        std::vector<std::tuple<std::string, std::string, std::string>>{
            {"torus:4x4", "{kind: torus, dims: [4, 4]}", "256KiB"},
            {"mesh:4x4", "{kind: mesh, dims: [4, 4]}", "128KiB"}}) {
-    const std::string scenario = mt::test::scratch("tables.yaml");
-    const std::string results_path = mt::test::scratch("tables.json");
-    mt::test::write_file(scenario, "topology: " + yaml_topology +
-                                       "\nnic: {issue: hardware, flow_control: message, "
-                                       "scheduler_table_order: step}\n"
-                                       "collective:\n  sizes: [" +
-                                       size + "]\n  algorithms: [multitree, tree_packing, auto]\n");
-    const CliResult run = mtsim("run " + scenario + " -j 2 --json " + results_path);
-    INFO(run.output);
-    REQUIRE(run.status == 0);
-    const nlohmann::json results = read_json(results_path);
-    REQUIRE(results.at("runs").size() == 3);
+    const nlohmann::json results = run_results(
+        "tables",
+        "topology: " + yaml_topology +
+            "\nnic: {issue: hardware, flow_control: message, scheduler_table_order: step}\n"
+            "collective:\n  sizes: [" +
+            size + "]\n  algorithms: [multitree, tree_packing, auto]\n",
+        3);
     for (const auto& result : results.at("runs")) {
       const std::string algorithm = result.at("algorithm");
       INFO(spec << " " << algorithm);

@@ -107,13 +107,25 @@ TEST_CASE("nic.scheduler rtl without an RTL backend is refused before anything r
   CHECK_THROWS_WITH(prepare_all(scenario, rtl),
                     Catch::StartsWith("s.yaml:3:27: collective.algorithms: ring: nic.scheduler: "
                                       "rtl: the Verilated nic_sched cannot hold this schedule's "
-                                      "table: RTL parameter Counters = 1, but this schedule's "
-                                      "table needs "));
-  CHECK_THROWS_WITH(prepare_all(scenario, rtl),
-                    Catch::EndsWith("(build with a larger value of that parameter in a copy of "
-                                    "rtl/params/cosim.params given as -DMT_RTL_PARAMS_FILE=FILE)"));
+                                      "table: Counters 1 < "));
+  CHECK_THROWS_WITH(
+      prepare_all(scenario, rtl),
+      Catch::EndsWith("(build with larger values in a copy of " + scheduler_build().path +
+                      " given as -DMT_RTL_PARAMS_FILE=FILE)"));
   rtl.rtl_table_capacity = {{"Counters", 256}, {"Nodes", 4}};
   CHECK(prepare_all(scenario, rtl).size() == 2);
+  // An explicit planned order: what every order needs is checked here (its counters once the
+  // plan has packed it).
+  const ScenarioConfig planned = load_scenario_text(
+      "topology: ring:4\n"
+      "nic: {scheduler: rtl, issue: hardware, scheduler_table_order: planned}\n"
+      "collective: {algorithms: [ring]}\n",
+      "s.yaml");
+  rtl.rtl_table_capacity = {{"Counters", 1}, {"Steps", 2}};
+  CHECK_THROWS_WITH(prepare_all(planned, rtl),
+                    Catch::StartsWith("s.yaml:3:27: collective.algorithms: ring: nic.scheduler: "
+                                      "rtl: the Verilated nic_sched cannot hold this schedule's "
+                                      "table: Steps 2 < 6 (build with larger values"));
 }
 
 TEST_CASE(
@@ -133,7 +145,12 @@ TEST_CASE(
   CHECK(step.table_capacity == scheduler_build().table_capacity());
   CHECK_FALSE(step.planned_trial);
   CHECK(prepared[1].config.issue.scheduler.planned_trial);
-  // The planned trial with a build of one counter: refused before anything is elaborated.
+  // The planned trial with a build of two steps: refused before its plan is made (a ring of 4
+  // nodes takes 6 steps whatever the order); with one counter: once packed, before anything is
+  // elaborated.
+  prepared[1].config.issue.scheduler.table_capacity = {{"Steps", 2}};
+  CHECK(run_point(scenario, prepared[1], 8192).trial_refused ==
+        "its tables do not fit the nic_sched build: Steps 2 < 6");
   prepared[1].config.issue.scheduler.table_capacity = {{"Counters", 1}};
   const RunResult refused = run_point(scenario, prepared[1], 8192);
   CHECK(refused.error.empty());
@@ -149,6 +166,13 @@ TEST_CASE(
   REQUIRE(prepared[0].schedule.num_steps == 6);
   REQUIRE(r.table_counters > 1);
   CHECK(r.table_misfit == "Steps 2 < 6, Counters 1 < " + std::to_string(r.table_counters));
+  // auto then keeps the step trial and says why the planned one did not run.
+  const std::vector<Point> points = {{&prepared[0], 8192}, {&prepared[1], 8192}};
+  const PointResults settled = settle_trials(points, {r, refused});
+  REQUIRE(settled.results.size() == 1);
+  CHECK(settled.results[0].completion_cycles == r.completion_cycles);
+  CHECK(settled.results[0].nic_choice ==
+        "step table order (planned: " + refused.trial_refused + ")");
 }
 
 TEST_CASE("an exception that is no mt::Error fails the point as an internal error", "[run]") {
