@@ -73,8 +73,7 @@ std::string rtl_table_misfit(const PreparedAlgorithm& p, const RunBackends& back
       p.config.issue.mode != IssueMode::kHardware || scheduler.planned_trial)
     return "";
   if (scheduler.planned_table_order)
-    return misfit(schedule_needs(p.schedule, p.topology->ports_per_node()),
-                  backends.rtl_table_capacity);
+    return schedule_misfit(p.schedule, p.topology->ports_per_node(), backends.rtl_table_capacity);
   try {
     return table_misfit(pack_for_hardware(p.schedule, *p.topology), p.schedule,
                         backends.rtl_table_capacity);

@@ -66,7 +66,7 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
   const SchedulerSettings& scheduler = p.config.issue.scheduler;
   if (scheduler.planned_trial && p.config.granularity == Granularity::kPacket) {
     const std::string lacks =
-        misfit(schedule_needs(p.schedule, p.topology->ports_per_node()), scheduler.table_capacity);
+        schedule_misfit(p.schedule, p.topology->ports_per_node(), scheduler.table_capacity);
     if (!lacks.empty()) return refused(kPlannedMisfit + lacks);
   }
   try {

@@ -68,7 +68,7 @@ PackedSchedule with_rtl_widths(PackedSchedule packed, const Schedule& schedule,
                                const std::map<std::string, long long>& params) {
   // The counts the widths come from, in the RTL's parameter names: the table's own, then the
   // build's where given.
-  std::vector<std::pair<std::string, long long>> counts = table_needs(packed, schedule);
+  TableCounts counts = table_needs(packed, schedule);
   for (const auto& [name, value] : params) {
     const auto it = std::find_if(counts.begin(), counts.end(),
                                  [&name = name](const auto& c) { return c.first == name; });

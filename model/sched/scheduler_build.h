@@ -65,4 +65,7 @@ std::string misfit(const TableCounts& needs, const TableCounts& capacity);
 std::string table_misfit(const PackedSchedule& packed, const Schedule& schedule,
                          const TableCounts& capacity);
 
+/// misfit(schedule_needs(schedule, ports), capacity): what no order of its tables can fit.
+std::string schedule_misfit(const Schedule& schedule, int ports, const TableCounts& capacity);
+
 }  // namespace mt

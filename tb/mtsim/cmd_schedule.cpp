@@ -237,7 +237,7 @@ int schedule_command(const std::vector<std::string>& args) {
         // The widths an RTL build uses come from all seven: one left out keeps the table's own
         // count, not the RTL's default, which may be another width.
         std::string missing;
-        for (const auto& [name, value] : scheduler_build().table_capacity())
+        for (const char* name : kTableParams)
           if (rtl_params.count(name) == 0)
             missing += std::string(missing.empty() ? "" : ", ") + name;
         if (!missing.empty())
