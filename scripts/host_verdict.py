@@ -48,8 +48,9 @@ def rtl_summary(path):
     area, fmax, where = ((layout["die_area_mm2"], layout["fmax_mhz"], "placed and routed")
                          if layout else (figures["area_mm2"], figures["fmax_mhz"],
                                          "synthesized (no placement)"))
-    line = (f"Scheduler: {figures['config']} (Nodes {p['Nodes']}, Ports {p['Ports']}, "
-            f"Depth {p['Depth']}, Window {p['Window']}, Counters {p['Counters']}), {where} in "
+    sizes = ", ".join(f"{name} {p[name]}" for name in ["Nodes", "Ports", "Depth", "Window"] +
+                      TABLE_PARAMS[2:])
+    line = (f"Scheduler: {figures['config']} ({sizes}), {where} in "
             f"{figures['library']}: {area:.3f} mm2, {fmax:.0f} MHz ({os.path.relpath(path, ROOT)})")
     return line, p
 

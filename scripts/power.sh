@@ -30,8 +30,10 @@ netlist=""
 clock_ns=5
 out="$root/build/power"
 header_args=()
+# One point: the table order pinned too (auto would simulate a step and a planned table, and
+# a pin trace is of one run); MultiTree's step table, the order it is built in.
 sets=(collective.algorithms=[multitree] collective.sizes=[64KiB] nic.issue=hardware
-  nic.scheduler=rtl nic.flow_control=message)
+  nic.scheduler=rtl nic.flow_control=message nic.scheduler_table_order=step)
 while [ $# -gt 0 ]; do
   case "$1" in
     --mtsim) mtsim=$2; shift 2 ;;

@@ -4,17 +4,17 @@
 // co-simulated build's parameters, priced by OpenSTA's report_power at the switching activity of
 // a co-simulated run with a 5.0 ns clock; the energy model scales it to 7 nm with
 // Stillmaker and Baas's factors (HP, nominal Vdd); docs/energy.md.
-// The run: multitree at 65536 B on torus:4x4, mean 0.0056 toggles per clock
+// The run: multitree at 65536 B on torus:4x4, mean 0.0052 toggles per clock
 // per signal bit.
 
 namespace mt::scheduler_power {
 
 /// Dynamic energy of one clocked cycle with work (a tick), 0.18 um, pJ.
-constexpr double kActiveEnergyPj018 = 3887.9;
+constexpr double kActiveEnergyPj018 = 4139.2;
 /// Dynamic energy of one clocked cycle without work (clock only, data still), 0.18 um, pJ.
-constexpr double kIdleEnergyPj018 = 3816.7;
+constexpr double kIdleEnergyPj018 = 4070.3;
 /// Leakage power, 0.18 um, mW.
-constexpr double kLeakageMw018 = 0.0056;
+constexpr double kLeakageMw018 = 0.0060;
 /// Stillmaker-Baas energy factor 180 nm -> 7 nm (HP, nominal Vdd).
 constexpr double kEnergyScaleTo7nm = 0.00181;
 /// Stillmaker-Baas power factor 180 nm -> 7 nm (HP, nominal Vdd).
