@@ -54,6 +54,25 @@ Cycle serialise(std::uint64_t flits, int flit_bytes, double bytes_per_cycle) {
   return std::max<Cycle>(1, static_cast<Cycle>(std::ceil(c - 1e-9)));
 }
 
+// Cycles a hop holds a message of `flits` flits that it serialises in `ser` cycles, with the
+// credit loop of message flow control: a message (a worm) holds one VC per hop, so at most
+// `usable` flits of that VC's buffer are in flight on the hop, and a flit's credit returns `loop`
+// cycles after the flit left (twice the wire latency plus a packet's serialisation: the sender
+// needs a packet's credits before it sends the packet). Where the buffer is shorter than the
+// loop, the first `usable` flits leave at the link's rate (`usable_ser` cycles) and each further
+// `usable` one loop after the ones before them. `usable` is the VC's buffer where credits come
+// back flit by flit (a router's output), rounded down to whole packets where the sender takes
+// them back packet by packet (a NIC's transmit DMA). Under packet flow control a message's
+// packets spread over every VC, whose buffers together cover the loop.
+Cycle credit_limited(Cycle ser, std::uint64_t flits, Cycle loop, std::uint64_t usable,
+                     Cycle usable_ser) {
+  if (usable == 0 || flits <= usable || loop <= usable_ser) return ser;
+  const double held = static_cast<double>(flits - usable) * static_cast<double>(loop) /
+                          static_cast<double>(usable) +
+                      static_cast<double>(usable_ser);
+  return std::max(ser, static_cast<Cycle>(std::ceil(held - 1e-9)));
+}
+
 // A node's reduction unit as the message model runs it (the cycle model's: RxReassembly's
 // reduce_free_): the work it holds ends at `free`, in a stretch of back-to-back work that began
 // at `from`.
@@ -339,11 +358,29 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
     take(port_resource(node, port), ser, 0, pipeline);
   }
   const std::vector<int>& path = *paths_[id];
+  const bool worm = nic.flow_control == FlowControl::kMessage;
+  const auto packet_flits = static_cast<std::uint64_t>(
+      flits_in(nic.packet_bytes, 0, nic.flit_bytes));  // a full packet after the first
+  const auto buffer = static_cast<std::uint64_t>(router.buffer_flits);
+  Cycle pace = 0;  // the slowest hop's time: the pace at which the packets land
   for (std::size_t h = 0; h < path.size(); ++h) {
     const Link& link = topology_.link(path[h]);
     ser = serialise(shape.flits, nic.flit_bytes, link.bytes_per_cycle);
     const bool last = h + 1 == path.size();
-    take(static_cast<std::size_t>(link.id), ser, static_cast<Cycle>(link.latency_cycles),
+    // The credit loop of a hop into a router's VC buffer (not the receiving NIC's): from a
+    // NIC (a switched topology's first hop) credits come back to its DMA packet by packet.
+    Cycle held = ser;
+    if (worm && !(last && !direct)) {
+      const bool from_nic = h == 0 && !direct;
+      const Cycle loop = 2 * static_cast<Cycle>(link.latency_cycles) +
+                         serialise(packet_flits, nic.flit_bytes, link.bytes_per_cycle);
+      const std::uint64_t usable =
+          from_nic ? buffer / std::max<std::uint64_t>(packet_flits, 1) * packet_flits : buffer;
+      held = credit_limited(ser, shape.flits, loop, usable,
+                            serialise(usable, nic.flit_bytes, link.bytes_per_cycle));
+    }
+    pace = std::max(pace, held);
+    take(static_cast<std::size_t>(link.id), held, static_cast<Cycle>(link.latency_cycles),
          last && !direct ? 0 : pipeline);
     link_bytes_[static_cast<std::size_t>(link.id)] +=
         shape.flits * static_cast<std::uint64_t>(nic.flit_bytes);
@@ -357,7 +394,7 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
     ser = serialise(shape.flits, nic.flit_bytes, nic_bw);
     take(best, ser, 0, 0);
   }
-  last_wire_[id] = ser;
+  last_wire_[id] = std::max(ser, pace);
   events_.push({prev_end, 0, message});
   release_staged(message, now);
 }
