@@ -119,9 +119,10 @@ TEST_CASE("flow: a switched NIC port takes its next message once the last one is
   CHECK(r.message.completion_cycles == 68 + 89);
 }
 
-TEST_CASE("flow: under message flow control a hop whose credit loop exceeds its VC's buffer "
-          "paces the message, as in the cycle model",
-          "[flow]") {
+TEST_CASE(
+    "flow: under message flow control a hop whose credit loop exceeds its VC's buffer "
+    "paces the message, as in the cycle model",
+    "[flow]") {
   // Node 0 of a 4-node switch sends 64 KiB to node 1 as one message (one head flit: 4097 flits,
   // 4097 cycles at 16 bytes per cycle). The worm holds one VC of the switch's input, 318 flits,
   // which node 0's transmit DMA regains packet by packet: 19 packets of 16 flits, 304 flits in
