@@ -21,7 +21,9 @@ PortEntry LinkChannel::attach_sender(tlm::tlm_fw_transport_if<>* target, const P
   auto* channel = dynamic_cast<LinkChannel*>(target);
   if (channel == nullptr) return PortEntry::forward(target);
   channel->upstream_ = credits;
-  return PortEntry::method<LinkChannel, &LinkChannel::forward>(channel, 0);
+  PortEntry entry = PortEntry::method<LinkChannel, &LinkChannel::forward>(channel, 0);
+  entry.first_line = &channel->downstream_;  // forward's line (see downstream_)
+  return entry;
 }
 
 void LinkChannel::attach_receiver(tlm::tlm_bw_transport_if<>* initiator, const PortEntry& packets) {

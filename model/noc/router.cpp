@@ -352,6 +352,18 @@ void Router::allocate(std::uint64_t now) {
       visit_rank_[static_cast<std::size_t>(allocator_.output_at(k))] = k;
     }
   }
+  // The packets these passes may grant are read only when granted, most of them far from this
+  // router's last run in the cache: fetch their lines now, while the passes decide.
+  for (std::size_t o = 0; o < scan_.size(); ++o) {
+    const OutputScan& scan = scan_[o];
+    if (scan.busy_until > now || scan.requesters == 0) continue;
+    out_fw_[o].prefetch();  // the link a grant hands the packet to
+    for (const int fifo : requesters_of(static_cast<int>(o))) {
+      tlm::tlm_generic_payload* payload = fifos_[static_cast<std::size_t>(fifo)].front().payload;
+      __builtin_prefetch(payload);
+      __builtin_prefetch(&packet_of(*payload));
+    }
+  }
   bool moved = true;
   bool first_pass = true;
   while (moved) {
