@@ -308,7 +308,7 @@ bool Router::reservation_holds(std::size_t out, std::uint64_t now) const {
 bool Router::can_move(std::uint64_t now) const {
   for (std::size_t o = 0; o < scan_.size(); ++o) {
     const OutputScan& scan = scan_[o];
-    if (scan.requesters == 0 || scan.busy_until > now) continue;
+    if (!scan.open(now)) continue;
     if (scan.reserved_fifo >= 0) {
       if (reservation_holds(o, now)) continue;
       return true;  // the reservation lapses or is served
@@ -356,7 +356,7 @@ void Router::allocate(std::uint64_t now) {
   // router's last run in the cache: fetch their lines now, while the passes decide.
   for (std::size_t o = 0; o < scan_.size(); ++o) {
     const OutputScan& scan = scan_[o];
-    if (scan.busy_until > now || scan.requesters == 0) continue;
+    if (!scan.open(now)) continue;
     out_fw_[o].prefetch();  // the link a grant hands the packet to
     for (const int fifo : requesters_of(static_cast<int>(o))) {
       tlm::tlm_generic_payload* payload = fifos_[static_cast<std::size_t>(fifo)].front().payload;
@@ -373,8 +373,7 @@ void Router::allocate(std::uint64_t now) {
       OutputScan& scan = scan_[static_cast<std::size_t>(out)];
       if (!first_pass && !scan.gained_requester) continue;
       scan.gained_requester = 0;
-      // A busy output or one nobody waits for cannot grant (arbitrate would say so first).
-      if (scan.busy_until > now || scan.requesters == 0) continue;
+      if (!scan.open(now)) continue;  // (arbitrate would say so first)
       if (arbitrate(out, now, first_pass ? &visit_rank_ : nullptr)) {
         allocator_.granted(out);
         moved = true;

@@ -143,6 +143,8 @@ class Router : public sc_core::sc_module {
     std::uint32_t gained_requester : 1;
     std::uint64_t credit_cycle = ~std::uint64_t{0};  // next cycle one of its credits lands
     OutputScan() : requesters(0), gained_requester(0) {}
+    // Free at `now` with a packet wanting it: only such an output can grant.
+    bool open(std::uint64_t now) const { return requesters != 0 && busy_until <= now; }
   };
   // One cache line per output.
   struct alignas(64) Output {

@@ -60,7 +60,7 @@ bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
 
 bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit_rank) {
   OutputScan& scan = scan_[static_cast<std::size_t>(out)];
-  if (scan.busy_until > now || scan.requesters == 0) return false;
+  if (!scan.open(now)) return false;
   Output& output = outputs_[static_cast<std::size_t>(out)];
   const BitSetView requesters = requesters_of(out);
   // Round robin over input ports (starting after the last port granted this output), and within
