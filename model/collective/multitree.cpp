@@ -25,11 +25,12 @@ class ForestBuilder {
         n_(topology.nodes()),
         ports_(ports),
         local_first_(local_first),
-        in_tree_(static_cast<size_t>(n_) * static_cast<size_t>(n_), 0),
+        row_words_((static_cast<size_t>(n_) + 63) / 64),
+        in_tree_(static_cast<size_t>(n_) * row_words_, 0),
         members_(static_cast<size_t>(n_)) {
     for (int r = 0; r < n_; ++r) {
       members_[static_cast<size_t>(r)] = {r};
-      in_tree_[index(r, r)] = 1;
+      join(r, r);
     }
     home_.assign(static_cast<size_t>(n_), -1);
     for (int u = 0; u < n_; ++u) {
@@ -133,7 +134,7 @@ class ForestBuilder {
               for (int l : path) st.link_used[static_cast<size_t>(l)] = 1;
               ++st.sent[static_cast<size_t>(parent)];
               ++st.received[static_cast<size_t>(child)];
-              in_tree_[index(root, child)] = 1;
+              join(root, child);
               members.push_back(child);
               if (local_first_) mark_reached(root, child);
               forest.trees[static_cast<size_t>(root)].push_back({child, parent, step, path});
@@ -159,21 +160,27 @@ class ForestBuilder {
   }
 
  private:
-  size_t index(int root, int node) const {
-    return static_cast<size_t>(root) * static_cast<size_t>(n_) + static_cast<size_t>(node);
+  /// Membership of `node` in tree `root`: one bit each, a row of N bits per tree (a byte each
+  /// missed the cache on most tests at 4096 nodes).
+  bool in_tree(int root, int node) const {
+    const size_t bit = static_cast<size_t>(node);
+    return (in_tree_[static_cast<size_t>(root) * row_words_ + bit / 64] >> (bit % 64)) & 1U;
+  }
+  void join(int root, int node) {
+    const size_t bit = static_cast<size_t>(node);
+    in_tree_[static_cast<size_t>(root) * row_words_ + bit / 64] |= std::uint64_t{1} << (bit % 64);
   }
 
   /// True when every neighbour of `u` is in tree `root` (direct topologies).
   bool neighbors_in_tree(int root, int u) const {
     for (const auto& nl : neighbor_links_[static_cast<size_t>(u)]) {
-      if (!in_tree_[index(root, nl.first)]) return false;
+      if (!in_tree(root, nl.first)) return false;
     }
     return true;
   }
 
   bool child_ok(int root, int v, const StepState& st) const {
-    return !in_tree_[index(root, v)] && st.received[static_cast<size_t>(v)] < ports_ &&
-           pass_ok(root, v);
+    return !in_tree(root, v) && st.received[static_cast<size_t>(v)] < ports_ && pass_ok(root, v);
   }
 
   /// Local-first passes (multitree_opt on switch topologies): pass 0 takes only children on the
@@ -354,7 +361,8 @@ class ForestBuilder {
   mutable int pass_ = 2;      // current local-first pass (2 = published rule)
   mutable int parent_switch_ = -1;
   std::vector<int> home_;  // switch of each endpoint (-1 on direct topologies)
-  std::vector<char> in_tree_;
+  size_t row_words_;
+  std::vector<std::uint64_t> in_tree_;
   std::vector<std::vector<int>> members_;
   // Per tree and switch: a member of the tree sits on the switch (local-first passes only).
   std::vector<char> reached_;

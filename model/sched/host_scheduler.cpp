@@ -12,8 +12,9 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
   if (timing_.doorbell_batch < 1 || timing_.contexts < 1)
     throw SchedulerError("host: doorbell_batch and contexts must be >= 1");
   program_.reserve(program.size());
-  missing_.assign(program.size(), 0);
   issued_.assign(program.size(), 0);
+  ports_ = ports;
+  posted_top_.fill(-1);
   ready_.assign(static_cast<std::size_t>(ports), MinHeap());
   posted_.assign(static_cast<std::size_t>(ports), MinHeap());
   context_free_.assign(static_cast<std::size_t>(timing_.contexts), 0);
@@ -26,22 +27,23 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
     }
     std::sort(op.deps.begin(), op.deps.end());
     op.deps.erase(std::unique(op.deps.begin(), op.deps.end()), op.deps.end());
-    missing_[i] = static_cast<int>(op.deps.size());
     for (const int dep : op.deps) waits.emplace_back(dep, static_cast<int>(i));
-    program_.push_back(Entry{op.release_cycle, op.port, op.step});
-    if (missing_[i] == 0) make_ready(static_cast<int>(i));
+    program_.push_back(Entry{op.release_cycle, op.port, op.step, static_cast<int>(op.deps.size())});
+    if (op.deps.empty()) make_ready(static_cast<int>(i));
   }
   // By message, each message's waiters in program order.
+  if (waits.size() >= std::uint64_t{1} << 32)
+    throw SchedulerError("host: " + std::to_string(waits.size()) +
+                         " dependencies in one node's program (at most 2^32 - 1)");
   std::sort(waits.begin(), waits.end());
   for (const auto& [message, index] : waits) {
     if (waited_.empty() || waited_.back() != message) {
       waited_.push_back(message);
-      waiters_from_.push_back(waiters_.size());
+      waiters_of_.push_back({static_cast<std::uint32_t>(waiters_.size()), 0});
     }
     waiters_.push_back(index);
   }
-  waiters_from_.push_back(waiters_.size());
-  arrived_.assign(waited_.size(), 0);
+  waiters_of_.push_back({static_cast<std::uint32_t>(waiters_.size()), 0});
   advance(0);
 }
 
@@ -59,23 +61,27 @@ void HostScheduler::ready(int index) {
   if (timing_.posting_free()) {
     // What post() does at zero cost, without its two heaps: a message per doorbell, posted
     // now (4096-node programs spent a quarter of their run in the host's heaps).
-    posted_[port].push(index);
+    push_posted(index);
     ++doorbells_;
   } else {
     ready_[port].push(index);
   }
 }
 
-void HostScheduler::know(int message) {
-  const auto it = std::lower_bound(waited_.begin(), waited_.end(), message);
-  if (it == waited_.end() || *it != message) return;  // nobody waits for it
-  const auto k = static_cast<std::size_t>(it - waited_.begin());
-  if (arrived_[k]) return;  // a repeat
-  arrived_[k] = 1;
-  for (std::size_t w = waiters_from_[k]; w < waiters_from_[k + 1]; ++w) {
+void HostScheduler::know_slot(std::size_t k) {
+  if (waiters_of_[k].arrived != 0) return;  // a repeat
+  waiters_of_[k].arrived = 1;
+  for (std::uint32_t w = waiters_of_[k].from; w < waiters_of_[k + 1].from; ++w) {
     const int index = waiters_[w];
-    if (--missing_[static_cast<std::size_t>(index)] == 0) make_ready(index);
+    if (--program_[static_cast<std::size_t>(index)].missing == 0) make_ready(index);
   }
+}
+
+void HostScheduler::push_posted(int index) {
+  const int port = program_[static_cast<std::size_t>(index)].port;
+  MinHeap& heap = posted_[static_cast<std::size_t>(port)];
+  heap.push(index);
+  if (port < kTopPorts) posted_top_[static_cast<std::size_t>(port)] = heap.top();
 }
 
 bool HostScheduler::post() {
@@ -130,7 +136,7 @@ void HostScheduler::advance(std::uint64_t now) {
     for (bool changed = true; changed;) {
       changed = false;
       while (!notices_.empty() && notices_.front().first <= time_) {
-        know(notices_.front().second);
+        if (notices_.front().second != kNobody) know_slot(notices_.front().second);
         notices_.pop_front();
         changed = true;
       }
@@ -143,29 +149,49 @@ void HostScheduler::advance(std::uint64_t now) {
       while (!posting_.empty() && posting_.top().first <= time_) {
         const int index = posting_.top().second;
         posting_.pop();
-        posted_[static_cast<std::size_t>(program_[static_cast<std::size_t>(index)].port)].push(
-            index);
+        push_posted(index);
         changed = true;
       }
       changed = post() || changed;
     }
-    const std::uint64_t next = next_event();
-    if (next == kNoEvent || next > now) break;
-    time_ = std::max(time_, next);
+    due_ = next_event();
+    if (due_ == kNoEvent || due_ > now) break;
+    time_ = std::max(time_, due_);
   }
   time_ = std::max(time_, now);
 }
 
+void HostScheduler::notice(int slot, std::uint64_t now) {
+  if (now >= due_) advance(now);
+  time_ = std::max(time_, now);
+  const std::uint64_t known = now + timing_.notify_cycles;
+  notices_.emplace_back(known, slot < 0 ? kNobody : static_cast<std::size_t>(slot));
+  due_ = std::min(due_, known);
+  if (now >= due_) advance(now);
+}
+
 void HostScheduler::on_arrival(int message, int counter, std::uint64_t now) {
   (void)counter;  // the host knows messages by id, not by the table's arrival counters
-  advance(now);
-  notices_.emplace_back(now + timing_.notify_cycles, message);
-  advance(now);
+  const auto it = std::lower_bound(waited_.begin(), waited_.end(), message);
+  notice(it == waited_.end() || *it != message ? -1 : static_cast<int>(it - waited_.begin()), now);
+}
+
+void HostScheduler::on_arrival_at(int slot, std::uint64_t now) {
+  if (slot >= static_cast<int>(waited_.size()))
+    throw SchedulerError("host: arrival slot " + std::to_string(slot) + " of " +
+                         std::to_string(waited_.size()));
+  notice(slot, now);
 }
 
 int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
-  advance(now_cycles);
-  const MinHeap& heap = posted_.at(static_cast<std::size_t>(port));
+  // Nothing is due before due_: advancing would only move the time.
+  if (now_cycles >= due_) advance(now_cycles);
+  time_ = std::max(time_, now_cycles);
+  if (port < 0 || port >= ports_)
+    throw SchedulerError("host: next_ready on port " + std::to_string(port) + " of " +
+                         std::to_string(ports_));
+  if (port < kTopPorts) return posted_top_[static_cast<std::size_t>(port)];
+  const MinHeap& heap = posted_[static_cast<std::size_t>(port)];
   return heap.empty() ? -1 : heap.top();
 }
 
@@ -176,11 +202,14 @@ void HostScheduler::pop(int port) {
   issued_[static_cast<std::size_t>(heap.top())] = 1;
   ++issued_count_;
   heap.pop();
+  if (port < kTopPorts)
+    posted_top_[static_cast<std::size_t>(port)] = heap.empty() ? -1 : heap.top();
 }
 
 std::uint64_t HostScheduler::next_event_cycle(std::uint64_t now) {
-  advance(now);
-  return next_event();
+  if (now >= due_) advance(now);
+  time_ = std::max(time_, now);
+  return due_;
 }
 
 }  // namespace mt

@@ -11,6 +11,7 @@
 // dependency arrives: the "free" host. Plain C++, the golden model of host issue; times are in
 // the network clock's cycles (docs/host.md has the presets and their sources).
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -43,7 +44,7 @@ struct HostTiming {
 
 /// Host (software) issue of one node's program, event-driven: state advances lazily to the
 /// cycle of each call (cycles must not decrease between calls).
-class HostScheduler : public Scheduler {
+class HostScheduler final : public Scheduler {
  public:
   /// The host of a NIC with `ports` ports running `program` (program order). Throws
   /// SchedulerError for ports < 1, an operation on a port >= ports, or a timing with
@@ -71,6 +72,13 @@ class HostScheduler : public Scheduler {
   /// Batches posted so far (doorbells rung).
   std::uint64_t doorbells() const { return doorbells_; }
 
+  /// The messages this node waits for, ascending: a message's position here is its arrival
+  /// slot (on_arrival_at), found once by the caller instead of a search per arrival.
+  const std::vector<int>& waited() const { return waited_; }
+  /// on_arrival of the message at position `slot` of waited() (-1: nobody waits for it, only
+  /// the time advances).
+  void on_arrival_at(int slot, std::uint64_t now);
+
  private:
   using MinHeap = std::priority_queue<int, std::vector<int>, std::greater<int>>;
   using Timed = std::pair<std::uint64_t, int>;  // (cycle, program index or message id)
@@ -80,7 +88,10 @@ class HostScheduler : public Scheduler {
   void advance(std::uint64_t now);
   /// Earliest pending event, or kNoEvent.
   std::uint64_t next_event() const;
-  void know(int message);      // the host learns `message` arrived (at time_)
+  void know_slot(std::size_t k);  // the host learns waited_[k] arrived (at time_)
+  /// A notification of waited_[slot] (-1: none) `notify_cycles` after `now`.
+  void notice(int slot, std::uint64_t now);
+  void push_posted(int index);
   void make_ready(int index);  // dependencies known (at time_)
   /// `index` is ready at time_ (its release cycle has come): posted at once when posting is
   /// free (one doorbell, no context held, as post() would), else queued for post().
@@ -88,27 +99,41 @@ class HostScheduler : public Scheduler {
   /// Free contexts post ready batches at time_; true when one did.
   bool post();
 
-  // What the host needs of an operation once its dependencies are indexed (16 bytes: a
-  // 4096-node MultiTree has 33.5 M of them).
+  // What the host needs of an operation once its dependencies are indexed, and how many of
+  // them are not known yet (24 bytes, read together when one becomes known: a 4096-node
+  // MultiTree has 33.5 M of them).
   struct Entry {
     std::uint64_t release_cycle;
     int port;
     int step;
+    int missing;
   };
+  // Read on every call (at the object's start, apart from the heaps): the cycle the state has
+  // advanced to, the next pending event (next_event(), kept by advance(): a call before it
+  // changes nothing) and the first posted message of each of the first kTopPorts ports (-1:
+  // none; posted_[p].top(), whose own memory a 4096-node run missed in the cache at every call).
+  static constexpr int kTopPorts = 8;
+  std::uint64_t time_ = 0;
+  std::uint64_t due_ = 0;
+  int ports_ = 0;
+  std::array<int, kTopPorts> posted_top_{};
   std::vector<Entry> program_;
   HostTiming timing_;
-  std::vector<int> missing_;  // dependencies not yet known, per operation
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
-  // Who waits for which message: the messages waited for, ascending; per message its waiters
-  // (program indices, in program order) at waiters_[waiters_from_[k], waiters_from_[k + 1]) and
-  // whether it has arrived (one array each, not a map of lists: 4096-node programs).
+  // Who waits for which message: the messages waited for, ascending; per message whether it has
+  // arrived and where its waiters (program indices, in program order) start in waiters_ (they
+  // end where the next message's start; one entry more than waited_). Flat arrays, not a map
+  // of lists: 4096-node programs.
+  struct Waited {
+    std::uint32_t from;
+    std::uint32_t arrived;
+  };
   std::vector<int> waited_;
-  std::vector<std::size_t> waiters_from_;
+  std::vector<Waited> waiters_of_;
   std::vector<int> waiters_;
-  std::vector<char> arrived_;
-  std::uint64_t time_ = 0;                   // cycle the state has advanced to
-  std::deque<Timed> notices_;                // (cycle known, message), in time order
+  static constexpr std::size_t kNobody = ~std::size_t{0};  // a notice of a message not waited for
+  std::deque<std::pair<std::uint64_t, std::size_t>> notices_;  // (cycle known, waited_ slot)
   TimedHeap releases_;                       // (release cycle, index): dependencies known
   std::vector<MinHeap> ready_;               // per port: ready to post
   TimedHeap posting_;                        // (cycle posted, index): batches under way

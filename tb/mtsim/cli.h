@@ -2,9 +2,12 @@
 // Shared pieces of the mtsim command-line tool (the system testbench).
 
 #include <boost/program_options.hpp>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "model/core/error.h"
@@ -15,6 +18,18 @@ namespace mt::cli {
 /// `n` and the noun for it: "1 flow", "4 flows".
 inline std::string counted(long long n, const std::string& singular, const std::string& plural) {
   return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+/// Moves `value` where the process's exit, not the command, ends it, and returns it there: a
+/// command need not free a schedule of millions of messages one by one before it exits (14 s of
+/// a 4096-node MultiTree run went to that). It stays reachable, so a leak checker does not
+/// report it.
+template <class T>
+std::decay_t<T>& keep_until_exit(T&& value) {
+  static auto* const kept = new std::vector<std::shared_ptr<void>>;  // never destroyed
+  auto held = std::make_shared<std::decay_t<T>>(std::forward<T>(value));
+  kept->push_back(held);
+  return *held;
 }
 
 /// Exit statuses of every mtsim command.

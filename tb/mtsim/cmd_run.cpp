@@ -65,8 +65,8 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   // Build and verify every schedule before simulating anything: bad input writes nothing.
   if (!pin_trace_dir.empty() && !std::filesystem::is_directory(pin_trace_dir))
     throw UsageError("--rtl-pin-trace " + pin_trace_dir + ": no such folder");
-  const std::vector<PreparedAlgorithm> prepared =
-      prepare_all(scenario, run_backends(pin_trace_dir));
+  const std::vector<PreparedAlgorithm>& prepared =
+      keep_until_exit(prepare_all(scenario, run_backends(pin_trace_dir)));
   if (const auto failure = verify_prepared(prepared)) {
     ErrorReport report;
     report.line = "mtsim: " + failure->message();

@@ -210,8 +210,8 @@ int schedule_command(const std::vector<std::string>& args) {
   // The text summary holds the schedule, its check and analysis only; the other formats hold
   // packed tables or a text per message too and keep the packet-level model's budget.
   if (format == "text") set_message_budget(kScheduleSummaryBudget);
-  const ScheduleStudy study =
-      study_schedule(config, algorithm, parse_params(param_items), bytes, context);
+  const ScheduleStudy& study =
+      keep_until_exit(study_schedule(config, algorithm, parse_params(param_items), bytes, context));
   const Topology& topology = *study.topology;
   const Schedule& schedule = study.schedule;
   const VerifyReport& report = study.report;
