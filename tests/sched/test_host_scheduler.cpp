@@ -166,5 +166,23 @@ TEST_CASE("a port number outside the NIC or a zero batch is refused", "[sched][h
   CHECK_THROWS_WITH(s.pop(0), "host: pop with no message posted on port 0");
 }
 
+TEST_CASE("an arrival told by its slot is the arrival of that message", "[sched][host]") {
+  // waited() lists 5, 7, 9: slot 1 is message 7. A notified host (10 cycles) learns it at 30.
+  HostTiming t;
+  t.notify_cycles = 10;
+  HostScheduler s({{20, 0, 0, {9, 7}}, {21, 1, 0, {7}}, {22, 1, 0, {5}}}, 2, t);
+  REQUIRE(s.waited() == std::vector<int>{5, 7, 9});
+  s.on_arrival_at(1, 20);
+  CHECK(s.next_ready(1, 29) == -1);
+  CHECK(s.next_event_cycle(29) == 30);
+  CHECK(s.next_ready(1, 30) == 1);   // op 1 waited for 7 only
+  CHECK(s.next_ready(0, 30) == -1);  // op 0 waits for 9 too
+  s.on_arrival_at(-1, 31);           // a message nobody waits for: only the time moves
+  s.on_arrival(9, 0, 40);            // by id, as before
+  CHECK(s.next_ready(0, 50) == 0);
+  CHECK_THROWS_WITH(s.on_arrival_at(3, 50), "host: arrival slot 3 of 3");
+  CHECK_THROWS_WITH(s.next_ready(2, 50), "host: next_ready on port 2 of 2");
+}
+
 }  // namespace
 }  // namespace mt
