@@ -12,6 +12,7 @@
 
 #include "model/collective/cost_model.h"
 #include "model/collective/issue_queue.h"
+#include "model/core/flat_lists.h"
 #include "model/data/data_store.h"
 #include "model/data/packet_sizes.h"
 #include "model/flow/event_queue.h"
@@ -266,24 +267,18 @@ void FlowSim::plan() {
 }
 
 void FlowSim::find_arrival_slots() {
-  // Each node's arriving messages ascending (a counting sort by receiver), merged with the
-  // ascending messages its host waits for: one pass, where a search per arrival missed the
-  // cache at every step (4096-node programs).
-  const std::size_t m = schedule_.ops.size();
-  std::vector<std::size_t> from(static_cast<std::size_t>(nodes_) + 1, 0);
-  for (const Op& op : schedule_.ops) ++from[static_cast<std::size_t>(op.peer) + 1];
-  for (std::size_t u = 0; u < static_cast<std::size_t>(nodes_); ++u) from[u + 1] += from[u];
-  std::vector<int> arriving(m);
-  {
-    std::vector<std::size_t> next(from.begin(), from.end() - 1);
-    for (const Op& op : schedule_.ops) arriving[next[static_cast<std::size_t>(op.peer)]++] = op.id;
-  }
-  arrival_slot_.assign(m, -1);
-  for (std::size_t u = 0; u < static_cast<std::size_t>(nodes_); ++u) {
-    const std::vector<int>& waited = sched_[u]->waited();
+  // Each node's arriving messages ascending, merged with the ascending messages its host waits
+  // for: one pass, where a search per arrival missed the cache at every step (4096-node
+  // programs).
+  const FlatLists arriving =
+      FlatLists::gather(static_cast<std::size_t>(nodes_), [this](const auto& emit) {
+        for (const Op& op : schedule_.ops) emit(op.peer, op.id);
+      });
+  arrival_slot_.assign(schedule_.ops.size(), -1);
+  for (int u = 0; u < nodes_; ++u) {
+    const std::vector<int>& waited = sched_[static_cast<std::size_t>(u)]->waited();
     std::size_t k = 0;
-    for (std::size_t i = from[u]; i < from[u + 1]; ++i) {
-      const int message = arriving[i];
+    for (const int message : arriving[u]) {
       while (k < waited.size() && waited[k] < message) ++k;
       if (k < waited.size() && waited[k] == message)
         arrival_slot_[static_cast<std::size_t>(message)] = static_cast<int>(k);

@@ -161,13 +161,20 @@ void HostScheduler::advance(std::uint64_t now) {
   time_ = std::max(time_, now);
 }
 
+void HostScheduler::catch_up(std::uint64_t now) {
+  if (now >= due_) {
+    advance(now);
+  } else {
+    time_ = std::max(time_, now);  // nothing is due before due_: only the time moves
+  }
+}
+
 void HostScheduler::notice(int slot, std::uint64_t now) {
-  if (now >= due_) advance(now);
-  time_ = std::max(time_, now);
+  catch_up(now);
   const std::uint64_t known = now + timing_.notify_cycles;
   notices_.emplace_back(known, slot < 0 ? kNobody : static_cast<std::size_t>(slot));
   due_ = std::min(due_, known);
-  if (now >= due_) advance(now);
+  catch_up(now);
 }
 
 void HostScheduler::on_arrival(int message, int counter, std::uint64_t now) {
@@ -184,9 +191,7 @@ void HostScheduler::on_arrival_at(int slot, std::uint64_t now) {
 }
 
 int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
-  // Nothing is due before due_: advancing would only move the time.
-  if (now_cycles >= due_) advance(now_cycles);
-  time_ = std::max(time_, now_cycles);
+  catch_up(now_cycles);
   if (port < 0 || port >= ports_)
     throw SchedulerError("host: next_ready on port " + std::to_string(port) + " of " +
                          std::to_string(ports_));
@@ -207,8 +212,7 @@ void HostScheduler::pop(int port) {
 }
 
 std::uint64_t HostScheduler::next_event_cycle(std::uint64_t now) {
-  if (now >= due_) advance(now);
-  time_ = std::max(time_, now);
+  catch_up(now);
   return due_;
 }
 

@@ -86,6 +86,8 @@ class HostScheduler final : public Scheduler {
 
   /// Applies every event up to and including `now`, in time order.
   void advance(std::uint64_t now);
+  /// advance(now), or only the time when nothing is due by `now` (due_).
+  void catch_up(std::uint64_t now);
   /// Earliest pending event, or kNoEvent.
   std::uint64_t next_event() const;
   void know_slot(std::size_t k);  // the host learns waited_[k] arrived (at time_)
