@@ -32,18 +32,18 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
     if (op.deps.empty()) make_ready(static_cast<int>(i));
   }
   // By message, each message's waiters in program order.
-  if (waits.size() >= std::uint64_t{1} << 32)
+  if (waits.size() >= kArrived)
     throw SchedulerError("host: " + std::to_string(waits.size()) +
-                         " dependencies in one node's program (at most 2^32 - 1)");
+                         " dependencies in one node's program (at most 2^31 - 1)");
   std::sort(waits.begin(), waits.end());
   for (const auto& [message, index] : waits) {
     if (waited_.empty() || waited_.back() != message) {
       waited_.push_back(message);
-      waiters_of_.push_back({static_cast<std::uint32_t>(waiters_.size()), 0});
+      waiters_of_.push_back({static_cast<std::uint32_t>(waiters_.size()), index});
     }
     waiters_.push_back(index);
   }
-  waiters_of_.push_back({static_cast<std::uint32_t>(waiters_.size()), 0});
+  waiters_of_.push_back({static_cast<std::uint32_t>(waiters_.size()), -1});
   advance(0);
 }
 
@@ -69,12 +69,15 @@ void HostScheduler::ready(int index) {
 }
 
 void HostScheduler::know_slot(std::size_t k) {
-  if (waiters_of_[k].arrived != 0) return;  // a repeat
-  waiters_of_[k].arrived = 1;
-  for (std::uint32_t w = waiters_of_[k].from; w < waiters_of_[k + 1].from; ++w) {
-    const int index = waiters_[w];
+  Waited& slot = waiters_of_[k];
+  if ((slot.from & kArrived) != 0) return;  // a repeat
+  slot.from |= kArrived;
+  const auto known = [this](int index) {
     if (--program_[static_cast<std::size_t>(index)].missing == 0) make_ready(index);
-  }
+  };
+  known(slot.first);
+  const std::uint32_t end = waiters_of_[k + 1].from & ~kArrived;
+  for (std::uint32_t w = (slot.from & ~kArrived) + 1; w < end; ++w) known(waiters_[w]);
 }
 
 void HostScheduler::push_posted(int index) {

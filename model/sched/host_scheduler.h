@@ -124,12 +124,14 @@ class HostScheduler final : public Scheduler {
   std::vector<char> issued_;
   std::size_t issued_count_ = 0;
   // Who waits for which message: the messages waited for, ascending; per message whether it has
-  // arrived and where its waiters (program indices, in program order) start in waiters_ (they
-  // end where the next message's start; one entry more than waited_). Flat arrays, not a map
-  // of lists: 4096-node programs.
+  // arrived, where its waiters (program indices, in program order) start in waiters_ (they
+  // end where the next message's start; one entry more than waited_) and its first waiter,
+  // which most messages have alone: an arrival then reads no list. Flat arrays, not a map of
+  // lists: 4096-node programs.
+  static constexpr std::uint32_t kArrived = std::uint32_t{1} << 31;  // in Waited::from
   struct Waited {
-    std::uint32_t from;
-    std::uint32_t arrived;
+    std::uint32_t from;  // index in waiters_, kArrived set once the message arrived
+    int first;           // waiters_[from]
   };
   std::vector<int> waited_;
   std::vector<Waited> waiters_of_;
