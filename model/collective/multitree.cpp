@@ -90,6 +90,7 @@ class ForestBuilder {
     // parent whose neighbours are all in the tree never finds one again. Per tree, members before
     // cursor (this step) / exhausted (for good) are skipped.
     const bool skip_failed = topo_.is_direct() && !local_first_;
+    std::vector<int> path;  // the child's path, set by each find_child that finds one
     std::vector<size_t> exhausted(static_cast<size_t>(n_), 0);
     std::vector<size_t> cursor(static_cast<size_t>(n_), 0);
     while (complete < n_) {
@@ -121,7 +122,6 @@ class ForestBuilder {
                 continue;
               }
               parent_switch_ = home_[static_cast<size_t>(parent)];
-              std::vector<int> path;
               const int child = find_child(root, parent, st, path);
               if (child < 0) {
                 if (skip_failed && q == first) {
@@ -438,7 +438,7 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
     EmitterTree& tree = trees.emplace_back(n, r);
     for (const auto& e : forest.trees[static_cast<size_t>(r)]) {
       tree.add_edge(e.parent, e.child, steps - 1 - e.step, steps + e.step,
-                    explicit_paths ? e.path : std::vector<int>{});
+                    explicit_paths ? e.path.to_vector() : std::vector<int>{});
       by_step.at(static_cast<size_t>(e.step)).emplace_back(r, e.child);
     }
   }

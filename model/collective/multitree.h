@@ -7,16 +7,17 @@
 
 #include "model/collective/algorithm.h"
 #include "model/collective/schedule.h"
+#include "model/core/small_int_list.h"
 #include "model/topology/topology.h"
 
 namespace mt {
 
 /// One tree edge, added at construction step `step`.
 struct MultiTreeEdge {
-  int child = 0;          ///< endpoint joining the tree
-  int parent = 0;         ///< endpoint already in the tree at the start of `step`
-  int step = 0;           ///< construction time step (0-based)
-  std::vector<int> path;  ///< directed link ids parent -> child reserved for `step`
+  int child = 0;      ///< endpoint joining the tree
+  int parent = 0;     ///< endpoint already in the tree at the start of `step`
+  int step = 0;       ///< construction time step (0-based)
+  SmallIntList path;  ///< directed link ids parent -> child reserved for `step`
 };
 
 /// All trees: trees[r] is the tree rooted at endpoint r, edges in insertion order.

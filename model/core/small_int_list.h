@@ -24,7 +24,7 @@ class SmallIntList {
   SmallIntList(std::initializer_list<int> values) { assign(values.begin(), values.end()); }
   // Implicit: a list is assigned and compared from vectors throughout the schedule builders.
   SmallIntList(const std::vector<int>& values) {  // NOLINT(google-explicit-constructor)
-    assign(values.begin(), values.end());
+    assign_values(values.data(), values.size());  // no copy on the way (assign(It, It) makes one)
   }
   template <class It>
   SmallIntList(It first, It last) {

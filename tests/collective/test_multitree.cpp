@@ -169,7 +169,7 @@ TEST_CASE("multitree on fat-trees routes up*/down* only", "[multitree]") {
       CHECK(check_forest(t, f) == 0);
       for (const auto& tree : f.trees) {
         for (const auto& e : tree) {
-          CHECK_NOTHROW(routing.check_path(e.path, e.parent, e.child));
+          CHECK_NOTHROW(routing.check_path(e.path.to_vector(), e.parent, e.child));
           // A legal route between two endpoints: the same leaf (2 links) or up, spine, down (4).
           CHECK((e.path.size() == 2 || e.path.size() == 4));
         }

@@ -25,7 +25,8 @@ inline int check_forest(const mt::Topology& t, const mt::MultiTreeForest& f) {
         if (e.step != step) continue;
         ++sent[static_cast<size_t>(e.parent)];
         ++received[static_cast<size_t>(e.child)];
-        const std::vector<int> path = e.path.empty() ? t.route(e.parent, e.child) : e.path;
+        const std::vector<int> path =
+            e.path.empty() ? t.route(e.parent, e.child) : e.path.to_vector();
         for (int l : path) bad += links.insert(l).second ? 0 : 1;
       }
     }
