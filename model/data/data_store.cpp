@@ -107,6 +107,10 @@ DataStore::DataStore(DataMode mode, Dtype dtype, int nodes,
     }
   }
   chunk_offset_[static_cast<std::size_t>(num_chunks)] = index_.size();
+  std::size_t widest = 1;
+  for (std::size_t c = 0; c < static_cast<std::size_t>(num_chunks); ++c)
+    widest = std::max<std::size_t>(widest, chunk_offset_[c + 1] - chunk_offset_[c]);
+  if (widest <= kFlatSnapshot) flat_stride_ = widest;
   // The pattern's element term (element * element_mul) % modulus, one step of the pattern per
   // element over runs of consecutive elements.
   const Pattern p = pattern_of(dtype_, nodes_);
@@ -175,36 +179,54 @@ double DataStore::to_double(std::uint32_t bits) const {
 
 int DataStore::snapshot(int node, int chunk, Buffer buffer) {
   if (mode_ == DataMode::kOff) return -1;
-  int handle = 0;
-  if (free_snapshots_.empty()) {
-    handle = static_cast<int>(snapshots_.size());
-    snapshots_.emplace_back();
-  } else {
-    handle = free_snapshots_.back();
-    free_snapshots_.pop_back();
-  }
-  BulkVector<std::uint32_t>& out = snapshots_[static_cast<std::size_t>(handle)];
   if (buffer == Buffer::kScratch) {
     const auto& slots = scratch_.at(static_cast<std::size_t>(node));
     const auto at = static_cast<std::size_t>(chunk);
-    if (at < slots.size()) {
-      out.assign(slots[at].begin(), slots[at].end());
-    } else {
-      out.clear();  // never written: the verifier refuses reading it
-    }
-    return handle;
+    if (at < slots.size()) return store_snapshot(slots[at].data(), slots[at].size());
+    return store_snapshot(nullptr, 0);  // never written: the verifier refuses reading it
   }
   const BulkVector<std::uint32_t>& data = buffers_.at(static_cast<std::size_t>(node));
-  const auto first = static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk)));
-  const auto last =
-      static_cast<std::ptrdiff_t>(chunk_offset_.at(static_cast<std::size_t>(chunk) + 1));
-  out.assign(data.begin() + first, data.begin() + last);
+  const std::size_t first = chunk_offset_.at(static_cast<std::size_t>(chunk));
+  const std::size_t last = chunk_offset_.at(static_cast<std::size_t>(chunk) + 1);
+  return store_snapshot(data.data() + first, last - first);
+}
+
+int DataStore::store_snapshot(const std::uint32_t* first, std::size_t n) {
+  int handle = 0;
+  if (!free_snapshots_.empty()) {
+    handle = free_snapshots_.back();
+    free_snapshots_.pop_back();
+  } else if (flat_stride_ > 0) {
+    handle = static_cast<int>(flat_size_.size());
+    flat_size_.push_back(0);
+    flat_.resize(flat_.size() + flat_stride_);
+  } else {
+    handle = static_cast<int>(snapshots_.size());
+    snapshots_.emplace_back();
+  }
+  const auto h = static_cast<std::size_t>(handle);
+  if (flat_stride_ > 0) {
+    if (n > flat_stride_)  // a scratch slot holds a chunk's tracked elements, so never
+      throw DataStoreError("DataStore: a snapshot of " + std::to_string(n) +
+                           " elements (slots of " + std::to_string(flat_stride_) + ")");
+    std::copy(first, first + n, flat_.data() + h * flat_stride_);
+    flat_size_[h] = static_cast<std::uint32_t>(n);
+  } else {
+    snapshots_[h].assign(first, first + n);
+  }
   return handle;
+}
+
+std::pair<const std::uint32_t*, std::size_t> DataStore::snapshot_data(int handle) const {
+  const auto h = static_cast<std::size_t>(handle);
+  if (flat_stride_ > 0) return {flat_.data() + h * flat_stride_, flat_size_.at(h)};
+  const BulkVector<std::uint32_t>& data = snapshots_.at(h);
+  return {data.data(), data.size()};
 }
 
 void DataStore::apply(int node, int chunk, OpKind kind, int handle, Buffer buffer) {
   if (mode_ == DataMode::kOff || handle < 0) return;
-  const BulkVector<std::uint32_t>& data = snapshots_.at(static_cast<std::size_t>(handle));
+  const auto [data, data_size] = snapshot_data(handle);
   std::uint32_t* out = nullptr;
   std::size_t size = 0;
   if (buffer == Buffer::kScratch) {
@@ -212,7 +234,7 @@ void DataStore::apply(int node, int chunk, OpKind kind, int handle, Buffer buffe
     const auto at = static_cast<std::size_t>(chunk);
     if (at >= slots.size()) slots.resize(at + 1);
     if (kind == OpKind::kBroadcast || slots[at].empty()) {
-      slots[at].assign(data.begin(), data.end());
+      slots[at].assign(data, data + data_size);
       free_snapshots_.push_back(handle);
       return;
     }
@@ -223,15 +245,15 @@ void DataStore::apply(int node, int chunk, OpKind kind, int handle, Buffer buffe
     out = buffers_.at(static_cast<std::size_t>(node)).data() + first;
     size = chunk_offset_.at(static_cast<std::size_t>(chunk) + 1) - first;
   }
-  if (data.size() != size)
+  if (data_size != size)
     throw DataStoreError("node " + std::to_string(node) + " " + slot_text(buffer, chunk) +
                          " holds " + std::to_string(size) + " tracked elements but the data " +
-                         "written there has " + std::to_string(data.size()) +
+                         "written there has " + std::to_string(data_size) +
                          ": chunks moved to another offset must be of equal size");
   if (kind == OpKind::kReduce) {
-    add_row(data.data(), out, size, dtype_ == Dtype::kFp32);
+    add_row(data, out, size, dtype_ == Dtype::kFp32);
   } else {
-    std::copy(data.begin(), data.end(), out);
+    std::copy(data, data + data_size, out);
   }
   free_snapshots_.push_back(handle);
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "model/collective/schedule.h"
 #include "model/data/data_store.h"
@@ -94,6 +95,32 @@ TEST_CASE("sampled mode tracks a few elements per chunk and still checks them", 
   data.apply(1, 1, OpKind::kReduce, data.snapshot(0, 1));
   data.apply(0, 1, OpKind::kBroadcast, data.snapshot(1, 1));
   CHECK(data.check().empty());
+}
+
+TEST_CASE("a snapshot is the data at its issue, in small slots and in vectors alike",
+          "[nic][data]") {
+  // 4 chunks of 10 elements (slots of one array) and of 100 (vectors): node 0's chunks are taken,
+  // then changed by node 1's, and the snapshots taken before still carry node 0's own values.
+  for (const std::uint64_t elements : {40, 400}) {
+    DataStore data(DataMode::kFull, Dtype::kInt32, 3, 4, elements);
+    std::vector<int> before;
+    for (int c = 0; c < 4; ++c) before.push_back(data.snapshot(0, c));
+    for (int c = 0; c < 4; ++c) data.apply(0, c, OpKind::kReduce, data.snapshot(1, c));
+    for (int c = 0; c < 4; ++c) data.apply(2, c, OpKind::kReduce, before[static_cast<size_t>(c)]);
+    for (const std::uint64_t e : {std::uint64_t{0}, elements / 2, elements - 1}) {
+      const double v0 = DataStore::initial_value(Dtype::kInt32, 3, 0, e);
+      const double v1 = DataStore::initial_value(Dtype::kInt32, 3, 1, e);
+      const double v2 = DataStore::initial_value(Dtype::kInt32, 3, 2, e);
+      CHECK(data.value(0, e) == v0 + v1);
+      CHECK(data.value(2, e) == v0 + v2);
+    }
+  }
+}
+
+TEST_CASE("a snapshot applied to a slot of another size is refused", "[nic][data]") {
+  DataStore data(DataMode::kFull, Dtype::kInt32, 2, std::vector<std::uint64_t>{0, 3, 8});
+  CHECK_THROWS_WITH(data.apply(0, 1, OpKind::kReduce, data.snapshot(1, 0)),
+                    Catch::Contains("holds 5 tracked elements but the data written there has 3"));
 }
 
 TEST_CASE("every tracked element starts at its initial value, full and sampled, both types",
