@@ -259,7 +259,9 @@ void replay(const Schedule& s, const std::vector<int>& order, std::uint64_t limi
   // The whole state at once where it fits and stays small enough to sit in the caches, or the
   // chunks meet; else, where they never meet, one chunk at a time (the same checks): a 2048-node
   // MultiTree's whole state, 1 GiB, cost its verification a quarter of its time in page faults.
-  if (state <= limit_words && (state <= kWholeCachedWords || !chunks_separate(s))) {
+  const bool fits = state <= limit_words;
+  const bool separate = !(fits && state <= kWholeCachedWords) && chunks_separate(s);
+  if (fits && !separate) {
     const bool staging =
         std::any_of(s.ops.begin(), s.ops.end(), [](const Op& op) { return op.apply_after >= 0; });
     Replay whole(s, 0, s.num_chunks, s.scratch_chunks, staging, errors, ok);
@@ -269,7 +271,7 @@ void replay(const Schedule& s, const std::vector<int>& order, std::uint64_t limi
   }
   const std::string what = "cannot replay " + std::to_string(n) + " nodes x " +
                            std::to_string(chunks + scratch) + " chunks: ";
-  if (!chunks_separate(s)) {
+  if (!separate) {
     errors.add(what + "the symbolic state would need " + std::to_string(state * 8 >> 20) +
                " MiB (limit " + std::to_string(limit_words * 8 >> 20) + " MiB); use fewer chunks");
     ok = false;
