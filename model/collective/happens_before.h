@@ -42,14 +42,26 @@ class HappensBefore {
   /// Adds the query "x happens before y"; returns its index into solve()'s answers.
   std::size_t ask(int x, int y);
   /// Answers every query asked so far: answers[q] is 1 when the query's x is a transitive
-  /// dependency of its y, else 0.
-  const std::vector<char>& solve();
+  /// dependency of its y, else 0. Components are solved on `threads` threads at once (0: by the
+  /// number of queries, threads_for()), each with its share of the memory budget; the answers
+  /// do not depend on it.
+  const std::vector<char>& solve(int threads = 0);
+  /// Threads for `queries` queries: one below kQueriesPerThread, else one per that many, at
+  /// most kMaxThreads and the machine's cores.
+  static std::size_t threads_for(std::size_t queries);
+  static constexpr std::size_t kQueriesPerThread = std::size_t{1} << 20;
+  static constexpr std::size_t kMaxThreads = 4;
 
  private:
   // Depth-first search from y for x: x's arrival (or, with from_issue, its issue) precedes y's
   // issue.
   bool search(int x, int y, bool from_issue);
-  void solve_component(const std::vector<int>& ops, const std::vector<std::size_t>& queries);
+  void solve_component(const std::vector<int>& ops, const std::vector<std::size_t>& queries,
+                       std::uint64_t budget_words);
+  // Speed only: start fetching message `id`'s dependency list, or the local indices of its
+  // dependencies (solve_component reads them a few messages later).
+  void prefetch_deps_of(int id) const;
+  void prefetch_local_of_deps(int id) const;
 
   const Schedule& s_;
   const std::vector<int>& order_;

@@ -88,24 +88,38 @@ class ForestBuilder {
     // on direct topologies with the published rule (one pass) also a parent that finds no child
     // never finds one later in the step (links, ports and tree membership only fill up), and a
     // parent whose neighbours are all in the tree never finds one again. Per tree, members before
-    // cursor (this step) / exhausted (for good) are skipped.
+    // cursor (this step) / exhausted (for good) are skipped, and those after the cursor known
+    // not to send this step (next_live).
     const bool skip_failed = topo_.is_direct() && !local_first_;
     std::vector<int> path;  // the child's path, set by each find_child that finds one
     std::vector<size_t> exhausted(static_cast<size_t>(n_), 0);
     std::vector<size_t> cursor(static_cast<size_t>(n_), 0);
+    // Per tree, members that may still send this step: next[q] == q for such a member, else a
+    // later member to look at (see live()); members that cannot (ports used, or no child found
+    // where that is final) are passed over in later rounds of the step without being read.
+    std::vector<std::vector<std::uint32_t>> next_live(static_cast<size_t>(n_));
     while (complete < n_) {
       cursor = exhausted;
       StepState st{std::vector<char>(topo_.links().size(), 0),
                    std::vector<int>(static_cast<size_t>(n_), 0),
                    std::vector<int>(static_cast<size_t>(n_), 0)};
       std::vector<size_t> parents_at_start(static_cast<size_t>(n_));
-      for (int r = 0; r < n_; ++r)
-        parents_at_start[static_cast<size_t>(r)] = members_[static_cast<size_t>(r)].size();
+      for (int r = 0; r < n_; ++r) {
+        const auto at = static_cast<size_t>(r);
+        parents_at_start[at] = members_[at].size();
+        // Every member from the cursor on may send this step.
+        std::vector<std::uint32_t>& next = next_live[at];
+        next.resize(parents_at_start[at] + 1);
+        std::iota(next.begin() + static_cast<std::ptrdiff_t>(cursor[at]), next.end(),
+                  static_cast<std::uint32_t>(cursor[at]));
+      }
       int added_this_step = 0;
       bool any = true;
       while (any) {
         any = false;
-        for (int root : order) {
+        for (size_t k = 0; k < order.size(); ++k) {
+          if (skip_failed) prefetch_scan(order, k, cursor);
+          const int root = order[k];
           auto& members = members_[static_cast<size_t>(root)];
           if (static_cast<int>(members.size()) == n_) continue;
           const size_t count = parents_at_start[static_cast<size_t>(root)];
@@ -114,20 +128,26 @@ class ForestBuilder {
           for (int pass = 0; pass < passes && !added; ++pass) {
             pass_ = local_first_ ? pass : 2;
             size_t& first = cursor[static_cast<size_t>(root)];
+            std::vector<std::uint32_t>& next = next_live[static_cast<size_t>(root)];
             begin_scan();
-            for (size_t q = first; q < count; ++q) {
+            first = live(next, first);
+            for (size_t q = first; q < count; q = live(next, q + 1)) {
               const int parent = members[q];
               if (st.sent[static_cast<size_t>(parent)] >= ports_) {
+                next[q] = static_cast<std::uint32_t>(q + 1);
                 if (q == first) ++first;
                 continue;
               }
               parent_switch_ = home_[static_cast<size_t>(parent)];
               const int child = find_child(root, parent, st, path);
               if (child < 0) {
-                if (skip_failed && q == first) {
-                  ++first;
-                  size_t& gone = exhausted[static_cast<size_t>(root)];
-                  if (q == gone && neighbors_in_tree(root, parent)) ++gone;
+                if (skip_failed) {
+                  next[q] = static_cast<std::uint32_t>(q + 1);
+                  if (q == first) {
+                    ++first;
+                    size_t& gone = exhausted[static_cast<size_t>(root)];
+                    if (q == gone && neighbors_in_tree(root, parent)) ++gone;
+                  }
                 }
                 continue;
               }
@@ -169,6 +189,34 @@ class ForestBuilder {
   void join(int root, int node) {
     const size_t bit = static_cast<size_t>(node);
     in_tree_[static_cast<size_t>(root) * row_words_ + bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
+
+  /// Speed only (direct topologies): the scan of the root kAhead places after order[k] will first
+  /// read its member at its cursor, and the scan half as far ahead that member's neighbours'
+  /// bits in its tree's row: a tree's lines are evicted by the other trees' scans in between.
+  void prefetch_scan(const std::vector<int>& order, size_t k,
+                     const std::vector<size_t>& cursor) const {
+    constexpr size_t kAhead = 4;
+    if (k + kAhead < order.size()) {
+      const auto r = static_cast<size_t>(order[k + kAhead]);
+      if (cursor[r] < members_[r].size()) __builtin_prefetch(&members_[r][cursor[r]]);
+    }
+    if (k + kAhead / 2 < order.size()) {
+      const auto r = static_cast<size_t>(order[k + kAhead / 2]);
+      if (cursor[r] >= members_[r].size()) return;
+      for (const auto& nl : neighbor_links_[static_cast<size_t>(members_[r][cursor[r]])])
+        __builtin_prefetch(&in_tree_[r * row_words_ + static_cast<size_t>(nl.first) / 64]);
+    }
+  }
+
+  /// The first member at or after `q` that may still send this step (next.size() - 1 when
+  /// none), halving the paths it follows.
+  static size_t live(std::vector<std::uint32_t>& next, size_t q) {
+    while (next[q] != q) {
+      next[q] = next[next[q]];
+      q = next[q];
+    }
+    return q;
   }
 
   /// True when every neighbour of `u` is in tree `root` (direct topologies).
@@ -447,16 +495,8 @@ Schedule multitree_pipelined_schedule(const Topology& topology, const MultiTreeF
   for (const auto& edges : by_step) messages += 2 * edges.size() * static_cast<std::size_t>(pp);
   schedule.reserve(messages);
   TreeEmitter emitter(schedule, topology, trees, {pp, 0});
-  for (int t = steps - 1; t >= 0; --t) {
-    for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {
-      for (int p = 0; p < pp; ++p) emitter.reduce(r, child, p);
-    }
-  }
-  for (int t = 0; t < steps; ++t) {
-    for (const auto& [r, child] : by_step[static_cast<size_t>(t)]) {
-      for (int p = 0; p < pp; ++p) emitter.broadcast(r, child, p);
-    }
-  }
+  for (int t = steps - 1; t >= 0; --t) emitter.reduces(by_step[static_cast<size_t>(t)]);
+  for (int t = 0; t < steps; ++t) emitter.broadcasts(by_step[static_cast<size_t>(t)]);
   return schedule;
 }
 

@@ -114,6 +114,55 @@ void TreeEmitter::emit(int tree, int sub, const std::vector<int>& up,
   for (const int node : down) broadcast(tree, node, sub);
 }
 
+void TreeEmitter::reduces(const std::vector<std::pair<int, int>>& edges) {
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    prefetch_ahead(edges, k, OpKind::kReduce);
+    for (int p = 0; p < pipeline_.sub_chunks; ++p) reduce(edges[k].first, edges[k].second, p);
+  }
+}
+
+void TreeEmitter::broadcasts(const std::vector<std::pair<int, int>>& edges) {
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    prefetch_ahead(edges, k, OpKind::kBroadcast);
+    for (int p = 0; p < pipeline_.sub_chunks; ++p) broadcast(edges[k].first, edges[k].second, p);
+  }
+}
+
+void TreeEmitter::prefetch_ahead(const std::vector<std::pair<int, int>>& edges, std::size_t k,
+                                 OpKind kind) const {
+  // Three stages, each reading only lines the one before fetched: the node's own entries and
+  // the slot its message fills; its children's list; the slots of its children's reduces (or
+  // of the broadcast into its parent).
+  constexpr std::size_t kAhead = 12;
+  const bool reducing = kind == OpKind::kReduce;
+  const std::vector<int>& sent = reducing ? reduce_msg_ : broadcast_msg_;
+  if (k + kAhead < edges.size()) {
+    const auto [tree, node] = edges[k + kAhead];
+    const EmitterTree& t = trees_[static_cast<std::size_t>(tree)];
+    const auto u = static_cast<std::size_t>(node);
+    __builtin_prefetch(&t.parent[u]);
+    __builtin_prefetch(reducing ? &t.reduce_step[u] : &t.broadcast_step[u]);
+    if (reducing) __builtin_prefetch(&t.children[u]);
+    __builtin_prefetch(&sent[slot(tree, node, 0)], 1);
+  }
+  if (reducing && k + 2 * kAhead / 3 < edges.size()) {
+    const auto [tree, node] = edges[k + 2 * kAhead / 3];
+    const std::vector<int>& children =
+        trees_[static_cast<std::size_t>(tree)].children[static_cast<std::size_t>(node)];
+    if (!children.empty()) __builtin_prefetch(children.data());
+  }
+  if (k + kAhead / 3 < edges.size()) {
+    const auto [tree, node] = edges[k + kAhead / 3];
+    const EmitterTree& t = trees_[static_cast<std::size_t>(tree)];
+    const auto u = static_cast<std::size_t>(node);
+    if (reducing) {
+      for (const int c : t.children[u]) __builtin_prefetch(&reduce_msg_[slot(tree, c, 0)]);
+    } else if (t.parent[u] >= 0) {
+      __builtin_prefetch(&broadcast_msg_[slot(tree, t.parent[u], 0)]);
+    }
+  }
+}
+
 RootedTree rooted_tree(const std::vector<int>& parent) {
   const std::size_t n = parent.size();
   RootedTree tree;

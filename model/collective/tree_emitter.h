@@ -7,6 +7,8 @@
 // every edge, whether sub-chunks shift steps (pipelining), explicit paths, and the emission order
 // (which decides message ids), which stays with the caller.
 
+#include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "model/collective/schedule.h"
@@ -64,8 +66,18 @@ class TreeEmitter {
   /// Every reduce of (tree, sub) from the nodes of `up` in that order (children before their
   /// parents), then every broadcast into the nodes of `down` in that order (parents first).
   void emit(int tree, int sub, const std::vector<int>& up, const std::vector<int>& down);
+  /// reduce(tree, node, sub) for every (tree, node) of `edges` in that order, each for every
+  /// sub-chunk in turn; the same messages as those calls, made faster where the edges lie far
+  /// apart (a forest's: what each call reads is fetched a few edges ahead).
+  void reduces(const std::vector<std::pair<int, int>>& edges);
+  /// broadcast(tree, node, sub) likewise.
+  void broadcasts(const std::vector<std::pair<int, int>>& edges);
 
  private:
+  // Speed only: starts fetching what the calls for edges[k + a few] will read (reduces(),
+  // broadcasts()).
+  void prefetch_ahead(const std::vector<std::pair<int, int>>& edges, std::size_t k,
+                      OpKind kind) const;
   std::size_t slot(int tree, int node, int sub) const;
   Op message(int tree, int sub, int node, int peer, int step, OpKind kind) const;
 

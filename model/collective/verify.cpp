@@ -46,12 +46,54 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
                  std::vector<Contention>& contention) {
   bool ok = true;
   const int num_links = t.directed_links();
-  // key = step * links + link -> first op id; second op id once contended (-1 before).
+  // key = step * links + link -> first op id; second op id once contended (-1 before). A table
+  // of every key where it is not much larger than the messages (a forest's few steps), else a
+  // hash map of the keys used (a ring's thousands).
+  const std::uint64_t keys =
+      static_cast<std::uint64_t>(std::max(s.num_steps, 0)) * static_cast<std::uint64_t>(num_links);
+  std::vector<std::pair<int, int>> table(keys <= 4 * s.ops.size() + 4096 ? keys : 0, {-1, -1});
   std::unordered_map<std::uint64_t, std::pair<int, int>> use;
-  use.reserve(s.ops.size() * 4);
+  if (table.empty()) use.reserve(s.ops.size() * 4);
+  const auto claim = [&](const Op& op, int l) {
+    const std::uint64_t key =
+        static_cast<std::uint64_t>(op.step) * static_cast<std::uint64_t>(num_links) +
+        static_cast<std::uint64_t>(l);
+    std::pair<int, int>* entry = nullptr;
+    bool inserted = false;
+    if (key < table.size()) {
+      entry = &table[key];
+      inserted = entry->first < 0;
+      if (inserted) *entry = {op.id, -1};
+    } else {
+      const auto [it, added] = use.emplace(key, std::make_pair(op.id, -1));
+      entry = &it->second;
+      inserted = added;
+    }
+    // Ops of one step with the same sender, receiver and flow are the pieces (chunks) of one
+    // logical message, serialised back to back: not contention.
+    const Op& first = s.ops[static_cast<std::size_t>(entry->first)];
+    const bool same_message =
+        first.node == op.node && first.peer == op.peer && first.flow == op.flow;
+    if (!inserted && entry->second < 0 && !same_message) {
+      entry->second = op.id;
+      contention.push_back({op.step, l, entry->first, op.id});
+    }
+  };
+  // Routes by (sender, receiver): a schedule sends many messages between the same pairs (a
+  // forest's between neighbours); kept up to a bound, computed anew beyond it.
+  constexpr std::size_t kRoutesKept = std::size_t{1} << 20;
+  std::unordered_map<std::uint64_t, std::vector<int>> routes;
+  const auto route = [&](int from, int to) -> const std::vector<int>& {
+    const std::uint64_t pair =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
+        static_cast<std::uint32_t>(to);
+    const auto found = routes.find(pair);
+    if (found != routes.end()) return found->second;
+    if (routes.size() >= kRoutesKept) routes.clear();
+    return routes.emplace(pair, t.route(from, to)).first->second;
+  };
   for (const Op& op : s.ops) {
     if (op.is_local()) continue;  // a local step uses no link
-    std::vector<int> path;
     if (!op.path.empty()) {
       int cur = op.node;
       bool good = true;
@@ -97,24 +139,9 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
         ok = false;
         continue;
       }
-      path = op.path;
+      for (const int l : op.path) claim(op, l);
     } else {
-      path = t.route(op.node, op.peer);
-    }
-    for (int l : path) {
-      const std::uint64_t key =
-          static_cast<std::uint64_t>(op.step) * static_cast<std::uint64_t>(num_links) +
-          static_cast<std::uint64_t>(l);
-      auto [it, inserted] = use.emplace(key, std::make_pair(op.id, -1));
-      // Ops of one step with the same sender, receiver and flow are the pieces (chunks) of one
-      // logical message, serialised back to back: not contention.
-      const Op& first = s.ops[static_cast<std::size_t>(it->second.first)];
-      const bool same_message =
-          first.node == op.node && first.peer == op.peer && first.flow == op.flow;
-      if (!inserted && it->second.second < 0 && !same_message) {
-        it->second.second = op.id;
-        contention.push_back({op.step, l, it->second.first, op.id});
-      }
+      for (const int l : route(op.node, op.peer)) claim(op, l);
     }
   }
   std::sort(contention.begin(), contention.end(), [](const Contention& a, const Contention& b) {

@@ -18,6 +18,8 @@ constexpr std::uint64_t kAncestorBudgetWords = std::uint64_t{8} << 20;
 // What one ordering check between messages of one node and chunk (see check_races) costs: the
 // query (8 bytes), its report record (9 bytes, padded), its sort index and answer.
 constexpr std::uint64_t kQueryBytes = 8 + 12 + 4 + 1;
+// Messages ahead whose groups' cursors are fetched while the events are placed (speed only).
+constexpr std::size_t kAhead = 16;
 
 }  // namespace
 
@@ -81,20 +83,48 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
     int position;
     int id;
     bool arrival;
+    bool broadcast;  // the message is a broadcast (read here: its record lies far away)
   };
   std::vector<std::uint64_t> group_begin(groups + 1, 0);
   for (const Op& op : s.ops) {
+    const std::size_t ahead = static_cast<std::size_t>(op.id) + kAhead;
+    if (used_keys.empty() && ahead < s.ops.size()) {  // speed only, as where they are placed
+      __builtin_prefetch(&group_begin[static_cast<std::size_t>(issue_group(s.ops[ahead])) + 1], 1);
+      __builtin_prefetch(&group_begin[static_cast<std::size_t>(arrival_group(s.ops[ahead])) + 1],
+                         1);
+    }
     ++group_begin[group_index(issue_group(op)) + 1];
     ++group_begin[group_index(arrival_group(op)) + 1];
   }
   for (std::size_t g = 0; g < groups; ++g) group_begin[g + 1] += group_begin[g];
   std::vector<Event> events(event_count);
+  bool staging = false;  // some message is applied after its receiver's own issue
   {
     std::vector<std::uint64_t> next(group_begin.begin(), group_begin.end() - 1);
+    // Speed only: a message's two groups lie anywhere (MultiTree's next message is another
+    // tree's): their cursors are fetched kAhead messages ahead, the event slots they point to
+    // half as far ahead.
+    const auto prefetch = [&](std::size_t i, bool slots) {
+      if (i >= s.ops.size()) return;
+      const Op& op = s.ops[i];
+      for (const std::size_t g : {group_index(issue_group(op)), group_index(arrival_group(op))}) {
+        if (slots) {
+          __builtin_prefetch(&events[next[g]], 1);
+        } else {
+          __builtin_prefetch(&next[g], 1);
+        }
+      }
+    };
     for (const Op& op : s.ops) {
+      if (used_keys.empty()) {
+        prefetch(static_cast<std::size_t>(op.id) + kAhead, false);
+        prefetch(static_cast<std::size_t>(op.id) + kAhead / 2, true);
+      }
+      staging = staging || op.apply_after >= 0;
+      const bool broadcast = op.kind == OpKind::kBroadcast;
       events[next[group_index(issue_group(op))]++] = {position[static_cast<size_t>(op.id)], op.id,
-                                                      false};
-      events[next[group_index(arrival_group(op))]++] = {applied(op), op.id, true};
+                                                      false, broadcast};
+      events[next[group_index(arrival_group(op))]++] = {applied(op), op.id, true, broadcast};
     }
   }
   used_keys = {};
@@ -118,16 +148,20 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
       std::max(limits.min_race_checks,
                limits.race_checks_per_message * static_cast<std::uint64_t>(s.ops.size()));
   std::vector<Check> checks;
-  // Each issue's dependencies in order, for the check below: the schedule's own list when it is
-  // sorted (most are), else a sorted copy made once (the pairs are asked arrival by issue, so
-  // the same issues come back for every arrival of a run: re-sorting them each time took most of
-  // a 512-node fat-tree MultiTree's verification; a copy of every list, most of the memory of a
-  // 4096-node one).
-  std::vector<char> deps_state(s.ops.size(), 0);  // 0 not looked at, 1 sorted, 2 copied
+  // Whether message `id` waits for `dep` directly. Most lists are short: scanned as they are. A
+  // long one is searched in order: the schedule's own list when it is sorted, else a sorted copy
+  // made once (the pairs are asked arrival by issue, so the same issues come back for every
+  // arrival of a run: re-sorting them each time took most of a 512-node fat-tree MultiTree's
+  // verification; a copy of every unsorted list, most of the memory of a 4096-node one, whose
+  // nodes wait for their children in the order the trees grew, not in id order).
+  constexpr std::size_t kScannedDeps = 16;
+  std::vector<char> deps_sorted(s.ops.size(),
+                                0);  // long lists: 0 not looked at, 1 sorted, 2 copied
   std::unordered_map<int, std::vector<int>> sorted_copies;
-  const auto sorted_deps = [&](int id) -> IntSpan {
+  const auto waits_for = [&](int id, int dep) {
     const SmallIntList& own = s.ops[static_cast<size_t>(id)].deps;
-    char& state = deps_state[static_cast<size_t>(id)];
+    if (own.size() <= kScannedDeps) return std::find(own.begin(), own.end(), dep) != own.end();
+    char& state = deps_sorted[static_cast<size_t>(id)];
     if (state == 0) {
       state = std::is_sorted(own.begin(), own.end()) ? 1 : 2;
       if (state == 2) {
@@ -136,16 +170,14 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
         std::sort(copy.begin(), copy.end());
       }
     }
-    return state == 1 ? IntSpan(own) : IntSpan(sorted_copies.at(id));
+    const IntSpan deps = state == 1 ? IntSpan(own) : IntSpan(sorted_copies.at(id));
+    return std::binary_search(deps.begin(), deps.end(), dep);
   };
   const auto ask = [&](const Event& earlier, const Event& later, bool arrival_pair) {
     // An arrival the issue waits for directly is ordered before it: nothing to ask (a root that
     // waits for all its children's reduces before each of its broadcasts would otherwise ask
     // children x broadcasts questions).
-    if (earlier.arrival && !later.arrival) {
-      const IntSpan deps = sorted_deps(later.id);
-      if (std::binary_search(deps.begin(), deps.end(), earlier.id)) return true;
-    }
+    if (earlier.arrival && !later.arrival && waits_for(later.id, earlier.id)) return true;
     if (checks.size() >= max_queries) return false;
     ancestry.ask(earlier.id, later.id);
     // Reported as (arrival, other): the arrival is whichever of the two is one.
@@ -161,9 +193,14 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
     return true;
   };
   bool within_budget = true;
+  std::vector<std::pair<const Event*, std::size_t>> since_broadcast;
   for (std::size_t group = 0; group < groups && within_budget; ++group) {
     const auto g = static_cast<size_t>(group_begin[group]);
     const auto end = static_cast<size_t>(group_begin[group + 1]);
+    // Speed only: the issues two groups on, whose dependency lists ask() will search.
+    if (group + 3 <= groups)
+      for (auto i = group_begin[group + 2]; i < group_begin[group + 3]; ++i)
+        if (!events[i].arrival) __builtin_prefetch(&s.ops[static_cast<size_t>(events[i].id)].deps);
     // Runs of arrivals and of issues; adjacent runs are asked pairwise.
     size_t run = g;
     size_t previous_run = g;
@@ -178,21 +215,32 @@ void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorLi
       previous_run = run;
       run = run_end;
     }
-    // Broadcast chain over the arrivals.
+    // Broadcast chain over the arrivals. A pair with an issue between them in the group's order
+    // is ordered already when the runs above are (a chain through every run between them), and
+    // when one of those is not, that pair was reported first: not asked (without receive staging,
+    // whose pairs are ordered in a weaker sense).
     const Event* last_broadcast = nullptr;
-    std::vector<const Event*> since_broadcast;  // arrivals after the last broadcast
+    std::size_t issues = 0;          // issues of the group seen so far
+    std::size_t issues_at_last = 0;  // ... when last_broadcast was seen
+    since_broadcast.clear();         // arrivals after the last broadcast, with issues then
+    const auto implied = [&](std::size_t issues_then) { return !staging && issues > issues_then; };
     for (size_t i = g; i < end && within_budget; ++i) {
       const Event& e = events[i];
-      if (!e.arrival) continue;
-      if (s.ops[static_cast<size_t>(e.id)].kind == OpKind::kBroadcast) {
-        if (last_broadcast != nullptr) within_budget = ask(*last_broadcast, e, true);
-        for (const Event* r : since_broadcast)
-          if (within_budget && r->id != e.id) within_budget = ask(*r, e, true);
+      if (!e.arrival) {
+        ++issues;
+        continue;
+      }
+      if (last_broadcast != nullptr && !implied(issues_at_last))
+        within_budget = ask(*last_broadcast, e, true);
+      if (e.broadcast) {
+        for (const auto& [r, issues_then] : since_broadcast)
+          if (within_budget && r->id != e.id && !implied(issues_then))
+            within_budget = ask(*r, e, true);
         since_broadcast.clear();
         last_broadcast = &e;
+        issues_at_last = issues;
       } else {
-        if (last_broadcast != nullptr) within_budget = ask(*last_broadcast, e, true);
-        since_broadcast.push_back(&e);
+        since_broadcast.emplace_back(&e, issues);
       }
     }
   }

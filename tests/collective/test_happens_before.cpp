@@ -1,7 +1,9 @@
-// HappensBefore: batch answers (per component, in blocks under a tiny budget) and single searches
-// agree with the transitive closure computed by hand on small dependency graphs.
+// HappensBefore: batch answers (per component, in blocks under a tiny budget, on one thread or
+// several) and single searches agree with the transitive closure computed by hand on small
+// dependency graphs.
 #include <catch2/catch.hpp>
 
+#include <utility>
 #include <vector>
 
 #include "model/collective/happens_before.h"
@@ -37,7 +39,10 @@ TEST_CASE("happens-before answers match the transitive closure, in blocks and on
   // Two components: a diamond with a tail (0..5) and a chain (6..8); 9 stands alone.
   const mt::Schedule s = graph({{}, {0}, {0}, {1, 2}, {3}, {1}, {}, {6}, {7}, {}});
   const std::vector<int> order = {0, 6, 9, 1, 2, 7, 3, 5, 8, 4};
-  for (const std::uint64_t budget : {std::uint64_t{1}, mt::HappensBefore::kDefaultBudgetWords}) {
+  for (const auto& [budget, threads] : {std::pair{std::uint64_t{1}, 1},
+                                        {mt::HappensBefore::kDefaultBudgetWords, 1},
+                                        {std::uint64_t{1}, 2},
+                                        {mt::HappensBefore::kDefaultBudgetWords, 3}}) {
     mt::HappensBefore batch(s, order, budget);
     std::vector<std::pair<int, int>> pairs;
     for (int x = 0; x < 10; ++x) {
@@ -45,11 +50,11 @@ TEST_CASE("happens-before answers match the transitive closure, in blocks and on
     }
     std::vector<std::size_t> ids;
     for (const auto& [x, y] : pairs) ids.push_back(batch.ask(x, y));
-    const std::vector<char>& answers = batch.solve();
+    const std::vector<char>& answers = batch.solve(threads);
     int ordered = 0;
     for (std::size_t q = 0; q < pairs.size(); ++q) {
       const auto [x, y] = pairs[q];
-      INFO("x " << x << " y " << y << " budget " << budget);
+      INFO("x " << x << " y " << y << " budget " << budget << " threads " << threads);
       CHECK((answers[ids[q]] != 0) == reaches(s, x, y));
       CHECK(batch.happens_before(x, y) == reaches(s, x, y));
       ordered += answers[ids[q]] != 0 ? 1 : 0;
@@ -63,6 +68,8 @@ TEST_CASE("happens-before answers match the transitive closure, in blocks and on
 }
 
 TEST_CASE("happens-before over 200 chained components answers a thousand queries in blocks") {
+  const int threads = GENERATE(1, 4);  // components solved one after the other, or four at once
+  INFO("threads " << threads);
   // 200 chains of 64 ops: op c*64+i depends on c*64+i-1. Budget of one 64-bit word per row.
   std::vector<std::vector<int>> deps;
   for (int c = 0; c < 200; ++c) {
@@ -85,6 +92,6 @@ TEST_CASE("happens-before over 200 chained components answers a thousand queries
   int expected_true = 0;
   for (const bool e : expected) expected_true += e ? 1 : 0;
   CHECK(expected_true == 251);  // 250 inside a chain, 1 of the pairs anywhere
-  const std::vector<char>& answers = hb.solve();
+  const std::vector<char>& answers = hb.solve(threads);
   for (std::size_t q = 0; q < ids.size(); ++q) CHECK((answers[ids[q]] != 0) == expected[q]);
 }
