@@ -118,7 +118,7 @@ class ForestBuilder {
       while (any) {
         any = false;
         for (size_t k = 0; k < order.size(); ++k) {
-          if (skip_failed) prefetch_scan(order, k, cursor);
+          if (skip_failed) prefetch_scan(order, k, cursor, next_live, forest.trees);
           const int root = order[k];
           auto& members = members_[static_cast<size_t>(root)];
           if (static_cast<int>(members.size()) == n_) continue;
@@ -192,14 +192,20 @@ class ForestBuilder {
   }
 
   /// Speed only (direct topologies): the scan of the root kAhead places after order[k] will first
-  /// read its member at its cursor, and the scan half as far ahead that member's neighbours'
-  /// bits in its tree's row: a tree's lines are evicted by the other trees' scans in between.
-  void prefetch_scan(const std::vector<int>& order, size_t k,
-                     const std::vector<size_t>& cursor) const {
-    constexpr size_t kAhead = 4;
+  /// read its live-member pointer and its member at the cursor, and append to its tree's edges;
+  /// the scan half as far ahead reads that member's neighbours' bits in its tree's row. A tree's
+  /// lines are evicted by the other trees' scans in between.
+  void prefetch_scan(const std::vector<int>& order, size_t k, const std::vector<size_t>& cursor,
+                     const std::vector<std::vector<std::uint32_t>>& next_live,
+                     const std::vector<std::vector<MultiTreeEdge>>& edges) const {
+    constexpr size_t kAhead = 8;
     if (k + kAhead < order.size()) {
       const auto r = static_cast<size_t>(order[k + kAhead]);
-      if (cursor[r] < members_[r].size()) __builtin_prefetch(&members_[r][cursor[r]]);
+      if (cursor[r] < members_[r].size()) {
+        __builtin_prefetch(&next_live[r][cursor[r]]);
+        __builtin_prefetch(&members_[r][cursor[r]]);
+      }
+      __builtin_prefetch(edges[r].data() + edges[r].size(), 1);
     }
     if (k + kAhead / 2 < order.size()) {
       const auto r = static_cast<size_t>(order[k + kAhead / 2]);
