@@ -76,6 +76,34 @@ TEST_CASE("reservations take the first gap as a list of every interval does", "[
   CHECK(after_all > 300);  // and the shortcut (a request after every interval)
 }
 
+TEST_CASE("reservations booked far ahead stay those of a list of every interval", "[flow]") {
+  // A link booked thousands of cycles ahead (the message model's hosts issue as soon as a
+  // message's dependencies have arrived): hundreds of intervals at once, new ones into gaps near
+  // the front and behind the last, old ones over as the current cycle moves on.
+  std::mt19937 random(5);
+  Reservations res;
+  PlainReservations plain;
+  Cycle now = 0;
+  std::size_t most_pending = 0;
+  for (int i = 0; i < 20000; ++i) {
+    now += random() % 8;
+    const Cycle at = now + (random() % 4 == 0 ? random() % 4000 : random() % 20);
+    const Cycle length = 1 + random() % 12;
+    const std::int64_t flow = random() % 5;
+    REQUIRE(res.free_from(at) == plain.free_from(at));
+    bool other = false;
+    bool other_plain = false;
+    const Cycle start = res.reserve(at, length, now, flow, other);
+    REQUIRE(start == plain.reserve(at, length, flow, other_plain));
+    REQUIRE(other == other_plain);
+    most_pending = std::max<std::size_t>(
+        most_pending, static_cast<std::size_t>(std::count_if(
+                          plain.busy.begin(), plain.busy.end(),
+                          [now](const PlainReservations::Busy& b) { return b.end > now; })));
+  }
+  CHECK(most_pending > 500);  // long lists: compacted, filled at both ends
+}
+
 TEST_CASE("a reservation behind another fits the gap it leaves", "[flow]") {
   Reservations res;
   bool other = false;
