@@ -101,7 +101,7 @@ TEST_CASE("reservations booked far ahead stay those of a list of every interval"
                           plain.busy.begin(), plain.busy.end(),
                           [now](const PlainReservations::Busy& b) { return b.end > now; })));
   }
-  CHECK(most_pending > 500);  // long lists: compacted, filled at both ends
+  CHECK(most_pending > 500);  // long lists, filled near the front and behind the last
 }
 
 TEST_CASE("a reservation behind another fits the gap it leaves", "[flow]") {
