@@ -41,6 +41,18 @@ struct PlainReservations {
   }
 };
 
+// One request to both: the free cycle before it, its start and whether it waited behind another
+// flow must agree; returns the start and sets `other_flow`.
+Cycle reserve_both(Reservations& res, PlainReservations& plain, Cycle at, Cycle length, Cycle now,
+                   std::int64_t flow, bool& other_flow) {
+  REQUIRE(res.free_from(at) == plain.free_from(at));
+  bool other_plain = false;
+  const Cycle start = res.reserve(at, length, now, flow, other_flow);
+  REQUIRE(start == plain.reserve(at, length, flow, other_plain));
+  REQUIRE(other_flow == other_plain);
+  return start;
+}
+
 TEST_CASE("reservations take the first gap as a list of every interval does", "[flow]") {
   // As the engine asks: the current cycle moves on; a request starts at or after it, now at
   // once (a port), now some way ahead (a later hop), sometimes after every interval.
@@ -58,12 +70,8 @@ TEST_CASE("reservations take the first gap as a list of every interval does", "[
     const Cycle at = now + (random() % 3 == 0 ? 0 : random() % 100);
     const Cycle length = 1 + random() % 40;
     const std::int64_t flow = random() % 3;
-    REQUIRE(res.free_from(at) == plain.free_from(at));
     bool other = false;
-    bool other_plain = false;
-    const Cycle start = res.reserve(at, length, now, flow, other);
-    REQUIRE(start == plain.reserve(at, length, flow, other_plain));
-    REQUIRE(other == other_plain);
+    const Cycle start = reserve_both(res, plain, at, length, now, flow, other);
     busy += length;
     after_all += at >= last_end ? 1 : 0;
     last_end = std::max(last_end, start + length);
@@ -90,12 +98,8 @@ TEST_CASE("reservations booked far ahead stay those of a list of every interval"
     const Cycle at = now + (random() % 4 == 0 ? random() % 4000 : random() % 20);
     const Cycle length = 1 + random() % 12;
     const std::int64_t flow = random() % 5;
-    REQUIRE(res.free_from(at) == plain.free_from(at));
     bool other = false;
-    bool other_plain = false;
-    const Cycle start = res.reserve(at, length, now, flow, other);
-    REQUIRE(start == plain.reserve(at, length, flow, other_plain));
-    REQUIRE(other == other_plain);
+    reserve_both(res, plain, at, length, now, flow, other);
     most_pending = std::max<std::size_t>(
         most_pending, static_cast<std::size_t>(std::count_if(
                           plain.busy.begin(), plain.busy.end(),
