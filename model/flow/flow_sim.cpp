@@ -210,12 +210,14 @@ void FlowSim::plan() {
   queue_of_.resize(m);
   // Local steps (copies and sums between a node's own slots) take no port: a queue of their own,
   // run on the node's reduction unit, as the cycle model's NIC runs them.
+  // (Found in the pass over the messages below, not by Schedule::has_local_steps(), another
+  // pass over them all.)
   static const std::vector<int> kNoRoute;
-  if (schedule_.has_local_steps()) local_queue_ = queues;
   program_.resize(static_cast<std::size_t>(nodes_));
   left_.assign(static_cast<std::size_t>(nodes_), 0);
   for (const Op& op : schedule_.ops) {
     if (op.is_local()) {
+      local_queue_ = queues;
       paths_[static_cast<std::size_t>(op.id)] = &kNoRoute;
       queue_of_[static_cast<std::size_t>(op.id)] = local_queue_;
       program_[static_cast<std::size_t>(op.node)].push_back(op.id);
