@@ -13,6 +13,7 @@
 #include "model/collective/issue_queue.h"
 #include "model/collective/schedule_graph.h"
 #include "model/core/flat_lists.h"
+#include "model/topology/route_memo.h"
 
 namespace mt {
 
@@ -85,11 +86,10 @@ double farthest_pair_cycles(const Topology& topology, double per_hop) {
 // visit(op, path) for every message in order, its path Op::path or else the topology's route.
 template <class Visit>
 void for_each_message_path(const Schedule& schedule, const Topology& topology, const Visit& visit) {
-  std::vector<int> route;
+  RouteMemo routes(topology);
   for (const Op& op : schedule.ops) {
     if (op.path.empty()) {
-      route = topology.route(op.node, op.peer);
-      visit(op, IntSpan(route));
+      visit(op, IntSpan(routes.route(op.node, op.peer)));
     } else {
       visit(op, IntSpan(op.path));
     }

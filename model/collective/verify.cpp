@@ -9,6 +9,7 @@
 
 #include "model/collective/schedule_graph.h"
 #include "model/collective/verify_errors.h"
+#include "model/topology/route_memo.h"
 
 namespace mt {
 
@@ -79,19 +80,7 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
       contention.push_back({op.step, l, entry->first, op.id});
     }
   };
-  // Routes by (sender, receiver): a schedule sends many messages between the same pairs (a
-  // forest's between neighbours); kept up to a bound, computed anew beyond it.
-  constexpr std::size_t kRoutesKept = std::size_t{1} << 20;
-  std::unordered_map<std::uint64_t, std::vector<int>> routes;
-  const auto route = [&](int from, int to) -> const std::vector<int>& {
-    const std::uint64_t pair =
-        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) |
-        static_cast<std::uint32_t>(to);
-    const auto found = routes.find(pair);
-    if (found != routes.end()) return found->second;
-    if (routes.size() >= kRoutesKept) routes.clear();
-    return routes.emplace(pair, t.route(from, to)).first->second;
-  };
+  RouteMemo routes(t);
   for (const Op& op : s.ops) {
     if (op.is_local()) continue;  // a local step uses no link
     if (!op.path.empty()) {
@@ -141,7 +130,7 @@ bool check_paths(const Schedule& s, const Topology& t, ErrorList& errors,
       }
       for (const int l : op.path) claim(op, l);
     } else {
-      for (const int l : route(op.node, op.peer)) claim(op, l);
+      for (const int l : routes.route(op.node, op.peer)) claim(op, l);
     }
   }
   std::sort(contention.begin(), contention.end(), [](const Contention& a, const Contention& b) {
