@@ -174,6 +174,14 @@ void HostScheduler::catch_up(std::uint64_t now) {
 
 void HostScheduler::notice(int slot, std::uint64_t now) {
   catch_up(now);
+  if (timing_.notify_cycles == 0 && timing_.posting_free()) {
+    // Known at once and posted at no cost (the free host, the co-designed NIC's golden model
+    // with no decision latency): what advance() would do, without its queue of notices and its
+    // look at every pending queue. Nothing but releases is ever pending here.
+    if (slot >= 0) know_slot(static_cast<std::size_t>(slot));
+    if (!releases_.empty()) due_ = std::min(due_, releases_.top().first);
+    return;
+  }
   const std::uint64_t known = now + timing_.notify_cycles;
   notices_.emplace_back(known, slot < 0 ? kNobody : static_cast<std::size_t>(slot));
   due_ = std::min(due_, known);
