@@ -122,7 +122,7 @@ struct ReductionUnit {
 class FlowSim {
  public:
   FlowSim(const PointConfig& config, const Topology& topology, const Schedule& schedule,
-          std::uint64_t bytes)
+          std::uint64_t bytes, MessageCycles cycles)
       : config_(config),
         topology_(topology),
         schedule_(schedule),
@@ -130,7 +130,8 @@ class FlowSim {
         nodes_(topology.nodes()),
         ports_(std::max(1, topology.ports_per_node())),
         links_(static_cast<int>(topology.links().size())),
-        bytes_(bytes) {
+        bytes_(bytes),
+        recorded_(cycles == MessageCycles::kRecorded) {
     const std::uint64_t elements = bytes / kElementBytes;
     bounds_ = chunk_bounds(schedule, elements);
     data_ = std::make_unique<DataStore>(data_mode_of(config.data, nodes_, bytes), config.data.dtype,
@@ -176,6 +177,7 @@ class FlowSim {
   int ports_;
   int links_;
   std::uint64_t bytes_;
+  bool recorded_;  // issue_cycle_ and arrival_cycle_ kept (MessageCycles)
   std::vector<std::uint64_t> bounds_;
   std::unique_ptr<DataStore> data_;
   // What the engine keeps of a message, together: one cache line's half where five arrays
@@ -184,11 +186,11 @@ class FlowSim {
     const std::vector<int>* path = nullptr;  // its route
     Cycle last_wire = 0;                     // its wire time on its last hop
     int handle = -1;                         // data snapshot taken at issue
-    int arrival_slot = -1;  // its place in its receiver's waited() (-1: none)
+    int arrival_slot = -1;                   // its place in its receiver's waited() (-1: none)
     bool issued = false;
   };
   std::vector<MessageState> messages_;  // per message
-  int local_queue_ = -1;       // the issue queue of local steps (after the ports'), -1: none
+  int local_queue_ = -1;  // the issue queue of local steps (after the ports'), -1: none
   std::vector<std::vector<int>> program_;              // per node: program index -> message
   std::vector<std::unique_ptr<HostScheduler>> sched_;  // per node
   std::vector<Reservations> res_;  // links, then injection ports, then ejection ports
@@ -262,8 +264,10 @@ void FlowSim::plan() {
   find_arrival_slots();
   res_.resize(static_cast<std::size_t>(links_ + 2 * nodes_ * ports_));
   wake_at_.assign(static_cast<std::size_t>(nodes_), Scheduler::kNoEvent);
-  issue_cycle_.assign(m, 0);
-  arrival_cycle_.assign(m, 0);
+  if (recorded_) {
+    issue_cycle_.assign(m, 0);
+    arrival_cycle_.assign(m, 0);
+  }
   link_bytes_.assign(static_cast<std::size_t>(links_), 0);
   finish_.assign(static_cast<std::size_t>(nodes_), 0);
   units_.assign(static_cast<std::size_t>(nodes_), ReductionUnit{});
@@ -336,7 +340,7 @@ void FlowSim::issue(int node, int message, int queue, Cycle now) {
   const TopologyConfig& tc = topology_.config();
   MessageState& state = messages_[id];
   state.issued = true;
-  issue_cycle_[id] = now;
+  if (recorded_) issue_cycle_[id] = now;
   state.handle = data_->snapshot(node, op.chunk, op.src_buf);
   if (op.is_local()) {
     // As the cycle model: what waited for this step's issue first, then the step itself,
@@ -487,7 +491,8 @@ void FlowSim::reduce(int message, Cycle now, bool staged) {
 
 void FlowSim::apply(int message, Cycle now) {
   const Op& op = schedule_.ops[static_cast<std::size_t>(message)];
-  arrival_cycle_[static_cast<std::size_t>(message)] = now;  // applied (RunResult's arrival)
+  if (recorded_)
+    arrival_cycle_[static_cast<std::size_t>(message)] = now;  // applied (RunResult's arrival)
   data_->apply(op.peer, op.dst_slot(), op.kind, messages_[static_cast<std::size_t>(message)].handle,
                op.dst_buf);
   Cycle& finish = finish_[static_cast<std::size_t>(op.peer)];
@@ -580,7 +585,7 @@ RunResult FlowSim::result() {
 }  // namespace
 
 RunResult simulate_messages(const PointConfig& config, const Topology& topology,
-                            const Schedule& schedule, std::uint64_t bytes) {
+                            const Schedule& schedule, std::uint64_t bytes, MessageCycles cycles) {
   const auto wall_start = std::chrono::steady_clock::now();
   // The packet model's refusals (parameters, slots, local steps under hardware issue, ...), and
   // what this model leaves out and would otherwise ignore silently.
@@ -594,7 +599,7 @@ RunResult simulate_messages(const PointConfig& config, const Topology& topology,
   if (config.issue.mode == IssueMode::kHardware && config.issue.scheduler.per_port_grants &&
       config.nic.port_binding == PortBinding::kAny)
     throw not_modelled("nic.scheduler_any_port_grants per_port");
-  FlowSim sim(config, topology, schedule, bytes);
+  FlowSim sim(config, topology, schedule, bytes, cycles);
   // The analytical estimate (RunResult::estimate_cycles) reads the schedule and topology only:
   // it is worked out on another thread while the messages move (a tenth of a 4096-node
   // MultiTree run's time when it followed them).

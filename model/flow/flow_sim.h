@@ -36,8 +36,10 @@ class FlowConfigError : public Error {
 /// flows sharing a link at the same time). Hardware issue runs
 /// with a free host that learns of an arrival `decision_latency_cycles` late (the scheduler's
 /// table order and step order are not modelled). Throws FlowConfigError for a source route that
-/// does not fit the topology.
+/// does not fit the topology. With MessageCycles::kNotRecorded the per-message cycles are left
+/// empty.
 RunResult simulate_messages(const PointConfig& config, const Topology& topology,
-                            const Schedule& schedule, std::uint64_t bytes);
+                            const Schedule& schedule, std::uint64_t bytes,
+                            MessageCycles cycles = MessageCycles::kRecorded);
 
 }  // namespace mt

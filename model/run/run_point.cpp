@@ -54,8 +54,8 @@ std::string schedule_name(const PreparedAlgorithm& p) {
                                              : p.schedule.algorithm;
 }
 
-RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
-                    std::uint64_t bytes) {
+RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p, std::uint64_t bytes,
+                    MessageCycles cycles) {
   const auto refused = [&](const std::string& why) {
     RunResult r = failed_result(scenario, p, bytes, "");
     r.trial_refused = why;
@@ -71,7 +71,7 @@ RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
   }
   try {
     RunResult r = p.config.granularity == Granularity::kMessage
-                      ? simulate_messages(p.config, *p.topology, p.schedule, bytes)
+                      ? simulate_messages(p.config, *p.topology, p.schedule, bytes, cycles)
                       : simulate(with_planned_tables(p.config, *p.topology, p.schedule, bytes),
                                  *p.topology, p.schedule, bytes, p.scheduler_factory);
     r.algorithm = p.run->label;

@@ -30,9 +30,10 @@ PointConfig with_planned_tables(const PointConfig& config, const Topology& topol
 /// Simulates `p` at `bytes` with its NIC (PreparedAlgorithm::nic: the scenario's nic plus the
 /// entry's `nic:` overrides, `auto` resolved; RunResult::nic_choice says what it chose). Elaborates
 /// SystemC: call at most once per process. A failure (data mismatch, stall, a configuration the
-/// simulator refuses) is a RunResult with `error` set, not an exception.
-RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
-                    std::uint64_t bytes);
+/// simulator refuses) is a RunResult with `error` set, not an exception. `cycles`: whether the
+/// per-message cycles are wanted (MessageCycles).
+RunResult run_point(const ScenarioConfig& scenario, const PreparedAlgorithm& p, std::uint64_t bytes,
+                    MessageCycles cycles = MessageCycles::kRecorded);
 
 /// A result naming the point (scenario, topology, algorithm, size), carrying `error`.
 RunResult failed_result(const ScenarioConfig& scenario, const PreparedAlgorithm& p,

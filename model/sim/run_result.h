@@ -116,6 +116,12 @@ struct RunResult {
   double wall_seconds = 0;  ///< host time spent simulating
 };
 
+/// Whether a run fills RunResult::message_arrival_cycles and message_issue_cycles (traces,
+/// planned tables, the parts of merged schedules read them): 16 bytes a message, 0.5 GB at
+/// 4096-node MultiTree. The message-granularity model leaves them empty when they are not
+/// wanted; the packet-level model fills them always.
+enum class MessageCycles { kRecorded, kNotRecorded };
+
 /// True when the run failed: it carries an error (stall, refused configuration, crashed process)
 /// or its data check did not pass (a run without data check, data_mode "off", passes).
 bool run_failed(const RunResult& run);

@@ -30,7 +30,11 @@ namespace {
                                     std::uint64_t bytes, bool with_messages, int fd) {
   std::string text;
   try {
-    text = json_text(to_json(run_point(scenario, p, bytes), with_messages));
+    // The message cycles go out only with a trace (to_json): not made otherwise.
+    text = json_text(
+        to_json(run_point(scenario, p, bytes,
+                          with_messages ? MessageCycles::kRecorded : MessageCycles::kNotRecorded),
+                with_messages));
   } catch (const std::exception& e) {  // writing the result failed
     text = json_text(to_json(exception_result(scenario, p, bytes, e)));
   }

@@ -3,6 +3,7 @@
 // at most once (the cycle model's run).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -261,6 +262,19 @@ TEST_CASE("flow: the 8-node ring all-reduce matches the cycle model's formula, d
   // plus the last packet's reduction (2 cycles) in the 7 reduce-scatter steps.
   const std::uint64_t step = 3 * 17 + 2 + 50 + 17;
   CHECK(r.completion_cycles == 7 * (step + 2) + 7 * step);
+  // Every message's cycles, kept unless they are not wanted (mtsim run without --trace); the
+  // run is the same either way.
+  const std::size_t messages = prepared[0].schedule.ops.size();
+  CHECK(r.message_arrival_cycles.size() == messages);
+  CHECK(r.message_issue_cycles.size() == messages);
+  CHECK(*std::max_element(r.message_arrival_cycles.begin(), r.message_arrival_cycles.end()) ==
+        r.completion_cycles);
+  const RunResult bare = run_point(scenario, prepared[0], 8192, MessageCycles::kNotRecorded);
+  CHECK(bare.message_arrival_cycles.empty());
+  CHECK(bare.message_issue_cycles.empty());
+  CHECK(bare.completion_cycles == r.completion_cycles);
+  CHECK(bare.node_finish_cycles == r.node_finish_cycles);
+  CHECK(bare.data_verified);
 }
 
 // The relative error of message mode against the cycle model at one point of the default
