@@ -13,6 +13,7 @@ packages=(
   slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev  # libFuzzer + ASan/UBSan runtimes for fuzz/ (scripts/fuzz.sh)
   clang-format-14  # the format check of model/, tb/, tests/, fuzz/ (ctest lint.format_check)
+  valgrind linux-perf  # profiling (docs/speed.md "Profiling on this machine")
 )
 
 missing=()
