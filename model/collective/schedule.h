@@ -95,23 +95,22 @@ struct MessageBudget {
   const char* measured = "";
   /// What the machine could not do with more: "more than this machine can <purpose>".
   const char* purpose = "simulate";
-  std::size_t measured_bytes = 0;  ///< what a message was measured to cost, bytes
 };
 /// The packet-level model: a message costs about 0.6-0.7 KiB in all (the schedule, its packed
 /// tables, the NICs' programs; measured at 1024 nodes), budgeted 2 KiB.
 inline constexpr MessageBudget kPacketModelBudget{
-    2048, "a message costs about 0.7 KiB in all on the packet-level model", "simulate", 700};
+    2048, "a message costs about 0.7 KiB in all on the packet-level model"};
 /// The message-granularity model (model/flow): about 240 B a message in all (7.5 GiB peak for
 /// MultiTree's 33.5 M messages at 4096 nodes, docs/granularity.md "Memory"), budgeted 512 B.
 inline constexpr MessageBudget kMessageModelBudget{
-    512, "a message costs about 240 B in all on the message-granularity model", "simulate", 240};
+    512, "a message costs about 240 B in all on the message-granularity model"};
 /// A schedule only built, verified and summarised (`mtsim schedule`'s text format: no simulation,
 /// no packed tables, no per-message output): about 190 B a message (6.25 GB peak for MultiTree's
 /// 33.5 M messages at 4096 nodes, `mtsim schedule -t torus:16x16x16 -a multitree`, 2026-12-05),
 /// budgeted 512 B.
 inline constexpr MessageBudget kScheduleSummaryBudget{
     512, "a message costs about 190 B in all when it is built, verified and summarised",
-    "build and check", 190};
+    "build and check"};
 
 /// Chooses the budget default_message_limit() divides this machine's memory by (process-wide;
 /// kPacketModelBudget until set). The run layer sets it from the scenario's `granularity` before

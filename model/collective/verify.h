@@ -34,10 +34,6 @@ struct VerifyReport {
   int num_messages = 0;                ///< number of ops
 };
 
-/// Memory verify() holds at its peak besides the schedule, bytes a message: 72 B measured on the
-/// 2048-node torus MultiTree (8.4 M messages, 606 MiB private, 2026-12-07), budgeted 128 B.
-inline constexpr std::uint64_t kVerifyBytesPerMessage = 128;
-
 /// The verifier's budgets. Its ordering checks between messages of one node and chunk are sized
 /// to the schedule: `min_race_checks`, or `race_checks_per_message` per message when that is
 /// more. A check costs 25 bytes, so the default is 100 MiB, or 200 bytes a message (a tenth of

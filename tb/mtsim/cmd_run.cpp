@@ -1,18 +1,13 @@
 // `mtsim run`: every algorithm x size point of a scenario, each simulated in its own process
 // (SystemC elaborates once per process), `--jobs` of them at a time.
 
-#include <algorithm>
 #include <boost/program_options.hpp>
-#include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "model/collective/verify.h"
 #include "model/config/scenario_loader.h"
 #include "model/core/json_text.h"
 #include "model/core/output_files.h"
@@ -38,39 +33,6 @@ OutputRules run_output_rules(const std::string& scenario_file, const ScenarioCon
   for (const AlgorithmRun& run : scenario.collective.algorithms)
     if (!run.schedule_file.empty()) rules.inputs.push_back(run.schedule_file);
   return rules;
-}
-
-// This machine's available memory (MemAvailable), bytes; 0 when it does not say.
-std::uint64_t available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string key; meminfo >> key;) {
-    std::uint64_t kib = 0;
-    meminfo >> kib;
-    if (key == "MemAvailable:") return kib << 10;
-    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
-  return 0;
-}
-
-// Whether the schedules' verification may run beside the points: when this machine's available
-// memory, with the schedules built, covers it (kVerifyBytesPerMessage) and the points that run at
-// once (what a message was measured to cost on the scenario's model, schedule included). Else it
-// runs first and frees its memory before they start: the 4096-node MultiTree then takes about
-// 7 GiB of the machine's memory instead of 8.4.
-bool verification_fits_beside(const ScenarioConfig& scenario,
-                              const std::vector<PreparedAlgorithm>& prepared, std::size_t points,
-                              int jobs) {
-  const std::uint64_t per_message = scenario.granularity == Granularity::kMessage
-                                        ? kMessageModelBudget.measured_bytes
-                                        : kPacketModelBudget.measured_bytes;
-  std::uint64_t all = 0;
-  std::uint64_t largest = 0;
-  for (const auto& p : prepared) {
-    all += p.schedule.ops.size();
-    largest = std::max<std::uint64_t>(largest, p.schedule.ops.size());
-  }
-  const std::uint64_t at_once = std::min<std::uint64_t>(points, static_cast<std::uint64_t>(jobs));
-  return available_memory_bytes() >= all * kVerifyBytesPerMessage + at_once * largest * per_message;
 }
 
 // The run of a scenario once its options are parsed.
@@ -100,14 +62,21 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
   // With an output on stdout ("-") the table goes to stderr.
   std::ostream& text = out.uses_stdout() ? std::cerr : std::cout;
 
-  // Build every schedule before simulating anything; verify them while the points run (in a
-  // process of their own: a pod-scale run pays for the longer of the two) when memory allows,
-  // and report or write nothing unless they passed: bad input writes nothing. Points that write
-  // files themselves (--rtl-pin-trace) start only once the schedules passed.
+  // Build and verify every schedule before simulating anything: bad input writes nothing.
   if (!pin_trace_dir.empty() && !std::filesystem::is_directory(pin_trace_dir))
     throw UsageError("--rtl-pin-trace " + pin_trace_dir + ": no such folder");
   const std::vector<PreparedAlgorithm>& prepared =
       keep_until_exit(prepare_all(scenario, run_backends(pin_trace_dir)));
+  if (const auto failure = verify_prepared(prepared)) {
+    ErrorReport report;
+    report.line = "mtsim: " + failure->message();
+    report.location = failure->location;
+    report.exit_status = kExitCheckFailed;
+    std::cerr << report.line << "\n";
+    if (!error_json.empty()) write_error_report(error_json, report);
+    return kExitCheckFailed;
+  }
+  int status = kExitOk;
   // Points ordered by size, then algorithm, so the table groups sizes; flow_control auto's two
   // trials of a point reduced to the faster.
   const std::vector<Point> simulated = points_for(prepared, scenario.collective.sizes_bytes);
@@ -117,32 +86,8 @@ int run_scenario(const std::string& scenario_file, const std::vector<std::string
         "--rtl-pin-trace needs a scenario of one point (one algorithm at one size, "
         "one flow control), not " +
         std::to_string(simulated.size()));
-  const InputCheck verification = [&prepared]() -> std::optional<ErrorReport> {
-    try {
-      const auto failure = verify_prepared(prepared);
-      if (!failure) return std::nullopt;
-      return ErrorReport{"mtsim: " + failure->message(), kExitCheckFailed, failure->location};
-    } catch (...) {
-      return report_current_error("run");
-    }
-  };
-  const bool beside =
-      pin_trace_dir.empty() && verification_fits_beside(scenario, prepared, simulated.size(), jobs);
-  std::optional<ErrorReport> error;
-  if (!beside) error = verification();
-  CheckedResults checked;
-  if (!error) {
-    checked = run_points_checked(scenario, simulated, jobs, !trace_out.empty(), time_limit,
-                                 beside ? verification : InputCheck{});
-    error = checked.error;
-  }
-  if (error) {
-    std::cerr << error->line << "\n";
-    if (!error_json.empty()) write_error_report(error_json, *error);
-    return error->exit_status;
-  }
-  int status = kExitOk;
-  const PointResults run = settle_trials(simulated, std::move(checked.results));
+  const PointResults run = settle_trials(
+      simulated, run_points(scenario, simulated, jobs, !trace_out.empty(), time_limit));
   const std::vector<Point>& points = run.points;
   const std::vector<RunResult>& results = run.results;
 

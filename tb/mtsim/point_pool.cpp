@@ -1,8 +1,6 @@
 #include "tb/mtsim/point_pool.h"
 
 #include <malloc.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,7 +13,6 @@
 
 #include "model/core/json_text.h"
 #include "model/sim/results.h"
-#include "tb/mtsim/cli.h"
 #include "tb/mtsim/process_pool.h"
 
 #ifdef MT_PROFILE_GENERATE
@@ -27,21 +24,6 @@ extern "C" void __gcov_dump();
 namespace mt::cli {
 
 namespace {
-
-// Child side, last: `text` through the answer pipe, then leave without unwinding (SystemC).
-[[noreturn]] void answer_and_exit(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0 && errno != EINTR) break;
-    if (n > 0) done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-#ifdef MT_PROFILE_GENERATE
-  __gcov_dump();
-#endif
-  ::_exit(0);
-}
 
 // Child side: simulate, send the result as JSON through the pipe, leave without unwinding SystemC.
 [[noreturn]] void simulate_in_child(const ScenarioConfig& scenario, const PreparedAlgorithm& p,
@@ -56,14 +38,18 @@ namespace {
   } catch (const std::exception& e) {  // writing the result failed
     text = json_text(to_json(exception_result(scenario, p, bytes, e)));
   }
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0 && errno != EINTR) break;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
   std::cout.flush();
-  answer_and_exit(fd, text);
-}
-
-// Whether a child that died of `sig` crashed: a bug of mtsim. A kill from outside (the OOM
-// killer, a user) is not one.
-bool crash_signal(int sig) {
-  return sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGFPE || sig == SIGILL;
+#ifdef MT_PROFILE_GENERATE
+  __gcov_dump();
+#endif
+  ::_exit(0);
 }
 
 // The point's result from what its process left; a crash or a kill becomes `failed` with why.
@@ -75,8 +61,10 @@ RunResult point_result(const ProcessOutcome& outcome, RunResult failed, double t
     return failed;
   }
   if (WIFSIGNALED(outcome.wait_status)) {
+    // A crash is a bug of mtsim; a kill from outside (the OOM killer, a user) is not.
     const int sig = WTERMSIG(outcome.wait_status);
-    failed.internal_error = crash_signal(sig);
+    failed.internal_error =
+        sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGFPE || sig == SIGILL;
     failed.error = std::string("simulation process died: ") + ::strsignal(sig);
     return failed;
   }
@@ -90,60 +78,11 @@ RunResult point_result(const ProcessOutcome& outcome, RunResult failed, double t
   }
 }
 
-// How often the parent looks at its children while none finishes (the progress line's clock).
-constexpr std::chrono::milliseconds kProgressPeriod{100};
-
-// The check process's nice value (0 normal, 19 lowest).
-constexpr int kCheckNice = 10;
-
-// Child side of run_points_checked's check: its error report as JSON through the pipe (nothing
-// when it passed).
-[[noreturn]] void check_in_child(const InputCheck& check, int fd) {
-  // Below the points in priority (its threads inherit it): a single point's simulation, the
-  // longer of the two at pod scale, keeps its core; the check takes what the points leave.
-  (void)::setpriority(PRIO_PROCESS, 0, kCheckNice);
-  std::string text;
-  try {
-    if (const std::optional<ErrorReport> error = check()) text = json_text(to_json(*error));
-  } catch (const std::exception& e) {  // a check that throws is a bug
-    text = json_text(
-        to_json(ErrorReport{std::string("mtsim: internal error: ") + e.what(), kExitInternal, {}}));
-  } catch (...) {
-    text = json_text(to_json(ErrorReport{"mtsim: internal error", kExitInternal, {}}));
-  }
-  answer_and_exit(fd, text);
-}
-
-// The check's error from what its process left: nothing when it passed; a process that died
-// without answering is an error too (the inputs were not checked).
-std::optional<ErrorReport> check_result(const ProcessOutcome& outcome) {
-  if (WIFEXITED(outcome.wait_status) && WEXITSTATUS(outcome.wait_status) == 0) {
-    if (outcome.output.empty()) return std::nullopt;
-    try {
-      return error_report_from_json(nlohmann::json::parse(outcome.output));
-    } catch (const std::exception&) {  // falls through to the report below
-    }
-  }
-  std::string why = "exit status " + std::to_string(outcome.exit_code());
-  bool crashed = false;
-  if (WIFSIGNALED(outcome.wait_status)) {
-    const int sig = WTERMSIG(outcome.wait_status);
-    crashed = crash_signal(sig);
-    why = ::strsignal(sig);
-  }
-  return ErrorReport{"mtsim: the schedules were not verified: their verification process died (" +
-                         why + "); no result is given",
-                     crashed ? kExitInternal : kExitCheckFailed,
-                     {}};
-}
-
 }  // namespace
 
-CheckedResults run_points_checked(const ScenarioConfig& scenario, const std::vector<Point>& points,
-                                  int jobs, bool with_messages, double time_limit_seconds,
-                                  const InputCheck& check) {
-  CheckedResults out;
-  out.results.resize(points.size());
+std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
+                                  int jobs, bool with_messages, double time_limit_seconds) {
+  std::vector<RunResult> results(points.size());
   // Progress on a terminal only (a line on stderr redrawn every second and as each point ends;
   // pipes and files stay clean). The pool refills to `jobs` children as each ends, so
   // min(jobs, points left) are running.
@@ -169,48 +108,21 @@ CheckedResults run_points_checked(const ScenarioConfig& scenario, const std::vec
   ProcessPool::Options options;
   options.time_limit_seconds = time_limit_seconds;
   options.answer_pipe = true;
-  ProcessPool pool(options);
-  const std::size_t check_task = points.size();  // the check's task index
-  bool checking = static_cast<bool>(check);
-  if (checking) {
-    const ProcessPool::ChildBody checker = [&](int fd) { check_in_child(check, fd); };
-    const bool time_limited = false;  // the limit is per point
-    pool.start(check_task, checker, time_limited);
-  }
-  std::size_t next = 0;
-  while (next < points.size() || pool.running() > 0) {
-    while (next < points.size() &&
-           pool.running() - (checking ? 1 : 0) < static_cast<std::size_t>(std::max(jobs, 1))) {
-      const std::size_t i = next++;
-      pool.start(i, [&](int fd) {
+  run_all(
+      points.size(), jobs, options,
+      [&](std::size_t i, int fd) {
         simulate_in_child(scenario, *points[i].first, points[i].second, with_messages, fd);
-      });
-    }
-    std::optional<ProcessOutcome> outcome = pool.wait(kProgressPeriod);
-    if (outcome && outcome->task == check_task) {
-      checking = false;
-      out.error = check_result(*outcome);
-      if (out.error) {
-        pool.stop_all(SIGKILL);
-        out.results.clear();
-        break;
-      }
-    } else if (outcome) {
-      const auto& [p, bytes] = points[outcome->task];
-      out.results[outcome->task] =
-          point_result(*outcome, failed_result(scenario, *p, bytes, ""), time_limit_seconds);
-      ++done;
-      show(true);
-    }
-    show(false);
-  }
+      },
+      [&](ProcessOutcome&& outcome, std::size_t /*running*/) {
+        const auto& [p, bytes] = points[outcome.task];
+        results[outcome.task] =
+            point_result(outcome, failed_result(scenario, *p, bytes, ""), time_limit_seconds);
+        ++done;
+        show(true);
+      },
+      [&] { show(false); });
   if (tty) std::cerr << "\r\033[K" << std::flush;
-  return out;
-}
-
-std::vector<RunResult> run_points(const ScenarioConfig& scenario, const std::vector<Point>& points,
-                                  int jobs, bool with_messages, double time_limit_seconds) {
-  return run_points_checked(scenario, points, jobs, with_messages, time_limit_seconds, {}).results;
+  return results;
 }
 
 PointRunner point_runner(const ScenarioConfig& scenario, int jobs) {

@@ -39,7 +39,7 @@ ProcessPool::~ProcessPool() {
   stop_all(SIGKILL);
 }
 
-void ProcessPool::start(std::size_t task, const ChildBody& body, bool time_limited) {
+void ProcessPool::start(std::size_t task, const ChildBody& body) {
   int fds[2] = {-1, -1};
   if (options_.answer_pipe && ::pipe2(fds, O_CLOEXEC) != 0)
     throw Error(std::string("pipe: ") + std::strerror(errno));
@@ -68,7 +68,7 @@ void ProcessPool::start(std::size_t task, const ChildBody& body, bool time_limit
   // Also here: no window in which a kill of the group misses the new child.
   if (options_.own_process_group) ::setpgid(pid, pid);
   if (fds[1] >= 0) ::close(fds[1]);
-  children_.push_back({pid, fds[0], task, Clock::now(), false, time_limited, {}});
+  children_.push_back({pid, fds[0], task, Clock::now(), false, {}});
 }
 
 void ProcessPool::kill_child(const Child& child, int signal) const {
@@ -78,9 +78,7 @@ void ProcessPool::kill_child(const Child& child, int signal) const {
 void ProcessPool::enforce_time_limit() {
   if (options_.time_limit_seconds <= 0) return;
   for (auto& child : children_) {
-    if (!child.time_limited || child.timed_out ||
-        seconds_since(child.started) < options_.time_limit_seconds)
-      continue;
+    if (child.timed_out || seconds_since(child.started) < options_.time_limit_seconds) continue;
     child.timed_out = true;
     kill_child(child, SIGKILL);
   }
@@ -144,6 +142,23 @@ void ProcessPool::stop_all(int signal) {
     ::waitpid(child.pid, nullptr, 0);
   }
   children_.clear();
+}
+
+void run_all(std::size_t count, int jobs, const ProcessPool::Options& options,
+             const std::function<void(std::size_t task, int answer_fd)>& body,
+             const std::function<void(ProcessOutcome&&, std::size_t running)>& finished,
+             const std::function<void()>& tick) {
+  ProcessPool pool(options);
+  std::size_t next = 0;
+  while (next < count || pool.running() > 0) {
+    while (next < count && static_cast<int>(pool.running()) < jobs) {
+      const std::size_t task = next++;
+      pool.start(task, [&](int fd) { body(task, fd); });
+    }
+    std::optional<ProcessOutcome> outcome = pool.wait(kPollPeriod);
+    if (outcome) finished(std::move(*outcome), pool.running());
+    if (tick) tick();
+  }
 }
 
 }  // namespace mt::cli

@@ -51,9 +51,8 @@ class ProcessPool {
   ProcessPool(const ProcessPool&) = delete;
   ProcessPool& operator=(const ProcessPool&) = delete;
 
-  /// Forks a child running `body` for the caller's task `task` (mt::Error when fork fails);
-  /// `time_limited` false exempts it from the time limit.
-  void start(std::size_t task, const ChildBody& body, bool time_limited = true);
+  /// Forks a child running `body` for the caller's task `task` (mt::Error when fork fails).
+  void start(std::size_t task, const ChildBody& body);
 
   /// Children not yet reaped.
   std::size_t running() const { return children_.size(); }
@@ -73,7 +72,6 @@ class ProcessPool {
     std::size_t task = 0;
     std::chrono::steady_clock::time_point started;
     bool timed_out = false;
-    bool time_limited = true;
     std::string output;
   };
 
@@ -84,5 +82,13 @@ class ProcessPool {
   Options options_;
   std::vector<Child> children_;  ///< in start order
 };
+
+/// Runs tasks 0..count-1, `jobs` children at a time, calling `body(task, answer_fd)` in each
+/// child and `finished(outcome, running)` in the parent as each ends (in finishing order;
+/// `running`: children still running). `tick()` (when set) runs about ten times a second.
+void run_all(std::size_t count, int jobs, const ProcessPool::Options& options,
+             const std::function<void(std::size_t task, int answer_fd)>& body,
+             const std::function<void(ProcessOutcome&&, std::size_t running)>& finished,
+             const std::function<void()>& tick = {});
 
 }  // namespace mt::cli
