@@ -187,8 +187,10 @@ class FlowSim {
     Cycle last_wire = 0;                     // its wire time on its last hop
     int handle = -1;                         // data snapshot taken at issue
     int arrival_slot = -1;                   // its place in its receiver's waited() (-1: none)
+    std::uint16_t queue = 0;                 // its NIC issue queue (nic.ports <= 64, + local)
     bool issued = false;
   };
+  static_assert(sizeof(MessageState) == 32, "two message records to a cache line");
   std::vector<MessageState> messages_;  // per message
   int local_queue_ = -1;  // the issue queue of local steps (after the ports'), -1: none
   std::vector<std::vector<int>> program_;              // per node: program index -> message
@@ -213,7 +215,6 @@ void FlowSim::plan() {
   const bool any_port = config_.nic.port_binding == PortBinding::kAny;
   const int queues = any_port ? 1 : ports_;
   messages_.resize(m);
-  std::vector<int> queue_of(m);  // per message: its NIC issue queue
   // Local steps (copies and sums between a node's own slots) take no port: a queue of their own,
   // run on the node's reduction unit, as the cycle model's NIC runs them.
   // (Found in the pass over the messages below, not by Schedule::has_local_steps(), another
@@ -224,8 +225,9 @@ void FlowSim::plan() {
   for (const Op& op : schedule_.ops) {
     if (op.is_local()) {
       local_queue_ = queues;
-      messages_[static_cast<std::size_t>(op.id)].path = &kNoRoute;
-      queue_of[static_cast<std::size_t>(op.id)] = local_queue_;
+      MessageState& message = messages_[static_cast<std::size_t>(op.id)];
+      message.path = &kNoRoute;
+      message.queue = static_cast<std::uint16_t>(local_queue_);
       program_[static_cast<std::size_t>(op.node)].push_back(op.id);
       ++left_[static_cast<std::size_t>(op.peer)];
       continue;
@@ -236,10 +238,10 @@ void FlowSim::plan() {
     } catch (const RoutingError& e) {
       throw FlowConfigError("schedule message " + std::to_string(op.id) + ": " + e.what());
     }
-    messages_[static_cast<std::size_t>(op.id)].path = path;
-    const int queue =
-        issue_queue(op, routing_.out_index(path->front()), topology_.is_direct(), queues, any_port);
-    queue_of[static_cast<std::size_t>(op.id)] = queue;
+    MessageState& message = messages_[static_cast<std::size_t>(op.id)];
+    message.path = path;
+    message.queue = static_cast<std::uint16_t>(issue_queue(
+        op, routing_.out_index(path->front()), topology_.is_direct(), queues, any_port));
     program_[static_cast<std::size_t>(op.node)].push_back(op.id);
     ++left_[static_cast<std::size_t>(op.peer)];
   }
@@ -255,7 +257,7 @@ void FlowSim::plan() {
     program.reserve(program_[static_cast<std::size_t>(u)].size());
     for (const int id : program_[static_cast<std::size_t>(u)]) {
       const Op& op = schedule_.ops[static_cast<std::size_t>(id)];
-      program.push_back(SchedulerOp{op.id, queue_of[static_cast<std::size_t>(id)], op.step,
+      program.push_back(SchedulerOp{op.id, messages_[static_cast<std::size_t>(id)].queue, op.step,
                                     op.deps.to_vector(), op.release_cycle});
     }
     sched_.push_back(std::make_unique<HostScheduler>(std::move(program),

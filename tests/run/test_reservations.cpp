@@ -101,6 +101,7 @@ TEST_CASE("reservations booked far ahead stay those of a list of every interval"
     const std::int64_t flow = random() % 5;
     bool other = false;
     reserve_both(res, plain, at, length, now, flow, other);
+    if (i % 64 != 0) continue;  // the count below scans the whole list: now and then is enough
     most_pending = std::max<std::size_t>(
         most_pending, static_cast<std::size_t>(std::count_if(
                           plain.busy.begin(), plain.busy.end(),
