@@ -258,7 +258,7 @@ void FlowSim::plan() {
     for (const int id : program_[static_cast<std::size_t>(u)]) {
       const Op& op = schedule_.ops[static_cast<std::size_t>(id)];
       program.push_back(SchedulerOp{op.id, messages_[static_cast<std::size_t>(id)].queue, op.step,
-                                    op.deps.to_vector(), op.release_cycle});
+                                    op.deps, op.release_cycle});
     }
     sched_.push_back(std::make_unique<HostScheduler>(std::move(program),
                                                      queues + (local_queue_ >= 0 ? 1 : 0), timing));

@@ -16,7 +16,7 @@ HostScheduler::HostScheduler(std::vector<SchedulerOp> program, int ports, const 
   ports_ = ports;
   posted_top_.fill(-1);
   ready_.assign(static_cast<std::size_t>(ports), MinHeap());
-  posted_.assign(static_cast<std::size_t>(ports), MinHeap());
+  posted_.assign(static_cast<std::size_t>(ports), MinBitSet(program.size()));
   context_free_.assign(static_cast<std::size_t>(timing_.contexts), 0);
   std::vector<std::pair<int, int>> waits;  // (message waited for, program index)
   for (std::size_t i = 0; i < program.size(); ++i) {
@@ -82,9 +82,11 @@ void HostScheduler::know_slot(std::size_t k) {
 
 void HostScheduler::push_posted(int index) {
   const int port = program_[static_cast<std::size_t>(index)].port;
-  MinHeap& heap = posted_[static_cast<std::size_t>(port)];
-  heap.push(index);
-  if (port < kTopPorts) posted_top_[static_cast<std::size_t>(port)] = heap.top();
+  posted_[static_cast<std::size_t>(port)].insert(index);
+  if (port < kTopPorts) {
+    int& top = posted_top_[static_cast<std::size_t>(port)];
+    if (top < 0 || index < top) top = index;
+  }
 }
 
 bool HostScheduler::post() {
@@ -207,19 +209,21 @@ int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
     throw SchedulerError("host: next_ready on port " + std::to_string(port) + " of " +
                          std::to_string(ports_));
   if (port < kTopPorts) return posted_top_[static_cast<std::size_t>(port)];
-  const MinHeap& heap = posted_[static_cast<std::size_t>(port)];
-  return heap.empty() ? -1 : heap.top();
+  return posted_[static_cast<std::size_t>(port)].next(0);
 }
 
 void HostScheduler::pop(int port) {
-  MinHeap& heap = posted_.at(static_cast<std::size_t>(port));
-  if (heap.empty())
+  if (port < 0 || port >= ports_)
+    throw SchedulerError("host: pop on port " + std::to_string(port) + " of " +
+                         std::to_string(ports_));
+  MinBitSet& posted = posted_[static_cast<std::size_t>(port)];
+  const int first = port < kTopPorts ? posted_top_[static_cast<std::size_t>(port)] : posted.next(0);
+  if (first < 0)
     throw SchedulerError("host: pop with no message posted on port " + std::to_string(port));
-  issued_[static_cast<std::size_t>(heap.top())] = 1;
+  issued_[static_cast<std::size_t>(first)] = 1;
   ++issued_count_;
-  heap.pop();
-  if (port < kTopPorts)
-    posted_top_[static_cast<std::size_t>(port)] = heap.empty() ? -1 : heap.top();
+  posted.erase(first);
+  if (port < kTopPorts) posted_top_[static_cast<std::size_t>(port)] = posted.next(first + 1);
 }
 
 std::uint64_t HostScheduler::next_event_cycle(std::uint64_t now) {

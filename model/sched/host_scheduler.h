@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/core/min_bit_set.h"
 #include "model/sched/scheduler.h"
 
 namespace mt {
@@ -113,7 +114,8 @@ class HostScheduler final : public Scheduler {
   // Read on every call (at the object's start, apart from the heaps): the cycle the state has
   // advanced to, the next pending event (next_event(), kept by advance(): a call before it
   // changes nothing) and the first posted message of each of the first kTopPorts ports (-1:
-  // none; posted_[p].top(), whose own memory a 4096-node run missed in the cache at every call).
+  // none; posted_[p].next(0), whose own memory a 4096-node run missed in the cache at every
+  // call).
   static constexpr int kTopPorts = 8;
   std::uint64_t time_ = 0;
   std::uint64_t due_ = 0;
@@ -138,10 +140,13 @@ class HostScheduler final : public Scheduler {
   std::vector<int> waiters_;
   static constexpr std::size_t kNobody = ~std::size_t{0};  // a notice of a message not waited for
   std::deque<std::pair<std::uint64_t, std::size_t>> notices_;  // (cycle known, waited_ slot)
-  TimedHeap releases_;                       // (release cycle, index): dependencies known
-  std::vector<MinHeap> ready_;               // per port: ready to post
-  TimedHeap posting_;                        // (cycle posted, index): batches under way
-  std::vector<MinHeap> posted_;              // per port: posted, not issued
+  TimedHeap releases_;          // (release cycle, index): dependencies known
+  std::vector<MinHeap> ready_;  // per port: ready to post
+  TimedHeap posting_;           // (cycle posted, index): batches under way
+  // Per port: posted, not issued, as program indices (a bit per message of the program and
+  // port: at most nic.ports bits a message, 6 at 4096 nodes on a 3D torus; a heap per port read
+  // about log2(size) cache lines at each issue).
+  std::vector<MinBitSet> posted_;
   std::vector<std::uint64_t> context_free_;  // per context: cycle it is free
   int last_step_ = -1;                       // highest step posted so far
   std::uint64_t doorbells_ = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/core/error.h"
+#include "model/core/small_int_list.h"
 
 namespace mt {
 
@@ -26,10 +27,10 @@ class SchedulerError : public Error {
 
 /// One operation of a node's program as the scheduler sees it.
 struct SchedulerOp {
-  int message = 0;        ///< message (op) id in the schedule
-  int port = 0;           ///< NIC port the message leaves by
-  int step = 0;           ///< schedule time step
-  std::vector<int> deps;  ///< message ids that must have arrived at this node before issue
+  int message = 0;    ///< message (op) id in the schedule
+  int port = 0;       ///< NIC port the message leaves by
+  int step = 0;       ///< schedule time step
+  SmallIntList deps;  ///< message ids that must have arrived at this node before issue
   std::uint64_t release_cycle = 0;  ///< not issued before this cycle (0 = no constraint), cycles
 };
 

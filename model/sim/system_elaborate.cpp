@@ -270,8 +270,8 @@ void System::Impl::build_nics(NicPlan& plan, const SchedulerFactory& factory) {
         program.reserve(params.program.size());
         for (std::size_t i = 0; i < params.program.size(); ++i) {
           const Op& op = schedule.ops[static_cast<std::size_t>(params.program[i])];
-          program.push_back(SchedulerOp{op.id, params.program_ports[i], op.step,
-                                        op.deps.to_vector(), op.release_cycle});
+          program.push_back(
+              SchedulerOp{op.id, params.program_ports[i], op.step, op.deps, op.release_cycle});
         }
         scheduler = std::make_unique<HostScheduler>(
             std::move(program), plan.queues + (plan.local_queue >= 0 ? 1 : 0), config.issue.host);

@@ -3,14 +3,51 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
+#include <set>
 #include <vector>
 
 #include "model/core/bit_set_view.h"
 #include "model/core/flat_lists.h"
+#include "model/core/min_bit_set.h"
 #include "model/core/ring_queue.h"
 #include "model/core/small_int_list.h"
 
 namespace {
+
+TEST_CASE("a min bit set finds its next member as an ordered set does, across summary words") {
+  // 9,000 places: members in three summary words (4,096 places each) and a last word that is
+  // not full; random inserts and erases, dense in some stretches and empty in others.
+  constexpr int kPlaces = 9000;
+  mt::MinBitSet set(kPlaces);
+  std::set<int> reference;
+  std::mt19937 random(7);
+  const auto check_next = [&](int from) {
+    const auto it = reference.lower_bound(from);
+    REQUIRE(set.next(from) == (it == reference.end() ? -1 : *it));
+  };
+  check_next(0);
+  for (int round = 0; round < 20000; ++round) {
+    const int stretch = static_cast<int>(random() % 3);  // 0: anywhere, 1: the start, 2: the end
+    const int place = stretch == 0   ? static_cast<int>(random() % kPlaces)
+                      : stretch == 1 ? static_cast<int>(random() % 200)
+                                     : kPlaces - 1 - static_cast<int>(random() % 200);
+    if (random() % 2 == 0) {
+      set.insert(place);
+      reference.insert(place);
+    } else {
+      set.erase(place);
+      reference.erase(place);
+    }
+    check_next(0);
+    check_next(place);
+    check_next(static_cast<int>(random() % kPlaces));
+  }
+  CHECK(reference.size() > 100);  // the sets were not empty throughout
+  for (const int member : std::vector<int>(reference.begin(), reference.end())) set.erase(member);
+  CHECK(set.next(0) == -1);
+  CHECK(set.next(kPlaces - 1) == -1);
+}
 
 TEST_CASE("a ring queue keeps first-in first-out order when it grows with its front wrapped") {
   mt::RingQueue<int> queue(4);
