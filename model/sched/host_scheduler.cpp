@@ -203,19 +203,21 @@ void HostScheduler::on_arrival_at(int slot, std::uint64_t now) {
   notice(slot, now);
 }
 
+void HostScheduler::require_port(const char* call, int port) const {
+  if (port < 0 || port >= ports_)
+    throw SchedulerError(std::string("host: ") + call + " on port " + std::to_string(port) +
+                         " of " + std::to_string(ports_));
+}
+
 int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
   catch_up(now_cycles);
-  if (port < 0 || port >= ports_)
-    throw SchedulerError("host: next_ready on port " + std::to_string(port) + " of " +
-                         std::to_string(ports_));
+  require_port("next_ready", port);
   if (port < kTopPorts) return posted_top_[static_cast<std::size_t>(port)];
   return posted_[static_cast<std::size_t>(port)].next(0);
 }
 
 void HostScheduler::pop(int port) {
-  if (port < 0 || port >= ports_)
-    throw SchedulerError("host: pop on port " + std::to_string(port) + " of " +
-                         std::to_string(ports_));
+  require_port("pop", port);
   MinBitSet& posted = posted_[static_cast<std::size_t>(port)];
   const int first = port < kTopPorts ? posted_top_[static_cast<std::size_t>(port)] : posted.next(0);
   if (first < 0)

@@ -95,6 +95,8 @@ class HostScheduler final : public Scheduler {
   /// A notification of waited_[slot] (-1: none) `notify_cycles` after `now`.
   void notice(int slot, std::uint64_t now);
   void push_posted(int index);
+  /// Throws SchedulerError naming `call` for a port outside 0 .. ports - 1.
+  void require_port(const char* call, int port) const;
   void make_ready(int index);  // dependencies known (at time_)
   /// `index` is ready at time_ (its release cycle has come): posted at once when posting is
   /// free (one doorbell, no context held, as post() would), else queued for post().
@@ -111,10 +113,10 @@ class HostScheduler final : public Scheduler {
     int step;
     int missing;
   };
-  // Read on every call (at the object's start, apart from the heaps): the cycle the state has
-  // advanced to, the next pending event (next_event(), kept by advance(): a call before it
-  // changes nothing) and the first posted message of each of the first kTopPorts ports (-1:
-  // none; posted_[p].next(0), whose own memory a 4096-node run missed in the cache at every
+  // Read on every call (at the object's start, apart from the per-port sets and heaps): the cycle
+  // the state has advanced to, the next pending event (next_event(), kept by advance(): a call
+  // before it changes nothing) and the first posted message of each of the first kTopPorts ports
+  // (-1: none; posted_[p].next(0), whose own memory a 4096-node run missed in the cache at every
   // call).
   static constexpr int kTopPorts = 8;
   std::uint64_t time_ = 0;
