@@ -21,6 +21,16 @@ struct BitSetView {
     words[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
     return true;
   }
+  /// True when a member lies in [first, last) (first < last, both within the set's range).
+  bool any_in(int first, int last) const {
+    for (int w = first >> 6; w <= (last - 1) >> 6; ++w) {
+      std::uint64_t mask = ~std::uint64_t{0};
+      if (w == first >> 6) mask &= ~std::uint64_t{0} << (first & 63);
+      if (w == (last - 1) >> 6) mask &= ~std::uint64_t{0} >> (63 - ((last - 1) & 63));
+      if ((words[w] & mask) != 0) return true;
+    }
+    return false;
+  }
 
   /// Visits the members in increasing order.
   struct Iterator {

@@ -175,10 +175,23 @@ void Router::start_of_simulation() {
 }
 
 void Router::revisit_requesters_of(int port) {
-  for (std::size_t o = 0; o < scan_.size(); ++o) {
-    if (scan_[o].requesters == 0) continue;
-    for (const int fifo : requesters_of(static_cast<int>(o))) {
-      if (fifo / params_.vcs == port) scan_[o].gained_requester = 1;
+  // The port's FIFOs are port * vcs .. port * vcs + vcs - 1: where they share a requester word
+  // (always at up to 64 VCs a port unless the range crosses a word), one masked test per output.
+  const int vcs = params_.vcs;
+  const int first = port * vcs;
+  const int words = requester_words_per_output_;
+  const std::size_t outputs = scan_.size();
+  if ((first >> 6) == ((first + vcs - 1) >> 6)) {
+    const std::uint64_t mask = (~std::uint64_t{0} >> (64 - vcs)) << (first & 63);
+    const std::uint64_t* word = requester_base_ + (first >> 6);
+    for (std::size_t o = 0; o < outputs; ++o, word += words) {
+      if ((*word & mask) != 0) scan_[o].gained_requester = true;
+    }
+    return;
+  }
+  for (std::size_t o = 0; o < outputs; ++o) {
+    if (requesters_of(static_cast<int>(o)).any_in(first, first + vcs)) {
+      scan_[o].gained_requester = true;
     }
   }
 }
@@ -187,13 +200,13 @@ void Router::add_requester(const Entry& entry, int fifo) {
   if (!entry.eject) {
     requesters_of(entry.out).insert(fifo);
     ++scan_[static_cast<std::size_t>(entry.out)].requesters;
-    scan_[static_cast<std::size_t>(entry.out)].gained_requester = 1;
+    scan_[static_cast<std::size_t>(entry.out)].gained_requester = true;
     return;
   }
   for (int o = entry.out; o < static_cast<int>(scan_.size()); ++o) {
     requesters_of(o).insert(fifo);
     ++scan_[static_cast<std::size_t>(o)].requesters;
-    scan_[static_cast<std::size_t>(o)].gained_requester = 1;
+    scan_[static_cast<std::size_t>(o)].gained_requester = true;
   }
 }
 
@@ -230,18 +243,22 @@ void Router::land(std::size_t out, std::uint64_t now) {
       next = std::min(next, credit.cycle);
       continue;
     }
+    const std::uint64_t flits = static_cast<std::uint64_t>(credit.flits);
     int landed = credit.flits;
     if (credit.span > 1 && now < credit.start + credit.span - 1) {
-      landed = static_cast<int>(static_cast<std::uint64_t>(credit.flits) *
-                                (now - credit.start + 1) / credit.span);
+      // A flit a cycle when the packet drains at the link's flit rate (span == flits): the
+      // quotient below without the division.
+      landed =
+          static_cast<int>(credit.span == flits ? now - credit.start + 1
+                                                : flits * (now - credit.start + 1) / credit.span);
     }
     output.credits[credit.vc] += landed - credit.applied;
     credit.applied = landed;
     if (credit.applied == credit.flits) continue;
     // The first cycle at which one more flit has landed.
-    const std::uint64_t need = static_cast<std::uint64_t>(credit.applied + 1) * credit.span;
-    const std::uint64_t flits = static_cast<std::uint64_t>(credit.flits);
-    credit.cycle = credit.start - 1 + (need + flits - 1) / flits;
+    const std::uint64_t more = static_cast<std::uint64_t>(credit.applied + 1);
+    credit.cycle =
+        credit.start - 1 + (credit.span == flits ? more : (more * credit.span + flits - 1) / flits);
     next = std::min(next, credit.cycle);
   }
   while (!returning.empty() && returning.front().applied == returning.front().flits) {
@@ -372,7 +389,7 @@ void Router::allocate(std::uint64_t now) {
          ++k, out = out + 1 == outputs ? 0 : out + 1) {
       OutputScan& scan = scan_[static_cast<std::size_t>(out)];
       if (!first_pass && !scan.gained_requester) continue;
-      scan.gained_requester = 0;
+      scan.gained_requester = false;
       if (!scan.open(now)) continue;  // (arbitrate would say so first)
       if (arbitrate(out, now, first_pass ? &visit_rank_ : nullptr)) {
         allocator_.granted(out);
@@ -381,7 +398,7 @@ void Router::allocate(std::uint64_t now) {
     }
     if (first_pass) {
       // An output that deferred to a later one visits again even if nothing moved.
-      for (const OutputScan& scan : scan_) moved = moved || scan.gained_requester != 0;
+      for (const OutputScan& scan : scan_) moved = moved || scan.gained_requester;
     }
     first_pass = false;
   }

@@ -142,7 +142,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     best_vc = out_vc;
   }
   // An output that left an input to another output visits again in the next pass.
-  if (deferred) scan.gained_requester = 1;
+  if (deferred) scan.gained_requester = true;
   if (reserve_fifo >= 0 && reserve_key < best_key) {
     scan.reserved_fifo = reserve_fifo;
     inputs_[static_cast<std::size_t>(reserve_fifo / params_.vcs)].reserved_by = out;

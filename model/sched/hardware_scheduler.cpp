@@ -56,6 +56,11 @@ std::uint64_t HardwareScheduler::tick_cycle(std::uint64_t k) const {
 }
 
 void HardwareScheduler::skip_to(std::uint64_t now) {
+  if (period_ == 1.0) {  // tick k at network cycle k: the search below lands on this
+    next_index_ = std::max(next_index_, now);
+    next_tick_ = next_index_;
+    return;
+  }
   std::uint64_t k = std::max(
       next_index_, static_cast<std::uint64_t>(std::floor(static_cast<double>(now) / period_)));
   while (k > next_index_ && tick_cycle(k - 1) >= now) --k;

@@ -81,6 +81,7 @@ void SchedulerModel::load(const std::vector<TableEntry>& table) {
   grants_.clear();
   doorbell_rung_ = false;
   moves_fresh_ = false;
+  idle_known_ = false;
   fault_ = SchedulerFault{};
   last_step_ = -1;
   overflow_pending_.fill(-1);
@@ -103,6 +104,7 @@ void SchedulerModel::on_arrival(int counter) {
                          std::to_string(config_.counters));
   }
   presented_arrivals_.push_back(counter);
+  idle_known_ = false;
 }
 
 void SchedulerModel::on_doorbell(int counter) {
@@ -119,6 +121,7 @@ void SchedulerModel::set_port_ready(int port, bool ready) {
                          std::to_string(config_.ports));
   }
   presented_ready_[static_cast<std::size_t>(port)] = ready ? 1 : 0;
+  idle_known_ = false;
 }
 
 void SchedulerModel::set_grant_ack(int port, bool ack) {
@@ -127,6 +130,7 @@ void SchedulerModel::set_grant_ack(int port, bool ack) {
                          std::to_string(config_.ports));
   }
   presented_ack_[static_cast<std::size_t>(port)] = ack ? 1 : 0;
+  idle_known_ = false;
 }
 
 void SchedulerModel::set_open_step(int step) {
@@ -135,6 +139,7 @@ void SchedulerModel::set_open_step(int step) {
                          " is negative");
   }
   presented_open_ = step;
+  idle_known_ = false;
 }
 
 const std::vector<int>& SchedulerModel::lanes_now() const {
@@ -191,6 +196,14 @@ const SchedulerModel::Moves& SchedulerModel::decide() const {
 }
 
 bool SchedulerModel::idle() const {
+  if (!idle_known_) {
+    idle_ = evaluate_idle();
+    idle_known_ = true;
+  }
+  return idle_;
+}
+
+bool SchedulerModel::evaluate_idle() const {
   // A watchdog tick, a stall to flag, or a count that done() resets change the state.
   if (watchdog_tick_ || (stalled() && !fault_) || (watchdog_count_ != 0 && done())) return false;
   if (!grants_.empty() || !presented_arrivals_.empty() ||
@@ -290,6 +303,7 @@ std::vector<IssueCommand> SchedulerModel::tick() {
   const std::vector<int>& lanes = lanes_now();
 
   moves_fresh_ = false;  // the state changes below; m stays valid until then
+  idle_known_ = false;
   // Windows: arrivals drop remaining counts, the taken slot leaves, the refill joins the back;
   // a visible grant not accepted stays (its port's mask held full: no take beside it).
   std::size_t v = 0;  // visible grants are by ascending port

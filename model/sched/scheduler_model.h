@@ -183,7 +183,10 @@ class SchedulerModel : public CycleScheduler {
   void set_port_ready(int port, bool ready) override;
   void set_grant_ack(int port, bool ack) override;
   void set_open_step(int step) override;
-  void on_watchdog_tick() override { watchdog_tick_ = true; }
+  void on_watchdog_tick() override {
+    watchdog_tick_ = true;
+    idle_known_ = false;
+  }
   std::vector<IssueCommand> tick() override;
   bool idle() const override;
   bool done() const override;
@@ -238,9 +241,14 @@ class SchedulerModel : public CycleScheduler {
   std::deque<int> open_stages_;                  // L - 1 stages, oldest last
   mutable Moves moves_;                          // decide()'s result (scratch, speed only)
   mutable bool moves_fresh_ = false;             // moves_ holds the decision of this state
-  int min_step_ = 0;                             // registered smallest pending step
-  std::vector<int> mask_;                        // per port: cycles masked after a grant
-  std::vector<IssueCommand> grants_;             // registered grants, by port (held ones too)
+  // idle()'s answer for the current state and inputs (the NIC asks several times per cycle):
+  // every call that changes either clears idle_known_.
+  mutable bool idle_known_ = false;
+  mutable bool idle_ = false;
+  bool evaluate_idle() const;
+  int min_step_ = 0;                  // registered smallest pending step
+  std::vector<int> mask_;             // per port: cycles masked after a grant
+  std::vector<IssueCommand> grants_;  // registered grants, by port (held ones too)
   std::uint64_t cycle_ = 0;
   std::size_t issued_count_ = 0;
   bool doorbell_rung_ = false;  // on_doorbell called this cycle

@@ -100,6 +100,34 @@ TEST_CASE("a bit set view visits its members in increasing order across words") 
   CHECK_FALSE(empty.begin() != empty.end());
 }
 
+TEST_CASE("a bit set view finds a member in a range as a scan of its members does") {
+  // Ranges inside one word, ending or starting at a word's edge, and across two and three words.
+  std::mt19937 random(7);
+  std::vector<std::uint64_t> words(3, 0);
+  const mt::BitSetView set{words.data(), 3};
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::fill(words.begin(), words.end(), 0);
+    const int members = static_cast<int>(random() % 4);
+    std::vector<int> inserted;
+    for (int k = 0; k < members; ++k) {
+      inserted.push_back(static_cast<int>(random() % 192));
+      mt::BitSetView{words.data(), 3}.insert(inserted.back());
+    }
+    const int first = static_cast<int>(random() % 192);
+    const int last = first + 1 + static_cast<int>(random() % (192 - first));
+    const bool expected = std::any_of(inserted.begin(), inserted.end(),
+                                      [&](int i) { return i >= first && i < last; });
+    INFO("members " << members << ", range [" << first << ", " << last << ")");
+    REQUIRE(set.any_in(first, last) == expected);
+  }
+  words = {0, std::uint64_t{1} << 63, 1};  // 127 and 128: the edges of the middle word's range
+  CHECK(set.any_in(127, 128));
+  CHECK_FALSE(set.any_in(64, 127));
+  CHECK(set.any_in(128, 129));
+  CHECK_FALSE(set.any_in(129, 192));
+  CHECK_FALSE(set.any_in(0, 64));
+}
+
 TEST_CASE("a small int list keeps its values across the move from in place to the heap and back") {
   static_assert(sizeof(mt::SmallIntList) == 16, "16 bytes: three ints in place, or a pointer");
   mt::SmallIntList list{7, 3};

@@ -322,6 +322,64 @@ TEST_CASE("randomised co-simulation: no issue before its dependencies and never 
   }
 }
 
+TEST_CASE("idle() answers for the inputs presented since it was last asked", "[nic][sched_model]") {
+  // idle() keeps its answer until an input or a tick changes the state: a model asked after
+  // every input must answer as one asked only once before each tick, over random inputs.
+  SchedulerModelConfig config;
+  config.ports = 2;
+  config.decision_latency_cycles = 3;
+  config.counters = 3;
+  config.watchdog_limit = 4;
+  config.watchdog_tick_cycles = 5;
+  std::vector<TableEntry> table;
+  for (int k = 0; k < 24; ++k) table.push_back(entry(k % 2, k / 4, k % 3, k / 6));
+  SchedulerModel asked_often(config);
+  SchedulerModel asked_once(config);
+  asked_often.load(table);
+  asked_once.load(table);
+  std::mt19937 random(11);
+  int idle_answers = 0;
+  for (int cycle = 0; cycle < 400; ++cycle) {
+    const auto both = [&](auto&& input) {
+      input(asked_often);
+      (void)asked_often.idle();
+      input(asked_once);
+    };
+    if (random() % 3 == 0) {
+      const int counter = static_cast<int>(random() % 3);
+      both([&](SchedulerModel& m) { m.on_arrival(counter); });
+    }
+    if (random() % 4 == 0) {
+      const int port = static_cast<int>(random() % 2);
+      const bool ready = random() % 2 == 0;
+      both([&](SchedulerModel& m) { m.set_port_ready(port, ready); });
+    }
+    if (random() % 6 == 0) {
+      const int port = static_cast<int>(random() % 2);
+      const bool ack = random() % 3 != 0;
+      both([&](SchedulerModel& m) { m.set_grant_ack(port, ack); });
+    }
+    if (random() % 5 == 0) {
+      const int step = static_cast<int>(random() % 7);
+      both([&](SchedulerModel& m) { m.set_open_step(step); });
+    }
+    if (cycle % 5 == 0) both([](SchedulerModel& m) { m.on_watchdog_tick(); });
+    if (cycle % 9 == 0) both([](SchedulerModel& m) { m.on_doorbell(0); });
+    INFO("cycle " << cycle);
+    const bool idle = asked_once.idle();
+    REQUIRE(asked_often.idle() == idle);
+    idle_answers += idle ? 1 : 0;
+    const std::vector<IssueCommand> often = asked_often.tick();
+    const std::vector<IssueCommand> once = asked_once.tick();
+    (void)asked_often.idle();
+    REQUIRE(often.size() == once.size());
+    for (std::size_t k = 0; k < once.size(); ++k) REQUIRE(often[k].index == once[k].index);
+  }
+  // Both answers occurred, so the comparison covered a change each way.
+  CHECK(idle_answers > 0);
+  CHECK(idle_answers < 400);
+}
+
 TEST_CASE("HardwareScheduler ticks only while the engine is not idle", "[nic][sched_model]") {
   SchedulerModelConfig config;
   config.ports = 1;
