@@ -38,31 +38,12 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
     *this = static_cast<const PacketExtension&>(other);
   }
 
-  int src = 0;                    ///< sending endpoint
-  int dst = 0;                    ///< receiving endpoint
-  int flow = 0;                   ///< tree / ring / flow id of the message
-  int chunk = 0;                  ///< chunk index of the message
-  int message = 0;                ///< message (op) id in the schedule
-  int step = 0;                   ///< schedule time step of the message
-  OpKind kind = OpKind::kReduce;  ///< what the receiver does with the data
-  int index = 0;                  ///< packet index inside its message, 0..packets-1
-  int packets = 1;                ///< packets in the message
-  int payload_bytes = 0;          ///< data bytes carried
-  int elements = 0;               ///< data elements carried (for the reduction unit)
-  int flits = 1;                  ///< flits on the wire (payload + head flit bytes, rounded up)
-  const std::vector<int>* path = nullptr;  ///< directed link ids from src to dst (source route)
-  int hop = 0;                             ///< index in *path of the next link to take
-  int hops = 0;                            ///< path->size(), kept here with...
-  int next_link = -1;  ///< ...(*path)[hop] (-1 past the end): a router reads no path memory
-  int vc = 0;          ///< virtual channel of the buffer the packet is heading to / sits in
-  RouteState route;    ///< VC class state along the route (see RoutingTable::advance)
-  int credit_vc = 0;   ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
-  /// In a BEGIN_RESP credit return: 0 when all `flits` are free after the annotated delay;
-  /// otherwise the space frees flit by flit as the packet drains, evenly over this many cycles
-  /// from the annotated delay on (the first flit's credit arrives then, the last span - 1 cycles
-  /// later).
-  std::uint64_t credit_span = 0;
-  std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
+  // What a hop reads and writes (a router's intake and grant, a link, a credit return) comes
+  // first: in a PooledPayload it fills the two cache lines after the payload's own fields, which
+  // a router fetches ahead of its grants; what only the NICs read follows.
+  int flits = 1;    ///< flits on the wire (payload + head flit bytes, rounded up)
+  int message = 0;  ///< message (op) id in the schedule
+  int flow = 0;     ///< tree / ring / flow id of the message
   /// Carries a head flit and is routed through each router's pipeline. Message flow control:
   /// only the first packet of a message (its body packets stream behind it); packet flow
   /// control: every packet.
@@ -70,9 +51,32 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
   /// Message flow control: the head locks each (router output, VC) it takes until the message's
   /// last packet has passed, and the body packets follow on the VC the head locked.
   bool message_flow = false;
-  int dst_counter = 0;  ///< receiver's arrival counter the message increments (hardware issue)
+  int vc = 0;          ///< virtual channel of the buffer the packet is heading to / sits in
+  int hop = 0;         ///< index in *path of the next link to take
+  int hops = 0;        ///< path->size(), kept here with...
+  int next_link = -1;  ///< ...(*path)[hop] (-1 past the end): a router reads no path memory
+  int index = 0;       ///< packet index inside its message, 0..packets-1
+  int packets = 1;     ///< packets in the message
+  int credit_vc = 0;   ///< in a BEGIN_RESP credit return: VC whose buffer space is freed
   /// Receiver NIC port the message must be ejected to (-1: any free ejection port).
   int rx_port = -1;
+  const std::vector<int>* path = nullptr;  ///< directed link ids from src to dst (source route)
+  RouteState route;  ///< VC class state along the route (see RoutingTable::advance)
+  /// In a BEGIN_RESP credit return: 0 when all `flits` are free after the annotated delay;
+  /// otherwise the space frees flit by flit as the packet drains, evenly over this many cycles
+  /// from the annotated delay on (the first flit's credit arrives then, the last span - 1 cycles
+  /// later).
+  std::uint64_t credit_span = 0;
+  std::uint64_t serialization_cycles = 0;  ///< set by each Link: cycles the packet occupied it
+
+  int src = 0;                    ///< sending endpoint
+  int dst = 0;                    ///< receiving endpoint
+  int chunk = 0;                  ///< chunk index of the message
+  int step = 0;                   ///< schedule time step of the message
+  OpKind kind = OpKind::kReduce;  ///< what the receiver does with the data
+  int payload_bytes = 0;          ///< data bytes carried
+  int elements = 0;               ///< data elements carried (for the reduction unit)
+  int dst_counter = 0;  ///< receiver's arrival counter the message increments (hardware issue)
 
   /// Starts the packet at link `hop` of `path` (of `hops` links, the first `first_link`).
   void set_route(const std::vector<int>* route_path, int route_hops, int first_link, int at) {
@@ -92,7 +96,9 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
 /// A payload as PacketPool makes it: the header lives next to the payload, so reading it is one
 /// address computation instead of a TLM extension lookup (a call into the SystemC library per read,
 /// 11% of a run's time before; see docs/speed.md).
-struct PooledPayload final : tlm::tlm_generic_payload {
+/// Aligned to a cache line, so the header's fields a hop reads lie in two known lines (see
+/// PacketExtension; a router fetches them with hop_lines()).
+struct alignas(64) PooledPayload final : tlm::tlm_generic_payload {
   PacketExtension header;  ///< the packet's header fields
 };
 
@@ -121,6 +127,14 @@ class PacketPool {
 /// The header of a payload made by PacketPool (every packet of the model comes from one).
 inline PacketExtension& packet_of(tlm::tlm_generic_payload& payload) {
   return static_cast<PooledPayload&>(payload).header;
+}
+
+/// Starts fetching the lines of `payload`'s header that a hop reads (its first field to
+/// serialization_cycles), ahead of a grant that may follow.
+inline void prefetch_hop_lines(const tlm::tlm_generic_payload& payload) {
+  const auto& header = static_cast<const PooledPayload&>(payload).header;
+  __builtin_prefetch(&header.flits);
+  __builtin_prefetch(&header.serialization_cycles);
 }
 
 }  // namespace mt

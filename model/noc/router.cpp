@@ -376,9 +376,7 @@ void Router::allocate(std::uint64_t now) {
     if (!scan.open(now)) continue;
     out_fw_[o].prefetch();  // the link a grant hands the packet to
     for (const int fifo : requesters_of(static_cast<int>(o))) {
-      tlm::tlm_generic_payload* payload = fifos_[static_cast<std::size_t>(fifo)].front().payload;
-      __builtin_prefetch(payload);
-      __builtin_prefetch(&packet_of(*payload));
+      prefetch_hop_lines(*fifos_[static_cast<std::size_t>(fifo)].front().payload);
     }
   }
   bool moved = true;
