@@ -48,11 +48,12 @@ void IssueControl::present_requests(std::uint64_t now) {
 std::uint64_t IssueControl::next_port_event(std::uint64_t now) const {
   std::uint64_t next = kNever;
   const std::uint64_t lead = params_.request_lead_cycles;
+  const bool cycle_level = issue_.cycle_level();
   for (int p = 0; p < params_.ports; ++p) {
     const TxDma::PortTiming& port = tx_.timing(p);
     // A cycle-level scheduler must see a port's request rise when the port frees, or its
     // request lead before that.
-    if (issue_.cycle_level() && port.front_start == kNever && port.busy_until > now)
+    if (cycle_level && port.front_start == kNever && port.busy_until > now)
       next =
           std::min(next, port.busy_until > now + lead ? port.busy_until - lead : port.busy_until);
     // A port with a transmit queue frees when its DMA is done (and its queue has room).

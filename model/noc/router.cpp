@@ -21,6 +21,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterParams& params,
       allocator_(static_cast<int>(params.outputs.size())),
       wakeup_(clock, *this, [this] { process(); }) {
   const int inputs = params_.network_inputs + params_.local_ports;
+  if (params_.vcs > 0 && (params_.vcs & (params_.vcs - 1)) == 0)
+    vc_bits_ = __builtin_ctz(params_.vcs);
   fifos_.resize(static_cast<std::size_t>(inputs * params_.vcs));
   fifo_flits_.assign(fifos_.size(), 0);
   inputs_.assign(static_cast<std::size_t>(inputs), Input{0, params_.vcs - 1, -1});
@@ -317,7 +319,7 @@ std::uint64_t Router::vc_reach(const Output& output, const Entry& head, std::uin
 bool Router::reservation_holds(std::size_t out, std::uint64_t now) const {
   const int fifo = scan_[out].reserved_fifo;
   if (fifo < 0) return false;
-  return inputs_[static_cast<std::size_t>(fifo / params_.vcs)].busy_until > now &&
+  return inputs_[static_cast<std::size_t>(port_of(fifo))].busy_until > now &&
          requesters_of(static_cast<int>(out)).contains(fifo) &&
          pick_vc(outputs_[out], fifos_[static_cast<std::size_t>(fifo)].front()) >= 0;
 }
@@ -415,14 +417,13 @@ void Router::schedule_wakeup(std::uint64_t now) {
       continue;
     }
     if (reservation_holds(o, now)) {  // nothing changes here before the reserved port frees
-      const Input& reserved = inputs_[static_cast<std::size_t>(scan.reserved_fifo / params_.vcs)];
+      const Input& reserved = inputs_[static_cast<std::size_t>(port_of(scan.reserved_fifo))];
       next = std::min(next, reserved.busy_until);
       continue;
     }
     for (const int fifo : requesters_of(static_cast<int>(o))) {
       const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
-      const std::uint64_t input_free =
-          inputs_[static_cast<std::size_t>(fifo / params_.vcs)].busy_until;
+      const std::uint64_t input_free = inputs_[static_cast<std::size_t>(port_of(fifo))].busy_until;
       // A head that keeps its turn reserves this output from its ready cycle on even while its
       // input port is busy (arbitrate): the router runs then, and when a credit lands that it
       // lacks, as if it ran every cycle; results then do not depend on which cycles it runs.

@@ -217,6 +217,19 @@ class Router : public sc_core::sc_module {
   bool input_prefers_other(int fifo, int out, std::uint64_t now,
                            const std::vector<int>& visit_rank) const;
   int pick_vc(const Output& output, const Entry& entry) const;
+  /// The input port and the VC of input FIFO `fifo` (port * vcs + vc): a shift and a mask when
+  /// vcs is a power of two (a division takes tens of cycles, and allocation asks for these
+  /// several times per FIFO it considers).
+  int port_of(int fifo) const { return vc_bits_ >= 0 ? fifo >> vc_bits_ : fifo / params_.vcs; }
+  int vc_of(int fifo) const {
+    return vc_bits_ >= 0 ? fifo & (params_.vcs - 1) : fifo % params_.vcs;
+  }
+  /// Places from the one after `last` to `at` in a round robin of `count` (at in [0, count), last
+  /// in [-1, count)): ((at - last - 1) mod count) without a division.
+  static int rotation_distance(int at, int last, int count) {
+    const int d = at - last - 1;
+    return d < 0 ? d + count : d;
+  }
   /// True when `packet` keeps its turn at an output while its input port is busy: under message
   /// flow control, or for every packet with turn_reservation_all (never with step_priority).
   bool keeps_turn(bool message_flow) const {
@@ -229,6 +242,7 @@ class Router : public sc_core::sc_module {
   void remove_requesters(const Entry& entry, int fifo);
 
   RouterParams params_;
+  int vc_bits_ = -1;  // log2(params_.vcs) when it is a power of two, else -1 (port_of, vc_of)
   RoutingTable& routing_;
   const CycleClock& clock_;
   std::vector<RingQueue<Entry>> fifos_;  // index: input port * vcs + vc

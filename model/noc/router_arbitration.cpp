@@ -23,9 +23,9 @@ int Router::pick_vc(const Output& output, const Entry& entry) const {
   }
   // Round robin over the allowed free VCs, starting after the last VC granted on this output.
   const int span = entry.vc_last - entry.vc_first;
-  const int start = ((output.vc_next - entry.vc_first) % span + span) % span;
-  for (int k = 0; k < span; ++k) {
-    const int vc = entry.vc_first + (start + k) % span;
+  int at = ((output.vc_next - entry.vc_first) % span + span) % span;
+  for (int k = 0; k < span; ++k, at = at + 1 == span ? 0 : at + 1) {
+    const int vc = entry.vc_first + at;
     if (output.vc_owner[vc] >= 0) continue;  // locked by a message
     if (output.credits[vc] >= flits) return vc;
   }
@@ -34,12 +34,13 @@ int Router::pick_vc(const Output& output, const Entry& entry) const {
 
 bool Router::input_prefers_other(int fifo, int out, std::uint64_t now,
                                  const std::vector<int>& visit_rank) const {
-  const int port = fifo / params_.vcs;
-  const int vc = fifo % params_.vcs;
+  const int vcs = params_.vcs;
+  const int port = port_of(fifo);
   const int vc_last = inputs_[static_cast<std::size_t>(port)].vc_last;
-  const int mine = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
+  const int mine = rotation_distance(vc_of(fifo), vc_last, vcs);
   for (int d = 0; d < mine; ++d) {
-    const int other = port * params_.vcs + (vc_last + 1 + d) % params_.vcs;
+    const int other_vc = vc_last + 1 + d;  // below 2 vcs
+    const int other = port * vcs + (other_vc >= vcs ? other_vc - vcs : other_vc);
     const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(other)];
     if (queue.empty() || queue.front().ready > now) continue;
     const Entry& head = queue.front();
@@ -65,7 +66,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   const BitSetView requesters = requesters_of(out);
   // Round robin over input ports (starting after the last port granted this output), and within
   // a port over its VCs (starting after the last VC that port sent).
-  const int inputs = static_cast<int>(fifos_.size()) / params_.vcs;
+  const int inputs = static_cast<int>(inputs_.size());
   int best_fifo = -1;
   int best_vc = -1;
   std::int64_t best_key = std::numeric_limits<std::int64_t>::max();
@@ -73,7 +74,7 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   if (scan.reserved_fifo >= 0) {
     // The output waits for the input port whose turn it is (see below), unless that turn lapsed.
     const int fifo = scan.reserved_fifo;
-    const int port = fifo / params_.vcs;
+    const int port = port_of(fifo);
     const RingQueue<Entry>& queue = fifos_[static_cast<std::size_t>(fifo)];
     const bool wants = requesters.contains(fifo);
     const int vc = wants ? pick_vc(output, queue.front()) : -1;
@@ -94,11 +95,10 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   for (const int fifo : best_fifo >= 0 ? none : requesters) {
     const Entry& head = fifos_[static_cast<std::size_t>(fifo)].front();
     if (head.ready > now) continue;
-    const int port = fifo / params_.vcs;
-    const int vc = fifo % params_.vcs;
-    const int port_distance = ((port - output.input_last - 1) % inputs + inputs) % inputs;
+    const int port = port_of(fifo);
+    const int port_distance = rotation_distance(port, output.input_last, inputs);
     const int vc_last = inputs_[static_cast<std::size_t>(port)].vc_last;
-    const int vc_distance = ((vc - vc_last - 1) % params_.vcs + params_.vcs) % params_.vcs;
+    const int vc_distance = rotation_distance(vc_of(fifo), vc_last, params_.vcs);
     // One packet at a time leaves an input port (no input speedup).
     if (inputs_[static_cast<std::size_t>(port)].busy_until > now) {
       // A packet whose turn it is at this output but whose input port is sending another VC's
@@ -145,13 +145,13 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   if (deferred) scan.gained_requester = true;
   if (reserve_fifo >= 0 && reserve_key < best_key) {
     scan.reserved_fifo = reserve_fifo;
-    inputs_[static_cast<std::size_t>(reserve_fifo / params_.vcs)].reserved_by = out;
+    inputs_[static_cast<std::size_t>(port_of(reserve_fifo))].reserved_by = out;
     return false;
   }
   if (best_fifo < 0) return false;
   // The credit owed upstream goes out at the end of the grant, after the hop downstream: fetch
   // the path it takes now (a line of this router's no other step reads).
-  __builtin_prefetch(&in_bw_[static_cast<std::size_t>(best_fifo / params_.vcs)]);
+  __builtin_prefetch(&in_bw_[static_cast<std::size_t>(port_of(best_fifo))]);
 
   // Inter-flow contention: the winner waited behind another flow's packet on this output, and
   // ready losers of another flow now wait behind the winner.
@@ -183,14 +183,14 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   last_progress_ = std::max(last_progress_, now);
   remove_requesters(entry, best_fifo);
   if (!queue.empty()) add_requester(queue.front(), best_fifo);
-  output.input_last = best_fifo / params_.vcs;
-  inputs_[static_cast<std::size_t>(best_fifo / params_.vcs)].vc_last = best_fifo % params_.vcs;
+  const int in_port = port_of(best_fifo);
+  const int in_vc = vc_of(best_fifo);
+  output.input_last = in_port;
+  inputs_[static_cast<std::size_t>(in_port)].vc_last = in_vc;
   output.vc_next = best_vc + 1;
 
   tlm::tlm_generic_payload& payload = *entry.payload;
   PacketExtension& packet = packet_of(payload);
-  const int in_port = best_fifo / params_.vcs;
-  const int in_vc = best_fifo % params_.vcs;
   fifo_flits_[static_cast<std::size_t>(best_fifo)] -= packet.flits;
   activity_.buffer_reads += static_cast<std::uint64_t>(packet.flits);
   activity_.heads += packet.head ? 1 : 0;
