@@ -97,7 +97,7 @@ class PacketExtension : public tlm::tlm_extension<PacketExtension> {
 /// address computation instead of a TLM extension lookup (a call into the SystemC library per read,
 /// 11% of a run's time before; see docs/speed.md).
 /// Aligned to a cache line, so the header's fields a hop reads lie in two known lines (see
-/// PacketExtension; a router fetches them with hop_lines()).
+/// PacketExtension; a router fetches them with prefetch_hop_lines()).
 struct alignas(64) PooledPayload final : tlm::tlm_generic_payload {
   PacketExtension header;  ///< the packet's header fields
 };
