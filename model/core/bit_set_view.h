@@ -21,16 +21,29 @@ struct BitSetView {
     words[i >> 6] &= ~(std::uint64_t{1} << (i & 63));
     return true;
   }
-  /// True when a member lies in [first, last) (first < last, both within the set's range).
-  bool any_in(int first, int last) const {
-    for (int w = first >> 6; w <= (last - 1) >> 6; ++w) {
-      std::uint64_t mask = ~std::uint64_t{0};
-      if (w == first >> 6) mask &= ~std::uint64_t{0} << (first & 63);
-      if (w == (last - 1) >> 6) mask &= ~std::uint64_t{0} >> (63 - ((last - 1) & 63));
-      if ((words[w] & mask) != 0) return true;
+  /// The integers [first, last) (first < last) as masks of the words they fall in, computed once
+  /// to test many sets with any_in().
+  struct Range {
+    int first_word, last_word;
+    std::uint64_t first_mask, last_mask;
+    Range(int first, int last)
+        : first_word(first >> 6),
+          last_word((last - 1) >> 6),
+          first_mask(~std::uint64_t{0} << (first & 63)),
+          last_mask(~std::uint64_t{0} >> (63 - ((last - 1) & 63))) {}
+  };
+  /// True when a member lies in `range` (within the set's range).
+  bool any_in(const Range& range) const {
+    if (range.first_word == range.last_word)
+      return (words[range.first_word] & range.first_mask & range.last_mask) != 0;
+    if ((words[range.first_word] & range.first_mask) != 0) return true;
+    for (int w = range.first_word + 1; w < range.last_word; ++w) {
+      if (words[w] != 0) return true;
     }
-    return false;
+    return (words[range.last_word] & range.last_mask) != 0;
   }
+  /// True when a member lies in [first, last) (first < last, both within the set's range).
+  bool any_in(int first, int last) const { return any_in(Range(first, last)); }
 
   /// Visits the members in increasing order.
   struct Iterator {

@@ -177,24 +177,11 @@ void Router::start_of_simulation() {
 }
 
 void Router::revisit_requesters_of(int port) {
-  // The port's FIFOs are port * vcs .. port * vcs + vcs - 1: where they share a requester word
-  // (always at up to 64 VCs a port unless the range crosses a word), one masked test per output.
-  const int vcs = params_.vcs;
-  const int first = port * vcs;
-  const int words = requester_words_per_output_;
-  const std::size_t outputs = scan_.size();
-  if ((first >> 6) == ((first + vcs - 1) >> 6)) {
-    const std::uint64_t mask = (~std::uint64_t{0} >> (64 - vcs)) << (first & 63);
-    const std::uint64_t* word = requester_base_ + (first >> 6);
-    for (std::size_t o = 0; o < outputs; ++o, word += words) {
-      if ((*word & mask) != 0) scan_[o].gained_requester = true;
-    }
-    return;
-  }
-  for (std::size_t o = 0; o < outputs; ++o) {
-    if (requesters_of(static_cast<int>(o)).any_in(first, first + vcs)) {
-      scan_[o].gained_requester = true;
-    }
+  // The port's FIFOs are port * vcs .. port * vcs + vcs - 1: their words' masks once, then one
+  // masked test per output (one word each unless the range crosses a word).
+  const BitSetView::Range fifos(port * params_.vcs, (port + 1) * params_.vcs);
+  for (std::size_t o = 0; o < scan_.size(); ++o) {
+    if (requesters_of(static_cast<int>(o)).any_in(fifos)) scan_[o].gained_requester = true;
   }
 }
 
@@ -246,14 +233,7 @@ void Router::land(std::size_t out, std::uint64_t now) {
       continue;
     }
     const std::uint64_t flits = static_cast<std::uint64_t>(credit.flits);
-    int landed = credit.flits;
-    if (credit.span > 1 && now < credit.start + credit.span - 1) {
-      // A flit a cycle when the packet drains at the link's flit rate (span == flits): the
-      // quotient below without the division.
-      landed =
-          static_cast<int>(credit.span == flits ? now - credit.start + 1
-                                                : flits * (now - credit.start + 1) / credit.span);
-    }
+    const int landed = credit.landed_by(now);
     output.credits[credit.vc] += landed - credit.applied;
     credit.applied = landed;
     if (credit.applied == credit.flits) continue;
@@ -271,19 +251,11 @@ void Router::land(std::size_t out, std::uint64_t now) {
 
 std::uint64_t Router::credit_reach(const Output& output, int vc, int needed,
                                    std::uint64_t now) const {
-  // Flits of `credit` landed by cycle t (as land() adds them).
-  const auto landed = [](const Credit& credit, std::uint64_t t) -> int {
-    if (t < credit.start) return 0;
-    if (credit.span > 1 && t < credit.start + credit.span - 1)
-      return static_cast<int>(static_cast<std::uint64_t>(credit.flits) * (t - credit.start + 1) /
-                              credit.span);
-    return credit.flits;
-  };
   const auto held = [&](std::uint64_t t) {
     int credits = output.credits[vc];
     for (std::size_t k = 0; k < output.returning.size(); ++k) {
       const Credit& credit = output.returning[k];
-      if (credit.vc == vc) credits += landed(credit, t) - credit.applied;
+      if (credit.vc == vc) credits += credit.landed_by(t) - credit.applied;
     }
     return credits;
   };

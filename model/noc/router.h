@@ -129,6 +129,15 @@ class Router : public sc_core::sc_module {
     int vc;
     int flits;
     int applied;  // flits already added to the output's credits
+    /// Flits of it landed by cycle `t` (land() adds them, credit_reach() looks ahead).
+    int landed_by(std::uint64_t t) const {
+      if (t < start) return 0;
+      if (span <= 1 || t >= start + span - 1) return flits;
+      // A flit a cycle when the packet drains at the link's flit rate (span == flits): the
+      // quotient without the division.
+      const auto all = static_cast<std::uint64_t>(flits);
+      return static_cast<int>(span == all ? t - start + 1 : all * (t - start + 1) / span);
+    }
   };
   // The state allocation reads on every run sits together: what every run scans of the outputs
   // in one small array (OutputScan), the rest of them in another, their per-VC credits and

@@ -149,9 +149,11 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
     return false;
   }
   if (best_fifo < 0) return false;
+  const int in_port = port_of(best_fifo);
+  const int in_vc = vc_of(best_fifo);
   // The credit owed upstream goes out at the end of the grant, after the hop downstream: fetch
   // the path it takes now (a line of this router's no other step reads).
-  __builtin_prefetch(&in_bw_[static_cast<std::size_t>(port_of(best_fifo))]);
+  __builtin_prefetch(&in_bw_[static_cast<std::size_t>(in_port)]);
 
   // Inter-flow contention: the winner waited behind another flow's packet on this output, and
   // ready losers of another flow now wait behind the winner.
@@ -183,8 +185,6 @@ bool Router::arbitrate(int out, std::uint64_t now, const std::vector<int>* visit
   last_progress_ = std::max(last_progress_, now);
   remove_requesters(entry, best_fifo);
   if (!queue.empty()) add_requester(queue.front(), best_fifo);
-  const int in_port = port_of(best_fifo);
-  const int in_vc = vc_of(best_fifo);
   output.input_last = in_port;
   inputs_[static_cast<std::size_t>(in_port)].vc_last = in_vc;
   output.vc_next = best_vc + 1;

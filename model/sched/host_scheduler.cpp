@@ -212,6 +212,10 @@ void HostScheduler::require_port(const char* call, int port) const {
 int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
   catch_up(now_cycles);
   require_port("next_ready", port);
+  return first_posted(port);
+}
+
+int HostScheduler::first_posted(int port) const {
   if (port < kTopPorts) return posted_top_[static_cast<std::size_t>(port)];
   return posted_[static_cast<std::size_t>(port)].next(0);
 }
@@ -219,7 +223,7 @@ int HostScheduler::next_ready(int port, std::uint64_t now_cycles) {
 void HostScheduler::pop(int port) {
   require_port("pop", port);
   MinBitSet& posted = posted_[static_cast<std::size_t>(port)];
-  const int first = port < kTopPorts ? posted_top_[static_cast<std::size_t>(port)] : posted.next(0);
+  const int first = first_posted(port);
   if (first < 0)
     throw SchedulerError("host: pop with no message posted on port " + std::to_string(port));
   issued_[static_cast<std::size_t>(first)] = 1;

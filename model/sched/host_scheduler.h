@@ -97,6 +97,8 @@ class HostScheduler final : public Scheduler {
   void push_posted(int index);
   /// Throws SchedulerError naming `call` for a port outside 0 .. ports - 1.
   void require_port(const char* call, int port) const;
+  /// The lowest program index posted on `port` and not issued (-1: none).
+  int first_posted(int port) const;
   void make_ready(int index);  // dependencies known (at time_)
   /// `index` is ready at time_ (its release cycle has come): posted at once when posting is
   /// free (one doorbell, no context held, as post() would), else queued for post().

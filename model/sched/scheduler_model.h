@@ -220,6 +220,8 @@ class SchedulerModel : public CycleScheduler {
   };
   // The decision of this cycle, in moves_ (reused: no allocation per cycle).
   const Moves& decide() const;
+  // idle()'s answer computed afresh (idle() keeps it until the state or an input changes).
+  bool evaluate_idle() const;
   int hits(const std::vector<int>& lanes, int counter) const;
   SchedulerFaultCause decode(const TableEntry& e) const;  // kNone when the entry is legal
   void count(const std::vector<int>& lanes);              // counters, range and overflow checks
@@ -245,7 +247,6 @@ class SchedulerModel : public CycleScheduler {
   // every call that changes either clears idle_known_.
   mutable bool idle_known_ = false;
   mutable bool idle_ = false;
-  bool evaluate_idle() const;
   int min_step_ = 0;                  // registered smallest pending step
   std::vector<int> mask_;             // per port: cycles masked after a grant
   std::vector<IssueCommand> grants_;  // registered grants, by port (held ones too)
