@@ -47,6 +47,16 @@ int shared_field(const NodePack& p, const Schedule& schedule, const std::vector<
   return value;
 }
 
+// The merge class of a group whose members share flow `flow` and chunk `chunk` (both >= 0):
+// settle_groups tries a group's earlier partners of its class first.
+std::uint64_t class_key(int flow, int chunk) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(flow)) << 32) |
+         static_cast<std::uint32_t>(chunk);
+}
+
+// Largest merge class whose cross pairs group_by_deps asks in the batch.
+constexpr std::size_t kBatchedClassGroups = 8;
+
 // Every entry of `waiting` is exact over a group made of `members`: each member arrives before
 // its issue (and counts in its threshold), after its issue, or after every dependency of the
 // entry. In the last case it can only raise the count once the threshold's messages are all in
@@ -114,14 +124,35 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
     if (!deps.empty()) p.waiters[at(gid[at(local[at(deps[0])])])].push_back(e);
     for (const int d : deps) p.entry_deps[e].push_back(local[at(d)]);
   }
-  for (std::size_t g = 0; g < p.groups.size(); ++g) {
-    for (const std::size_t e : p.waiters[g]) {
-      for (const int i : p.groups[g]) {
+  const auto ask_pairs = [&](const std::vector<int>& members,
+                             const std::vector<std::size_t>& waiting) {
+    for (const std::size_t e : waiting) {
+      for (const int i : members) {
         const auto [it, added] = p.pair_query.emplace(pair_key(i, e), 0);
         if (!added) continue;
         const int in = p.incoming[at(i)];
         it->second = ordering.ask(in, p.entries[e]);
         ordering.ask(p.entries[e], in);
+      }
+    }
+  };
+  for (std::size_t g = 0; g < p.groups.size(); ++g) ask_pairs(p.groups[g], p.waiters[g]);
+  // settle_groups' merge attempts ask the pairs across two groups of one class (in either
+  // direction, and those of a merged group's members); answered one search each, they were most
+  // of the packer's time on MultiTree (whose every attempt is such a pair of groups, and
+  // succeeds). Classes of at most kBatchedClassGroups groups are asked here in the batch; a
+  // larger class (a pipeline's groups of one chunk) still asks on demand.
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> classes;
+  for (std::size_t g = 0; g < p.groups.size(); ++g) {
+    const int flow = shared_field(p, schedule, p.groups[g], &Op::flow);
+    const int chunk = flow < 0 ? -1 : shared_field(p, schedule, p.groups[g], &Op::chunk);
+    if (chunk >= 0) classes[class_key(flow, chunk)].push_back(g);
+  }
+  for (const auto& [flow_chunk, members] : classes) {
+    if (members.size() < 2 || members.size() > kBatchedClassGroups) continue;
+    for (const std::size_t a : members) {
+      for (const std::size_t b : members) {
+        if (a != b) ask_pairs(p.groups[a], p.waiters[b]);
       }
     }
   }
@@ -221,8 +252,7 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     const int fb = shared_field(p, schedule, groups[b], &Op::flow);
     if (fb < 0) continue;
     const int cb = shared_field(p, schedule, groups[b], &Op::chunk);
-    const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(fb)) << 32) |
-                              static_cast<std::uint32_t>(cb);
+    const std::uint64_t key = class_key(fb, cb);
     std::vector<std::size_t>& candidates = earlier[fb];
     order.clear();
     if (cb >= 0) {
