@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Compares two builds over rounds of scripts/bench.sh (--json OUT), run alternately on one
+machine: per case and round the CPU seconds of the whole run, before / after, and the speed-up
+between the medians of the rounds; with --pps SMALL LARGE, per round and build, how many times
+more packets per CPU second case SMALL simulates than case LARGE (issue 49's scaling target).
+Rounds pair up in the order given: the n-th BEFORE file with the n-th AFTER file.
+
+    scripts/bench_compare.py --before b1.json b2.json --after a1.json a2.json \\
+        [--pps torus4x4-multitree-hw-1MiB torus16x16-multitree-hw-1MiB]
+"""
+import argparse
+import json
+import statistics
+import sys
+
+
+def load(path):
+    try:
+        cases = json.load(open(path, encoding="utf-8"))
+        return {c["case"]: c for c in cases}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"bench_compare.py: {path}: {e}")
+
+
+def case_of(rounds, path_list, name, round_index):
+    try:
+        return rounds[round_index][name]
+    except KeyError:
+        sys.exit(f"bench_compare.py: {path_list[round_index]}: no case {name}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", nargs="+", required=True, help="bench JSON per round")
+    parser.add_argument("--after", nargs="+", required=True, help="bench JSON per round")
+    parser.add_argument("--pps", nargs=2, metavar=("SMALL", "LARGE"),
+                        help="cases whose packets per CPU second are compared")
+    args = parser.parse_args()
+    if len(args.before) != len(args.after):
+        sys.exit(f"bench_compare.py: {len(args.before)} BEFORE files, {len(args.after)} AFTER")
+    before = [load(p) for p in args.before]
+    after = [load(p) for p in args.after]
+    names = [n for n in before[0] if all(n in r for r in before + after)]
+    print(f"{len(before)} rounds; CPU s of the whole run, before / after (speed-up)")
+    for name in names:
+        b = [r[name]["cpu_s"] for r in before]
+        a = [r[name]["cpu_s"] for r in after]
+        cycles = [sorted({r[name]["completion_cycles"] for r in side}) for side in (before, after)]
+        rounds = ", ".join(f"{x:.2f} / {y:.2f} ({x / y:.2f}x)" for x, y in zip(b, a))
+        print(f"{name}: {rounds}; between the medians {statistics.median(b):.2f} / "
+              f"{statistics.median(a):.2f} s = {statistics.median(b) / statistics.median(a):.2f}x"
+              f"; cycles {'/'.join(map(str, cycles[0]))} before, {'/'.join(map(str, cycles[1]))} after")
+    if args.pps:
+        small, large = args.pps
+        for label, rounds, paths in (("before", before, args.before), ("after", after, args.after)):
+            ratios = [case_of(rounds, paths, small, i)["packets_per_cpu_s"] /
+                      case_of(rounds, paths, large, i)["packets_per_cpu_s"]
+                      for i in range(len(rounds))]
+            print(f"packets per CPU s, {small} / {large}, {label}: "
+                  f"{', '.join(f'{r:.2f}x' for r in ratios)}; median {statistics.median(ratios):.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
