@@ -142,11 +142,14 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
   // of the packer's time on MultiTree (whose every attempt is such a pair of groups, and
   // succeeds). Classes of at most kBatchedClassGroups groups are asked here in the batch; a
   // larger class (a pipeline's groups of one chunk) still asks on demand.
+  p.group_flow.resize(p.groups.size());
+  p.group_chunk.resize(p.groups.size());
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> classes;
   for (std::size_t g = 0; g < p.groups.size(); ++g) {
-    const int flow = shared_field(p, schedule, p.groups[g], &Op::flow);
-    const int chunk = flow < 0 ? -1 : shared_field(p, schedule, p.groups[g], &Op::chunk);
-    if (chunk >= 0) classes[class_key(flow, chunk)].push_back(g);
+    p.group_flow[g] = shared_field(p, schedule, p.groups[g], &Op::flow);
+    p.group_chunk[g] = shared_field(p, schedule, p.groups[g], &Op::chunk);
+    if (p.group_flow[g] >= 0 && p.group_chunk[g] >= 0)
+      classes[class_key(p.group_flow[g], p.group_chunk[g])].push_back(g);
   }
   for (const auto& [flow_chunk, members] : classes) {
     if (members.size() < 2 || members.size() > kBatchedClassGroups) continue;
@@ -214,7 +217,7 @@ int NodeOrders::order_of(int i, std::size_t e) {
   return order;
 }
 
-void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& orders) {
+void settle_groups(int node, NodePack& p, NodeOrders& orders) {
   std::vector<std::vector<int>>& groups = p.groups;
   std::vector<std::vector<std::size_t>>& waiters = p.waiters;
   // Check every union-find group first: a failure here means no grouping can be exact.
@@ -249,9 +252,9 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> same_chunk;  // (flow, chunk) -> ...
   std::vector<std::size_t> order;
   for (std::size_t b = 0; b < groups.size(); ++b) {
-    const int fb = shared_field(p, schedule, groups[b], &Op::flow);
+    const int fb = p.group_flow[b];
     if (fb < 0) continue;
-    const int cb = shared_field(p, schedule, groups[b], &Op::chunk);
+    const int cb = p.group_chunk[b];
     const std::uint64_t key = class_key(fb, cb);
     std::vector<std::size_t>& candidates = earlier[fb];
     order.clear();
@@ -262,8 +265,7 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     int others = 0;
     for (const std::size_t a : candidates) {
       if (others >= kMergeAttempts) break;
-      if (cb >= 0 && shared_field(p, schedule, groups[a], &Op::chunk) == cb)
-        continue;  // tried first
+      if (cb >= 0 && p.group_chunk[a] == cb) continue;  // tried first
       order.push_back(a);
       ++others;
     }
@@ -278,6 +280,7 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
       std::sort(merged.begin(), merged.end());
       waiters[a].insert(waiters[a].end(), waiters[b].begin(), waiters[b].end());
       p.free_group[a] = static_cast<char>(p.free_group[a] && p.free_group[b]);
+      if (p.group_chunk[a] != cb) p.group_chunk[a] = -1;
       alive[b] = 0;
       merged_into = true;
       break;
@@ -303,6 +306,8 @@ void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& 
     final_groups.push_back(free_members);
   }
   groups = std::move(final_groups);
+  p.group_flow.clear();
+  p.group_chunk.clear();
 }
 
 }  // namespace mt::packing

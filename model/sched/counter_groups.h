@@ -15,11 +15,15 @@ namespace mt::packing {
 /// One node's packing state. Incoming messages are named by their local index (their position in
 /// `incoming`), entries by their position in `entries`.
 struct NodePack {
-  std::vector<int> incoming;                      // message ids received (local index order)
-  std::vector<int> entries;                       // message ids sent, in issue order
-  std::vector<std::vector<int>> entry_deps;       // per entry: its deps (local incoming indices)
-  std::vector<std::vector<int>> groups;           // counter groups (local incoming indices)
-  std::vector<char> free_group;                   // per group: nobody waits on it
+  std::vector<int> incoming;                 // message ids received (local index order)
+  std::vector<int> entries;                  // message ids sent, in issue order
+  std::vector<std::vector<int>> entry_deps;  // per entry: its deps (local incoming indices)
+  std::vector<std::vector<int>> groups;      // counter groups (local incoming indices)
+  std::vector<char> free_group;              // per group: nobody waits on it
+  // Per group of group_by_deps: the flow (chunk) every member carries, -1 when they differ
+  // (settle_groups keeps them for the groups it merges, then clears them).
+  std::vector<int> group_flow;
+  std::vector<int> group_chunk;
   std::vector<std::vector<std::size_t>> waiters;  // per group: entries waiting on it
   // (local incoming index, entry) -> index of the query "incoming before entry"; the query
   // "entry before incoming" follows it.
@@ -69,6 +73,6 @@ class NodeOrders {
 /// throws TableError naming the node, the entry, its message and the unordered message: no
 /// grouping can then be exact), merges groups of one single flow while every threshold stays
 /// exact, and collapses the groups nobody waits on into one counter (last). Replaces p.groups.
-void settle_groups(int node, NodePack& p, const Schedule& schedule, NodeOrders& orders);
+void settle_groups(int node, NodePack& p, NodeOrders& orders);
 
 }  // namespace mt::packing

@@ -222,7 +222,7 @@ PackedSchedule pack_schedule(const Schedule& schedule, const std::vector<int>& p
   for (int u = 0; u < nodes; ++u) {
     packing::NodePack& p = packs[static_cast<std::size_t>(u)];
     packing::NodeOrders orders(p, answers, ordering);
-    packing::settle_groups(u, p, schedule, orders);
+    packing::settle_groups(u, p, orders);
     max_count = std::max(max_count, write_node(u, p, schedule, ports, local, orders, packed));
     p = packing::NodePack();  // this node is done: free its queries early
   }
