@@ -75,6 +75,7 @@ bool HappensBefore::search(int x, int y, bool from_issue) {
   const auto ux = static_cast<std::size_t>(x);
   const auto uy = static_cast<std::size_t>(y);
   if (component_[ux] != component_[uy] || position_[ux] >= position_[uy]) return false;
+  ++searches_;
   if (visited_.empty()) visited_.assign(s_.ops.size(), 0);
   if (++search_ == 0) {  // wrapped: forget every earlier search
     std::fill(visited_.begin(), visited_.end(), 0);

@@ -39,6 +39,9 @@ class HappensBefore {
   /// k (through dependencies and staged issue order), so x is issued before y is applied at its
   /// receiver (one query, answered at once).
   bool issued_before_staged(int x, int y);
+  /// One-at-a-time searches (happens_before, issued_before_staged) that had to walk the graph so
+  /// far: a caller whose batch covers its questions leaves it at 0.
+  std::uint64_t searches() const { return searches_; }
   /// Adds the query "x happens before y"; returns its index into solve()'s answers.
   std::size_t ask(int x, int y);
   /// Answers every query asked so far: answers[q] is 1 when the query's x is a transitive
@@ -74,6 +77,7 @@ class HappensBefore {
   std::vector<int> local_;              // per op: index inside its component (scratch of solve)
   std::vector<std::uint32_t> visited_;  // per op: last search that visited it (happens_before)
   std::uint32_t search_ = 0;
+  std::uint64_t searches_ = 0;
   std::vector<int> stack_;
 };
 

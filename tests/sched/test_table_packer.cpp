@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "model/collective/schedule_graph.h"
+#include "model/sched/counter_groups.h"
 #include "model/sched/table_packer.h"
 #include "tests/support/sim_fixtures.h"
 
@@ -67,6 +69,39 @@ TEST_CASE("a planned order sorts each node's table by issue cycle and refuses on
                     "message 0 (cycle 10), which it waits for");
   CHECK_THROWS_WITH(pack_schedule(s, ports, 1, {10, 5}),
                     "planned table order: 2 issue cycles for 3 messages");
+}
+
+TEST_CASE("the packer answers a merge class's cross pairs in its batch, searching none",
+          "[table]") {
+  // One tree (flow 0, chunk 0) over a chain 2 - 1 - 0: node 2 reduces to 1 (message 0), node 1 to
+  // the root 0 once 0 is in (message 1), the root broadcasts to 1 (message 2, after 1) and node 1
+  // to 2 (message 3, after 2). Node 1 receives 0 and 2 and sends 1 (waiting for 0) and 3
+  // (waiting for 2): two counter groups of one flow and chunk, which merge, since 0 arrives
+  // before 3 is issued and 2 after 1 is; 3's threshold then counts both.
+  Schedule s = test::empty_schedule(3, 1);
+  s.add(test::make_op(2, 1, 0, OpKind::kReduce, {}, 0));
+  s.add(test::make_op(1, 0, 0, OpKind::kReduce, {0}, 1));
+  s.add(test::make_op(0, 1, 0, OpKind::kBroadcast, {1}, 2));
+  s.add(test::make_op(1, 2, 0, OpKind::kBroadcast, {2}, 3));
+  const ScheduleGraph graph(s);
+  HappensBefore ordering = graph.happens_before();
+  packing::NodePack p;
+  p.incoming = {0, 2};
+  p.entries = {1, 3};
+  const std::vector<int> local{0, -1, 1, -1};  // message -> local index at node 1
+  packing::group_by_deps(p, s, local, ordering);
+  REQUIRE(p.groups == std::vector<std::vector<int>>{{0}, {1}});
+  packing::NodeOrders orders(p, ordering.solve(), ordering);
+  packing::settle_groups(1, p, orders);
+  CHECK(p.groups == std::vector<std::vector<int>>{{0, 1}});
+  // The merge's questions (0 before 3's issue, 2 after 1's) came from the batch.
+  CHECK(ordering.searches() == 0);
+
+  const PackedSchedule packed = pack_schedule(s, {0, 0, 0, 0}, 1);
+  REQUIRE(packed.messages[1] == std::vector<int>{1, 3});
+  CHECK(packed.tables[1][0].wait_counter == packed.tables[1][1].wait_counter);
+  CHECK(packed.tables[1][0].wait_count == 1);
+  CHECK(packed.tables[1][1].wait_count == 2);
 }
 
 }  // namespace
