@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Compares two builds over rounds of scripts/bench.sh (--json OUT), run alternately on one
-machine: per case and round the CPU seconds of the whole run, before / after, and the speed-up
-between the medians of the rounds; with --pps SMALL LARGE, per round and build, how many times
-more packets per CPU second case SMALL simulates than case LARGE (issue 49's scaling target).
+machine: per case and round the CPU seconds of the whole run, before / after, the median of the
+rounds' speed-ups and the speed-up between the medians of the rounds; with --pps SMALL LARGE,
+per round and build, how many times more packets per CPU second case SMALL simulates than case
+LARGE (issue 49's scaling target).
 Rounds pair up in the order given: the n-th BEFORE file with the n-th AFTER file.
 
     scripts/bench_compare.py --before b1.json b2.json --after a1.json a2.json \\
@@ -47,8 +48,10 @@ def main():
         a = [r[name]["cpu_s"] for r in after]
         cycles = [sorted({r[name]["completion_cycles"] for r in side}) for side in (before, after)]
         rounds = ", ".join(f"{x:.2f} / {y:.2f} ({x / y:.2f}x)" for x, y in zip(b, a))
-        print(f"{name}: {rounds}; between the medians {statistics.median(b):.2f} / "
-              f"{statistics.median(a):.2f} s = {statistics.median(b) / statistics.median(a):.2f}x"
+        per_round = statistics.median(x / y for x, y in zip(b, a))
+        print(f"{name}: {rounds}; median per round {per_round:.2f}x; between the medians "
+              f"{statistics.median(b):.2f} / {statistics.median(a):.2f} s = "
+              f"{statistics.median(b) / statistics.median(a):.2f}x"
               f"; cycles {'/'.join(map(str, cycles[0]))} before, {'/'.join(map(str, cycles[1]))} after")
     if args.pps:
         small, large = args.pps
