@@ -54,9 +54,6 @@ std::uint64_t class_key(int flow, int chunk) {
          static_cast<std::uint32_t>(chunk);
 }
 
-// Largest merge class whose cross pairs group_by_deps asks in the batch.
-constexpr std::size_t kBatchedClassGroups = 8;
-
 // Every entry of `waiting` is exact over a group made of `members`: each member arrives before
 // its issue (and counts in its threshold), after its issue, or after every dependency of the
 // entry. In the last case it can only raise the count once the threshold's messages are all in

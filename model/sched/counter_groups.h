@@ -30,17 +30,23 @@ struct NodePack {
   std::unordered_map<std::uint64_t, std::size_t> pair_query;
 };
 
+/// Largest merge class (groups of one flow and chunk) whose cross pairs group_by_deps asks in the
+/// batch; a larger one asks them on demand.
+constexpr std::size_t kBatchedClassGroups = 8;
+
 /// Keeps p.entries in their (table) order, groups the incoming messages that appear together in one
 /// entry's deps (union-find; messages nobody waits for become singleton groups flagged free), lists
-/// each group's waiting entries, and asks `ordering` the happens-before queries of every group's
-/// members against its waiters (each is needed: every group is checked for exactness).
-/// `local[id]` is message id's local index at its receiver.
+/// each group's waiting entries and each group's shared flow and chunk, and asks `ordering` the
+/// happens-before queries of every group's members against its waiters (each is needed: every
+/// group is checked for exactness) and, within each merge class of at most kBatchedClassGroups
+/// groups, of every group's members against the others' waiters (the merges settle_groups tries
+/// first). `local[id]` is message id's local index at its receiver.
 void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>& local,
                    HappensBefore& ordering);
 
 /// What is known of the order of one node's incoming messages and the issue of its entries: from
-/// the batch answers for the pairs group_by_deps asked, else (merge attempts, which stop at their
-/// first unordered pair) one search each; remembered either way.
+/// the batch answers for the pairs group_by_deps asked, else (merges outside a batched class, and
+/// the "after every dependency" test) one search each; remembered either way.
 class NodeOrders {
  public:
   NodeOrders(const NodePack& p, const std::vector<char>& answers, HappensBefore& ordering);
