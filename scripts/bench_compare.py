@@ -11,16 +11,32 @@ Rounds pair up in the order given: the n-th BEFORE file with the n-th AFTER file
 """
 import argparse
 import json
+import math
 import statistics
 import sys
 
 
+FIELDS = ("cpu_s", "completion_cycles", "packets_per_cpu_s")
+
+
 def load(path):
+    """A bench JSON's cases by name, each checked for the fields compared here."""
     try:
         cases = json.load(open(path, encoding="utf-8"))
-        return {c["case"]: c for c in cases}
+        by_name = {}
+        for c in cases:
+            name = c["case"]
+            if name in by_name:
+                sys.exit(f"bench_compare.py: {path}: case {name} appears twice")
+            for field in FIELDS:
+                value = c.get(field)
+                if not isinstance(value, (int, float)) or math.isnan(value) or value <= 0:
+                    sys.exit(f"bench_compare.py: {path}: case {name}: {field} is {value!r}, "
+                             "not a positive number (a run too short to time?)")
+            by_name[name] = c
+        return by_name
     except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"bench_compare.py: {path}: {e}")
+        sys.exit(f"bench_compare.py: {path}: {e!r}")
 
 
 def case_of(rounds, path_list, name, round_index):
@@ -42,6 +58,9 @@ def main():
     before = [load(p) for p in args.before]
     after = [load(p) for p in args.after]
     names = [n for n in before[0] if all(n in r for r in before + after)]
+    left_out = sorted({n for r in before + after for n in r} - set(names))
+    if left_out:
+        print(f"not in every file, left out: {', '.join(left_out)}")
     print(f"{len(before)} rounds; CPU s of the whole run, before / after (speed-up)")
     for name in names:
         b = [r[name]["cpu_s"] for r in before]

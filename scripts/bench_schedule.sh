@@ -2,7 +2,7 @@
 # Times `mtsim schedule` (build, verify and analyse one schedule, no simulation) and its exports,
 # so the schedule-side figures of docs/granularity.md and docs/reliability.md come from a script:
 #   scripts/bench_schedule.sh [--quick | --pod] [--json OUT.json]
-# Default cases (twenty seconds in all): MultiTree on the 16x16 torus as text and as MSCCL XML, and
+# Default cases (about fifteen seconds in all): MultiTree on the 16x16 torus as text and as MSCCL XML, and
 # on the 1024-node 32x32 torus as text and as one node's packed table (memh: the co-designed NIC's
 # table packer runs for every node, as a hardware-issue run's set-up does); --quick the 16x16 text
 # one only. --pod adds the pod-size ones (minutes each, up to 11 GB): MultiTree on the 4096-node
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     --pod) pod=1; shift ;;
     --quick) quick=1; shift ;;
     --json) json_out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "bench_schedule.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

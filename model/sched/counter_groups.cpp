@@ -137,8 +137,8 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
   // settle_groups' merge attempts ask the pairs across two groups of one class (in either
   // direction, and those of a merged group's members); answered one search each, they were most
   // of the packer's time on MultiTree (whose every attempt is such a pair of groups, and
-  // succeeds). Classes of at most kBatchedClassGroups groups are asked here in the batch; a
-  // larger class (a pipeline's groups of one chunk) still asks on demand.
+  // succeeds). Classes of at most kBatchedClassPairs cross pairs are asked here in the batch; a
+  // larger class still asks on demand.
   p.group_flow.resize(p.groups.size());
   p.group_chunk.resize(p.groups.size());
   std::unordered_map<std::uint64_t, std::vector<std::size_t>> classes;
@@ -149,7 +149,16 @@ void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>
       classes[class_key(p.group_flow[g], p.group_chunk[g])].push_back(g);
   }
   for (const auto& [flow_chunk, members] : classes) {
-    if (members.size() < 2 || members.size() > kBatchedClassGroups) continue;
+    if (members.size() < 2) continue;
+    std::size_t all_members = 0;
+    std::size_t all_waiters = 0;
+    std::size_t own = 0;
+    for (const std::size_t g : members) {
+      all_members += p.groups[g].size();
+      all_waiters += p.waiters[g].size();
+      own += p.groups[g].size() * p.waiters[g].size();
+    }
+    if (all_members * all_waiters - own > kBatchedClassPairs) continue;
     for (const std::size_t a : members) {
       for (const std::size_t b : members) {
         if (a != b) ask_pairs(p.groups[a], p.waiters[b]);

@@ -30,23 +30,25 @@ struct NodePack {
   std::unordered_map<std::uint64_t, std::size_t> pair_query;
 };
 
-/// Largest merge class (groups of one flow and chunk) whose cross pairs group_by_deps asks in the
-/// batch; a larger one asks them on demand.
-constexpr std::size_t kBatchedClassGroups = 8;
+/// Most cross pairs (one group's members against another's waiters) of a merge class (groups of
+/// one flow and chunk) that group_by_deps asks in the batch; a class with more asks them on
+/// demand, so that the batch grows at most by this many pairs per class.
+constexpr std::size_t kBatchedClassPairs = 4096;
 
 /// Keeps p.entries in their (table) order, groups the incoming messages that appear together in one
 /// entry's deps (union-find; messages nobody waits for become singleton groups flagged free), lists
 /// each group's waiting entries and each group's shared flow and chunk, and asks `ordering` the
 /// happens-before queries of every group's members against its waiters (each is needed: every
-/// group is checked for exactness) and, within each merge class of at most kBatchedClassGroups
-/// groups, of every group's members against the others' waiters (the merges settle_groups tries
-/// first). `local[id]` is message id's local index at its receiver.
+/// group is checked for exactness) and, within each merge class of at most kBatchedClassPairs
+/// cross pairs, of every group's members against the others' waiters (the merges settle_groups
+/// tries first). `local[id]` is message id's local index at its receiver.
 void group_by_deps(NodePack& p, const Schedule& schedule, const std::vector<int>& local,
                    HappensBefore& ordering);
 
 /// What is known of the order of one node's incoming messages and the issue of its entries: from
-/// the batch answers for the pairs group_by_deps asked, else (merges outside a batched class, and
-/// the "after every dependency" test) one search each; remembered either way.
+/// the batch answers for the pairs group_by_deps asked, else (merges outside a batched class, the
+/// "after every dependency" test and the staged-arrival test) one search each; remembered either
+/// way.
 class NodeOrders {
  public:
   NodeOrders(const NodePack& p, const std::vector<char>& answers, HappensBefore& ordering);
@@ -78,7 +80,8 @@ class NodeOrders {
 /// The final counters of node `node`: checks that every group of group_by_deps is exact (else
 /// throws TableError naming the node, the entry, its message and the unordered message: no
 /// grouping can then be exact), merges groups of one single flow while every threshold stays
-/// exact, and collapses the groups nobody waits on into one counter (last). Replaces p.groups.
+/// exact, and collapses the groups nobody waits on into one counter (last). Replaces p.groups;
+/// reads (and then clears) the groups' flows and chunks group_by_deps set.
 void settle_groups(int node, NodePack& p, NodeOrders& orders);
 
 }  // namespace mt::packing
