@@ -70,8 +70,8 @@ def main():
         per_round = statistics.median(x / y for x, y in zip(b, a))
         print(f"{name}: {rounds}; median per round {per_round:.2f}x; between the medians "
               f"{statistics.median(b):.2f} / {statistics.median(a):.2f} s = "
-              f"{statistics.median(b) / statistics.median(a):.2f}x"
-              f"; cycles {'/'.join(map(str, cycles[0]))} before, {'/'.join(map(str, cycles[1]))} after")
+              f"{statistics.median(b) / statistics.median(a):.2f}x; cycles "
+              f"{'/'.join(map(str, cycles[0]))} before, {'/'.join(map(str, cycles[1]))} after")
     if args.pps:
         small, large = args.pps
         for label, rounds, paths in (("before", before, args.before), ("after", after, args.after)):
@@ -79,7 +79,8 @@ def main():
                       case_of(rounds, paths, large, i)["packets_per_cpu_s"]
                       for i in range(len(rounds))]
             print(f"packets per CPU s, {small} / {large}, {label}: "
-                  f"{', '.join(f'{r:.2f}x' for r in ratios)}; median {statistics.median(ratios):.2f}x")
+                  f"{', '.join(f'{r:.2f}x' for r in ratios)}; "
+                  f"median {statistics.median(ratios):.2f}x")
     return 0
 
 

@@ -2,10 +2,10 @@
 # Times `mtsim schedule` (build, verify and analyse one schedule, no simulation) and its exports,
 # so the schedule-side figures of docs/granularity.md and docs/reliability.md come from a script:
 #   scripts/bench_schedule.sh [--quick | --pod] [--json OUT.json]
-# Default cases (about fifteen seconds in all): MultiTree on the 16x16 torus as text and as MSCCL XML, and
-# on the 1024-node 32x32 torus as text and as one node's packed table (memh: the co-designed NIC's
-# table packer runs for every node, as a hardware-issue run's set-up does); --quick the 16x16 text
-# one only. --pod adds the pod-size ones (minutes each, up to 11 GB): MultiTree on the 4096-node
+# Default cases (about fifteen seconds in all): MultiTree on the 16x16 torus as text and as MSCCL
+# XML, and on the 1024-node 32x32 torus as text and as one node's packed table (memh: the
+# co-designed NIC's table packer runs for every node, as a hardware-issue run's set-up does);
+# --quick the 16x16 text one only. --pod adds the pod-size ones (minutes each, up to 11 GB): MultiTree on the 4096-node
 # 16x16x16 torus and on the 1058-endpoint fat-tree (k = 46, 782,881,383 dependencies). Per case:
 # wall and CPU seconds, peak resident memory, the schedule's messages and dependencies (its first
 # line) and the output's size. MT_BENCH_MTSIM names the binary (default: build/bin/mtsim, brought
