@@ -27,9 +27,10 @@ class ForestBuilder {
         local_first_(local_first),
         row_words_((static_cast<size_t>(n_) + 63) / 64),
         in_tree_(static_cast<size_t>(n_) * row_words_, 0),
-        members_(static_cast<size_t>(n_)) {
+        size_(static_cast<size_t>(n_), 1),
+        frontier_(static_cast<size_t>(n_)) {
     for (int r = 0; r < n_; ++r) {
-      members_[static_cast<size_t>(r)] = {r};
+      frontier_[static_cast<size_t>(r)] = {r};
       join(r, r);
     }
     home_.assign(static_cast<size_t>(n_), -1);
@@ -56,11 +57,10 @@ class ForestBuilder {
       for (size_t l = 0; l < up_.size(); ++l) up_[l] = topo_.link_goes_up(static_cast<int>(l));
     }
     if (topo_.is_direct()) {
-      neighbor_links_.resize(static_cast<size_t>(n_));
+      neighbor_begin_.push_back(0);
       for (int u = 0; u < n_; ++u) {
-        for (int v : topo_.neighbors(u)) {
-          neighbor_links_[static_cast<size_t>(u)].emplace_back(v, topo_.route(u, v));
-        }
+        for (int v : topo_.neighbors(u)) neighbors_.push_back({v, topo_.route(u, v)});
+        neighbor_begin_.push_back(static_cast<int>(neighbors_.size()));
       }
     }
   }
@@ -87,31 +87,32 @@ class ForestBuilder {
     // Speed only. Within a step a parent that has used its ports sends no more (any topology);
     // on direct topologies with the published rule (one pass) also a parent that finds no child
     // never finds one later in the step (links, ports and tree membership only fill up), and a
-    // parent whose neighbours are all in the tree never finds one again. Per tree, members before
-    // cursor (this step) / exhausted (for good) are skipped, and those after the cursor known
-    // not to send this step (next_live).
+    // parent whose neighbours are all in the tree never finds one again. A tree's scan reads its
+    // parents in the order they joined, passing over those that cannot send: for good those
+    // whose neighbours are all in the tree (dropped from frontier_ at the next step), for the
+    // step those before the cursor and those after it known not to send (next_live).
     const bool skip_failed = topo_.is_direct() && !local_first_;
     std::vector<int> path;  // the child's path, set by each find_child that finds one
-    std::vector<size_t> exhausted(static_cast<size_t>(n_), 0);
     std::vector<size_t> cursor(static_cast<size_t>(n_), 0);
-    // Per tree, members that may still send this step: next[q] == q for such a member, else a
-    // later member to look at (see live()); members that cannot (ports used, or no child found
-    // where that is final) are passed over in later rounds of the step without being read.
+    // Per tree, frontier places that may still send this step: next[q] == q for such a place,
+    // else a later place to look at (see live()); members that cannot (ports used, or no child
+    // found where that is final) are passed over in later rounds of the step without being read.
     std::vector<std::vector<std::uint32_t>> next_live(static_cast<size_t>(n_));
     while (complete < n_) {
-      cursor = exhausted;
       StepState st{std::vector<char>(topo_.links().size(), 0),
                    std::vector<int>(static_cast<size_t>(n_), 0),
                    std::vector<int>(static_cast<size_t>(n_), 0)};
       std::vector<size_t> parents_at_start(static_cast<size_t>(n_));
       for (int r = 0; r < n_; ++r) {
         const auto at = static_cast<size_t>(r);
-        parents_at_start[at] = members_[at].size();
-        // Every member from the cursor on may send this step.
+        std::vector<int>& frontier = frontier_[at];
+        frontier.erase(std::remove(frontier.begin(), frontier.end(), kGone), frontier.end());
+        parents_at_start[at] = frontier.size();
+        // Every member of the frontier may send this step.
+        cursor[at] = 0;
         std::vector<std::uint32_t>& next = next_live[at];
         next.resize(parents_at_start[at] + 1);
-        std::iota(next.begin() + static_cast<std::ptrdiff_t>(cursor[at]), next.end(),
-                  static_cast<std::uint32_t>(cursor[at]));
+        std::iota(next.begin(), next.end(), 0U);
       }
       int added_this_step = 0;
       bool any = true;
@@ -120,8 +121,8 @@ class ForestBuilder {
         for (size_t k = 0; k < order.size(); ++k) {
           if (skip_failed) prefetch_scan(order, k, cursor, next_live, forest.trees);
           const int root = order[k];
-          auto& members = members_[static_cast<size_t>(root)];
-          if (static_cast<int>(members.size()) == n_) continue;
+          int& tree_size = size_[static_cast<size_t>(root)];
+          if (tree_size == n_) continue;
           const size_t count = parents_at_start[static_cast<size_t>(root)];
           const int passes = local_first_ ? 3 : 1;
           bool added = false;
@@ -129,10 +130,11 @@ class ForestBuilder {
             pass_ = local_first_ ? pass : 2;
             size_t& first = cursor[static_cast<size_t>(root)];
             std::vector<std::uint32_t>& next = next_live[static_cast<size_t>(root)];
+            std::vector<int>& frontier = frontier_[static_cast<size_t>(root)];
             begin_scan();
             first = live(next, first);
             for (size_t q = first; q < count; q = live(next, q + 1)) {
-              const int parent = members[q];
+              const int parent = frontier[q];
               if (st.sent[static_cast<size_t>(parent)] >= ports_) {
                 next[q] = static_cast<std::uint32_t>(q + 1);
                 if (q == first) ++first;
@@ -143,11 +145,8 @@ class ForestBuilder {
               if (child < 0) {
                 if (skip_failed) {
                   next[q] = static_cast<std::uint32_t>(q + 1);
-                  if (q == first) {
-                    ++first;
-                    size_t& gone = exhausted[static_cast<size_t>(root)];
-                    if (q == gone && neighbors_in_tree(root, parent)) ++gone;
-                  }
+                  if (q == first) ++first;
+                  if (neighbors_in_tree(root, parent)) frontier[q] = kGone;
                 }
                 continue;
               }
@@ -155,10 +154,11 @@ class ForestBuilder {
               ++st.sent[static_cast<size_t>(parent)];
               ++st.received[static_cast<size_t>(child)];
               join(root, child);
-              members.push_back(child);
+              frontier.push_back(child);
+              ++tree_size;
               if (local_first_) mark_reached(root, child);
               forest.trees[static_cast<size_t>(root)].push_back({child, parent, step, path});
-              if (static_cast<int>(members.size()) == n_) ++complete;
+              if (tree_size == n_) ++complete;
               any = true;
               added = true;
               ++added_this_step;
@@ -192,26 +192,26 @@ class ForestBuilder {
   }
 
   /// Speed only (direct topologies): the scan of the root kAhead places after order[k] will first
-  /// read its live-member pointer and its member at the cursor, and append to its tree's edges;
-  /// the scan half as far ahead reads that member's neighbours' bits in its tree's row. A tree's
-  /// lines are evicted by the other trees' scans in between.
+  /// read its live-place pointer and its frontier member at the cursor, and append to its tree's
+  /// edges; the scan half as far ahead reads that member's neighbours' bits in its tree's row. A
+  /// tree's lines are evicted by the other trees' scans in between.
   void prefetch_scan(const std::vector<int>& order, size_t k, const std::vector<size_t>& cursor,
                      const std::vector<std::vector<std::uint32_t>>& next_live,
                      const std::vector<std::vector<MultiTreeEdge>>& edges) const {
     constexpr size_t kAhead = 8;
     if (k + kAhead < order.size()) {
       const auto r = static_cast<size_t>(order[k + kAhead]);
-      if (cursor[r] < members_[r].size()) {
+      if (cursor[r] < frontier_[r].size()) {
         __builtin_prefetch(&next_live[r][cursor[r]]);
-        __builtin_prefetch(&members_[r][cursor[r]]);
+        __builtin_prefetch(&frontier_[r][cursor[r]]);
       }
       __builtin_prefetch(edges[r].data() + edges[r].size(), 1);
     }
     if (k + kAhead / 2 < order.size()) {
       const auto r = static_cast<size_t>(order[k + kAhead / 2]);
-      if (cursor[r] >= members_[r].size()) return;
-      for (const auto& nl : neighbor_links_[static_cast<size_t>(members_[r][cursor[r]])])
-        __builtin_prefetch(&in_tree_[r * row_words_ + static_cast<size_t>(nl.first) / 64]);
+      if (cursor[r] >= frontier_[r].size() || frontier_[r][cursor[r]] == kGone) return;
+      for (const Neighbor& nb : neighbors_of(frontier_[r][cursor[r]]))
+        __builtin_prefetch(&in_tree_[r * row_words_ + static_cast<size_t>(nb.node) / 64]);
     }
   }
 
@@ -227,10 +227,26 @@ class ForestBuilder {
 
   /// True when every neighbour of `u` is in tree `root` (direct topologies).
   bool neighbors_in_tree(int root, int u) const {
-    for (const auto& nl : neighbor_links_[static_cast<size_t>(u)]) {
-      if (!in_tree(root, nl.first)) return false;
+    for (const Neighbor& nb : neighbors_of(u)) {
+      if (!in_tree(root, nb.node)) return false;
     }
     return true;
+  }
+
+  /// A direct topology's neighbours of endpoint `u` with their routes.
+  struct Neighbor {
+    int node;
+    SmallIntList path;  // u -> node
+  };
+  struct NeighborRange {
+    const Neighbor* first;
+    const Neighbor* last;
+    const Neighbor* begin() const { return first; }
+    const Neighbor* end() const { return last; }
+  };
+  NeighborRange neighbors_of(int u) const {
+    const auto at = static_cast<size_t>(u);
+    return {neighbors_.data() + neighbor_begin_[at], neighbors_.data() + neighbor_begin_[at + 1]};
   }
 
   bool child_ok(int root, int v, const StepState& st) const {
@@ -260,13 +276,14 @@ class ForestBuilder {
 
   int find_child(int root, int parent, const StepState& st, std::vector<int>& path) const {
     if (topo_.is_direct()) {
-      for (const auto& nl : neighbor_links_[static_cast<size_t>(parent)]) {
-        if (!child_ok(root, nl.first, st)) continue;
+      // The step's links first: by the end of a step most are taken, and they sit in the cache
+      // where the tree's membership row does not (the same answer as child_ok first).
+      for (const Neighbor& nb : neighbors_of(parent)) {
         bool free = true;
-        for (int l : nl.second) free = free && !st.link_used[static_cast<size_t>(l)];
-        if (!free) continue;
-        path = nl.second;
-        return nl.first;
+        for (int l : nb.path) free = free && !st.link_used[static_cast<size_t>(l)];
+        if (!free || !child_ok(root, nb.node, st)) continue;
+        path.assign(nb.path.begin(), nb.path.end());
+        return nb.node;
       }
       return -1;
     }
@@ -417,10 +434,15 @@ class ForestBuilder {
   std::vector<int> home_;  // switch of each endpoint (-1 on direct topologies)
   size_t row_words_;
   std::vector<std::uint64_t> in_tree_;
-  std::vector<std::vector<int>> members_;
+  std::vector<int> size_;  // per tree: its members
   // Per tree and switch: a member of the tree sits on the switch (local-first passes only).
   std::vector<char> reached_;
-  std::vector<std::vector<std::pair<int, std::vector<int>>>> neighbor_links_;
+  // Per tree: the members that may still gain a child, in the order they joined (kGone: found
+  // to have every neighbour in the tree, dropped at the next step).
+  static constexpr int kGone = -1;
+  std::vector<std::vector<int>> frontier_;
+  std::vector<Neighbor> neighbors_;  // direct topologies: every endpoint's, endpoint by endpoint
+  std::vector<int> neighbor_begin_;  // where each endpoint's start in neighbors_ (N + 1)
   // Switch topologies' search (find_child): per (switch, gone down) state, the find_child call
   // that visited it and the scan whose search from it failed (with the parent's switch then).
   mutable std::vector<std::uint64_t> visit_mark_;
