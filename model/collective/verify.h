@@ -48,12 +48,20 @@ struct VerifyLimits {
   /// words (1 GiB). A larger schedule whose chunks never meet (no buffers, no staging: N-chunk
   /// schedules at thousands of nodes) is replayed one chunk at a time instead.
   std::uint64_t replay_words = std::uint64_t{1} << 27;
+  /// Accept a schedule that is a tree all-reduce by its structure (every chunk reduced up one
+  /// spanning tree and broadcast down another from the same root, verify_trees.cpp) without the
+  /// race check and the replay, which could find nothing in it. False: always run them (tests
+  /// that hold the proof to them, and tests of the two checks themselves).
+  bool tree_proof = true;
 };
 
 /// Replays `schedule` on `topology` with the semantics of SCHEDULE_FORMAT.md, in this order:
 /// structure (ids, ranges, node count, dependency targets; replay stops here on error), explicit
 /// paths and contention, dependency cycles (replay stops), timing races (replay stops: it would
 /// show one arbitrary timing), then the symbolic replay and the final all-contributions check.
+/// A schedule that reduces every chunk up one spanning tree and broadcasts it down another from
+/// the same root is shown race-free and correct by its structure instead of the last two
+/// (VerifyLimits::tree_proof, verify_trees.cpp): the same report, in a pass per chunk.
 /// Never throws for a wrong schedule: every problem is an entry of VerifyReport::errors.
 VerifyReport verify(const Schedule& schedule, const Topology& topology,
                     const VerifyLimits& limits = {});

@@ -74,6 +74,12 @@ class ErrorList {
 void check_races(const ScheduleGraph& graph, const VerifyLimits& limits, ErrorList& errors,
                  bool& ok);
 
+/// True when `s` (its structure checked, its dependencies acyclic) is shown by its structure
+/// alone to be a race-free all-reduce whose every node ends with every chunk summed from all N
+/// contributions: what the race check and the replay would find, found in one pass per chunk
+/// (see verify_trees.cpp). False says nothing: the race check and the replay decide then.
+bool tree_all_reduce(const Schedule& s);
+
 /// Symbolic replay of `s` in the topological order `order`, then the final check that every
 /// node holds every chunk reduced from all N contributions (see verify_replay.cpp), holding at
 /// most `limit_words` of state at once (VerifyLimits::replay_words); `ok` false on an error,
