@@ -61,7 +61,8 @@ struct VerifyLimits {
 /// show one arbitrary timing), then the symbolic replay and the final all-contributions check.
 /// A schedule that reduces every chunk up one spanning tree and broadcasts it down another from
 /// the same root is shown race-free and correct by its structure instead of the last two
-/// (VerifyLimits::tree_proof, verify_trees.cpp): the same report, in a pass per chunk.
+/// (VerifyLimits::tree_proof, verify_trees.cpp): the same report, in a pass per chunk (and a
+/// tree schedule beyond the race check's or the replay's budget proven rather than refused).
 /// Never throws for a wrong schedule: every problem is an entry of VerifyReport::errors.
 VerifyReport verify(const Schedule& schedule, const Topology& topology,
                     const VerifyLimits& limits = {});

@@ -44,8 +44,8 @@ mt::VerifyLimits checked_in_full() {
 }
 
 // One random change of the kind that breaks schedules (or, for some, leaves them correct): a
-// dependency dropped, added, repeated or pointed elsewhere, a kind, peer, sender or chunk
-// changed, a message removed.
+// dependency dropped, added, repeated or pointed elsewhere, a kind, peer or chunk changed, a
+// message written to another slot or staged, a message removed.
 void mutate(mt::Schedule& s, std::mt19937& rng) {
   const auto pick = [&rng](std::size_t n) {
     return static_cast<int>(std::uniform_int_distribution<std::size_t>(0, n - 1)(rng));
@@ -58,7 +58,7 @@ void mutate(mt::Schedule& s, std::mt19937& rng) {
       if (o.peer == op.node && o.id != op.id) ids.push_back(o.id);
     return ids.empty() ? -1 : ids[static_cast<std::size_t>(pick(ids.size()))];
   };
-  switch (pick(8)) {
+  switch (pick(10)) {
     case 0:
       if (!op.deps.empty()) {
         const int at = pick(op.deps.size());
@@ -84,6 +84,13 @@ void mutate(mt::Schedule& s, std::mt19937& rng) {
       break;
     case 6:
       op.chunk = pick(static_cast<std::size_t>(s.num_chunks));
+      break;
+    case 7:  // written to another slot than its chunk's
+      op.dst_chunk = pick(static_cast<std::size_t>(s.num_chunks));
+      break;
+    case 8:  // staged behind a message its receiver sends of the same chunk
+      for (const mt::Op& o : s.ops)
+        if (o.node == op.peer && o.chunk == op.chunk) op.apply_after = o.id;
       break;
     default: {  // the message removed, ids and dependencies renumbered
       const int gone = op.id;
