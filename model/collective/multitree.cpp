@@ -27,7 +27,6 @@ class ForestBuilder {
         local_first_(local_first),
         row_words_((static_cast<size_t>(n_) + 63) / 64),
         in_tree_(static_cast<size_t>(n_) * row_words_, 0),
-        size_(static_cast<size_t>(n_), 1),
         frontier_(static_cast<size_t>(n_)) {
     for (int r = 0; r < n_; ++r) {
       frontier_[static_cast<size_t>(r)] = {r};
@@ -121,8 +120,8 @@ class ForestBuilder {
         for (size_t k = 0; k < order.size(); ++k) {
           if (skip_failed) prefetch_scan(order, k, cursor, next_live, forest.trees);
           const int root = order[k];
-          int& tree_size = size_[static_cast<size_t>(root)];
-          if (tree_size == n_) continue;
+          std::vector<MultiTreeEdge>& edges = forest.trees[static_cast<size_t>(root)];
+          if (static_cast<int>(edges.size()) == n_ - 1) continue;  // spans every endpoint
           const size_t count = parents_at_start[static_cast<size_t>(root)];
           const int passes = local_first_ ? 3 : 1;
           bool added = false;
@@ -155,10 +154,9 @@ class ForestBuilder {
               ++st.received[static_cast<size_t>(child)];
               join(root, child);
               frontier.push_back(child);
-              ++tree_size;
               if (local_first_) mark_reached(root, child);
-              forest.trees[static_cast<size_t>(root)].push_back({child, parent, step, path});
-              if (tree_size == n_) ++complete;
+              edges.push_back({child, parent, step, path});
+              if (static_cast<int>(edges.size()) == n_ - 1) ++complete;
               any = true;
               added = true;
               ++added_this_step;
@@ -434,7 +432,6 @@ class ForestBuilder {
   std::vector<int> home_;  // switch of each endpoint (-1 on direct topologies)
   size_t row_words_;
   std::vector<std::uint64_t> in_tree_;
-  std::vector<int> size_;  // per tree: its members
   // Per tree and switch: a member of the tree sits on the switch (local-first passes only).
   std::vector<char> reached_;
   // Per tree: the members that may still gain a child, in the order they joined (kGone: found
@@ -442,7 +439,7 @@ class ForestBuilder {
   static constexpr int kGone = -1;
   std::vector<std::vector<int>> frontier_;
   std::vector<Neighbor> neighbors_;  // direct topologies: every endpoint's, endpoint by endpoint
-  std::vector<int> neighbor_begin_;  // where each endpoint's start in neighbors_ (N + 1)
+  std::vector<int> neighbor_begin_;  // where each endpoint's neighbours start in neighbors_
   // Switch topologies' search (find_child): per (switch, gone down) state, the find_child call
   // that visited it and the scan whose search from it failed (with the parent's switch then).
   mutable std::vector<std::uint64_t> visit_mark_;

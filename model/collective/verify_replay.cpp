@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/collective/verify_errors.h"
+#include "model/core/flat_lists.h"
 
 namespace mt::verify_detail {
 
@@ -285,17 +286,13 @@ void replay(const Schedule& s, const std::vector<int>& order, std::uint64_t limi
     return;
   }
   // The topological order split by chunk (a stable counting sort), then one chunk at a time.
-  std::vector<std::uint64_t> start(chunks + 1, 0);
-  for (const Op& op : s.ops) ++start[static_cast<std::uint64_t>(op.chunk) + 1];
-  for (std::uint64_t c = 0; c < chunks; ++c) start[c + 1] += start[c];
-  std::vector<int> by_chunk(order.size());
-  std::vector<std::uint64_t> next(start.begin(), start.end() - 1);
-  for (const int id : order)
-    by_chunk[next[static_cast<std::uint64_t>(s.ops[static_cast<size_t>(id)].chunk)]++] = id;
+  const FlatLists by_chunk = FlatLists::gather(chunks, [&](const auto& emit) {
+    for (const int id : order) emit(s.ops[static_cast<size_t>(id)].chunk, id);
+  });
   Replay one(s, 0, 1, 0, false, errors, ok);
   for (std::uint64_t c = 0; c < chunks; ++c) {
     if (c > 0) one.restart(static_cast<int>(c));
-    for (std::uint64_t i = start[c]; i < start[c + 1]; ++i) one.run(by_chunk[i]);
+    for (const int id : by_chunk[static_cast<int>(c)]) one.run(id);
     one.check_final();
   }
 }

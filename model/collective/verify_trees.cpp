@@ -31,6 +31,8 @@
 #include <vector>
 
 #include "model/collective/verify_errors.h"
+#include "model/core/bit_set_view.h"
+#include "model/core/flat_lists.h"
 
 namespace mt::verify_detail {
 
@@ -39,64 +41,49 @@ bool tree_all_reduce(const Schedule& s) {
   const auto chunks = static_cast<std::size_t>(s.num_chunks);
   const std::size_t m = s.ops.size();
   if (n < 2 || chunks == 0) return false;
-  // 2 (N - 1) messages per chunk, ids grouped by chunk (a counting sort, ids ascending).
+  // 2 (N - 1) messages per chunk, ids grouped by chunk (ascending in each).
   if (m != 2 * static_cast<std::size_t>(n - 1) * chunks) return false;
-  std::vector<std::uint32_t> begin(chunks + 1, 0);
-  for (const Op& op : s.ops) {
-    if (op.is_local() || op.uses_buffers() || op.apply_after >= 0) return false;
-    ++begin[static_cast<std::size_t>(op.chunk) + 1];
-  }
-  for (std::size_t c = 0; c < chunks; ++c) {
-    if (begin[c + 1] != 2 * static_cast<std::uint32_t>(n - 1)) return false;
-    begin[c + 1] += begin[c];
-  }
-  std::vector<int> ids(m);
-  {
-    std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
-    for (const Op& op : s.ops) ids[next[static_cast<std::size_t>(op.chunk)]++] = op.id;
-  }
+  const FlatLists by_chunk = FlatLists::gather(chunks, [&s](const auto& emit) {
+    for (const Op& op : s.ops) emit(op.chunk, op.id);
+  });
   // Per node, for the chunk at hand: the reduce it sends, the broadcast into it, its children.
   std::vector<int> reduce_from(static_cast<std::size_t>(n));
   std::vector<int> broadcast_into(static_cast<std::size_t>(n));
   std::vector<int> children(static_cast<std::size_t>(n));
   // Bits by message id: the chunk's reduces, and the dependencies of one message counted so far
   // (a list may name a message twice).
-  std::vector<std::uint64_t> is_reduce((m + 63) / 64, 0);
-  std::vector<std::uint64_t> counted((m + 63) / 64, 0);
-  const auto bit = [](const std::vector<std::uint64_t>& bits, int id) {
-    return (bits[static_cast<std::size_t>(id) / 64] >> (static_cast<unsigned>(id) % 64)) & 1U;
-  };
-  const auto flip = [](std::vector<std::uint64_t>& bits, int id) {
-    bits[static_cast<std::size_t>(id) / 64] ^= std::uint64_t{1} << (static_cast<unsigned>(id) % 64);
-  };
+  const std::size_t words = (m + 63) / 64;
+  std::vector<std::uint64_t> bits(2 * words, 0);
+  BitSetView is_reduce{bits.data(), static_cast<int>(words)};
+  BitSetView counted{bits.data() + words, static_cast<int>(words)};
   // The distinct reduces of the chunk among `op`'s dependencies: all sent to op.node (the
   // structure check holds every dependency to a message the node receives).
   const auto reduces_waited_for = [&](const Op& op) {
     int count = 0;
     for (const int d : op.deps) {
-      if (bit(is_reduce, d) && !bit(counted, d)) {
-        flip(counted, d);
+      if (is_reduce.contains(d) && !counted.contains(d)) {
+        counted.insert(d);
         ++count;
       }
     }
-    for (const int d : op.deps)
-      if (bit(counted, d)) flip(counted, d);
+    for (const int d : op.deps) counted.erase(d);
     return count;
   };
   for (std::size_t c = 0; c < chunks; ++c) {
-    const int* first = ids.data() + begin[c];
-    const int* last = ids.data() + begin[c + 1];
+    const IntSpan ids = by_chunk[static_cast<int>(c)];
+    if (ids.size() != 2 * static_cast<std::size_t>(n - 1)) return false;
     std::fill(reduce_from.begin(), reduce_from.end(), -1);
     std::fill(broadcast_into.begin(), broadcast_into.end(), -1);
     std::fill(children.begin(), children.end(), 0);
-    for (const int* id = first; id != last; ++id) {
-      const Op& op = s.ops[static_cast<std::size_t>(*id)];
+    for (const int id : ids) {
+      const Op& op = s.ops[static_cast<std::size_t>(id)];
+      if (op.is_local() || op.uses_buffers() || op.apply_after >= 0) return false;
       if (op.kind == OpKind::kReduce) {
         int& sent = reduce_from[static_cast<std::size_t>(op.node)];
         if (sent >= 0) return false;  // (a): one reduce per node
         sent = op.id;
         ++children[static_cast<std::size_t>(op.peer)];
-        flip(is_reduce, op.id);
+        is_reduce.insert(op.id);
       } else {
         int& into = broadcast_into[static_cast<std::size_t>(op.peer)];
         if (into >= 0) return false;  // (b): one broadcast into each node
@@ -118,8 +105,8 @@ bool tree_all_reduce(const Schedule& s) {
       }
     }
     if (reduces != n - 1) return false;
-    for (const int* id = first; id != last; ++id) {
-      const Op& op = s.ops[static_cast<std::size_t>(*id)];
+    for (const int id : ids) {
+      const Op& op = s.ops[static_cast<std::size_t>(id)];
       const auto u = static_cast<std::size_t>(op.node);
       if (op.kind == OpKind::kReduce || op.node == root) {
         if (reduces_waited_for(op) != children[u]) return false;  // (c), (d) at the root
@@ -130,8 +117,7 @@ bool tree_all_reduce(const Schedule& s) {
         if (!waits) return false;  // (d) below the root
       }
     }
-    for (const int* id = first; id != last; ++id)
-      if (bit(is_reduce, *id)) flip(is_reduce, *id);
+    for (const int id : ids) is_reduce.erase(id);
   }
   return true;
 }
